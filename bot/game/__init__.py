@@ -1,0 +1,40 @@
+"""The pure rules engine of Sequence: no Discord, no I/O, no clock, no global random."""
+
+from .board import CARD_SPACES, CORNERS, LAYOUT, SpaceError, parse_space, space_name
+from .cards import CardError, card_label, card_name, full_deck, is_one_eyed, is_two_eyed, parse_card
+from .game import ACTIVE, DRAWN, WON, ChoiceRequired, Game, IllegalMove
+from .moves import Move, MoveError
+from .sequences import CORNER, EMPTY
+from .settings import GameSettings, SettingsError
+from .view import PlayerView, player_view, public_view
+
+__all__ = [
+    "ACTIVE",
+    "CARD_SPACES",
+    "CORNER",
+    "CORNERS",
+    "DRAWN",
+    "EMPTY",
+    "LAYOUT",
+    "WON",
+    "CardError",
+    "ChoiceRequired",
+    "Game",
+    "GameSettings",
+    "IllegalMove",
+    "Move",
+    "MoveError",
+    "PlayerView",
+    "SettingsError",
+    "SpaceError",
+    "card_label",
+    "card_name",
+    "full_deck",
+    "is_one_eyed",
+    "is_two_eyed",
+    "parse_card",
+    "parse_space",
+    "player_view",
+    "public_view",
+    "space_name",
+]

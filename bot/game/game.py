@@ -1,0 +1,552 @@
+"""The game: settings + a shuffle seed + the moves, and the state they lead to.
+
+Like python-chess's ``Board``: :meth:`Game.push` applies a legal move, :attr:`Game.legal_moves`
+lists them, :meth:`Game.validate` says in words why a move is illegal. The engine has no clock, no
+I/O and no global random: every shuffle comes from a ``random.Random`` seeded by the game's seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .board import CARD_SPACES, CORNERS, space_name
+from .cards import RANKS, card_label, full_deck, is_one_eyed, is_two_eyed
+from .moves import (
+    DEAD,
+    DRAW,
+    FORFEIT,
+    PASS,
+    PLAY,
+    REMOVE,
+    RESIGN,
+    SKIP,
+    TABLETALK,
+    Move,
+    Window,
+)
+from .sequences import CORNER, EMPTY, Option, room_score, sequence_options
+from .settings import GameSettings
+
+ACTIVE = "active"
+WON = "won"
+DRAWN = "drawn"
+
+#: Cut order: 2 lowest, ace highest.
+_CUT_VALUE = {rank: value for value, rank in enumerate(RANKS)}
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow; the message says why, for the player."""
+
+
+class ChoiceRequired(IllegalMove):
+    """The play makes a line of six or more: the mover must choose the five (see ``options``)."""
+
+    def __init__(self, options: list[Option]) -> None:
+        super().__init__("Choose which five chips form the sequence.")
+        self.options = options
+
+
+class Game:
+    """A game of Sequence. Build one with :meth:`new` or :meth:`replay`; change it with :meth:`push`."""
+
+    def __init__(self, settings: GameSettings, seed: int) -> None:
+        self.settings = settings
+        self.seed = seed
+        self.moves: list[Move] = []
+        count = settings.players
+        self.chips: list[int] = [CORNER if s in CORNERS else EMPTY for s in range(100)]
+        self.locked: list[bool] = [False] * 100
+        self.sequences: list[tuple[int, Window]] = []
+        self._team_sequences: list[list[frozenset[int]]] = [[] for _ in range(settings.teams)]
+        self.cut, self.dealer = _cut_for_dealer(seed, count, highest_deals=settings.convoy)
+        deck = full_deck()
+        random.Random(f"{seed}:shuffle").shuffle(deck)
+        self.hands: list[list[str]] = [[] for _ in range(count)]
+        for _ in range(settings.hand_size):
+            for offset in range(1, count + 1):
+                self.hands[(self.dealer + offset) % count].append(deck.pop())
+        self.deck: list[str] = deck
+        self.discards: list[list[str]] = [[] for _ in range(count)]
+        self.turn = (self.dealer + 1) % count
+        self.turn_number = 0
+        self.dead_card_used = False
+        self.owed_forfeits: list[int] = [0] * count
+        #: Manual-draw house option: seat -> the turn number at which its draw was earned.
+        self.owed_draws: dict[int, int] = {}
+        self.out: list[bool] = [False] * count
+        self.status = ACTIVE
+        self.winner: int | None = None
+        self.end_reason = ""
+        self.passes_in_row = 0
+        self.reshuffles = 0
+        #: The last board change: ("placed" | "removed", space), or None.
+        self.last_change: tuple[str, int] | None = None
+
+    # ----------------------------------------------------------------- building
+    @classmethod
+    def new(cls, settings: GameSettings, seed: int) -> Game:
+        """Shuffle, cut for the dealer and deal a new game."""
+        return cls(settings, seed)
+
+    @classmethod
+    def replay(cls, settings: GameSettings, seed: int, moves: Iterable[Move]) -> Game:
+        """Rebuild a game from its seed and move log; the same inputs give the same state."""
+        game = cls(settings, seed)
+        for move in moves:
+            game.push(move)
+        return game
+
+    def copy(self) -> Game:
+        """An independent copy (cheap: no replay)."""
+        return Game.from_dict(self.to_dict())
+
+    # ----------------------------------------------------------------- queries
+    def team_of(self, seat: int) -> int:
+        """The team of a seat (seats alternate teams)."""
+        return seat % self.settings.teams
+
+    def sequence_count(self, team: int) -> int:
+        """Completed sequences of one team."""
+        return len(self._team_sequences[team])
+
+    def is_over(self) -> bool:
+        """True once the game is won or drawn."""
+        return self.status != ACTIVE
+
+    def active_teams(self) -> list[int]:
+        """Teams with at least one seat still in the game."""
+        return sorted({self.team_of(s) for s in range(self.settings.players) if not self.out[s]})
+
+    def is_dead(self, card: str) -> bool:
+        """A non-jack card whose two spaces are both covered."""
+        spaces = CARD_SPACES.get(card)
+        if spaces is None:
+            return False
+        return self.chips[spaces[0]] != EMPTY and self.chips[spaces[1]] != EMPTY
+
+    def targets(self, seat: int, card: str) -> list[int]:
+        """The spaces ``card`` can be played on by ``seat`` right now (ignoring turn order)."""
+        chips = self.chips
+        if is_two_eyed(card):
+            return [s for s in range(100) if chips[s] == EMPTY]
+        if is_one_eyed(card):
+            team = self.team_of(seat)
+            locked = self.locked
+            return [s for s in range(100) if chips[s] >= 0 and chips[s] != team and not locked[s]]
+        return [s for s in CARD_SPACES[card] if chips[s] == EMPTY]
+
+    @property
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the seat to move (distinct cards only)."""
+        return self.legal_moves_for(self.turn)
+
+    def legal_moves_for(self, seat: int) -> list[Move]:
+        """Every legal move ``seat`` can make now, in or out of turn."""
+        if self.status != ACTIVE or self.out[seat]:
+            return []
+        distinct = dict.fromkeys(self.hands[seat])
+        if self.owed_forfeits[seat]:
+            return [Move(FORFEIT, seat, card) for card in distinct]
+        moves: list[Move] = [Move(DRAW, seat)] if seat in self.owed_draws else []
+        if seat != self.turn:
+            return moves
+        plays: list[Move] = []
+        chips = self.chips
+        make = tuple.__new__
+        card_spaces = CARD_SPACES
+        for card in distinct:
+            spaces = card_spaces.get(card)
+            if spaces is None:
+                targets = self.targets(seat, card)
+            else:
+                a, b = spaces
+                if chips[a] == EMPTY:
+                    targets = [a, b] if chips[b] == EMPTY else [a]
+                elif chips[b] == EMPTY:
+                    targets = [b]
+                else:
+                    if not self.dead_card_used:
+                        moves.append(Move(DEAD, seat, card))
+                    continue
+            plays.extend([make(Move, (PLAY, seat, card, s, None, None)) for s in targets])
+        if not plays:
+            moves.append(Move(PASS, seat))
+        return plays + moves
+
+    def has_playable_card(self, seat: int) -> bool:
+        """True when ``seat`` holds a card that can be played onto the board."""
+        return any(self.targets(seat, card) for card in set(self.hands[seat]))
+
+    def validate(self, move: Move) -> str | None:
+        """Why ``move`` is illegal, in words for the player, or ``None`` when it is legal."""
+        try:
+            self._check(move)
+        except IllegalMove as error:
+            return str(error)
+        return None
+
+    def sequence_options(self, move: Move) -> list[Option]:
+        """The ways a legal play completes sequences: [] none, one option, or several to choose."""
+        if move.kind != PLAY or is_one_eyed(move.card or "") or move.space is None:
+            return []
+        team = self.team_of(move.seat)
+        before = self.chips[move.space]
+        self.chips[move.space] = team
+        try:
+            return sequence_options(self.chips, move.space, team, self._team_sequences[team])
+        finally:
+            self.chips[move.space] = before
+
+    # ----------------------------------------------------------------- applying
+    def push(self, move: Move) -> None:
+        """Apply a legal move; raise :class:`IllegalMove` (nothing changes) when it is not."""
+        options = self._check(move)
+        kind, seat = move.kind, move.seat
+        if kind == PLAY:
+            self._play(move, options)
+        elif kind == DEAD:
+            self._discard(seat, move.card)  # type: ignore[arg-type]
+            self._draw(seat)
+            self.dead_card_used = True
+            if self.settings.convoy:  # the dead card is the turn: no chip until next turn
+                self._end_turn()
+        elif kind == PASS:
+            self.passes_in_row += 1
+            self._end_turn()
+            if self.passes_in_row >= len([s for s in self.out if not s]):
+                self._finish_stalled()
+        elif kind == DRAW:
+            del self.owed_draws[seat]
+            self._draw(seat)
+            previous = (seat - 1) % self.settings.players
+            self.owed_draws.pop(previous, None)
+        elif kind == FORFEIT:
+            self._discard(seat, move.card)  # type: ignore[arg-type]
+            self.owed_forfeits[seat] -= 1
+        elif kind == TABLETALK:
+            for member in self.settings.seats_of(move.team):  # type: ignore[arg-type]
+                if not self.out[member]:
+                    owed = self.owed_forfeits[member] + 1
+                    self.owed_forfeits[member] = min(owed, len(self.hands[member]))
+        elif kind == SKIP:
+            self._end_turn()
+        elif kind == RESIGN:
+            for member in self.settings.seats_of(move.team):  # type: ignore[arg-type]
+                self._leave(member)
+            self._after_leaving(f"Team {move.team} resigned.")
+        elif kind == REMOVE:
+            self._leave(seat)
+            self._after_leaving(f"Seat {seat} was removed.")
+        self.moves.append(move)
+
+    def _check(self, move: Move) -> list[Option]:
+        """Raise :class:`IllegalMove` unless ``move`` is legal; return the play's options."""
+        if self.status != ACTIVE:
+            raise IllegalMove("The game is over.")
+        kind, seat = move.kind, move.seat
+        count = self.settings.players
+        if kind in (TABLETALK, RESIGN):
+            if move.team is None or not 0 <= move.team < self.settings.teams:
+                raise IllegalMove("There is no such team.")
+            if move.team not in self.active_teams():
+                raise IllegalMove("That team is no longer in the game.")
+            return []
+        if not 0 <= seat < count:
+            raise IllegalMove("There is no such seat in this game.")
+        if self.out[seat]:
+            raise IllegalMove("You are no longer in this game.")
+        hand = self.hands[seat]
+        if kind == FORFEIT:
+            if not self.owed_forfeits[seat]:
+                raise IllegalMove("You owe no card for table talk.")
+            if move.card not in hand:
+                raise IllegalMove(f"You do not hold {_label(move.card)}.")
+            return []
+        if kind == DRAW:
+            if seat not in self.owed_draws:
+                raise IllegalMove("You have no draw to take.")
+            return []
+        if kind == REMOVE:
+            return []
+        if seat != self.turn:
+            raise IllegalMove("It is not your turn.")
+        if kind == SKIP:
+            return []
+        if self.owed_forfeits[seat]:
+            owed = self.owed_forfeits[seat]
+            raise IllegalMove(
+                f"You must first forfeit {owed} card{'s' if owed > 1 else ''} for table talk."
+            )
+        if kind == PASS:
+            if self.has_playable_card(seat):
+                raise IllegalMove("You have a playable card, so you cannot pass.")
+            return []
+        card = move.card
+        if card is None or card not in hand:
+            raise IllegalMove(f"You do not hold {_label(card)}.")
+        if kind == DEAD:
+            if card not in CARD_SPACES:
+                raise IllegalMove("A jack is never dead.")
+            if self.dead_card_used:
+                raise IllegalMove("You have already turned in a dead card this turn.")
+            if not self.is_dead(card):
+                open_spaces = " or ".join(space_name(s) for s in self.targets(seat, card))
+                raise IllegalMove(f"{card_label(card)} is not dead: {open_spaces} is open.")
+            return []
+        if kind != PLAY:
+            raise IllegalMove(f"Unknown move {kind!r}.")
+        space = move.space
+        if space is None or not 0 <= space < 100:
+            raise IllegalMove("Name a space from A1 to J10.")
+        name = space_name(space)
+        chip = self.chips[space]
+        if space in CORNERS:
+            raise IllegalMove(f"{name} is a free corner: it counts for everyone and takes no chip.")
+        if is_one_eyed(card):
+            if chip == EMPTY:
+                raise IllegalMove(f"There is no chip on {name} to remove.")
+            if chip == self.team_of(seat):
+                raise IllegalMove(
+                    f"The chip on {name} is your own team's: a one-eyed jack removes an opponent's."
+                )
+            if self.locked[space]:
+                raise IllegalMove(f"The chip on {name} is part of a completed sequence: it is locked.")
+            return []
+        if chip != EMPTY:
+            raise IllegalMove(f"{name} is already covered.")
+        if not is_two_eyed(card):
+            spaces = CARD_SPACES[card]
+            if space not in spaces:
+                where = " and ".join(space_name(s) for s in spaces)
+                raise IllegalMove(f"{card_label(card)} is played on {where}, not on {name}.")
+        options = self.sequence_options(move)
+        if move.five is not None:
+            chosen = _normalise(move.five)
+            if chosen not in (_normalise(option) for option in options):
+                raise IllegalMove("That choice of five is not one of the sequences this move makes.")
+        elif len(options) > 1 and not self.settings.engine_chooses_five:
+            raise ChoiceRequired(options)
+        return options
+
+    def _play(self, move: Move, options: list[Option]) -> None:
+        seat, card, space = move.seat, move.card, move.space
+        assert card is not None and space is not None
+        self._discard(seat, card)
+        team = self.team_of(seat)
+        self.passes_in_row = 0
+        if is_one_eyed(card):
+            self.chips[space] = EMPTY
+            self.last_change = ("removed", space)
+        else:
+            self.chips[space] = team
+            self.last_change = ("placed", space)
+            if options:
+                if move.five is not None:
+                    chosen: Option = move.five
+                elif len(options) == 1:
+                    chosen = options[0]
+                else:
+                    chosen = max(options, key=lambda o: room_score(self.chips, o, team))
+                for window in chosen:
+                    self._lock(team, window)
+        if self.settings.manual_draw:
+            self.owed_draws[seat] = self.turn_number
+            for other, earned in list(self.owed_draws.items()):
+                if earned < self.turn_number - 1:
+                    del self.owed_draws[other]
+        else:
+            self._draw(seat)
+        if self.sequence_count(team) >= self.settings.sequences_to_win:
+            self._finish(team, f"Team {team} completed {self.sequence_count(team)} sequences.")
+            return
+        self._end_turn()
+
+    def _lock(self, team: int, window: Window) -> None:
+        self.sequences.append((team, tuple(window)))  # type: ignore[arg-type]
+        self._team_sequences[team].append(frozenset(window))
+        for space in window:
+            if space not in CORNERS:
+                self.locked[space] = True
+
+    def _discard(self, seat: int, card: str) -> None:
+        self.hands[seat].remove(card)
+        self.discards[seat].append(card)
+
+    def _draw(self, seat: int) -> None:
+        if not self.deck and not self.settings.convoy:
+            pile = [card for discards in self.discards for card in discards]
+            if pile:
+                self.reshuffles += 1
+                random.Random(f"{self.seed}:reshuffle:{self.reshuffles}").shuffle(pile)
+                self.deck = pile
+                self.discards = [[] for _ in self.discards]
+        if self.deck:
+            self.hands[seat].append(self.deck.pop())
+
+    def _end_turn(self) -> None:
+        self.dead_card_used = False
+        self.turn_number += 1
+        count = self.settings.players
+        seat = self.turn
+        for _ in range(count):
+            seat = (seat + 1) % count
+            if not self.out[seat]:
+                break
+        self.turn = seat
+        if self.settings.convoy and not self.deck:
+            if all(not self.hands[s] for s in range(count) if not self.out[s]):
+                self._finish_stalled()
+
+    def _finish(self, team: int | None, reason: str) -> None:
+        self.status = WON if team is not None else DRAWN
+        self.winner = team
+        self.end_reason = reason
+
+    def _finish_stalled(self) -> None:
+        """Nobody can go on: the most sequences wins (convoy), otherwise a draw."""
+        counts = {team: self.sequence_count(team) for team in self.active_teams()}
+        best = max(counts.values())
+        leaders = [team for team, n in counts.items() if n == best]
+        if self.settings.convoy and len(leaders) == 1:
+            self._finish(leaders[0], f"Nobody can play on: team {leaders[0]} has the most convoys.")
+        else:
+            self._finish(None, "Nobody can play on: the game is a draw (stalemate).")
+
+    def _leave(self, seat: int) -> None:
+        if self.out[seat]:
+            return
+        self.out[seat] = True
+        self.discards[seat].extend(self.hands[seat])
+        self.hands[seat].clear()
+        self.owed_forfeits[seat] = 0
+        self.owed_draws.pop(seat, None)
+
+    def _after_leaving(self, reason: str) -> None:
+        teams = self.active_teams()
+        if len(teams) == 1:
+            self._finish(teams[0], reason)
+        elif not teams:
+            self._finish(None, reason)
+        elif self.out[self.turn]:
+            self._end_turn()
+
+    # ----------------------------------------------------------------- views and data
+    def forfeit_choice(self, seat: int) -> str:
+        """A deterministic pseudo-random card for a forfeit the player did not choose in time."""
+        hand = sorted(self.hands[seat])
+        return random.Random(f"{self.seed}:forfeit:{len(self.moves)}").choice(hand)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole game (settings, seed, moves and a state snapshot) as JSON-compatible data."""
+        return {
+            "settings": self.settings.to_dict(),
+            "seed": self.seed,
+            "moves": [move.to_dict() for move in self.moves],
+            "state": self.state_dict(),
+        }
+
+    def state_dict(self) -> dict[str, Any]:
+        """The state snapshot alone, as JSON-compatible data."""
+        return {
+            "chips": list(self.chips),
+            "sequences": [[team, list(window)] for team, window in self.sequences],
+            "hands": [list(hand) for hand in self.hands],
+            "deck": list(self.deck),
+            "discards": [list(pile) for pile in self.discards],
+            "cut": list(self.cut),
+            "dealer": self.dealer,
+            "turn": self.turn,
+            "turn_number": self.turn_number,
+            "dead_card_used": self.dead_card_used,
+            "owed_forfeits": list(self.owed_forfeits),
+            "owed_draws": {str(seat): n for seat, n in self.owed_draws.items()},
+            "out": list(self.out),
+            "status": self.status,
+            "winner": self.winner,
+            "end_reason": self.end_reason,
+            "passes_in_row": self.passes_in_row,
+            "reshuffles": self.reshuffles,
+            "last_change": list(self.last_change) if self.last_change else None,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        """Rebuild a game from :meth:`to_dict` data, using the snapshot (no replay)."""
+        settings = GameSettings.from_dict(data["settings"])
+        game = cls.__new__(cls)
+        game.settings = settings
+        game.seed = data["seed"]
+        game.moves = [Move.from_dict(m) for m in data["moves"]]
+        state = data["state"]
+        game.chips = list(state["chips"])
+        game.sequences = [(team, tuple(window)) for team, window in state["sequences"]]
+        game._team_sequences = [[] for _ in range(settings.teams)]
+        game.locked = [False] * 100
+        for team, window in game.sequences:
+            game._team_sequences[team].append(frozenset(window))
+            for space in window:
+                if space not in CORNERS:
+                    game.locked[space] = True
+        game.hands = [list(hand) for hand in state["hands"]]
+        game.deck = list(state["deck"])
+        game.discards = [list(pile) for pile in state["discards"]]
+        game.cut = list(state["cut"])
+        game.dealer = state["dealer"]
+        game.turn = state["turn"]
+        game.turn_number = state["turn_number"]
+        game.dead_card_used = state["dead_card_used"]
+        game.owed_forfeits = list(state["owed_forfeits"])
+        game.owed_draws = {int(seat): n for seat, n in state["owed_draws"].items()}
+        game.out = list(state["out"])
+        game.status = state["status"]
+        game.winner = state["winner"]
+        game.end_reason = state["end_reason"]
+        game.passes_in_row = state["passes_in_row"]
+        game.reshuffles = state["reshuffles"]
+        last = state["last_change"]
+        game.last_change = (last[0], last[1]) if last else None
+        return game
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.settings.preset} {self.settings.players}p seed={self.seed} "
+            f"moves={len(self.moves)} {self.status}>"
+        )
+
+
+def _label(card: str | None) -> str:
+    return card_label(card) if card else "that card"
+
+
+def _normalise(option: Sequence[Sequence[int]]) -> frozenset[tuple[int, ...]]:
+    return frozenset(tuple(sorted(window)) for window in option)
+
+
+def _cut_for_dealer(seed: int, players: int, *, highest_deals: bool) -> tuple[list[str], int]:
+    """Each player cuts a card; the lowest (convoy: highest) deals, aces high; ties cut again.
+
+    Returns the first round's cards, one per seat, and the dealer's seat.
+    """
+    rng = random.Random(f"{seed}:cut")
+    contenders = list(range(players))
+    first_round: list[str] = []
+    while True:
+        drawn = rng.sample(full_deck(), len(contenders))
+        cards = dict(zip(contenders, drawn, strict=True))
+        if not first_round:
+            first_round = [cards[seat] for seat in range(players)]
+        values = {seat: _CUT_VALUE[card[0]] for seat, card in cards.items()}
+        target = max(values.values()) if highest_deals else min(values.values())
+        contenders = [seat for seat, value in values.items() if value == target]
+        if len(contenders) == 1:
+            return first_round, contenders[0]

@@ -1,0 +1,103 @@
+"""Sequence finding: only along the four lines through the space that just changed.
+
+``chips`` is a list of 100 ints: a team number, :data:`EMPTY`, or :data:`CORNER` for a free
+corner (which counts for every team).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import product
+
+from .board import LINES_THROUGH
+from .moves import Window
+
+EMPTY = -1
+CORNER = -2
+
+#: One option for a move: the new sequences it would complete (possibly several).
+Option = tuple[Window, ...]
+
+
+def _compatible(window: Window, existing: Sequence[frozenset[int]]) -> bool:
+    """Two sequences of one team may share at most one space."""
+    spaces = set(window)
+    return all(len(spaces & old) <= 1 for old in existing)
+
+
+def _direction_options(
+    chips: Sequence[int], space: int, team: int, direction: int, existing: Sequence[frozenset[int]]
+) -> list[Option]:
+    """The ways a new chip on ``space`` completes sequences along one direction.
+
+    Returns the options that complete the most sequences (one or two windows each), or ``[]``.
+    """
+    line, index = LINES_THROUGH[space][direction]
+    start = index
+    while start > 0 and chips[line[start - 1]] in (team, CORNER):
+        start -= 1
+    end = index
+    last = len(line) - 1
+    while end < last and chips[line[end + 1]] in (team, CORNER):
+        end += 1
+    if end - start < 4:
+        return []
+    windows: list[Window] = []
+    for first in range(max(start, index - 4), min(index, end - 4) + 1):
+        window: Window = line[first : first + 5]  # type: ignore[assignment]
+        if _compatible(window, existing):
+            windows.append(window)
+    if not windows:
+        return []
+    # Two windows in one line that share only the new space (9 in a row, filled in the middle).
+    ending_here = [w for w in windows if w[-1] == space]
+    starting_here = [w for w in windows if w[0] == space]
+    if ending_here and starting_here:
+        return [(ending_here[0], starting_here[0])]
+    return [(window,) for window in windows]
+
+
+def sequence_options(
+    chips: Sequence[int], space: int, team: int, existing: Sequence[frozenset[int]]
+) -> list[Option]:
+    """Every way the chip just placed on ``space`` completes the most new sequences.
+
+    ``chips`` must already hold ``team`` on ``space``. ``existing`` are the team's completed
+    sequences. Returns ``[]`` when no sequence forms, one option when there is nothing to
+    choose, several when the mover must pick the five (a line of six or more).
+    """
+    per_direction = [
+        options
+        for direction in range(4)
+        if (options := _direction_options(chips, space, team, direction, existing))
+    ]
+    if not per_direction:
+        return []
+    if len(per_direction) == 1:
+        return per_direction[0]
+    return [tuple(w for part in combo for w in part) for combo in product(*per_direction)]
+
+
+def room_score(chips: Sequence[int], option: Option, team: int) -> int:
+    """How much room an option leaves for further sequences along its lines.
+
+    Counts the windows of five on the same lines that share at most one space with the option
+    and hold no opponent chip: the house rule "the engine chooses" prefers the highest score.
+    """
+    score = 0
+    for window in option:
+        taken = set(window)
+        direction = _direction_of(window)
+        line, _ = LINES_THROUGH[window[0]][direction]
+        for first in range(len(line) - 4):
+            candidate = line[first : first + 5]
+            if len(taken.intersection(candidate)) <= 1 and all(
+                chips[s] in (team, CORNER, EMPTY) for s in candidate
+            ):
+                score += 1
+    return score
+
+
+def _direction_of(window: Window) -> int:
+    step = window[1] - window[0]
+    return {1: 0, 10: 1, 11: 2, 9: 3}[step]
