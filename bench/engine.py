@@ -43,7 +43,10 @@ def main() -> None:
             games += 1
     elapsed = time.process_time() - start
     print(f"engine: {games} random complete games ({len(CONFIGS)} configurations), {moves} moves")
-    print(f"engine: {moves / elapsed:,.0f} moves/s, {games / elapsed:,.1f} games/s (CPU time, one core)")
+    print(
+        f"engine: {moves / elapsed:,.0f} moves/s, {games / elapsed:,.1f} games/s "
+        "(CPU time, one core)"
+    )
 
 
 if __name__ == "__main__":

@@ -50,7 +50,7 @@ class ChoiceRequired(IllegalMove):
 
 
 class Game:
-    """A game of Sequence. Build one with :meth:`new` or :meth:`replay`; change it with :meth:`push`."""
+    """A game of Sequence: made by :meth:`new` or :meth:`replay`, changed by :meth:`push`."""
 
     def __init__(self, settings: GameSettings, seed: int) -> None:
         self.settings = settings
@@ -313,7 +313,9 @@ class Game:
                     f"The chip on {name} is your own team's: a one-eyed jack removes an opponent's."
                 )
             if self.locked[space]:
-                raise IllegalMove(f"The chip on {name} is part of a completed sequence: it is locked.")
+                raise IllegalMove(
+                    f"The chip on {name} is part of a completed sequence: it is locked."
+                )
             return []
         if chip != EMPTY:
             raise IllegalMove(f"{name} is already covered.")
@@ -326,7 +328,9 @@ class Game:
         if move.five is not None:
             chosen = _normalise(move.five)
             if chosen not in (_normalise(option) for option in options):
-                raise IllegalMove("That choice of five is not one of the sequences this move makes.")
+                raise IllegalMove(
+                    "That choice of five is not one of the sequences this move makes."
+                )
         elif len(options) > 1 and not self.settings.engine_chooses_five:
             raise ChoiceRequired(options)
         return options
@@ -396,9 +400,11 @@ class Game:
             if not self.out[seat]:
                 break
         self.turn = seat
-        if self.settings.convoy and not self.deck:
-            if all(not self.hands[s] for s in range(count) if not self.out[s]):
-                self._finish_stalled()
+        if self.settings.convoy and not self.deck and self._hands_empty():
+            self._finish_stalled()
+
+    def _hands_empty(self) -> bool:
+        return all(not hand for seat, hand in enumerate(self.hands) if not self.out[seat])
 
     def _finish(self, team: int | None, reason: str) -> None:
         self.status = WON if team is not None else DRAWN

@@ -42,9 +42,7 @@ class Move(NamedTuple):
     team: int | None = None
 
     @classmethod
-    def play(
-        cls, seat: int, card: str, space: int, five: tuple[Window, ...] | None = None
-    ) -> Move:
+    def play(cls, seat: int, card: str, space: int, five: tuple[Window, ...] | None = None) -> Move:
         """A card played onto a space (for a one-eyed jack: the chip removed from it)."""
         return cls(PLAY, seat, card, space, five)
 
@@ -58,9 +56,7 @@ class Move(NamedTuple):
         if self.kind == PLAY:
             text = f"{head}{self.card}@{space_name(self.space)}"  # type: ignore[arg-type]
             if self.five:
-                text += "=" + ",".join(
-                    f"{space_name(w[0])}-{space_name(w[-1])}" for w in self.five
-                )
+                text += "=" + ",".join(f"{space_name(w[0])}-{space_name(w[-1])}" for w in self.five)
             return text
         if self.kind in (DEAD, FORFEIT):
             return f"{head}{self.kind}:{self.card}"

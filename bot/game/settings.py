@@ -137,4 +137,3 @@ class GameSettings:
             small_hands=settings.small_hands,
         )
         return replace(check, hand_size=settings.hand_size)
-
