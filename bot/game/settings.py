@@ -13,6 +13,8 @@ ALLOWED_PLAYER_COUNTS: dict[str, tuple[int, ...]] = {
     "convoy": (2, 4, 6, 8),
 }
 MAX_PLAYERS = 12
+#: Team names by team number (team = seat % teams), as RULES.md colours the chips.
+TEAM_NAMES: tuple[str, ...] = ("Blue", "Green", "Red")
 
 #: Cards dealt to each player in the classic game, by player count.
 CLASSIC_HAND_SIZES: dict[int, int] = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}

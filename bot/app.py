@@ -1,0 +1,121 @@
+"""``create_bot(settings)``: the one place that wires the bot together (tests use it too)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.services.games import GameService
+from bot.services.lobbies import LobbyService
+from bot.store.database import Database
+
+log = logging.getLogger(__name__)
+
+#: The feature cogs, one feature each.
+EXTENSIONS = (
+    "cogs.lobby",
+    "cogs.hand",
+    "cogs.info",
+    "cogs.tabletalk",
+    "cogs.endings",
+    "cogs.computers",
+)
+
+
+def utc_timestamp() -> float:
+    """Now, in Unix seconds, from discord.py's clock (SimCord's virtual clock in tests)."""
+    return discord.utils.utcnow().timestamp()
+
+
+class SequenceTree(app_commands.CommandTree):
+    """Answers unexpected errors with an apology instead of silence (and logs them)."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        log.error("Command %s failed", interaction.command and interaction.command.qualified_name,
+                  exc_info=error)
+        message = "Something went wrong on our side; nothing was changed. Please try again."
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(message, ephemeral=True)
+            else:
+                await interaction.response.send_message(message, ephemeral=True)
+        except discord.HTTPException:
+            pass
+
+
+class SequenceBotMixin:
+    """What the bot adds to discord.py's ``Bot`` (or ``AutoShardedBot``)."""
+
+    settings: Settings
+    db: Database
+    games: GameService
+    lobbies: LobbyService
+
+    def _setup_sequence(self, settings: Settings) -> None:
+        from cogs.common.table import Table
+
+        self.settings = settings
+        self.clock = utc_timestamp
+        self.sequence_group = app_commands.Group(
+            name="sequence", description="Play Sequence, the card-and-chip board game"
+        )
+        self.table = Table(self)  # type: ignore[arg-type]
+
+    async def setup_hook(self) -> None:
+        """Open the store, resume every game, load the cogs and sync the slash commands."""
+        bot: Any = self
+        self.db = await Database.open(self.settings.database_path)
+        self.games = GameService(self.db, self.clock)
+        self.lobbies = LobbyService(self.db, self.clock)
+        records = await self.games.load_active()
+        log.info("Resumed %d active game(s)", len(records))
+        for extension in EXTENSIONS:
+            await bot.load_extension(extension)
+        bot.tree.add_command(self.sequence_group)
+        if self.settings.dev_guild_id:
+            guild = discord.Object(self.settings.dev_guild_id)
+            bot.tree.copy_global_to(guild=guild)
+            await bot.tree.sync(guild=guild)
+        else:
+            await bot.tree.sync()
+
+    async def close(self) -> None:
+        """Close Discord, then the store."""
+        await super().close()  # type: ignore[misc]
+        db = getattr(self, "db", None)
+        if db is not None:
+            await db.close()
+
+
+class SequenceBot(SequenceBotMixin, commands.Bot):
+    """The bot on one gateway connection."""
+
+
+class ShardedSequenceBot(SequenceBotMixin, commands.AutoShardedBot):
+    """The bot on several shards (``SHARD_COUNT``)."""
+
+
+def create_bot(settings: Settings) -> SequenceBot:
+    """Build the bot. It needs no privileged intent: no message content, no member list."""
+    intents = discord.Intents.default()
+    intents.message_content = False
+    kwargs: dict[str, Any] = {
+        "command_prefix": commands.when_mentioned,
+        "intents": intents,
+        "tree_cls": SequenceTree,
+        "help_command": None,
+        "allowed_mentions": discord.AllowedMentions(users=True, roles=False, everyone=False),
+    }
+    if settings.shard_count:
+        bot: Any = ShardedSequenceBot(shard_count=settings.shard_count, **kwargs)
+    else:
+        bot = SequenceBot(**kwargs)
+    bot._setup_sequence(settings)
+    return bot

@@ -1,0 +1,140 @@
+"""Settings from the environment and ``.env``, validated at start-up with clear errors."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+TIME_LIMIT_POLICIES = ("skip", "computer", "remove")
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be used; the message names it and says how to fix it."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every setting of the bot. ``.env.example`` documents each one with its default."""
+
+    #: The bot token (``DISCORD_TOKEN``); only ``run`` needs it. Never logged or shown.
+    discord_token: str | None = field(default=None, repr=False)
+    #: The SQLite file (``SEQUENCE_DATABASE``).
+    database_path: Path = Path("data/sequence.db")
+    #: ``LOG_LEVEL``: DEBUG, INFO, WARNING, ERROR or CRITICAL.
+    log_level: str = "INFO"
+    #: ``DEV_GUILD_ID``: sync slash commands to this server only (instant), not globally.
+    dev_guild_id: int | None = None
+    #: ``SHARD_COUNT``: run as an AutoShardedBot with this many shards (none: one connection).
+    shard_count: int | None = None
+    #: ``TURN_TIME_LIMIT``: default seconds a player has for a turn (0: no limit).
+    turn_time_limit: int = 0
+    #: ``TIME_LIMIT_POLICY``: what happens when the time runs out: skip, computer or remove.
+    time_limit_policy: str = "skip"
+    #: ``REMINDER_DELAY``: default seconds before the player to move is reminded.
+    reminder_delay: int = 12 * 3600
+    #: ``LOBBY_EXPIRY``: seconds after which an unstarted lobby is closed.
+    lobby_expiry: int = 24 * 3600
+    #: ``COMPUTER_MOVE_DELAY``: seconds a computer player pauses before it moves.
+    computer_move_delay: float = 2.0
+    #: ``COMPUTER_BUDGET_MS``: the time budget of the hard computer player per move.
+    computer_budget_ms: int = 250
+
+    @classmethod
+    def from_env(
+        cls, environ: Mapping[str, str] | None = None, env_file: str | Path | None = ".env"
+    ) -> Settings:
+        """Read settings from ``environ`` (default ``os.environ``) over an optional ``.env``."""
+        values: dict[str, str] = {}
+        if env_file is not None and Path(env_file).is_file():
+            values.update(read_env_file(Path(env_file)))
+        values.update(os.environ if environ is None else environ)
+        return cls.from_mapping(values)
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, str]) -> Settings:
+        """Validate raw strings (environment variable names) into settings."""
+        parsed: dict[str, Any] = {}
+        token = values.get("DISCORD_TOKEN", "").strip()
+        parsed["discord_token"] = token or None
+        if "SEQUENCE_DATABASE" in values:
+            path = values["SEQUENCE_DATABASE"].strip()
+            if not path:
+                raise ConfigError("SEQUENCE_DATABASE is empty: give a file path like data/sequence.db.")
+            parsed["database_path"] = Path(path)
+        level = values.get("LOG_LEVEL", "INFO").strip().upper()
+        if level not in LOG_LEVELS:
+            raise ConfigError(f"LOG_LEVEL={level!r} is not a level: use one of {', '.join(LOG_LEVELS)}.")
+        parsed["log_level"] = level
+        parsed["dev_guild_id"] = _optional_int(values, "DEV_GUILD_ID", minimum=1)
+        parsed["shard_count"] = _optional_int(values, "SHARD_COUNT", minimum=1)
+        parsed["turn_time_limit"] = _int(values, "TURN_TIME_LIMIT", 0, minimum=0)
+        policy = values.get("TIME_LIMIT_POLICY", "skip").strip().lower()
+        if policy not in TIME_LIMIT_POLICIES:
+            raise ConfigError(
+                f"TIME_LIMIT_POLICY={policy!r} is not a policy: use skip, computer or remove."
+            )
+        parsed["time_limit_policy"] = policy
+        parsed["reminder_delay"] = _int(values, "REMINDER_DELAY", 12 * 3600, minimum=60)
+        parsed["lobby_expiry"] = _int(values, "LOBBY_EXPIRY", 24 * 3600, minimum=60)
+        parsed["computer_move_delay"] = _float(values, "COMPUTER_MOVE_DELAY", 2.0)
+        parsed["computer_budget_ms"] = _int(values, "COMPUTER_BUDGET_MS", 250, minimum=1)
+        return cls(**parsed)
+
+    def with_overrides(self, **changes: Any) -> Settings:
+        """A copy with some settings changed (tests and the demo use this)."""
+        return replace(self, **changes)
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    """Parse a ``.env`` file: ``KEY=value`` lines, ``#`` comments, optional quotes."""
+    values: dict[str, str] = {}
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("export "):
+            line = line[len("export ") :]
+        key, sep, value = line.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"{path}:{number}: expected KEY=value.")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key.strip()] = value
+    return values
+
+
+def _int(values: Mapping[str, str], name: str, default: int, *, minimum: int) -> int:
+    raw = values.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        number = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r} is not a whole number.") from None
+    if number < minimum:
+        raise ConfigError(f"{name}={number} is too small: it must be at least {minimum}.")
+    return number
+
+
+def _optional_int(values: Mapping[str, str], name: str, *, minimum: int) -> int | None:
+    if not values.get(name, "").strip():
+        return None
+    return _int(values, name, 0, minimum=minimum)
+
+
+def _float(values: Mapping[str, str], name: str, default: float) -> float:
+    raw = values.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        number = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r} is not a number.") from None
+    if not 0 <= number <= 60:
+        raise ConfigError(f"{name}={number} must be between 0 and 60 seconds.")
+    return number

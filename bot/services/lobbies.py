@@ -1,0 +1,271 @@
+"""Lobbies: open, join, leave, switch team, kick, add computers, cancel and start a game."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.game.ai import LEVELS
+from bot.game.settings import MAX_PLAYERS, TEAM_NAMES, default_team_count
+
+from .errors import UserError
+from .locks import KeyedLocks
+from .options import TableOptions
+
+if TYPE_CHECKING:
+    from bot.store.database import Database
+    from bot.store.games import GameRecord
+    from bot.store.lobbies import LobbyRecord
+
+COMPUTER_NAMES = ("Ada", "Babbage", "Turing", "Hopper", "Lovelace", "Knuth", "Shannon", "Dijkstra")
+
+
+@dataclass(frozen=True)
+class Person:
+    """A Discord user as the services see them: an id and a display name."""
+
+    user_id: int
+    name: str
+
+
+def is_computer(seat: dict[str, Any]) -> bool:
+    """True for a computer player's seat."""
+    return seat.get("bot_level") is not None
+
+
+class LobbyService:
+    """The lobby of each channel, kept in the store."""
+
+    def __init__(
+        self,
+        db: Database,
+        clock: Callable[[], float],
+        new_seed: Callable[[], int] = lambda: secrets.randbits(62),
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.new_seed = new_seed
+        self._locks = KeyedLocks()
+
+    async def get(self, channel_id: int) -> LobbyRecord:
+        """The open lobby of a channel, or a clear error."""
+        lobby = await self.db.lobbies.get_for_channel(channel_id)
+        if lobby is None:
+            raise UserError("There is no open lobby here: open one with `/sequence new`.")
+        return lobby
+
+    async def open(
+        self, guild_id: int, channel_id: int, host: Person, options: TableOptions
+    ) -> LobbyRecord:
+        """Open a lobby with the host in the first seat."""
+        async with self._locks(channel_id):
+            if await self.db.lobbies.get_for_channel(channel_id) is not None:
+                raise UserError("A lobby is already open here: join it, or cancel it first.")
+            if await self.db.games.active_for_channel(channel_id) is not None:
+                raise UserError(
+                    "A game is being played here: one game per channel. Open a thread for another."
+                )
+            return await self.db.lobbies.create(
+                guild_id,
+                channel_id,
+                host.user_id,
+                options.to_dict(),
+                now=self.clock(),
+                seats=[_seat(host, None)],
+            )
+
+    async def join(self, channel_id: int, person: Person) -> LobbyRecord:
+        """Take a seat."""
+        async with self._locks(channel_id):
+            lobby = await self.get(channel_id)
+            if any(seat["user_id"] == person.user_id for seat in lobby.seats):
+                raise UserError("You are already in this lobby.")
+            if len(lobby.seats) >= MAX_PLAYERS:
+                raise UserError(f"The lobby is full: {MAX_PLAYERS} players at most.")
+            lobby.seats.append(_seat(person, None))
+            await self.db.lobbies.save(lobby)
+            return lobby
+
+    async def leave(self, channel_id: int, user_id: int) -> LobbyRecord | None:
+        """Leave the lobby; when the host leaves, the next person hosts (or the lobby closes)."""
+        async with self._locks(channel_id):
+            lobby = await self.get(channel_id)
+            if not any(seat["user_id"] == user_id for seat in lobby.seats):
+                raise UserError("You are not in this lobby.")
+            lobby.seats = [seat for seat in lobby.seats if seat["user_id"] != user_id]
+            humans = [seat for seat in lobby.seats if not is_computer(seat)]
+            if not humans:
+                await self.db.lobbies.delete(lobby.id)
+                return None
+            if lobby.host_id == user_id:
+                lobby.host_id = humans[0]["user_id"]
+            await self.db.lobbies.save(lobby)
+            return lobby
+
+    async def switch_team(self, channel_id: int, user_id: int) -> LobbyRecord:
+        """Move to the next team (Blue -> Green -> [Red ->] Blue)."""
+        async with self._locks(channel_id):
+            lobby = await self.get(channel_id)
+            seat = _find(lobby, user_id, "You are not in this lobby: join it first.")
+            teams = lobby_team_count(lobby)
+            current = seat["team"] if seat["team"] is not None else _auto_teams(lobby)[user_id]
+            seat["team"] = (current + 1) % teams
+            await self.db.lobbies.save(lobby)
+            return lobby
+
+    async def set_team(self, channel_id: int, actor_id: int, target_id: int, team: int) -> LobbyRecord:
+        """The host puts a player (or a computer) on a team."""
+        async with self._locks(channel_id):
+            lobby = await self.get(channel_id)
+            _require_host(lobby, actor_id, "choose teams")
+            seat = _find(lobby, target_id, "That player is not in this lobby.")
+            if not 0 <= team < lobby_team_count(lobby):
+                raise UserError("There is no such team at this table.")
+            seat["team"] = team
+            await self.db.lobbies.save(lobby)
+            return lobby
+
+    async def kick(self, channel_id: int, actor_id: int, target_id: int) -> LobbyRecord:
+        """The host removes a player or a computer from the lobby."""
+        async with self._locks(channel_id):
+            lobby = await self.get(channel_id)
+            _require_host(lobby, actor_id, "remove players")
+            if target_id == actor_id:
+                raise UserError("You cannot kick yourself: use Leave.")
+            _find(lobby, target_id, "That player is not in this lobby.")
+            lobby.seats = [seat for seat in lobby.seats if seat["user_id"] != target_id]
+            await self.db.lobbies.save(lobby)
+            return lobby
+
+    async def add_computer(
+        self, channel_id: int, actor_id: int, level: str, team: int | None = None
+    ) -> LobbyRecord:
+        """Seat a computer player (host only)."""
+        if level not in LEVELS:
+            raise UserError(f"Unknown level {level!r}: choose easy, medium or hard.")
+        async with self._locks(channel_id):
+            lobby = await self.get(channel_id)
+            _require_host(lobby, actor_id, "add computer players")
+            if len(lobby.seats) >= MAX_PLAYERS:
+                raise UserError(f"The lobby is full: {MAX_PLAYERS} players at most.")
+            if team is not None and not 0 <= team < 3:
+                raise UserError("There is no such team.")
+            taken = {seat["user_id"] for seat in lobby.seats}
+            number = next(n for n in range(1, 100) if -n not in taken)
+            name = f"{COMPUTER_NAMES[(number - 1) % len(COMPUTER_NAMES)]} ({level} bot)"
+            seat = _seat(Person(-number, name), team)
+            seat["bot_level"] = level
+            lobby.seats.append(seat)
+            await self.db.lobbies.save(lobby)
+            return lobby
+
+    async def set_message(self, lobby: LobbyRecord, message_id: int) -> None:
+        """Remember the lobby message so that it can be edited."""
+        lobby.message_id = message_id
+        await self.db.lobbies.save(lobby)
+
+    async def cancel(self, channel_id: int, actor_id: int, can_manage: bool) -> LobbyRecord:
+        """Close the lobby (the host, or anyone with Manage Channels)."""
+        async with self._locks(channel_id):
+            lobby = await self.get(channel_id)
+            if actor_id != lobby.host_id and not can_manage:
+                raise UserError("Only the host or someone with Manage Channels can cancel a lobby.")
+            await self.db.lobbies.delete(lobby.id)
+            return lobby
+
+    async def start(self, channel_id: int, actor_id: int) -> GameRecord:
+        """Seat the teams alternately, cut for the dealer, deal: the game begins."""
+        from bot.game import Game
+
+        async with self._locks(channel_id):
+            lobby = await self.get(channel_id)
+            _require_host(lobby, actor_id, "start the game")
+            options = TableOptions.from_dict(lobby.options)
+            players = len(lobby.seats)
+            if players < 2:
+                raise UserError("Sequence needs at least 2 players: invite a friend or add a computer.")
+            if options.rated and any(is_computer(seat) for seat in lobby.seats):
+                options = options.but(rated=False)
+            settings = options.game_settings(players)
+            seats = seat_alternately(lobby, settings.teams)
+            game = Game.new(settings, self.new_seed())
+            record = await self.db.games.create(
+                lobby.guild_id,
+                channel_id,
+                game,
+                seats,
+                options.to_dict() | {"host_id": lobby.host_id},
+                lobby.message_id,
+                now=self.clock(),
+                lobby_id=lobby.id,
+            )
+            return record
+
+
+def lobby_team_count(lobby: LobbyRecord) -> int:
+    """The teams the lobby will play with (the option, or the automatic choice)."""
+    chosen = TableOptions.from_dict(lobby.options).teams
+    return chosen or default_team_count(max(len(lobby.seats), 2))
+
+
+def lobby_teams(lobby: LobbyRecord) -> list[list[dict[str, Any]]]:
+    """The seats grouped by team as they stand (players without a choice spread evenly)."""
+    teams = lobby_team_count(lobby)
+    auto = _auto_teams(lobby)
+    grouped: list[list[dict[str, Any]]] = [[] for _ in range(teams)]
+    for seat in lobby.seats:
+        team = seat["team"] if seat["team"] is not None else auto[seat["user_id"]]
+        grouped[team % teams].append(seat)
+    return grouped
+
+
+def seat_alternately(lobby: LobbyRecord, teams: int) -> list[dict[str, Any]]:
+    """Seats in play order, alternating teams (A B A B or A B C A B C); equal teams only."""
+    grouped = lobby_teams(lobby)[:teams]
+    sizes = [len(members) for members in grouped]
+    if len(set(sizes)) != 1 or sum(sizes) != len(lobby.seats):
+        listing = ", ".join(f"{TEAM_NAMES[t]} {n}" for t, n in enumerate(sizes))
+        raise UserError(f"The teams are unequal ({listing}): switch teams or add players.")
+    order = []
+    for index in range(sizes[0]):
+        for team in range(teams):
+            seat = dict(grouped[team][index])
+            seat.pop("team", None)
+            order.append(seat)
+    return order
+
+
+def _auto_teams(lobby: LobbyRecord) -> dict[int, int]:
+    """Players without a chosen team go to the smallest team, in joining order."""
+    teams = lobby_team_count(lobby)
+    sizes = [0] * teams
+    for seat in lobby.seats:
+        if seat["team"] is not None and seat["team"] < teams:
+            sizes[seat["team"]] += 1
+    result = {}
+    for seat in lobby.seats:
+        if seat["team"] is not None and seat["team"] < teams:
+            result[seat["user_id"]] = seat["team"]
+        else:
+            team = sizes.index(min(sizes))
+            sizes[team] += 1
+            result[seat["user_id"]] = team
+    return result
+
+
+def _seat(person: Person, team: int | None) -> dict[str, Any]:
+    return {"user_id": person.user_id, "name": person.name, "team": team, "bot_level": None}
+
+
+def _find(lobby: LobbyRecord, user_id: int, missing: str) -> dict[str, Any]:
+    for seat in lobby.seats:
+        if seat["user_id"] == user_id:
+            return seat
+    raise UserError(missing)
+
+
+def _require_host(lobby: LobbyRecord, actor_id: int, action: str) -> None:
+    if actor_id != lobby.host_id:
+        raise UserError(f"Only the host (<@{lobby.host_id}>) can {action}.")

@@ -1,0 +1,115 @@
+"""Lobby options: the preset, teams, house rules and the table's own settings, validated."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from bot.game import GameSettings, SettingsError
+
+from .errors import UserError
+
+POLICIES = ("skip", "computer", "remove")
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """What the host chooses when opening a lobby. The rules part becomes :class:`GameSettings`."""
+
+    preset: str = "classic"
+    #: 2, 3 or None for automatic (3 teams for 3, 6 and 9 players, else 2).
+    teams: int | None = None
+    sequences_to_win: int | None = None
+    engine_chooses_five: bool = False
+    manual_draw: bool = False
+    small_hands: bool = False
+    #: House option: a table-talk call stands without the host's or a moderator's confirmation.
+    tabletalk_stands: bool = False
+    #: Seconds a player has for a turn; 0 for no limit.
+    turn_time_limit: int = 0
+    time_limit_policy: str = "skip"
+    #: Seconds before the player to move is reminded; 0 for never.
+    reminder_delay: int = 12 * 3600
+    #: Whether ``/sequence hint`` is allowed (never in rated games).
+    hints: bool = False
+    rated: bool = True
+
+    def __post_init__(self) -> None:
+        if self.preset not in ("classic", "convoy"):
+            raise UserError(f"Unknown preset {self.preset!r}: choose classic or convoy.")
+        if self.teams not in (None, 2, 3):
+            raise UserError("Teams must be 2, 3 or automatic.")
+        if self.sequences_to_win is not None and not 1 <= self.sequences_to_win <= 4:
+            raise UserError("Sequences to win must be from 1 to 4.")
+        if self.time_limit_policy not in POLICIES:
+            raise UserError("The time-limit policy must be skip, computer or remove.")
+        if not 0 <= self.turn_time_limit <= 14 * 86400:
+            raise UserError("The turn time limit must be between 0 (none) and 14 days.")
+        if self.turn_time_limit and self.turn_time_limit < 30:
+            raise UserError("The turn time limit must be at least 30 seconds (or 0 for none).")
+        if not 0 <= self.reminder_delay <= 14 * 86400:
+            raise UserError("The reminder delay must be between 0 (never) and 14 days.")
+        if self.hints and self.rated:
+            raise UserError("Hints are for practice games: a rated game cannot allow them.")
+
+    def game_settings(self, players: int) -> GameSettings:
+        """The rules for ``players`` players; a clear :class:`UserError` when they do not fit."""
+        try:
+            return GameSettings.create(
+                players,
+                self.teams,
+                self.preset,
+                sequences_to_win=self.sequences_to_win,
+                engine_chooses_five=self.engine_chooses_five,
+                manual_draw=self.manual_draw,
+                small_hands=self.small_hands,
+            )
+        except SettingsError as error:
+            raise UserError(str(error)) from None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-compatible data."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableOptions:
+        """Options saved by :meth:`to_dict` (unknown keys are ignored)."""
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    def but(self, **changes: Any) -> TableOptions:
+        """A copy with some options changed (validated again)."""
+        return replace(self, **changes)
+
+
+def describe_house_rules(options: TableOptions) -> list[str]:
+    """The house rules in force, in words, for lobby and status messages."""
+    lines = []
+    if options.sequences_to_win:
+        lines.append(f"{options.sequences_to_win} sequence(s) to win")
+    if options.engine_chooses_five:
+        lines.append("the bot picks the five in a long line")
+    if options.manual_draw:
+        lines.append("manual draw (forget it and lose it)")
+    if options.small_hands:
+        lines.append("2 cards each with 10 or 12 players")
+    if options.tabletalk_stands:
+        lines.append("table-talk calls stand without confirmation")
+    if options.turn_time_limit:
+        lines.append(f"{format_duration(options.turn_time_limit)} per turn, then {options.time_limit_policy}")
+    if options.hints:
+        lines.append("hints allowed")
+    if not options.rated:
+        lines.append("unrated")
+    return lines
+
+
+def format_duration(seconds: float) -> str:
+    """``90`` -> ``"1 min 30 s"``, ``86400`` -> ``"1 day"``."""
+    seconds = int(seconds)
+    parts = []
+    for unit, size in (("day", 86400), ("h", 3600), ("min", 60), ("s", 1)):
+        amount, seconds = divmod(seconds, size)
+        if amount:
+            parts.append(f"{amount} {unit}{'s' if unit == 'day' and amount > 1 else ''}")
+    return " ".join(parts[:2]) or "0 s"

@@ -1,0 +1,121 @@
+"""Words for what happened at the table: moves, turns, teams and results. Never a hand."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bot.game import card_label, space_name
+from bot.game.cards import is_one_eyed, is_two_eyed
+from bot.game.moves import DEAD, DRAW, FORFEIT, PASS, PLAY, REMOVE, RESIGN, SKIP, TABLETALK, Move
+from bot.game.settings import TEAM_NAMES
+from bot.services.options import format_duration
+from render.theme import TEAM_EMOJI
+
+if TYPE_CHECKING:
+    from bot.services.games import MoveOutcome
+    from bot.store.games import GameRecord
+
+
+def team_label(team: int) -> str:
+    """``"🔵 Blue"``."""
+    return f"{TEAM_EMOJI[team]} {TEAM_NAMES[team]}"
+
+
+def seat_label(record: GameRecord, seat: int, *, mention: bool = False) -> str:
+    """A seat's player: a mention (pings) or a bold name; computer players by name."""
+    info: dict[str, Any] = record.seats[seat]
+    if mention and info.get("bot_level") is None:
+        return f"<@{info['user_id']}>"
+    return f"**{info['name']}**"
+
+
+def team_members(record: GameRecord, team: int) -> list[int]:
+    """The seats of a team."""
+    return record.game.settings.seats_of(team)
+
+
+def describe_move(record: GameRecord, move: Move) -> str:
+    """One line for the channel about a move (the card played is public; the hand is not)."""
+    who = seat_label(record, move.seat) if move.seat >= 0 else "The table"
+    kind = move.kind
+    if kind == PLAY:
+        card, space = card_label(move.card or ""), space_name(move.space or 0)
+        if is_one_eyed(move.card or ""):
+            return f"{who} played {card} and removed the chip on **{space}**."
+        if is_two_eyed(move.card or ""):
+            return f"{who} played {card} (wild) on **{space}**."
+        return f"{who} played {card} on **{space}**."
+    if kind == DEAD:
+        return f"{who} turned in the dead card {card_label(move.card or '')}."
+    if kind == PASS:
+        return f"{who} had no playable card and passed."
+    if kind == DRAW:
+        return f"{who} drew a card."
+    if kind == FORFEIT:
+        return f"{who} forfeited {card_label(move.card or '')} for table talk."
+    if kind == TABLETALK:
+        return f"Table talk: every {team_label(move.team or 0)} player forfeits one card."
+    if kind == SKIP:
+        return f"{who} ran out of time: the turn passes."
+    if kind == RESIGN:
+        return f"{team_label(move.team or 0)} resigned."
+    if kind == REMOVE:
+        return f"{who} left the game; their team plays on."
+    return f"{who} moved."
+
+
+def describe_outcome(outcome: MoveOutcome) -> str:
+    """The move, then any sequence it completed."""
+    record = outcome.record
+    lines = [describe_move(record, outcome.move)]
+    game = record.game
+    needed = game.settings.sequences_to_win
+    for team, window in outcome.new_sequences:
+        ends = f"{space_name(window[0])}–{space_name(window[-1])}"
+        lines.append(
+            f"✨ **Sequence!** {team_label(team)} {ends} "
+            f"({game.sequence_count(team)} of {needed})"
+        )
+    return "\n".join(lines)
+
+
+def turn_line(record: GameRecord) -> str:
+    """Whose turn it is, with a ping for a person."""
+    game = record.game
+    seat = game.turn
+    team = team_label(game.team_of(seat))
+    if record.seats[seat].get("bot_level"):
+        return f"🤖 {seat_label(record, seat)} is thinking… ({team})"
+    owed = game.owed_forfeits[seat]
+    extra = f" First forfeit {owed} card{'s' if owed > 1 else ''} (table talk)." if owed else ""
+    return f"{seat_label(record, seat, mention=True)}, your turn ({team}).{extra}"
+
+
+def result_line(record: GameRecord) -> str:
+    """The end of the game: the winners and a short summary."""
+    game = record.game
+    moves = sum(1 for move in game.moves if move.kind == PLAY)
+    duration = ""
+    if record.finished_at is not None:
+        duration = f" in {format_duration(record.finished_at - record.created_at)}"
+    if game.winner is None:
+        head = "🤝 **The game is a draw.**"
+    else:
+        names = ", ".join(
+            seat_label(record, seat, mention=True) for seat in team_members(record, game.winner)
+        )
+        head = f"🏆 **{team_label(game.winner)} wins!** Congratulations {names}."
+    scores = " · ".join(
+        f"{team_label(team)} {game.sequence_count(team)}" for team in range(game.settings.teams)
+    )
+    return f"{head}\n{game.end_reason} {moves} cards played{duration}. Sequences: {scores}."
+
+
+def scoreline(record: GameRecord) -> str:
+    """Sequences per team against the number needed, and the deck."""
+    game = record.game
+    needed = game.settings.sequences_to_win
+    teams = " · ".join(
+        f"{team_label(t)} {game.sequence_count(t)}/{needed}" for t in range(game.settings.teams)
+    )
+    return f"{teams} · 🂠 {len(game.deck)} in the deck"

@@ -1,0 +1,43 @@
+"""Answering interactions: ephemeral replies and the one place user errors become messages."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+import discord
+
+from bot.services.errors import UserError
+
+log = logging.getLogger(__name__)
+
+
+async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
+    """Answer ephemerally: the first response, or a followup when already answered."""
+    kwargs.setdefault("ephemeral", True)
+    if interaction.response.is_done():
+        await interaction.followup.send(content, **kwargs)
+    else:
+        await interaction.response.send_message(content, **kwargs)
+
+
+@contextlib.asynccontextmanager
+async def reporting(interaction: discord.Interaction) -> AsyncIterator[None]:
+    """Turn a :class:`UserError` raised inside into an ephemeral answer to the user."""
+    try:
+        yield
+    except UserError as error:
+        await reply(interaction, f"⚠️ {error}")
+
+
+def user_name(user: discord.abc.User) -> str:
+    """The name a table shows for a user: their server nickname or global name."""
+    return getattr(user, "display_name", None) or user.name
+
+
+def can_manage(interaction: discord.Interaction, permission: str) -> bool:
+    """Whether the user has a channel permission (``manage_channels``, ``manage_messages``...)."""
+    permissions = interaction.permissions
+    return bool(getattr(permissions, permission, False) or permissions.administrator)

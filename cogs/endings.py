@@ -1,0 +1,67 @@
+"""Ending a game early: ``/sequence resign`` (a team resigns when all its members have) and
+``/sequence cancel`` (the host or anyone with Manage Channels; also closes an open lobby)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.app import SequenceBot
+from bot.services.errors import UserError
+
+from .base import SequenceCog
+from .common.describe import team_label
+from .common.replies import can_manage, reply, reporting
+
+
+class Endings(SequenceCog):
+    """Resigning and cancelling."""
+
+    def __init__(self, bot: SequenceBot) -> None:
+        super().__init__(bot)
+
+    @app_commands.command(name="resign", description="Resign; your team resigns when all its players have")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            record = self.bot.games.for_channel(interaction.channel_id or 0)
+            result = await self.bot.games.vote_resign(record.id, interaction.user.id)
+            team = record.game.team_of(self.bot.games.require_seat(record, interaction.user.id))
+            if result.outcome is None:
+                waiting = ", ".join(f"<@{uid}>" for uid in result.waiting_for)
+                await reply(
+                    interaction,
+                    f"🏳️ <@{interaction.user.id}> wants {team_label(team)} to resign. "
+                    f"The team resigns when {waiting} also use `/sequence resign`.",
+                    ephemeral=False,
+                )
+                return
+            await reply(interaction, f"🏳️ {team_label(team)} resigns.", ephemeral=False)
+            await self.bot.table.after_move(result.outcome)
+
+    @app_commands.command(name="cancel", description="Cancel the lobby or game here (host or Manage Channels)")  # noqa: E501
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            channel_id = interaction.channel_id or 0
+            moderator = can_manage(interaction, "manage_channels")
+            record = self.bot.games.find_in_channel(channel_id)
+            if record is None:
+                lobby = await self.bot.lobbies.cancel(channel_id, interaction.user.id, moderator)
+                await reply(interaction, "🚪 The lobby was cancelled.", ephemeral=False)
+                lobby_cog = self.bot.get_cog("Lobby")
+                if lobby_cog is not None:
+                    await lobby_cog.close_message(lobby)  # type: ignore[attr-defined]
+                return
+            if interaction.user.id != record.options.get("host_id") and not moderator:
+                raise UserError("Only the host or someone with Manage Channels can cancel the game.")
+            await self.bot.games.cancel(record.id)
+            await reply(
+                interaction,
+                f"🛑 Game #{record.id} was cancelled by <@{interaction.user.id}>. No result is recorded.",  # noqa: E501
+                ephemeral=False,
+            )
+            self.bot.dispatch("sequence_end", record)
+
+
+async def setup(bot: SequenceBot) -> None:
+    """Load the cog."""
+    await bot.add_cog(Endings(bot))

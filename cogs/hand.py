@@ -1,0 +1,105 @@
+"""Playing a turn: ``/sequence hand``, ``/sequence play`` and the private hand panel."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.app import SequenceBot
+from bot.game import CardError, SpaceError, card_label, parse_card, parse_space, space_name
+from bot.game.board import CARD_SPACES
+from bot.game.cards import is_one_eyed, is_two_eyed
+from bot.game.moves import Move
+from bot.services.errors import UserError
+from bot.services.games import seat_of
+
+from .base import SequenceCog
+from .common.replies import reporting
+from .hand_panel import COMPONENTS, PlayButton, build_panel, play_and_announce
+
+
+class Hand(SequenceCog):
+    """Your cards, privately, and the commands to play them."""
+
+    def __init__(self, bot: SequenceBot) -> None:
+        super().__init__(bot)
+        bot.add_dynamic_items(*COMPONENTS)
+        bot.table.board_buttons.append(lambda record: PlayButton(record.id))
+
+    @app_commands.command(name="hand", description="See your cards (only you can see them) and play")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            record = self.bot.games.for_channel(interaction.channel_id or 0)
+            seat = self.bot.games.require_seat(record, interaction.user.id)
+            panel = await build_panel(self.bot, record, seat, with_image=True)
+            await panel.send(interaction)
+
+    @app_commands.command(name="play", description="Play a card on a space, e.g. card 7S space C4")
+    @app_commands.describe(
+        card="A card in your hand, like 7S, TD or JC",
+        space="The space: column A-J then row 1-10, like C4 (for a one-eyed jack: the chip to remove)",
+    )
+    async def play(self, interaction: discord.Interaction, card: str, space: str) -> None:
+        async with reporting(interaction):
+            record = self.bot.games.for_channel(interaction.channel_id or 0)
+            seat = self.bot.games.require_seat(record, interaction.user.id)
+            try:
+                move = Move.play(seat, parse_card(card), parse_space(space))
+            except (CardError, SpaceError) as error:
+                raise UserError(str(error)) from None
+            await play_and_announce(
+                interaction, record, seat, move, record.game.turn_number, edit=False
+            )
+
+    @play.autocomplete("card")
+    async def card_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        record = self.bot.games.find_in_channel(interaction.channel_id or 0)
+        seat = seat_of(record, interaction.user.id) if record else None
+        if record is None or seat is None:
+            return []
+        game = record.game
+        text = current.strip().upper().replace("10", "T")
+        choices = []
+        for card in dict.fromkeys(game.hands[seat]):
+            if text and not (card.startswith(text) or card_label(card).upper().startswith(text)):
+                continue
+            if is_two_eyed(card):
+                what = "wild"
+            elif is_one_eyed(card):
+                what = "remove a chip"
+            else:
+                open_spaces = game.targets(seat, card)
+                what = " / ".join(space_name(s) for s in open_spaces) if open_spaces else "dead"
+            choices.append(app_commands.Choice(name=f"{card_label(card)} · {what}", value=card))
+        return choices[:25]
+
+    @play.autocomplete("space")
+    async def space_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        record = self.bot.games.find_in_channel(interaction.channel_id or 0)
+        seat = seat_of(record, interaction.user.id) if record else None
+        if record is None or seat is None:
+            return []
+        game = record.game
+        try:
+            card = parse_card(str(getattr(interaction.namespace, "card", "") or ""))
+        except CardError:
+            card = None
+        cards = [card] if card in game.hands[seat] else list(dict.fromkeys(game.hands[seat]))
+        spaces: dict[int, None] = {}
+        for each in cards:
+            for target in game.targets(seat, each):
+                spaces[target] = None
+        text = current.strip().upper()
+        names = [space_name(s) for s in sorted(spaces, key=lambda s: (s % 10, s // 10))]
+        names = [name for name in names if name.startswith(text)]
+        return [app_commands.Choice(name=name, value=name) for name in names[:25]]
+
+
+
+async def setup(bot: SequenceBot) -> None:
+    """Load the cog."""
+    await bot.add_cog(Hand(bot))

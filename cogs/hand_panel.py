@@ -1,0 +1,603 @@
+"""The private hand panel: what a player sees (ephemerally) and the components to play with.
+
+Every component is a :class:`discord.ui.DynamicItem`: its custom id carries the game id, the turn it
+was drawn for and the choice so far, so it survives restarts. Callbacks never trust the id alone:
+the clicking user's seat and the current turn are checked again by the services.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.game import card_label, player_view, space_name
+from bot.game.board import CARD_SPACES, COLUMNS
+from bot.game.cards import is_jack, is_one_eyed, is_two_eyed
+from bot.game.moves import DEAD, DRAW, PASS, Move
+from bot.services.errors import UserError
+from bot.services.games import ChoiceNeeded, seat_of
+from render.board import render_hand
+
+from .common.describe import team_label
+from .common.replies import reply, reporting
+from .common.table import seat_names
+
+if TYPE_CHECKING:
+    from bot.app import SequenceBot
+    from bot.store.games import GameRecord
+
+
+@dataclass
+class Panel:
+    """One state of the hand panel, ready to send or edit in."""
+
+    content: str
+    view: discord.ui.View | None = None
+    image: bytes | None = None
+    embeds: list[discord.Embed] = field(default_factory=list)
+
+    def files(self) -> list[discord.File]:
+        """The hand image as an attachment, if any."""
+        if self.image is None:
+            return []
+        return [discord.File(io.BytesIO(self.image), filename="hand.png")]
+
+    async def send(self, interaction: discord.Interaction) -> None:
+        """Answer with the panel (ephemeral)."""
+        kwargs: dict[str, Any] = {"ephemeral": True, "files": self.files(), "embeds": self.embeds}
+        if self.view is not None:
+            kwargs["view"] = self.view
+        if interaction.response.is_done():
+            await interaction.followup.send(self.content, **kwargs)
+        else:
+            await interaction.response.send_message(self.content, **kwargs)
+
+    async def edit(self, interaction: discord.Interaction, *, keep_image: bool = True) -> None:
+        """Replace the panel the component was on."""
+        kwargs: dict[str, Any] = {"view": self.view}
+        if self.image is not None:
+            kwargs["attachments"] = self.files()
+        elif not keep_image:
+            kwargs["attachments"] = []
+        await interaction.response.edit_message(content=self.content, **kwargs)
+
+
+def card_hint(record: GameRecord, seat: int, card: str) -> str:
+    """What a card can do now, for a select option's description."""
+    game = record.game
+    if is_two_eyed(card):
+        return "Two-eyed jack: a chip on any open space"
+    if is_one_eyed(card):
+        return "One-eyed jack: remove an opponent's chip"
+    targets = game.targets(seat, card)
+    if not targets:
+        return "Dead card: both spaces are covered"
+    spaces = " or ".join(space_name(s) for s in CARD_SPACES[card])
+    return f"Goes on {spaces}" + ("" if len(targets) == 2 else f" (only {space_name(targets[0])} open)")
+
+
+def hand_line(hand: list[str]) -> str:
+    """The cards of a hand, for the player's own eyes only."""
+    return " · ".join(card_label(card) for card in hand) if hand else "(no cards)"
+
+
+async def build_panel(
+    bot: SequenceBot,
+    record: GameRecord,
+    seat: int,
+    *,
+    card: str | None = None,
+    row: int | None = None,
+    space: int | None = None,
+    choice: ChoiceNeeded | None = None,
+    notice: str | None = None,
+    with_image: bool = False,
+) -> Panel:
+    """The panel for ``seat``: its hand, and the next step of choosing a move."""
+    game = record.game
+    hand = game.hands[seat]
+    turn = game.turn_number
+    lines = []
+    if notice:
+        lines.append(notice)
+    lines.append(f"**Your hand** (game #{record.id}, {team_label(game.team_of(seat))}): {hand_line(hand)}")
+    view = discord.ui.View(timeout=None)
+    image = None
+    if game.is_over():
+        lines.append("The game is over.")
+        return Panel("\n".join(lines))
+    if game.owed_forfeits[seat]:
+        owed = game.owed_forfeits[seat]
+        lines.append(f"Table talk: choose {owed} card{'s' if owed > 1 else ''} to forfeit (no replacement).")
+        view.add_item(ForfeitSelect.make(record, seat))
+        return Panel("\n".join(lines), view)
+    if seat in game.owed_draws:
+        view.add_item(DrawButton.make(record.id))
+    if seat != game.turn:
+        waiting = record.seats[game.turn]["name"]
+        lines.append(f"It is **{waiting}**'s turn; you will be pinged when it is yours.")
+        return Panel("\n".join(lines), view if view.children else None)
+    if with_image:
+        image = await asyncio.to_thread(
+            render_hand, player_view(game, seat), seat_names(record)
+        )
+    if choice is not None:
+        lines.append(str(choice))
+        for index, option in enumerate(choice.options):
+            view.add_item(FiveButton.make(record.id, turn, choice.move, index, option))
+        view.add_item(BackButton.make(record.id, turn))
+        return Panel("\n".join(lines), view, image)
+    playable = [c for c in dict.fromkeys(hand) if game.targets(seat, c)]
+    dead = [c for c in dict.fromkeys(hand) if c in CARD_SPACES and game.is_dead(c)]
+    if not playable:
+        if dead and not game.dead_card_used:
+            lines.append("No card can be played, but you can turn in a dead card first.")
+        else:
+            lines.append("No card in your hand can be played: you pass.")
+            view.add_item(PassButton.make(record.id, turn))
+    if hand:
+        view.add_item(CardSelect.make(record, seat, card))
+    if card is not None and card in hand:
+        _add_card_step(view, record, seat, card, row, space, lines)
+    elif playable:
+        lines.append("**Your turn.** Choose a card.")
+    return Panel("\n".join(lines), view, image)
+
+
+def _add_card_step(
+    view: discord.ui.View,
+    record: GameRecord,
+    seat: int,
+    card: str,
+    row: int | None,
+    space: int | None,
+    lines: list[str],
+) -> None:
+    game = record.game
+    turn = game.turn_number
+    targets = game.targets(seat, card)
+    if not targets:
+        if game.dead_card_used:
+            lines.append(f"{card_label(card)} is dead, and you already turned in a dead card this turn.")
+        else:
+            lines.append(f"{card_label(card)} is dead: both its spaces are covered.")
+            view.add_item(DeadButton.make(record.id, turn, card))
+        return
+    if not is_jack(card):
+        lines.append(f"Play {card_label(card)} on:")
+        for target in targets:
+            view.add_item(GoButton.make(record.id, turn, card, target, confirm=False))
+        return
+    verb = "remove a chip from" if is_one_eyed(card) else "place a chip on"
+    if space is not None and space in targets:
+        lines.append(f"Confirm: play {card_label(card)} to {verb} **{space_name(space)}**?")
+        view.add_item(GoButton.make(record.id, turn, card, space, confirm=True))
+        view.add_item(BackButton.make(record.id, turn))
+        return
+    lines.append(f"{card_label(card)}: choose a row, then the space to {verb}.")
+    view.add_item(RowSelect.make(record.id, turn, card, targets, row))
+    if row is not None:
+        in_row = [t for t in targets if t // 10 == row]
+        if in_row:
+            view.add_item(SpaceSelect.make(record.id, turn, card, in_row))
+
+
+# --------------------------------------------------------------------------- components
+def _bot(interaction: discord.Interaction) -> SequenceBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+async def _player(interaction: discord.Interaction, game_id: int) -> tuple[GameRecord, int]:
+    record = _bot(interaction).games.get(game_id)
+    seat = seat_of(record, interaction.user.id)
+    if seat is None:
+        raise UserError("These cards are not yours: you are not playing in this game.")
+    return record, seat
+
+
+async def _refresh_if_stale(
+    interaction: discord.Interaction, record: GameRecord, seat: int, turn: int
+) -> bool:
+    """If the panel was drawn for an earlier turn, redraw it with a note; True when stale."""
+    if turn == record.game.turn_number:
+        return False
+    panel = await build_panel(
+        _bot(interaction),
+        record,
+        seat,
+        notice="⚠️ That was for an earlier turn: the game has moved on. Here is your hand now.",
+    )
+    await panel.edit(interaction, keep_image=False)
+    return True
+
+
+async def play_and_announce(
+    interaction: discord.Interaction,
+    record: GameRecord,
+    seat: int,
+    move: Move,
+    turn: int,
+    *,
+    edit: bool,
+) -> None:
+    """Apply a move for the clicking player, refresh their panel, then post the board."""
+    bot = _bot(interaction)
+    try:
+        outcome = await bot.games.apply(record.id, move, actor_id=interaction.user.id, expected_turn=turn)
+    except ChoiceNeeded as choice:
+        panel = await build_panel(bot, record, seat, choice=choice)
+        await (panel.edit(interaction) if edit else panel.send(interaction))
+        return
+    done = "✅ Done." if outcome.turn_passed or outcome.finished else "✅ Done: carry on."
+    panel = await build_panel(bot, outcome.record, seat, notice=done)
+    if edit:
+        await panel.edit(interaction, keep_image=not outcome.turn_passed)
+    else:
+        await panel.send(interaction)
+    if outcome.turn_passed or outcome.finished or move.kind != DEAD:
+        await bot.table.after_move(outcome)
+
+
+class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:hand:(?P<game>\d+)"):
+    """The board message's "Your hand" button: opens the clicking player's own panel."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(
+            discord.ui.Button(
+                label="Your hand", emoji="🃏", style=discord.ButtonStyle.primary,
+                custom_id=f"seq:hand:{game_id}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> PlayButton:  # noqa: E501
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            record, seat = await _player(interaction, self.game_id)
+            panel = await build_panel(_bot(interaction), record, seat, with_image=True)
+            await panel.send(interaction)
+
+
+class CardSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"seq:card:(?P<game>\d+):(?P<turn>\d+)"):
+    """Choose a card from the hand."""
+
+    def __init__(self, game_id: int, turn: int, options: list[discord.SelectOption] | None = None) -> None:
+        self.game_id, self.turn = game_id, turn
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"seq:card:{game_id}:{turn}",
+                placeholder="Choose a card",
+                options=options or [discord.SelectOption(label="-", value="-")],
+            )
+        )
+
+    @classmethod
+    def make(cls, record: GameRecord, seat: int, selected: str | None) -> CardSelect:
+        game = record.game
+        options = [
+            discord.SelectOption(
+                label=card_label(card), value=card, description=card_hint(record, seat, card),
+                default=card == selected,
+            )
+            for card in dict.fromkeys(game.hands[seat])
+        ]
+        return cls(record.id, game.turn_number, options)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> CardSelect:  # noqa: E501
+        return cls(int(match["game"]), int(match["turn"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            record, seat = await _player(interaction, self.game_id)
+            if await _refresh_if_stale(interaction, record, seat, self.turn):
+                return
+            card = (interaction.data or {}).get("values", [None])[0]  # type: ignore[union-attr]
+            if card not in record.game.hands[seat]:
+                raise UserError("That card is not in your hand any more.")
+            panel = await build_panel(_bot(interaction), record, seat, card=card)
+            await panel.edit(interaction)
+
+
+class RowSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"seq:row:(?P<game>\d+):(?P<turn>\d+):(?P<card>[0-9TJQKA][SHDC])"):  # noqa: E501
+    """For a jack: choose the row of the space."""
+
+    def __init__(self, game_id: int, turn: int, card: str, options: list[discord.SelectOption] | None = None) -> None:  # noqa: E501
+        self.game_id, self.turn, self.card = game_id, turn, card
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"seq:row:{game_id}:{turn}:{card}",
+                placeholder="Choose a row",
+                options=options or [discord.SelectOption(label="-", value="0")],
+            )
+        )
+
+    @classmethod
+    def make(cls, game_id: int, turn: int, card: str, targets: list[int], selected: int | None) -> RowSelect:  # noqa: E501
+        rows: dict[int, int] = {}
+        for target in targets:
+            rows[target // 10] = rows.get(target // 10, 0) + 1
+        noun = "chip" if is_one_eyed(card) else "open space"
+        options = [
+            discord.SelectOption(
+                label=f"Row {row + 1}", value=str(row),
+                description=f"{count} {noun}{'s' if count > 1 else ''}",
+                default=row == selected,
+            )
+            for row, count in sorted(rows.items())
+        ]
+        return cls(game_id, turn, card, options)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> RowSelect:  # noqa: E501
+        return cls(int(match["game"]), int(match["turn"]), match["card"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            record, seat = await _player(interaction, self.game_id)
+            if await _refresh_if_stale(interaction, record, seat, self.turn):
+                return
+            row = int((interaction.data or {}).get("values", ["0"])[0])  # type: ignore[union-attr]
+            panel = await build_panel(_bot(interaction), record, seat, card=self.card, row=row)
+            await panel.edit(interaction)
+
+
+class SpaceSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"seq:space:(?P<game>\d+):(?P<turn>\d+):(?P<card>[0-9TJQKA][SHDC])"):  # noqa: E501
+    """For a jack: choose the space in the chosen row (only legal spaces are offered)."""
+
+    def __init__(self, game_id: int, turn: int, card: str, options: list[discord.SelectOption] | None = None) -> None:  # noqa: E501
+        self.game_id, self.turn, self.card = game_id, turn, card
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"seq:space:{game_id}:{turn}:{card}",
+                placeholder="Choose the space",
+                options=options or [discord.SelectOption(label="-", value="0")],
+            )
+        )
+
+    @classmethod
+    def make(cls, game_id: int, turn: int, card: str, spaces: list[int]) -> SpaceSelect:
+        from bot.game.board import SPACE_CARDS
+
+        options = [
+            discord.SelectOption(
+                label=space_name(s), value=str(s), description=f"the {card_label(SPACE_CARDS[s])} space"
+            )
+            for s in spaces
+        ]
+        return cls(game_id, turn, card, options)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> SpaceSelect:  # noqa: E501
+        return cls(int(match["game"]), int(match["turn"]), match["card"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            record, seat = await _player(interaction, self.game_id)
+            if await _refresh_if_stale(interaction, record, seat, self.turn):
+                return
+            space = int((interaction.data or {}).get("values", ["0"])[0])  # type: ignore[union-attr]
+            panel = await build_panel(_bot(interaction), record, seat, card=self.card, space=space)
+            await panel.edit(interaction)
+
+
+class GoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:go:(?P<game>\d+):(?P<turn>\d+):(?P<card>[0-9TJQKA][SHDC]):(?P<space>\d+)"):  # noqa: E501
+    """Play the chosen card on the chosen space (for a jack, this is the confirm step)."""
+
+    def __init__(self, game_id: int, turn: int, card: str, space: int, label: str | None = None) -> None:  # noqa: E501
+        self.game_id, self.turn, self.card, self.space = game_id, turn, card, space
+        super().__init__(
+            discord.ui.Button(
+                label=label or space_name(space), style=discord.ButtonStyle.success,
+                custom_id=f"seq:go:{game_id}:{turn}:{card}:{space}",
+            )
+        )
+
+    @classmethod
+    def make(cls, game_id: int, turn: int, card: str, space: int, *, confirm: bool) -> GoButton:
+        label = f"Confirm {card_label(card)} on {space_name(space)}" if confirm else f"Play on {space_name(space)}"
+        return cls(game_id, turn, card, space, label)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> GoButton:  # noqa: E501
+        return cls(int(match["game"]), int(match["turn"]), match["card"], int(match["space"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            record, seat = await _player(interaction, self.game_id)
+            if await _refresh_if_stale(interaction, record, seat, self.turn):
+                return
+            move = Move.play(seat, self.card, self.space)
+            await play_and_announce(interaction, record, seat, move, self.turn, edit=True)
+
+
+class FiveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:five:(?P<game>\d+):(?P<turn>\d+):(?P<card>[0-9TJQKA][SHDC]):(?P<space>\d+):(?P<index>\d+)"):  # noqa: E501
+    """Choose which five chips of a long line form the sequence."""
+
+    def __init__(self, game_id: int, turn: int, card: str, space: int, index: int, label: str = "") -> None:  # noqa: E501
+        self.game_id, self.turn, self.card, self.space, self.index = game_id, turn, card, space, index
+        super().__init__(
+            discord.ui.Button(
+                label=label or f"Option {index + 1}", style=discord.ButtonStyle.success,
+                custom_id=f"seq:five:{game_id}:{turn}:{card}:{space}:{index}",
+            )
+        )
+
+    @classmethod
+    def make(cls, game_id: int, turn: int, move: Move, index: int, option: tuple[tuple[int, ...], ...]) -> FiveButton:  # noqa: E501
+        label = " + ".join(f"{space_name(w[0])}–{space_name(w[-1])}" for w in option)
+        return cls(game_id, turn, move.card or "", move.space or 0, index, label)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> FiveButton:  # noqa: E501
+        return cls(int(match["game"]), int(match["turn"]), match["card"], int(match["space"]), int(match["index"]))  # noqa: E501
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            record, seat = await _player(interaction, self.game_id)
+            if await _refresh_if_stale(interaction, record, seat, self.turn):
+                return
+            move = Move.play(seat, self.card, self.space)
+            options = record.game.sequence_options(move)
+            if not 0 <= self.index < len(options):
+                raise UserError("That choice is no longer on offer.")
+            move = move._replace(five=options[self.index])
+            await play_and_announce(interaction, record, seat, move, self.turn, edit=True)
+
+
+class DeadButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:dead:(?P<game>\d+):(?P<turn>\d+):(?P<card>[0-9TJQKA][SHDC])"):  # noqa: E501
+    """Turn in a dead card and draw a replacement."""
+
+    def __init__(self, game_id: int, turn: int, card: str) -> None:
+        self.game_id, self.turn, self.card = game_id, turn, card
+        super().__init__(
+            discord.ui.Button(
+                label=f"Turn in dead {card_label(card)}", style=discord.ButtonStyle.secondary,
+                emoji="♻️", custom_id=f"seq:dead:{game_id}:{turn}:{card}",
+            )
+        )
+
+    @classmethod
+    def make(cls, game_id: int, turn: int, card: str) -> DeadButton:
+        return cls(game_id, turn, card)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> DeadButton:  # noqa: E501
+        return cls(int(match["game"]), int(match["turn"]), match["card"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            record, seat = await _player(interaction, self.game_id)
+            if await _refresh_if_stale(interaction, record, seat, self.turn):
+                return
+            move = Move(DEAD, seat, self.card)
+            await play_and_announce(interaction, record, seat, move, self.turn, edit=True)
+
+
+class PassButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:pass:(?P<game>\d+):(?P<turn>\d+)"):  # noqa: E501
+    """Pass when no card can be played."""
+
+    def __init__(self, game_id: int, turn: int) -> None:
+        self.game_id, self.turn = game_id, turn
+        super().__init__(
+            discord.ui.Button(label="Pass", style=discord.ButtonStyle.secondary, custom_id=f"seq:pass:{game_id}:{turn}")  # noqa: E501
+        )
+
+    @classmethod
+    def make(cls, game_id: int, turn: int) -> PassButton:
+        return cls(game_id, turn)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> PassButton:  # noqa: E501
+        return cls(int(match["game"]), int(match["turn"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            record, seat = await _player(interaction, self.game_id)
+            if await _refresh_if_stale(interaction, record, seat, self.turn):
+                return
+            await play_and_announce(interaction, record, seat, Move(PASS, seat), self.turn, edit=True)
+
+
+class DrawButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:draw:(?P<game>\d+)"):
+    """House rule manual draw: take the card you are owed before the next player draws."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(
+            discord.ui.Button(label="Draw a card", emoji="🂠", style=discord.ButtonStyle.primary, custom_id=f"seq:draw:{game_id}")  # noqa: E501
+        )
+
+    @classmethod
+    def make(cls, game_id: int) -> DrawButton:
+        return cls(game_id)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> DrawButton:  # noqa: E501
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            record, seat = await _player(interaction, self.game_id)
+            bot = _bot(interaction)
+            outcome = await bot.games.apply(record.id, Move(DRAW, seat), actor_id=interaction.user.id)
+            panel = await build_panel(bot, outcome.record, seat, notice="✅ You drew a card.")
+            await panel.edit(interaction, keep_image=False)
+
+
+class BackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:back:(?P<game>\d+):(?P<turn>\d+)"):  # noqa: E501
+    """Back to choosing a card."""
+
+    def __init__(self, game_id: int, turn: int) -> None:
+        self.game_id, self.turn = game_id, turn
+        super().__init__(
+            discord.ui.Button(label="Back", style=discord.ButtonStyle.secondary, custom_id=f"seq:back:{game_id}:{turn}")  # noqa: E501
+        )
+
+    @classmethod
+    def make(cls, game_id: int, turn: int) -> BackButton:
+        return cls(game_id, turn)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> BackButton:  # noqa: E501
+        return cls(int(match["game"]), int(match["turn"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            record, seat = await _player(interaction, self.game_id)
+            panel = await build_panel(_bot(interaction), record, seat)
+            await panel.edit(interaction)
+
+
+class ForfeitSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"seq:forfeit:(?P<game>\d+)"):  # noqa: E501
+    """Table talk: choose the card to forfeit (to your own discard pile, no replacement)."""
+
+    def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None) -> None:
+        self.game_id = game_id
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"seq:forfeit:{game_id}", placeholder="Choose a card to forfeit",
+                options=options or [discord.SelectOption(label="-", value="-")],
+            )
+        )
+
+    @classmethod
+    def make(cls, record: GameRecord, seat: int) -> ForfeitSelect:
+        options = [
+            discord.SelectOption(label=card_label(card), value=card)
+            for card in dict.fromkeys(record.game.hands[seat])
+        ]
+        return cls(record.id, options)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> ForfeitSelect:  # noqa: E501
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            record, seat = await _player(interaction, self.game_id)
+            card = (interaction.data or {}).get("values", [None])[0]  # type: ignore[union-attr]
+            bot = _bot(interaction)
+            outcome = await bot.games.forfeit(record.id, interaction.user.id, card)
+            panel = await build_panel(bot, outcome.record, seat, notice=f"✅ You forfeited {card_label(card)}.")  # noqa: E501
+            await panel.edit(interaction, keep_image=False)
+            bot.dispatch("sequence_move", outcome)
+
+
+COMPONENTS = (
+    PlayButton, CardSelect, RowSelect, SpaceSelect, GoButton, FiveButton,
+    DeadButton, PassButton, DrawButton, BackButton, ForfeitSelect,
+)
+
+
+async def reply_error(interaction: discord.Interaction, message: str) -> None:
+    """An ephemeral error (for callers outside a ``reporting`` block)."""
+    await reply(interaction, f"⚠️ {message}")

@@ -1,0 +1,116 @@
+"""Looking at a game: ``/sequence board``, ``/sequence status`` and ``/sequence rules``."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.app import SequenceBot
+from bot.game import card_label
+from bot.services.options import TableOptions, describe_house_rules, format_duration
+
+from .base import SequenceCog
+from .common.describe import result_line, scoreline, seat_label, team_label, turn_line
+from .common.replies import reply, reporting
+from .common.table import render_public_board
+
+if TYPE_CHECKING:
+    from bot.store.games import GameRecord
+
+RULES_TEXT = """\
+**Sequence in one minute**
+• Play a card from your hand, then put a chip on one of the two spaces showing that card.
+• **Two-eyed jacks** (J♦ J♣) are wild: a chip on any open space. **One-eyed jacks** (J♥ J♠) remove \
+an opponent's chip that is not in a finished sequence.
+• A **sequence** is 5 chips in a row, column or diagonal; the corners count for everyone. Two \
+sequences of a team may share one space.
+• **Win**: 2 sequences with 2 teams, 1 with 3 teams (convoy: 3).
+• A **dead card** (both spaces covered) can be turned in once a turn for a new one.
+• **No table talk**: coaching a teammate costs every member of the team a card.
+Use the **Your hand** button under the board, or `/sequence hand`, to play privately."""
+
+
+class Info(SequenceCog):
+    """The board, the state of the game and the rules, on demand."""
+
+    def __init__(self, bot: SequenceBot) -> None:
+        super().__init__(bot)
+
+    @app_commands.command(name="board", description="Post the current board again")
+    async def board(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            record = self.bot.games.for_channel(interaction.channel_id or 0)
+            png = await render_public_board(record)
+            content = result_line(record) if record.game.is_over() else turn_line(record)
+            kwargs = {}
+            view = self.bot.table.board_view(record)
+            if view is not None:
+                kwargs["view"] = view
+            await interaction.response.send_message(
+                content,
+                embed=self.bot.table.board_embed(record, None),
+                file=discord.File(io.BytesIO(png), filename="board.png"),
+                allowed_mentions=discord.AllowedMentions.none(),
+                **kwargs,
+            )
+            message = await interaction.original_response()
+            await self.bot.db.games.set_board_message(record.id, message.id)
+            record.board_message_id = message.id
+
+    @app_commands.command(name="status", description="Seats, turn, deck, discards and sequences")
+    async def status(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            record = self.bot.games.for_channel(interaction.channel_id or 0)
+            game = record.game
+            lines = [f"**Game #{record.id}** · {game.settings.preset} · {scoreline(record)}"]
+            if not game.is_over():
+                lines.append(_plain_turn(record))
+                waited = await self._waiting_for(record)
+                if waited is not None:
+                    lines.append(f"⏳ Waiting {format_duration(waited)} for this move.")
+            for seat in range(len(record.seats)):
+                pile = game.discards[seat]
+                last = card_label(pile[-1]) if pile else "—"
+                flags = []
+                if game.out[seat]:
+                    flags.append("left")
+                if game.owed_forfeits[seat]:
+                    flags.append(f"owes {game.owed_forfeits[seat]} forfeit")
+                extra = f" ({', '.join(flags)})" if flags else ""
+                lines.append(
+                    f"{team_label(game.team_of(seat))} {seat_label(record, seat)}: "
+                    f"{len(game.hands[seat])} cards, last discard {last}{extra}"
+                )
+            rules = describe_house_rules(TableOptions.from_dict(record.options))
+            if rules:
+                lines.append("House rules: " + "; ".join(rules))
+            await reply(interaction, "\n".join(lines))
+
+    async def _waiting_for(self, record: GameRecord) -> float:
+        entries = await self.bot.db.games.log(record.id)
+        since = entries[-1].created_at if entries else record.created_at
+        return self.bot.clock() - since
+
+    @app_commands.command(name="rules", description="The rules of Sequence in one minute")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            text = RULES_TEXT
+            record = self.bot.games.find_in_channel(interaction.channel_id or 0)
+            if record is not None:
+                rules = describe_house_rules(TableOptions.from_dict(record.options))
+                if rules:
+                    text += "\n**House rules at this table**: " + "; ".join(rules)
+            await reply(interaction, text)
+
+
+def _plain_turn(record: GameRecord) -> str:
+    game = record.game
+    return f"➡️ {seat_label(record, game.turn)}'s turn ({team_label(game.team_of(game.turn))})."
+
+
+async def setup(bot: SequenceBot) -> None:
+    """Load the cog."""
+    await bot.add_cog(Info(bot))

@@ -1,0 +1,360 @@
+"""Lobbies: ``/sequence new``, join, leave, switch team, kick, add computers, start, cancel."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.app import SequenceBot
+from bot.game import card_label
+from bot.game.settings import TEAM_NAMES
+from bot.services.durations import parse_duration
+from bot.services.errors import UserError
+from bot.services.lobbies import Person, lobby_teams
+from bot.services.options import TableOptions, describe_house_rules, format_duration
+from bot.store.games import GameRecord
+from bot.store.lobbies import LobbyRecord
+from render.theme import TEAM_COLOUR_VALUES
+
+from .base import SequenceCog
+from .common.describe import seat_label, team_label
+from .common.replies import can_manage, reply, reporting, user_name
+
+ACTIONS = ("join", "leave", "switch", "start", "cancel", "addbot")
+LEVEL_CHOICES = [
+    app_commands.Choice(name="Easy (random moves)", value="easy"),
+    app_commands.Choice(name="Medium (a good heuristic)", value="medium"),
+    app_commands.Choice(name="Hard (searches ahead)", value="hard"),
+]
+TEAM_CHOICES = [app_commands.Choice(name=name, value=index) for index, name in enumerate(TEAM_NAMES)]
+
+
+def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
+    """The lobby message: seats by team, the rules chosen, and how to start."""
+    options = TableOptions.from_dict(lobby.options)
+    embed = discord.Embed(
+        title=f"Sequence lobby · {options.preset}",
+        description=(
+            f"Host: <@{lobby.host_id}>. Join, pick a team, then the host presses **Start**.\n"
+            "2, 3, 4, 6, 8, 9, 10 or 12 players; teams must be equal."
+        ),
+        colour=TEAM_COLOUR_VALUES[0],
+    )
+    for team, members in enumerate(lobby_teams(lobby)):
+        names = "\n".join(
+            f"🤖 {seat['name']}" if seat.get("bot_level") else f"<@{seat['user_id']}>" for seat in members
+        )
+        embed.add_field(name=team_label(team), value=names or "—", inline=True)
+    teams = "automatic" if options.teams is None else str(options.teams)
+    rules = describe_house_rules(options)
+    embed.add_field(
+        name="Rules",
+        value=f"{len(lobby.seats)} player(s), teams: {teams}" + ("\n" + "\n".join(rules) if rules else ""),
+        inline=False,
+    )
+    return embed
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:lobby:(?P<lobby>\d+):(?P<action>join|leave|switch|start|cancel)"):  # noqa: E501
+    """The lobby message's buttons."""
+
+    STYLES: dict[str, tuple[str, discord.ButtonStyle]] = {
+        "join": ("Join", discord.ButtonStyle.success),
+        "leave": ("Leave", discord.ButtonStyle.secondary),
+        "switch": ("Switch team", discord.ButtonStyle.primary),
+        "start": ("Start", discord.ButtonStyle.success),
+        "cancel": ("Cancel", discord.ButtonStyle.danger),
+    }
+
+    def __init__(self, lobby_id: int, action: str) -> None:
+        self.lobby_id, self.action = lobby_id, action
+        label, style = self.STYLES[action]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"seq:lobby:{lobby_id}:{action}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> LobbyButton:  # noqa: E501
+        return cls(int(match["lobby"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog: Lobby = interaction.client.get_cog("Lobby")  # type: ignore[union-attr, assignment]
+        async with reporting(interaction):
+            lobby = await cog.bot.lobbies.get(interaction.channel_id or 0)
+            if lobby.id != self.lobby_id:
+                raise UserError("This lobby is closed.")
+            await cog.run_action(interaction, self.action, edit=True)
+
+
+class AddComputerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"seq:lobby:(?P<lobby>\d+):addbot"):  # noqa: E501
+    """The host seats a computer player of the chosen level."""
+
+    def __init__(self, lobby_id: int) -> None:
+        self.lobby_id = lobby_id
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"seq:lobby:{lobby_id}:addbot",
+                placeholder="Add a computer player…",
+                options=[discord.SelectOption(label=c.name, value=str(c.value)) for c in LEVEL_CHOICES],
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> AddComputerSelect:  # noqa: E501
+        return cls(int(match["lobby"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog: Lobby = interaction.client.get_cog("Lobby")  # type: ignore[union-attr, assignment]
+        async with reporting(interaction):
+            level = (interaction.data or {}).get("values", ["medium"])[0]  # type: ignore[union-attr]
+            lobby = await cog.bot.lobbies.add_computer(interaction.channel_id or 0, interaction.user.id, level)
+            if lobby.id != self.lobby_id:
+                raise UserError("This lobby is closed.")
+            await interaction.response.edit_message(embed=lobby_embed(lobby), view=lobby_view(lobby))
+
+
+def lobby_view(lobby: LobbyRecord) -> discord.ui.View:
+    """The buttons under the lobby message."""
+    view = discord.ui.View(timeout=None)
+    for action in ("join", "leave", "switch", "start", "cancel"):
+        view.add_item(LobbyButton(lobby.id, action))
+    view.add_item(AddComputerSelect(lobby.id))
+    return view
+
+
+class Lobby(SequenceCog):
+    """Open a table, gather players and teams, and start the game."""
+
+    def __init__(self, bot: SequenceBot) -> None:
+        super().__init__(bot)
+        bot.add_dynamic_items(LobbyButton, AddComputerSelect)
+
+    # ------------------------------------------------------------------ commands
+    @app_commands.command(name="new", description="Open a Sequence lobby in this channel or thread")
+    @app_commands.describe(
+        preset="classic (official rules) or convoy (the 3-convoy variant)",
+        teams="2 or 3 teams, or automatic",
+        sequences_to_win="House rule: sequences needed to win (default: 2 with 2 teams, 1 with 3)",
+        bot_picks_five="House rule: in a line of 6+, the bot picks the five (default: the mover)",
+        manual_draw="House rule: draw by hand, and lose the draw if you forget",
+        small_hands="House rule: 2 cards each with 10 or 12 players",
+        tabletalk_stands="House rule: a table-talk call stands without confirmation",
+        time_limit="Time per turn, like 10m, 12h or 2d (default: none)",
+        on_timeout="What happens when the time runs out (default: skip the turn)",
+        reminder="Remind the player to move after this long, like 12h (default 12h; none for never)",
+        rated="Whether the game counts for ratings (default: yes)",
+        hints="Allow /sequence hint (practice games only; makes the game unrated)",
+    )
+    @app_commands.choices(
+        preset=[
+            app_commands.Choice(name="Classic", value="classic"),
+            app_commands.Choice(name="Convoy (variant)", value="convoy"),
+        ],
+        teams=[
+            app_commands.Choice(name="Automatic", value=0),
+            app_commands.Choice(name="2 teams", value=2),
+            app_commands.Choice(name="3 teams", value=3),
+        ],
+        on_timeout=[
+            app_commands.Choice(name="Skip the turn", value="skip"),
+            app_commands.Choice(name="A computer moves for them", value="computer"),
+            app_commands.Choice(name="Remove the player (their team plays on)", value="remove"),
+        ],
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        preset: str = "classic",
+        teams: int = 0,
+        sequences_to_win: app_commands.Range[int, 1, 4] | None = None,
+        bot_picks_five: bool = False,
+        manual_draw: bool = False,
+        small_hands: bool = False,
+        tabletalk_stands: bool = False,
+        time_limit: str | None = None,
+        on_timeout: str = "skip",
+        reminder: str | None = None,
+        rated: bool = True,
+        hints: bool = False,
+    ) -> None:
+        async with reporting(interaction):
+            if interaction.guild_id is None:
+                raise UserError("Sequence is played in a server channel or thread, not in DMs.")
+            settings = self.bot.settings
+            options = TableOptions(
+                preset=preset,
+                teams=teams or None,
+                sequences_to_win=sequences_to_win,
+                engine_chooses_five=bot_picks_five,
+                manual_draw=manual_draw,
+                small_hands=small_hands,
+                tabletalk_stands=tabletalk_stands,
+                turn_time_limit=(
+                    parse_duration(time_limit) if time_limit is not None else settings.turn_time_limit
+                ),
+                time_limit_policy=on_timeout,
+                reminder_delay=(
+                    parse_duration(reminder) if reminder is not None else settings.reminder_delay
+                ),
+                hints=hints,
+                rated=rated and not hints,
+            )
+            host = Person(interaction.user.id, user_name(interaction.user))
+            lobby = await self.bot.lobbies.open(
+                interaction.guild_id, interaction.channel_id or 0, host, options
+            )
+            await interaction.response.send_message(
+                "🎲 A game of **Sequence** is starting! Press **Join** to play.",
+                embed=lobby_embed(lobby),
+                view=lobby_view(lobby),
+            )
+            message = await interaction.original_response()
+            await self.bot.lobbies.set_message(lobby, message.id)
+
+    @app_commands.command(name="join", description="Join the lobby in this channel")
+    async def join(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            await self.run_action(interaction, "join", edit=False)
+
+    @app_commands.command(name="leave", description="Leave the lobby in this channel")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            await self.run_action(interaction, "leave", edit=False)
+
+    @app_commands.command(name="start", description="Start the game (host only)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            await self.run_action(interaction, "start", edit=False)
+
+    @app_commands.command(name="kick", description="Remove a player from the lobby (host only)")
+    async def kick(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        async with reporting(interaction):
+            lobby = await self.bot.lobbies.kick(interaction.channel_id or 0, interaction.user.id, player.id)
+            await reply(interaction, f"{player.display_name} was removed from the lobby.")
+            await self.refresh_message(lobby)
+
+    @app_commands.command(name="team", description="Put a player on a team (host only)")
+    @app_commands.choices(team=TEAM_CHOICES)
+    async def team(self, interaction: discord.Interaction, player: discord.Member, team: int) -> None:
+        async with reporting(interaction):
+            lobby = await self.bot.lobbies.set_team(
+                interaction.channel_id or 0, interaction.user.id, player.id, team
+            )
+            await reply(interaction, f"{player.display_name} now plays for {team_label(team)}.")
+            await self.refresh_message(lobby)
+
+    @app_commands.command(name="addbot", description="Seat a computer player (host only)")
+    @app_commands.choices(level=LEVEL_CHOICES, team=TEAM_CHOICES)
+    async def addbot(self, interaction: discord.Interaction, level: str = "medium", team: int | None = None) -> None:  # noqa: E501
+        async with reporting(interaction):
+            lobby = await self.bot.lobbies.add_computer(
+                interaction.channel_id or 0, interaction.user.id, level, team
+            )
+            await reply(interaction, f"🤖 {lobby.seats[-1]['name']} joined the lobby.")
+            await self.refresh_message(lobby)
+
+    # ------------------------------------------------------------------ actions
+    async def run_action(self, interaction: discord.Interaction, action: str, *, edit: bool) -> None:
+        """Join, leave, switch, start or cancel, from a button (``edit``) or a command."""
+        channel_id = interaction.channel_id or 0
+        person = Person(interaction.user.id, user_name(interaction.user))
+        lobbies = self.bot.lobbies
+        if action == "start":
+            record = await lobbies.start(channel_id, person.user_id)
+            await self.begin(interaction, record, edit=edit)
+            return
+        if action == "cancel":
+            lobby = await lobbies.cancel(channel_id, person.user_id, can_manage(interaction, "manage_channels"))  # noqa: E501
+            await self._respond(interaction, edit, "The lobby was cancelled.", None, closed=True)
+            if not edit:
+                await self.close_message(lobby)
+            return
+        if action == "join":
+            lobby = await lobbies.join(channel_id, person)
+            note = f"{person.name} joined."
+        elif action == "leave":
+            left = await lobbies.leave(channel_id, person.user_id)
+            if left is None:
+                await self._respond(interaction, edit, "Everyone left: the lobby is closed.", None, closed=True)  # noqa: E501
+                return
+            lobby, note = left, f"{person.name} left."
+        else:
+            lobby = await lobbies.switch_team(channel_id, person.user_id)
+            note = f"{person.name} switched teams."
+        await self._respond(interaction, edit, note, lobby)
+
+    async def _respond(
+        self,
+        interaction: discord.Interaction,
+        edit: bool,
+        note: str,
+        lobby: LobbyRecord | None,
+        *,
+        closed: bool = False,
+    ) -> None:
+        if edit:
+            if closed:
+                await interaction.response.edit_message(content=f"🚪 {note}", embed=None, view=None)
+            else:
+                await interaction.response.edit_message(embed=lobby_embed(lobby), view=lobby_view(lobby))  # type: ignore[arg-type]  # noqa: E501
+            return
+        await reply(interaction, note)
+        if lobby is not None:
+            await self.refresh_message(lobby)
+
+    async def refresh_message(self, lobby: LobbyRecord) -> None:
+        """Edit the lobby message after a change made by a command."""
+        if lobby.message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(lobby.channel_id, guild_id=lobby.guild_id)
+        try:
+            await channel.get_partial_message(lobby.message_id).edit(
+                embed=lobby_embed(lobby), view=lobby_view(lobby)
+            )
+        except discord.HTTPException:
+            pass  # the lobby itself is saved; the next change edits the message again
+
+    async def close_message(self, lobby: LobbyRecord, text: str = "🚪 The lobby was cancelled.") -> None:
+        """Strip the buttons from a closed lobby's message."""
+        if lobby.message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(lobby.channel_id, guild_id=lobby.guild_id)
+        try:
+            await channel.get_partial_message(lobby.message_id).edit(content=text, embed=None, view=None)
+        except discord.HTTPException:
+            pass
+
+    async def begin(self, interaction: discord.Interaction, record: GameRecord, *, edit: bool) -> None:
+        """The game has started: say who deals and who starts, then post the first board."""
+        self.bot.games.add(record)
+        game = record.game
+        cut = ", ".join(
+            f"{seat['name']} {card_label(game.cut[index])}" for index, seat in enumerate(record.seats)
+        )
+        order = " → ".join(seat_label(record, seat) for seat in range(len(record.seats)))
+        lowest = "highest" if game.settings.convoy else "lowest"
+        text = (
+            f"🃏 **The game begins!** The cut: {cut}. {record.seats[game.dealer]['name']} cut the "
+            f"{lowest} card and deals {game.settings.hand_size} cards each.\nPlay order: {order}."
+        )
+        limit = record.options.get("turn_time_limit")
+        if limit:
+            text += f"\n⏱️ {format_duration(limit)} per turn."
+        if edit:
+            await interaction.response.edit_message(content=text, embed=None, view=None)
+        else:
+            await reply(interaction, text, ephemeral=False)
+            if record.lobby_message_id:
+                channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+                try:
+                    await channel.get_partial_message(record.lobby_message_id).edit(view=None)
+                except discord.HTTPException:
+                    pass
+        await self.bot.table.post_board(record, "The first move is yours to make.")
+        self.bot.dispatch("sequence_start", record)
+
+
+async def setup(bot: SequenceBot) -> None:
+    """Load the cog."""
+    await bot.add_cog(Lobby(bot))

@@ -1,0 +1,173 @@
+"""Table talk: ``/sequence tabletalk``, the "Report table talk" message command, the decision
+by the host or a moderator, and the Forfeit button for every member of a penalised team."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.app import SequenceBot
+from bot.services.errors import UserError
+from bot.services.games import MoveOutcome, seat_of
+from bot.services.tabletalk import TableTalkService
+from bot.store.games import GameRecord
+from bot.store.tabletalk import ReportRecord
+
+from .base import SequenceCog
+from .common.describe import seat_label, team_label
+from .common.replies import can_manage, reply, reporting
+from .hand_panel import build_panel
+from .lobby import TEAM_CHOICES
+
+
+class DecisionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:tt:(?P<report>\d+):(?P<verdict>uphold|dismiss)"):  # noqa: E501
+    """Uphold or dismiss a table-talk call (host or Manage Messages)."""
+
+    def __init__(self, report_id: int, verdict: str) -> None:
+        self.report_id, self.verdict = report_id, verdict
+        label, style = (
+            ("Uphold", discord.ButtonStyle.danger)
+            if verdict == "uphold"
+            else ("Dismiss", discord.ButtonStyle.secondary)
+        )
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"seq:tt:{report_id}:{verdict}"))  # noqa: E501
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> DecisionButton:  # noqa: E501
+        return cls(int(match["report"]), match["verdict"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog: TableTalk = interaction.client.get_cog("TableTalk")  # type: ignore[union-attr, assignment]
+        async with reporting(interaction):
+            await cog.decide(interaction, self.report_id, uphold=self.verdict == "uphold")
+
+
+class ForfeitButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:ffopen:(?P<game>\d+)"):  # noqa: E501
+    """Opens the clicking player's private forfeit chooser."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(
+            discord.ui.Button(label="Forfeit a card", emoji="🤐", style=discord.ButtonStyle.danger, custom_id=f"seq:ffopen:{game_id}")  # noqa: E501
+        )
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> ForfeitButton:  # noqa: E501
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: SequenceBot = interaction.client  # type: ignore[assignment]
+        async with reporting(interaction):
+            record = bot.games.get(self.game_id)
+            seat = seat_of(record, interaction.user.id)
+            if seat is None:
+                raise UserError("You are not playing in this game.")
+            if not record.game.owed_forfeits[seat]:
+                raise UserError("You owe no card for table talk.")
+            panel = await build_panel(bot, record, seat)
+            await panel.send(interaction)
+
+
+def forfeit_button(record: GameRecord) -> discord.ui.Item | None:
+    """The board shows a Forfeit button while anyone still owes a card."""
+    return ForfeitButton(record.id) if any(record.game.owed_forfeits) else None
+
+
+class TableTalk(SequenceCog):
+    """No coaching: call it, decide it, and the offending team forfeits."""
+
+    def __init__(self, bot: SequenceBot) -> None:
+        super().__init__(bot)
+        self.service = TableTalkService(bot.db, bot.games, bot.clock)
+        bot.add_dynamic_items(DecisionButton, ForfeitButton)
+        bot.table.board_buttons.append(forfeit_button)
+        self.report_menu = app_commands.ContextMenu(name="Report table talk", callback=self.report_message)
+        bot.tree.add_command(self.report_menu)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.report_menu.name, type=self.report_menu.type)
+
+    @app_commands.command(name="tabletalk", description="Call table talk (coaching) on an opponent team")
+    @app_commands.choices(team=TEAM_CHOICES)
+    async def tabletalk(self, interaction: discord.Interaction, team: int) -> None:
+        async with reporting(interaction):
+            report = await self.service.report(interaction.channel_id or 0, interaction.user.id, team)
+            await self.announce(interaction, report)
+
+    async def report_message(self, interaction: discord.Interaction, message: discord.Message) -> None:
+        """The message command: the author of the message is the one who coached."""
+        async with reporting(interaction):
+            record = self.bot.games.for_channel(interaction.channel_id or 0)
+            seat = seat_of(record, message.author.id)
+            if seat is None:
+                raise UserError("The author of that message is not playing in this game.")
+            team = record.game.team_of(seat)
+            report = await self.service.report(interaction.channel_id or 0, interaction.user.id, team)
+            await self.announce(interaction, report, quote=message.jump_url)
+
+    async def announce(
+        self, interaction: discord.Interaction, report: ReportRecord, quote: str | None = None
+    ) -> None:
+        """Post the call; with the house rule "calls stand", uphold it at once."""
+        record = self.bot.games.get(report.game_id)
+        where = f" ({quote})" if quote else ""
+        text = f"🗣️ <@{report.reporter_id}> calls **table talk** on {team_label(report.team)}{where}."
+        if record.options.get("tabletalk_stands"):
+            await reply(interaction, text, ephemeral=False)
+            _, outcome = await self.service.resolve(
+                report.id, interaction.user.id, uphold=True, can_moderate=True
+            )
+            await self.penalty_posted(outcome)
+            return
+        view = discord.ui.View(timeout=None)
+        view.add_item(DecisionButton(report.id, "uphold"))
+        view.add_item(DecisionButton(report.id, "dismiss"))
+        await interaction.response.send_message(
+            text + "\nThe host or a moderator decides:", view=view
+        )
+        message = await interaction.original_response()
+        await self.service.set_message(report, message.id)
+
+    async def decide(self, interaction: discord.Interaction, report_id: int, *, uphold: bool) -> None:
+        """A button on the call: uphold or dismiss."""
+        report, outcome = await self.service.resolve(
+            report_id,
+            interaction.user.id,
+            uphold=uphold,
+            can_moderate=can_manage(interaction, "manage_messages"),
+        )
+        verdict = "upheld ⚖️" if uphold else "dismissed"
+        await interaction.response.edit_message(
+            content=f"🗣️ Table talk on {team_label(report.team)} was **{verdict}** by <@{interaction.user.id}>.",  # noqa: E501
+            view=None,
+        )
+        if outcome is not None:
+            await self.penalty_posted(outcome)
+
+    async def penalty_posted(self, outcome: MoveOutcome | None) -> None:
+        """Tell the offending team to forfeit, with the Forfeit button."""
+        if outcome is None:
+            return
+        record = outcome.record
+        owing = [s for s, owed in enumerate(record.game.owed_forfeits) if owed]
+        if not owing:
+            await self.bot.table.notice(record, "The penalised team has no cards left to forfeit.")
+            return
+        names = ", ".join(seat_label(record, seat, mention=True) for seat in owing)
+        view = discord.ui.View(timeout=None)
+        view.add_item(ForfeitButton(record.id))
+        await self.bot.table.notice(
+            record,
+            f"🤐 {names}: each of you forfeits one card of your choice (no replacement) "
+            "before playing again. Press **Forfeit a card**.",
+            view=view,
+        )
+        self.bot.dispatch("sequence_move", outcome)
+
+
+async def setup(bot: SequenceBot) -> None:
+    """Load the cog."""
+    await bot.add_cog(TableTalk(bot))

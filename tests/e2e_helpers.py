@@ -1,0 +1,57 @@
+"""Helpers for end-to-end tests: a table of players in a channel, and reading its messages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import simcord
+
+
+@dataclass
+class Table:
+    """A guild, a channel and its members, plus the bot under test."""
+
+    env: Any
+    guild: Any
+    channel: Any
+    players: list[Any]
+
+    @property
+    def bot(self) -> Any:
+        return self.env.bot
+
+    def game(self) -> Any:
+        """The active game record of the channel (read for assertions and scripted moves)."""
+        return self.bot.games.find_in_channel(self.channel.id)
+
+
+async def make_table(env: Any, names: list[str]) -> Table:
+    """A server with a #sequence channel and one member per name."""
+    guild = env.create_guild("Sequence Club")
+    channel = guild.create_text_channel("sequence")
+    players = [guild.add_member(env.create_user(name)) for name in names]
+    return Table(env, guild, channel, players)
+
+
+async def open_and_start(table: Table, **options: Any) -> Any:
+    """The first player opens a lobby, the others join with the button, the host starts."""
+    host, *others = table.players
+    result = await host.slash(table.channel, "sequence new", **options)
+    assert not result.ephemeral
+    lobby_message = result.response
+    for player in others:
+        joined = await player.click(lobby_message, label="Join")
+        assert joined.acknowledged
+    started = await host.click(lobby_message, label="Start")
+    assert started.acknowledged
+    return table.game()
+
+
+def seat_actor(table: Table, record: Any, seat: int) -> Any:
+    """The actor sitting in ``seat``."""
+    user_id = record.seats[seat]["user_id"]
+    return next(p for p in table.players if p.id == user_id)
+
+
+__all__ = ["Table", "make_table", "open_and_start", "seat_actor", "simcord"]
