@@ -172,7 +172,7 @@ class Game:
                         moves.append(Move(DEAD, seat, card))
                     continue
             plays.extend([make(Move, (PLAY, seat, card, s, None, None)) for s in targets])
-        if not plays:
+        if not plays and not any(move.kind == DEAD for move in moves):
             moves.append(Move(PASS, seat))
         return plays + moves
 
@@ -211,6 +211,7 @@ class Game:
             self._discard(seat, move.card)  # type: ignore[arg-type]
             self._draw(seat)
             self.dead_card_used = True
+            self.passes_in_row = 0  # the hand changed: earlier passes no longer prove a stall
             if self.settings.convoy:  # the dead card is the turn: no chip until next turn
                 self._end_turn()
         elif kind == PASS:
@@ -221,8 +222,7 @@ class Game:
         elif kind == DRAW:
             del self.owed_draws[seat]
             self._draw(seat)
-            previous = (seat - 1) % self.settings.players
-            self.owed_draws.pop(previous, None)
+            self.owed_draws.pop(self._previous_seat(seat), None)
         elif kind == FORFEIT:
             self._discard(seat, move.card)  # type: ignore[arg-type]
             self.owed_forfeits[seat] -= 1
@@ -283,6 +283,8 @@ class Game:
         if kind == PASS:
             if self.has_playable_card(seat):
                 raise IllegalMove("You have a playable card, so you cannot pass.")
+            if not self.dead_card_used and any(self.is_dead(card) for card in hand):
+                raise IllegalMove("Turn in your dead card first: the new card may be playable.")
             return []
         card = move.card
         if card is None or card not in hand:
@@ -389,6 +391,15 @@ class Game:
                 self.discards = [[] for _ in self.discards]
         if self.deck:
             self.hands[seat].append(self.deck.pop())
+
+    def _previous_seat(self, seat: int) -> int:
+        """The seat that played just before ``seat`` (seats that left are skipped)."""
+        count = self.settings.players
+        for step in range(1, count):
+            previous = (seat - step) % count
+            if not self.out[previous]:
+                return previous
+        return seat
 
     def _end_turn(self) -> None:
         self.dead_card_used = False

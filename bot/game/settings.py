@@ -67,7 +67,8 @@ class GameSettings:
         if players not in allowed:
             counts = ", ".join(map(str, allowed))
             raise SettingsError(
-                f"{preset.capitalize()} Sequence cannot be played with {players} players: "
+                f"{preset.capitalize()} Sequence cannot be played with {players} "
+                f"player{'s' if players != 1 else ''}: "
                 f"it takes {counts} players."
             )
         if teams is None:

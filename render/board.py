@@ -1,0 +1,32 @@
+"""The public entry points for still images: the posted board and the private hand.
+
+Both are pure functions of their inputs, safe to call from ``asyncio.to_thread``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.game.view import PlayerView
+
+from .compose import compose_board, compose_hand
+from .encode import png_bytes
+
+
+def render_board(view: PlayerView, names: Sequence[str]) -> bytes:
+    """The board image posted after every move, as PNG bytes.
+
+    ``view`` should be the public view (a hand in it is never drawn); ``names[seat]`` is each
+    seat's display name.
+    """
+    return png_bytes(compose_board(view, names))
+
+
+def render_hand(view: PlayerView, names: Sequence[str]) -> bytes:
+    """The private image for ``view.seat``: playable spaces marked and the hand, as PNG bytes.
+
+    Raises :class:`ValueError` when the view has no hand.
+    """
+    if view.hand is None or view.seat is None:
+        raise ValueError("render_hand needs a player's view with a hand (player_view).")
+    return png_bytes(compose_hand(view, names))

@@ -1,0 +1,95 @@
+"""The fonts shipped in ``render/fonts`` (DejaVu Sans, see LICENSE.txt), and text helpers."""
+
+from __future__ import annotations
+
+from importlib import resources
+from io import BytesIO
+
+from PIL import Image, ImageDraw, ImageFont
+
+from .caching import cached_lru, cached_resource
+
+Font = ImageFont.FreeTypeFont
+
+_FILES = {"regular": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf"}
+
+
+@cached_resource
+def _font_bytes(weight: str) -> bytes:
+    return resources.files("render").joinpath("fonts", _FILES[weight]).read_bytes()
+
+
+@cached_resource
+def font(size: int, *, bold: bool = False) -> Font:
+    """The shipped DejaVu Sans at ``size`` pixels (basic layout: the same output everywhere)."""
+    data = BytesIO(_font_bytes("bold" if bold else "regular"))
+    return ImageFont.truetype(data, size, layout_engine=ImageFont.Layout.BASIC)
+
+
+def _glyph_pixels(char: str) -> bytes:
+    image = Image.new("L", (32, 32))
+    ImageDraw.Draw(image).text((4, 4), char, font=font(20), fill=255)
+    return image.tobytes()
+
+
+@cached_resource
+def has_glyph(char: str) -> bool:
+    """True when DejaVu Sans draws ``char`` (not the empty box)."""
+    if char.isspace():
+        return True
+    return _glyph_pixels(char) != _glyph_pixels("\U0010fffd")
+
+
+def clean_text(text: str) -> str:
+    """Drop characters the font cannot draw (emoji and the like) and squeeze spaces."""
+    kept = "".join(c for c in text if c.isprintable() and has_glyph(c))
+    return " ".join(kept.split())
+
+
+@cached_lru(1024)
+def fit(text: str, width: int, size: int, *, bold: bool = False) -> str:
+    """``text`` cut with an ellipsis so that it is at most ``width`` pixels wide."""
+    face = font(size, bold=bold)
+    if face.getlength(text) <= width:
+        return text
+    while text and face.getlength(text + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+@cached_lru(2048)
+def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
+    """The text's coverage as an ``L`` image, and its top-left offset from the anchor point."""
+    left, top, right, bottom = font(size, bold=bold).getbbox(text, anchor=anchor)
+    mask = Image.new("L", (max(right - left, 1), max(bottom - top, 1)), 0)
+    ImageDraw.Draw(mask).text(
+        (-left, -top), text, font=font(size, bold=bold), fill=255, anchor=anchor
+    )
+    return mask, left, top
+
+
+def draw_text(
+    image: Image.Image,
+    xy: tuple[int, int],
+    text: str,
+    size: int,
+    colour: tuple[int, int, int],
+    *,
+    bold: bool = False,
+    anchor: str = "la",
+) -> None:
+    """Draw ``text`` like ``ImageDraw.text`` (integer position), from a cached glyph mask."""
+    if not text:
+        return
+    mask, left, top = _text_mask(text, size, bold, anchor)
+    image.paste(colour, (xy[0] + left, xy[1] + top), mask)
+
+
+def text_width(text: str, size: int, *, bold: bool = False) -> int:
+    """The advance width of ``text`` in pixels, rounded."""
+    return round(_length(text, size, bold))
+
+
+@cached_lru(1024)
+def _length(text: str, size: int, bold: bool) -> float:
+    return font(size, bold=bold).getlength(text)

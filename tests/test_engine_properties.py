@@ -1,0 +1,244 @@
+"""Property tests: random complete games of every player count and both presets.
+
+Each game plays uniformly random legal moves from ``random.Random(seed)`` (a random five when the
+mover must choose) and checks the invariants after every move; the end checks are heavier.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from itertools import combinations
+
+import pytest
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+
+from bot.game import (
+    CORNER,
+    CORNERS,
+    DRAWN,
+    EMPTY,
+    WON,
+    ChoiceRequired,
+    Game,
+    GameSettings,
+    IllegalMove,
+    Move,
+    player_view,
+    public_view,
+)
+from bot.game.moves import DRAW, FORFEIT, REMOVE, RESIGN, TABLETALK
+from tests.engine_helpers import (
+    FULL_DECK,
+    all_cards,
+    card_total,
+    play_random_game,
+    push_random,
+    straight_windows,
+)
+
+#: Random 3-team games can fill the board without a sequence and then cycle through one-eyed
+#: jacks for a few thousand moves (1 game in 1,000 passes 3,000); no game may pass this bound.
+MAX_MOVES = 15_000
+
+CONFIGS = [GameSettings.create(players) for players in (2, 3, 4, 6, 8, 9, 10, 12)] + [
+    GameSettings.create(players, preset="convoy") for players in (2, 4, 6, 8)
+]
+WINDOWS = straight_windows()
+SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+PROPERTY = hypothesis_settings(
+    deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+class Invariants:
+    """Checks after every move: cards accounted for, corners free, locked chips stay put."""
+
+    def __init__(self) -> None:
+        self.locked: dict[int, int] = {}
+        self.sequences = 0
+
+    def __call__(self, game: Game) -> None:
+        assert card_total(game) == 104
+        chips = game.chips
+        assert all(chips[corner] == CORNER for corner in CORNERS)
+        for space, team in self.locked.items():
+            assert chips[space] == team and game.locked[space]
+        if len(game.sequences) != self.sequences:  # only on a move that completed sequences
+            assert len(game.sequences) > self.sequences
+            self.sequences = len(game.sequences)
+            for team, window in game.sequences:
+                for space in window:
+                    if space not in CORNERS:
+                        self.locked[space] = team
+        assert sum(game.locked) == len(self.locked)
+
+
+def check_end(game: Game) -> None:
+    """The game ended in a legal result, and its data is complete and deterministic."""
+    settings = game.settings
+    counts = [game.sequence_count(team) for team in range(settings.teams)]
+    assert game.status in (WON, DRAWN)
+    assert game.legal_moves == []
+    if game.status == WON:
+        assert game.winner is not None
+        active = game.active_teams()
+        if counts[game.winner] >= settings.sequences_to_win:
+            assert "completed" in game.end_reason
+        elif active == [game.winner]:
+            assert "resigned" in game.end_reason or "removed" in game.end_reason
+        else:  # convoy, nobody reached the target: strictly the most convoys
+            assert settings.convoy and "most convoys" in game.end_reason
+            assert all(counts[game.winner] > counts[t] for t in active if t != game.winner)
+        assert all(n < settings.sequences_to_win for t, n in enumerate(counts) if t != game.winner)
+    else:
+        assert game.winner is None
+        assert all(n < settings.sequences_to_win for n in counts)
+    check_sequences(game)
+    assert all_cards(game) == FULL_DECK
+    data = game.to_dict()
+    assert Game.from_dict(json.loads(json.dumps(data))) == game
+    assert Game.from_dict(data).to_dict() == data
+    assert Game.replay(settings, game.seed, game.moves) == game
+    assert [Move.from_notation(m.notation()) for m in game.moves] == game.moves
+    assert [Move.from_dict(m.to_dict()) for m in game.moves] == game.moves
+
+
+def check_sequences(game: Game) -> None:
+    """Every recorded sequence is real; no five of a team on the board went unrecorded."""
+    chips = game.chips
+    window_set = set(WINDOWS)
+    by_team: dict[int, list[set[int]]] = {}
+    for team, window in game.sequences:
+        assert tuple(sorted(window)) in window_set
+        assert all(chips[s] in (team, CORNER) for s in window)
+        by_team.setdefault(team, []).append(set(window))
+    for windows in by_team.values():
+        for first, second in combinations(windows, 2):
+            assert len(first & second) <= 1
+    for window in WINDOWS:
+        owners = {chips[s] for s in window} - {CORNER}
+        if len(owners) == 1 and (team := owners.pop()) != EMPTY:
+            assert any(len(set(window) & old) >= 2 for old in by_team.get(team, [])), window
+
+
+def play_checked(settings: GameSettings, seed: int, **kwargs: object) -> Game:
+    """A complete random game with the per-move invariants and the end checks."""
+    game = play_random_game(settings, seed, max_moves=MAX_MOVES, after_move=Invariants(), **kwargs)
+    check_end(game)
+    return game
+
+
+# ------------------------------------------------------------------------------------ games
+@pytest.mark.parametrize("settings", CONFIGS, ids=lambda s: f"{s.preset}-{s.players}")
+def test_every_configuration_plays_to_a_legal_end(settings: GameSettings) -> None:
+    for seed in range(4):
+        play_checked(settings, seed)
+
+
+@hypothesis_settings(PROPERTY, max_examples=300)
+@given(settings=st.sampled_from(CONFIGS), seed=SEEDS)
+def test_random_games_keep_every_invariant(settings: GameSettings, seed: int) -> None:
+    play_checked(settings, seed)
+
+
+HOUSE_OPTIONS = st.builds(
+    lambda config, to_win, chooses, manual, small: GameSettings.create(
+        config.players,
+        config.teams,
+        config.preset,
+        sequences_to_win=to_win,
+        engine_chooses_five=chooses,
+        manual_draw=manual,
+        small_hands=small,
+    ),
+    st.sampled_from(CONFIGS),
+    st.one_of(st.none(), st.integers(1, 3)),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+)
+
+
+def out_of_turn(game: Game, rng: random.Random) -> Move | None:
+    """Now and then a move outside the turn: table talk, a forfeit, a manual draw, a departure."""
+    roll = rng.random()
+    players = game.settings.players
+    owing = [s for s in range(players) if game.owed_forfeits[s]]
+    if owing and roll < 0.3:
+        seat = rng.choice(owing)
+        return Move(FORFEIT, seat, rng.choice(game.hands[seat]))
+    if game.owed_draws and roll < 0.6:
+        return Move(DRAW, rng.choice(sorted(game.owed_draws)))
+    if roll > 0.9985:
+        seat = rng.choice([s for s in range(players) if not game.out[s]])
+        if rng.random() < 0.5:
+            return Move(REMOVE, seat)
+        return Move(RESIGN, seat, team=game.team_of(seat))
+    if roll > 0.985:
+        return Move(TABLETALK, game.turn, team=rng.choice(game.active_teams()))
+    return None
+
+
+@hypothesis_settings(PROPERTY, max_examples=200)
+@given(settings=HOUSE_OPTIONS, seed=SEEDS)
+def test_house_options_and_moves_out_of_turn(settings: GameSettings, seed: int) -> None:
+    game = play_checked(settings, seed, extra=out_of_turn)
+    if settings.engine_chooses_five:
+        assert all(move.five is None for move in game.moves)
+
+
+# ------------------------------------------------------------------------------------ moves
+@hypothesis_settings(PROPERTY, max_examples=40)
+@given(settings=st.sampled_from(CONFIGS), seed=SEEDS)
+def test_legal_moves_agree_with_validate(settings: GameSettings, seed: int) -> None:
+    """Every listed move is legal; random other moves are refused and change nothing."""
+    game = Game.new(settings, seed)
+    rng = random.Random(seed)
+    while not game.is_over() and len(game.moves) < 300:
+        legal = game.legal_moves
+        if len(game.moves) % 7 == 0:
+            for move in legal:
+                reason = game.validate(move)
+                assert reason is None or "Choose" in reason, (move, reason)
+            seat = game.turn
+            before = game.to_dict()
+            for _ in range(20):
+                card = rng.choice([*game.hands[seat], "JD", "2S"])
+                mover = rng.choice([seat, (seat + 1) % settings.players])
+                move = Move.play(mover, card, rng.randrange(100))
+                if move in legal:
+                    continue
+                with pytest.raises(IllegalMove) as refused:
+                    game.push(move)
+                assert not isinstance(refused.value, ChoiceRequired)
+                assert game.validate(move) == str(refused.value)
+            assert game.to_dict() == before
+        push_random(game, rng.choice(legal), rng)
+
+
+@hypothesis_settings(PROPERTY, max_examples=40)
+@given(settings=st.sampled_from(CONFIGS), seed=SEEDS, moves=st.integers(0, 60))
+def test_views_hide_other_hands_and_the_deck(settings: GameSettings, seed: int, moves: int) -> None:
+    game = Game.new(settings, seed)
+    rng = random.Random(seed)
+    while not game.is_over() and len(game.moves) < moves:
+        push_random(game, rng.choice(game.legal_moves), rng)
+    seat = rng.randrange(settings.players)
+    data = game.to_dict()
+    state = data["state"]
+    others = [s for s in range(settings.players) if s != seat]
+    hidden = [card for s in others for card in state["hands"][s]] + state["deck"]
+    rng.shuffle(hidden)
+    for s in others:
+        size = len(state["hands"][s])
+        state["hands"][s], hidden = hidden[:size], hidden[size:]
+    state["deck"] = hidden
+    other = Game.from_dict(data)
+    assert player_view(other, seat) == player_view(game, seat)
+    assert public_view(other) == public_view(game)
+    assert player_view(game, seat).hand == tuple(game.hands[seat])
+    assert public_view(game).hand is None
+    assert sum(player_view(game, seat).hand_sizes) == sum(map(len, game.hands))
