@@ -24,6 +24,8 @@ EXTENSIONS = (
     "cogs.tabletalk",
     "cogs.endings",
     "cogs.computers",
+    "cogs.turns",
+    "cogs.undo",
 )
 
 
@@ -38,8 +40,11 @@ class SequenceTree(app_commands.CommandTree):
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        log.error("Command %s failed", interaction.command and interaction.command.qualified_name,
-                  exc_info=error)
+        log.error(
+            "Command %s failed",
+            interaction.command and interaction.command.qualified_name,
+            exc_info=error,
+        )
         message = "Something went wrong on our side; nothing was changed. Please try again."
         try:
             if interaction.response.is_done():

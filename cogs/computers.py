@@ -26,7 +26,8 @@ def computer_seats_to_act(record: GameRecord) -> list[int]:
     seats = [
         seat
         for seat, info in enumerate(record.seats)
-        if info.get("bot_level") and not game.out[seat]
+        if info.get("bot_level")
+        and not game.out[seat]
         and (game.owed_forfeits[seat] or seat in game.owed_draws)
     ]
     if record.seats[game.turn].get("bot_level") and game.turn not in seats:
@@ -63,6 +64,10 @@ class Computers(commands.Cog):
     async def on_sequence_start(self, record: GameRecord) -> None:
         self.wake(record)
 
+    @commands.Cog.listener()
+    async def on_sequence_undo(self, record: GameRecord) -> None:
+        self.wake(record)
+
     async def _run(self, game_id: int) -> None:
         try:
             while True:
@@ -80,7 +85,9 @@ class Computers(commands.Cog):
         finally:
             self.tasks.pop(game_id, None)
 
-    async def move_for(self, record: GameRecord, seat: int, level: str | None = None) -> MoveOutcome | None:  # noqa: E501
+    async def move_for(
+        self, record: GameRecord, seat: int, level: str | None = None
+    ) -> MoveOutcome | None:
         """Choose (from the seat's view only) and play one move for ``seat``."""
         game = record.game
         level = level or record.seats[seat].get("bot_level") or "medium"

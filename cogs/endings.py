@@ -20,7 +20,9 @@ class Endings(SequenceCog):
     def __init__(self, bot: SequenceBot) -> None:
         super().__init__(bot)
 
-    @app_commands.command(name="resign", description="Resign; your team resigns when all its players have")
+    @app_commands.command(
+        name="resign", description="Resign; your team resigns when all its players have"
+    )
     async def resign(self, interaction: discord.Interaction) -> None:
         async with reporting(interaction):
             record = self.bot.games.for_channel(interaction.channel_id or 0)
@@ -38,7 +40,9 @@ class Endings(SequenceCog):
             await reply(interaction, f"🏳️ {team_label(team)} resigns.", ephemeral=False)
             await self.bot.table.after_move(result.outcome)
 
-    @app_commands.command(name="cancel", description="Cancel the lobby or game here (host or Manage Channels)")  # noqa: E501
+    @app_commands.command(
+        name="cancel", description="Cancel the lobby or game here (host or Manage Channels)"
+    )
     async def cancel(self, interaction: discord.Interaction) -> None:
         async with reporting(interaction):
             channel_id = interaction.channel_id or 0
@@ -52,7 +56,9 @@ class Endings(SequenceCog):
                     await lobby_cog.close_message(lobby)  # type: ignore[attr-defined]
                 return
             if interaction.user.id != record.options.get("host_id") and not moderator:
-                raise UserError("Only the host or someone with Manage Channels can cancel the game.")
+                raise UserError(
+                    "Only the host or someone with Manage Channels can cancel the game."
+                )
             await self.bot.games.cancel(record.id)
             await reply(
                 interaction,

@@ -7,7 +7,6 @@ from discord import app_commands
 
 from bot.app import SequenceBot
 from bot.game import CardError, SpaceError, card_label, parse_card, parse_space, space_name
-from bot.game.board import CARD_SPACES
 from bot.game.cards import is_one_eyed, is_two_eyed
 from bot.game.moves import Move
 from bot.services.errors import UserError
@@ -26,7 +25,9 @@ class Hand(SequenceCog):
         bot.add_dynamic_items(*COMPONENTS)
         bot.table.board_buttons.append(lambda record: PlayButton(record.id))
 
-    @app_commands.command(name="hand", description="See your cards (only you can see them) and play")
+    @app_commands.command(
+        name="hand", description="See your cards (only you can see them) and play"
+    )
     async def hand(self, interaction: discord.Interaction) -> None:
         async with reporting(interaction):
             record = self.bot.games.for_channel(interaction.channel_id or 0)
@@ -37,7 +38,7 @@ class Hand(SequenceCog):
     @app_commands.command(name="play", description="Play a card on a space, e.g. card 7S space C4")
     @app_commands.describe(
         card="A card in your hand, like 7S, TD or JC",
-        space="The space: column A-J then row 1-10, like C4 (for a one-eyed jack: the chip to remove)",
+        space="Column A-J then row 1-10, like C4 (a one-eyed jack: the chip to remove)",
     )
     async def play(self, interaction: discord.Interaction, card: str, space: str) -> None:
         async with reporting(interaction):
@@ -97,7 +98,6 @@ class Hand(SequenceCog):
         names = [space_name(s) for s in sorted(spaces, key=lambda s: (s % 10, s // 10))]
         names = [name for name in names if name.startswith(text)]
         return [app_commands.Choice(name=name, value=name) for name in names[:25]]
-
 
 
 async def setup(bot: SequenceBot) -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.game import card_label, player_view, space_name
-from bot.game.board import CARD_SPACES, COLUMNS
+from bot.game.board import CARD_SPACES
 from bot.game.cards import is_jack, is_one_eyed, is_two_eyed
 from bot.game.moves import DEAD, DRAW, PASS, Move
 from bot.services.errors import UserError
@@ -78,7 +78,9 @@ def card_hint(record: GameRecord, seat: int, card: str) -> str:
     if not targets:
         return "Dead card: both spaces are covered"
     spaces = " or ".join(space_name(s) for s in CARD_SPACES[card])
-    return f"Goes on {spaces}" + ("" if len(targets) == 2 else f" (only {space_name(targets[0])} open)")
+    return f"Goes on {spaces}" + (
+        "" if len(targets) == 2 else f" (only {space_name(targets[0])} open)"
+    )
 
 
 def hand_line(hand: list[str]) -> str:
@@ -105,7 +107,9 @@ async def build_panel(
     lines = []
     if notice:
         lines.append(notice)
-    lines.append(f"**Your hand** (game #{record.id}, {team_label(game.team_of(seat))}): {hand_line(hand)}")
+    lines.append(
+        f"**Your hand** (game #{record.id}, {team_label(game.team_of(seat))}): {hand_line(hand)}"
+    )
     view = discord.ui.View(timeout=None)
     image = None
     if game.is_over():
@@ -113,7 +117,9 @@ async def build_panel(
         return Panel("\n".join(lines))
     if game.owed_forfeits[seat]:
         owed = game.owed_forfeits[seat]
-        lines.append(f"Table talk: choose {owed} card{'s' if owed > 1 else ''} to forfeit (no replacement).")
+        lines.append(
+            f"Table talk: choose {owed} card{'s' if owed > 1 else ''} to forfeit (no replacement)."
+        )
         view.add_item(ForfeitSelect.make(record, seat))
         return Panel("\n".join(lines), view)
     if seat in game.owed_draws:
@@ -123,9 +129,7 @@ async def build_panel(
         lines.append(f"It is **{waiting}**'s turn; you will be pinged when it is yours.")
         return Panel("\n".join(lines), view if view.children else None)
     if with_image:
-        image = await asyncio.to_thread(
-            render_hand, player_view(game, seat), seat_names(record)
-        )
+        image = await asyncio.to_thread(render_hand, player_view(game, seat), seat_names(record))
     if choice is not None:
         lines.append(str(choice))
         for index, option in enumerate(choice.options):
@@ -163,7 +167,9 @@ def _add_card_step(
     targets = game.targets(seat, card)
     if not targets:
         if game.dead_card_used:
-            lines.append(f"{card_label(card)} is dead, and you already turned in a dead card this turn.")
+            lines.append(
+                f"{card_label(card)} is dead, and you already turned in a dead card this turn."
+            )
         else:
             lines.append(f"{card_label(card)} is dead: both its spaces are covered.")
             view.add_item(DeadButton.make(record.id, turn, card))
@@ -228,7 +234,9 @@ async def play_and_announce(
     """Apply a move for the clicking player, refresh their panel, then post the board."""
     bot = _bot(interaction)
     try:
-        outcome = await bot.games.apply(record.id, move, actor_id=interaction.user.id, expected_turn=turn)
+        outcome = await bot.games.apply(
+            record.id, move, actor_id=interaction.user.id, expected_turn=turn
+        )
     except ChoiceNeeded as choice:
         panel = await build_panel(bot, record, seat, choice=choice)
         await (panel.edit(interaction) if edit else panel.send(interaction))
@@ -250,13 +258,17 @@ class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:hand:
         self.game_id = game_id
         super().__init__(
             discord.ui.Button(
-                label="Your hand", emoji="🃏", style=discord.ButtonStyle.primary,
+                label="Your hand",
+                emoji="🃏",
+                style=discord.ButtonStyle.primary,
                 custom_id=f"seq:hand:{game_id}",
             )
         )
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> PlayButton:  # noqa: E501
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
+    ) -> PlayButton:
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -266,10 +278,14 @@ class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:hand:
             await panel.send(interaction)
 
 
-class CardSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"seq:card:(?P<game>\d+):(?P<turn>\d+)"):
+class CardSelect(
+    discord.ui.DynamicItem[discord.ui.Select], template=r"seq:card:(?P<game>\d+):(?P<turn>\d+)"
+):
     """Choose a card from the hand."""
 
-    def __init__(self, game_id: int, turn: int, options: list[discord.SelectOption] | None = None) -> None:
+    def __init__(
+        self, game_id: int, turn: int, options: list[discord.SelectOption] | None = None
+    ) -> None:
         self.game_id, self.turn = game_id, turn
         super().__init__(
             discord.ui.Select(
@@ -284,7 +300,9 @@ class CardSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"seq:card:
         game = record.game
         options = [
             discord.SelectOption(
-                label=card_label(card), value=card, description=card_hint(record, seat, card),
+                label=card_label(card),
+                value=card,
+                description=card_hint(record, seat, card),
                 default=card == selected,
             )
             for card in dict.fromkeys(game.hands[seat])
@@ -292,7 +310,9 @@ class CardSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"seq:card:
         return cls(record.id, game.turn_number, options)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> CardSelect:  # noqa: E501
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
+    ) -> CardSelect:
         return cls(int(match["game"]), int(match["turn"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -307,10 +327,15 @@ class CardSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"seq:card:
             await panel.edit(interaction)
 
 
-class RowSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"seq:row:(?P<game>\d+):(?P<turn>\d+):(?P<card>[0-9TJQKA][SHDC])"):  # noqa: E501
+class RowSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"seq:row:(?P<game>\d+):(?P<turn>\d+):(?P<card>[0-9TJQKA][SHDC])",
+):
     """For a jack: choose the row of the space."""
 
-    def __init__(self, game_id: int, turn: int, card: str, options: list[discord.SelectOption] | None = None) -> None:  # noqa: E501
+    def __init__(
+        self, game_id: int, turn: int, card: str, options: list[discord.SelectOption] | None = None
+    ) -> None:
         self.game_id, self.turn, self.card = game_id, turn, card
         super().__init__(
             discord.ui.Select(
@@ -321,14 +346,17 @@ class RowSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"seq:row:(?
         )
 
     @classmethod
-    def make(cls, game_id: int, turn: int, card: str, targets: list[int], selected: int | None) -> RowSelect:  # noqa: E501
+    def make(
+        cls, game_id: int, turn: int, card: str, targets: list[int], selected: int | None
+    ) -> RowSelect:
         rows: dict[int, int] = {}
         for target in targets:
             rows[target // 10] = rows.get(target // 10, 0) + 1
         noun = "chip" if is_one_eyed(card) else "open space"
         options = [
             discord.SelectOption(
-                label=f"Row {row + 1}", value=str(row),
+                label=f"Row {row + 1}",
+                value=str(row),
                 description=f"{count} {noun}{'s' if count > 1 else ''}",
                 default=row == selected,
             )
@@ -337,7 +365,9 @@ class RowSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"seq:row:(?
         return cls(game_id, turn, card, options)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> RowSelect:  # noqa: E501
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
+    ) -> RowSelect:
         return cls(int(match["game"]), int(match["turn"]), match["card"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -350,10 +380,15 @@ class RowSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"seq:row:(?
             await panel.edit(interaction)
 
 
-class SpaceSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"seq:space:(?P<game>\d+):(?P<turn>\d+):(?P<card>[0-9TJQKA][SHDC])"):  # noqa: E501
+class SpaceSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"seq:space:(?P<game>\d+):(?P<turn>\d+):(?P<card>[0-9TJQKA][SHDC])",
+):
     """For a jack: choose the space in the chosen row (only legal spaces are offered)."""
 
-    def __init__(self, game_id: int, turn: int, card: str, options: list[discord.SelectOption] | None = None) -> None:  # noqa: E501
+    def __init__(
+        self, game_id: int, turn: int, card: str, options: list[discord.SelectOption] | None = None
+    ) -> None:
         self.game_id, self.turn, self.card = game_id, turn, card
         super().__init__(
             discord.ui.Select(
@@ -369,14 +404,18 @@ class SpaceSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"seq:spac
 
         options = [
             discord.SelectOption(
-                label=space_name(s), value=str(s), description=f"the {card_label(SPACE_CARDS[s])} space"
+                label=space_name(s),
+                value=str(s),
+                description=f"the {card_label(SPACE_CARDS[s])} space",
             )
             for s in spaces
         ]
         return cls(game_id, turn, card, options)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> SpaceSelect:  # noqa: E501
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
+    ) -> SpaceSelect:
         return cls(int(match["game"]), int(match["turn"]), match["card"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -389,25 +428,37 @@ class SpaceSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"seq:spac
             await panel.edit(interaction)
 
 
-class GoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:go:(?P<game>\d+):(?P<turn>\d+):(?P<card>[0-9TJQKA][SHDC]):(?P<space>\d+)"):  # noqa: E501
+class GoButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"seq:go:(?P<game>\d+):(?P<turn>\d+):(?P<card>[0-9TJQKA][SHDC]):(?P<space>\d+)",
+):
     """Play the chosen card on the chosen space (for a jack, this is the confirm step)."""
 
-    def __init__(self, game_id: int, turn: int, card: str, space: int, label: str | None = None) -> None:  # noqa: E501
+    def __init__(
+        self, game_id: int, turn: int, card: str, space: int, label: str | None = None
+    ) -> None:
         self.game_id, self.turn, self.card, self.space = game_id, turn, card, space
         super().__init__(
             discord.ui.Button(
-                label=label or space_name(space), style=discord.ButtonStyle.success,
+                label=label or space_name(space),
+                style=discord.ButtonStyle.success,
                 custom_id=f"seq:go:{game_id}:{turn}:{card}:{space}",
             )
         )
 
     @classmethod
     def make(cls, game_id: int, turn: int, card: str, space: int, *, confirm: bool) -> GoButton:
-        label = f"Confirm {card_label(card)} on {space_name(space)}" if confirm else f"Play on {space_name(space)}"
+        label = (
+            f"Confirm {card_label(card)} on {space_name(space)}"
+            if confirm
+            else f"Play on {space_name(space)}"
+        )
         return cls(game_id, turn, card, space, label)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> GoButton:  # noqa: E501
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
+    ) -> GoButton:
         return cls(int(match["game"]), int(match["turn"]), match["card"], int(match["space"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -419,26 +470,48 @@ class GoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:go:(?P<
             await play_and_announce(interaction, record, seat, move, self.turn, edit=True)
 
 
-class FiveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:five:(?P<game>\d+):(?P<turn>\d+):(?P<card>[0-9TJQKA][SHDC]):(?P<space>\d+):(?P<index>\d+)"):  # noqa: E501
+class FiveButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"seq:five:(?P<game>\d+):(?P<turn>\d+):(?P<card>[0-9TJQKA][SHDC]):(?P<space>\d+):(?P<index>\d+)",
+):
     """Choose which five chips of a long line form the sequence."""
 
-    def __init__(self, game_id: int, turn: int, card: str, space: int, index: int, label: str = "") -> None:  # noqa: E501
-        self.game_id, self.turn, self.card, self.space, self.index = game_id, turn, card, space, index
+    def __init__(
+        self, game_id: int, turn: int, card: str, space: int, index: int, label: str = ""
+    ) -> None:
+        self.game_id, self.turn, self.card, self.space, self.index = (
+            game_id,
+            turn,
+            card,
+            space,
+            index,
+        )
         super().__init__(
             discord.ui.Button(
-                label=label or f"Option {index + 1}", style=discord.ButtonStyle.success,
+                label=label or f"Option {index + 1}",
+                style=discord.ButtonStyle.success,
                 custom_id=f"seq:five:{game_id}:{turn}:{card}:{space}:{index}",
             )
         )
 
     @classmethod
-    def make(cls, game_id: int, turn: int, move: Move, index: int, option: tuple[tuple[int, ...], ...]) -> FiveButton:  # noqa: E501
+    def make(
+        cls, game_id: int, turn: int, move: Move, index: int, option: tuple[tuple[int, ...], ...]
+    ) -> FiveButton:
         label = " + ".join(f"{space_name(w[0])}–{space_name(w[-1])}" for w in option)
         return cls(game_id, turn, move.card or "", move.space or 0, index, label)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> FiveButton:  # noqa: E501
-        return cls(int(match["game"]), int(match["turn"]), match["card"], int(match["space"]), int(match["index"]))  # noqa: E501
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
+    ) -> FiveButton:
+        return cls(
+            int(match["game"]),
+            int(match["turn"]),
+            match["card"],
+            int(match["space"]),
+            int(match["index"]),
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with reporting(interaction):
@@ -453,15 +526,20 @@ class FiveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:five:
             await play_and_announce(interaction, record, seat, move, self.turn, edit=True)
 
 
-class DeadButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:dead:(?P<game>\d+):(?P<turn>\d+):(?P<card>[0-9TJQKA][SHDC])"):  # noqa: E501
+class DeadButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"seq:dead:(?P<game>\d+):(?P<turn>\d+):(?P<card>[0-9TJQKA][SHDC])",
+):
     """Turn in a dead card and draw a replacement."""
 
     def __init__(self, game_id: int, turn: int, card: str) -> None:
         self.game_id, self.turn, self.card = game_id, turn, card
         super().__init__(
             discord.ui.Button(
-                label=f"Turn in dead {card_label(card)}", style=discord.ButtonStyle.secondary,
-                emoji="♻️", custom_id=f"seq:dead:{game_id}:{turn}:{card}",
+                label=f"Turn in dead {card_label(card)}",
+                style=discord.ButtonStyle.secondary,
+                emoji="♻️",
+                custom_id=f"seq:dead:{game_id}:{turn}:{card}",
             )
         )
 
@@ -470,7 +548,9 @@ class DeadButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:dead:
         return cls(game_id, turn, card)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> DeadButton:  # noqa: E501
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
+    ) -> DeadButton:
         return cls(int(match["game"]), int(match["turn"]), match["card"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -482,13 +562,19 @@ class DeadButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:dead:
             await play_and_announce(interaction, record, seat, move, self.turn, edit=True)
 
 
-class PassButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:pass:(?P<game>\d+):(?P<turn>\d+)"):  # noqa: E501
+class PassButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"seq:pass:(?P<game>\d+):(?P<turn>\d+)"
+):
     """Pass when no card can be played."""
 
     def __init__(self, game_id: int, turn: int) -> None:
         self.game_id, self.turn = game_id, turn
         super().__init__(
-            discord.ui.Button(label="Pass", style=discord.ButtonStyle.secondary, custom_id=f"seq:pass:{game_id}:{turn}")  # noqa: E501
+            discord.ui.Button(
+                label="Pass",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"seq:pass:{game_id}:{turn}",
+            )
         )
 
     @classmethod
@@ -496,7 +582,9 @@ class PassButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:pass:
         return cls(game_id, turn)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> PassButton:  # noqa: E501
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
+    ) -> PassButton:
         return cls(int(match["game"]), int(match["turn"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -504,7 +592,9 @@ class PassButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:pass:
             record, seat = await _player(interaction, self.game_id)
             if await _refresh_if_stale(interaction, record, seat, self.turn):
                 return
-            await play_and_announce(interaction, record, seat, Move(PASS, seat), self.turn, edit=True)
+            await play_and_announce(
+                interaction, record, seat, Move(PASS, seat), self.turn, edit=True
+            )
 
 
 class DrawButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:draw:(?P<game>\d+)"):
@@ -513,7 +603,12 @@ class DrawButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:draw:
     def __init__(self, game_id: int) -> None:
         self.game_id = game_id
         super().__init__(
-            discord.ui.Button(label="Draw a card", emoji="🂠", style=discord.ButtonStyle.primary, custom_id=f"seq:draw:{game_id}")  # noqa: E501
+            discord.ui.Button(
+                label="Draw a card",
+                emoji="🂠",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"seq:draw:{game_id}",
+            )
         )
 
     @classmethod
@@ -521,25 +616,35 @@ class DrawButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:draw:
         return cls(game_id)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> DrawButton:  # noqa: E501
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
+    ) -> DrawButton:
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with reporting(interaction):
             record, seat = await _player(interaction, self.game_id)
             bot = _bot(interaction)
-            outcome = await bot.games.apply(record.id, Move(DRAW, seat), actor_id=interaction.user.id)
+            outcome = await bot.games.apply(
+                record.id, Move(DRAW, seat), actor_id=interaction.user.id
+            )
             panel = await build_panel(bot, outcome.record, seat, notice="✅ You drew a card.")
             await panel.edit(interaction, keep_image=False)
 
 
-class BackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:back:(?P<game>\d+):(?P<turn>\d+)"):  # noqa: E501
+class BackButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"seq:back:(?P<game>\d+):(?P<turn>\d+)"
+):
     """Back to choosing a card."""
 
     def __init__(self, game_id: int, turn: int) -> None:
         self.game_id, self.turn = game_id, turn
         super().__init__(
-            discord.ui.Button(label="Back", style=discord.ButtonStyle.secondary, custom_id=f"seq:back:{game_id}:{turn}")  # noqa: E501
+            discord.ui.Button(
+                label="Back",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"seq:back:{game_id}:{turn}",
+            )
         )
 
     @classmethod
@@ -547,7 +652,9 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:back:
         return cls(game_id, turn)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> BackButton:  # noqa: E501
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
+    ) -> BackButton:
         return cls(int(match["game"]), int(match["turn"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -557,14 +664,17 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:back:
             await panel.edit(interaction)
 
 
-class ForfeitSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"seq:forfeit:(?P<game>\d+)"):  # noqa: E501
+class ForfeitSelect(
+    discord.ui.DynamicItem[discord.ui.Select], template=r"seq:forfeit:(?P<game>\d+)"
+):
     """Table talk: choose the card to forfeit (to your own discard pile, no replacement)."""
 
     def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None) -> None:
         self.game_id = game_id
         super().__init__(
             discord.ui.Select(
-                custom_id=f"seq:forfeit:{game_id}", placeholder="Choose a card to forfeit",
+                custom_id=f"seq:forfeit:{game_id}",
+                placeholder="Choose a card to forfeit",
                 options=options or [discord.SelectOption(label="-", value="-")],
             )
         )
@@ -578,7 +688,9 @@ class ForfeitSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"seq:fo
         return cls(record.id, options)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> ForfeitSelect:  # noqa: E501
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
+    ) -> ForfeitSelect:
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -587,14 +699,25 @@ class ForfeitSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"seq:fo
             card = (interaction.data or {}).get("values", [None])[0]  # type: ignore[union-attr]
             bot = _bot(interaction)
             outcome = await bot.games.forfeit(record.id, interaction.user.id, card)
-            panel = await build_panel(bot, outcome.record, seat, notice=f"✅ You forfeited {card_label(card)}.")  # noqa: E501
+            panel = await build_panel(
+                bot, outcome.record, seat, notice=f"✅ You forfeited {card_label(card)}."
+            )
             await panel.edit(interaction, keep_image=False)
             bot.dispatch("sequence_move", outcome)
 
 
 COMPONENTS = (
-    PlayButton, CardSelect, RowSelect, SpaceSelect, GoButton, FiveButton,
-    DeadButton, PassButton, DrawButton, BackButton, ForfeitSelect,
+    PlayButton,
+    CardSelect,
+    RowSelect,
+    SpaceSelect,
+    GoButton,
+    FiveButton,
+    DeadButton,
+    PassButton,
+    DrawButton,
+    BackButton,
+    ForfeitSelect,
 )
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -29,7 +30,9 @@ LEVEL_CHOICES = [
     app_commands.Choice(name="Medium (a good heuristic)", value="medium"),
     app_commands.Choice(name="Hard (searches ahead)", value="hard"),
 ]
-TEAM_CHOICES = [app_commands.Choice(name=name, value=index) for index, name in enumerate(TEAM_NAMES)]
+TEAM_CHOICES = [
+    app_commands.Choice(name=name, value=index) for index, name in enumerate(TEAM_NAMES)
+]
 
 
 def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
@@ -45,23 +48,28 @@ def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
     )
     for team, members in enumerate(lobby_teams(lobby)):
         names = "\n".join(
-            f"🤖 {seat['name']}" if seat.get("bot_level") else f"<@{seat['user_id']}>" for seat in members
+            f"🤖 {seat['name']}" if seat.get("bot_level") else f"<@{seat['user_id']}>"
+            for seat in members
         )
         embed.add_field(name=team_label(team), value=names or "—", inline=True)
     teams = "automatic" if options.teams is None else str(options.teams)
     rules = describe_house_rules(options)
     embed.add_field(
         name="Rules",
-        value=f"{len(lobby.seats)} player(s), teams: {teams}" + ("\n" + "\n".join(rules) if rules else ""),
+        value=f"{len(lobby.seats)} player(s), teams: {teams}"
+        + ("\n" + "\n".join(rules) if rules else ""),
         inline=False,
     )
     return embed
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:lobby:(?P<lobby>\d+):(?P<action>join|leave|switch|start|cancel)"):  # noqa: E501
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"seq:lobby:(?P<lobby>\d+):(?P<action>join|leave|switch|start|cancel)",
+):
     """The lobby message's buttons."""
 
-    STYLES: dict[str, tuple[str, discord.ButtonStyle]] = {
+    STYLES: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
         "join": ("Join", discord.ButtonStyle.success),
         "leave": ("Leave", discord.ButtonStyle.secondary),
         "switch": ("Switch team", discord.ButtonStyle.primary),
@@ -72,10 +80,14 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:lobb
     def __init__(self, lobby_id: int, action: str) -> None:
         self.lobby_id, self.action = lobby_id, action
         label, style = self.STYLES[action]
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"seq:lobby:{lobby_id}:{action}"))
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"seq:lobby:{lobby_id}:{action}")
+        )
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> LobbyButton:  # noqa: E501
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
+    ) -> LobbyButton:
         return cls(int(match["lobby"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -87,7 +99,9 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:lobb
             await cog.run_action(interaction, self.action, edit=True)
 
 
-class AddComputerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"seq:lobby:(?P<lobby>\d+):addbot"):  # noqa: E501
+class AddComputerSelect(
+    discord.ui.DynamicItem[discord.ui.Select], template=r"seq:lobby:(?P<lobby>\d+):addbot"
+):
     """The host seats a computer player of the chosen level."""
 
     def __init__(self, lobby_id: int) -> None:
@@ -96,22 +110,30 @@ class AddComputerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"se
             discord.ui.Select(
                 custom_id=f"seq:lobby:{lobby_id}:addbot",
                 placeholder="Add a computer player…",
-                options=[discord.SelectOption(label=c.name, value=str(c.value)) for c in LEVEL_CHOICES],
+                options=[
+                    discord.SelectOption(label=c.name, value=str(c.value)) for c in LEVEL_CHOICES
+                ],
             )
         )
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> AddComputerSelect:  # noqa: E501
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
+    ) -> AddComputerSelect:
         return cls(int(match["lobby"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog: Lobby = interaction.client.get_cog("Lobby")  # type: ignore[union-attr, assignment]
         async with reporting(interaction):
             level = (interaction.data or {}).get("values", ["medium"])[0]  # type: ignore[union-attr]
-            lobby = await cog.bot.lobbies.add_computer(interaction.channel_id or 0, interaction.user.id, level)
+            lobby = await cog.bot.lobbies.add_computer(
+                interaction.channel_id or 0, interaction.user.id, level
+            )
             if lobby.id != self.lobby_id:
                 raise UserError("This lobby is closed.")
-            await interaction.response.edit_message(embed=lobby_embed(lobby), view=lobby_view(lobby))
+            await interaction.response.edit_message(
+                embed=lobby_embed(lobby), view=lobby_view(lobby)
+            )
 
 
 def lobby_view(lobby: LobbyRecord) -> discord.ui.View:
@@ -142,7 +164,7 @@ class Lobby(SequenceCog):
         tabletalk_stands="House rule: a table-talk call stands without confirmation",
         time_limit="Time per turn, like 10m, 12h or 2d (default: none)",
         on_timeout="What happens when the time runs out (default: skip the turn)",
-        reminder="Remind the player to move after this long, like 12h (default 12h; none for never)",
+        reminder="Remind the player to move after this long, like 12h (default 12h; none: never)",
         rated="Whether the game counts for ratings (default: yes)",
         hints="Allow /sequence hint (practice games only; makes the game unrated)",
     )
@@ -191,7 +213,9 @@ class Lobby(SequenceCog):
                 small_hands=small_hands,
                 tabletalk_stands=tabletalk_stands,
                 turn_time_limit=(
-                    parse_duration(time_limit) if time_limit is not None else settings.turn_time_limit
+                    parse_duration(time_limit)
+                    if time_limit is not None
+                    else settings.turn_time_limit
                 ),
                 time_limit_policy=on_timeout,
                 reminder_delay=(
@@ -230,13 +254,17 @@ class Lobby(SequenceCog):
     @app_commands.command(name="kick", description="Remove a player from the lobby (host only)")
     async def kick(self, interaction: discord.Interaction, player: discord.Member) -> None:
         async with reporting(interaction):
-            lobby = await self.bot.lobbies.kick(interaction.channel_id or 0, interaction.user.id, player.id)
+            lobby = await self.bot.lobbies.kick(
+                interaction.channel_id or 0, interaction.user.id, player.id
+            )
             await reply(interaction, f"{player.display_name} was removed from the lobby.")
             await self.refresh_message(lobby)
 
     @app_commands.command(name="team", description="Put a player on a team (host only)")
     @app_commands.choices(team=TEAM_CHOICES)
-    async def team(self, interaction: discord.Interaction, player: discord.Member, team: int) -> None:
+    async def team(
+        self, interaction: discord.Interaction, player: discord.Member, team: int
+    ) -> None:
         async with reporting(interaction):
             lobby = await self.bot.lobbies.set_team(
                 interaction.channel_id or 0, interaction.user.id, player.id, team
@@ -246,7 +274,9 @@ class Lobby(SequenceCog):
 
     @app_commands.command(name="addbot", description="Seat a computer player (host only)")
     @app_commands.choices(level=LEVEL_CHOICES, team=TEAM_CHOICES)
-    async def addbot(self, interaction: discord.Interaction, level: str = "medium", team: int | None = None) -> None:  # noqa: E501
+    async def addbot(
+        self, interaction: discord.Interaction, level: str = "medium", team: int | None = None
+    ) -> None:
         async with reporting(interaction):
             lobby = await self.bot.lobbies.add_computer(
                 interaction.channel_id or 0, interaction.user.id, level, team
@@ -255,7 +285,9 @@ class Lobby(SequenceCog):
             await self.refresh_message(lobby)
 
     # ------------------------------------------------------------------ actions
-    async def run_action(self, interaction: discord.Interaction, action: str, *, edit: bool) -> None:
+    async def run_action(
+        self, interaction: discord.Interaction, action: str, *, edit: bool
+    ) -> None:
         """Join, leave, switch, start or cancel, from a button (``edit``) or a command."""
         channel_id = interaction.channel_id or 0
         person = Person(interaction.user.id, user_name(interaction.user))
@@ -265,7 +297,9 @@ class Lobby(SequenceCog):
             await self.begin(interaction, record, edit=edit)
             return
         if action == "cancel":
-            lobby = await lobbies.cancel(channel_id, person.user_id, can_manage(interaction, "manage_channels"))  # noqa: E501
+            lobby = await lobbies.cancel(
+                channel_id, person.user_id, can_manage(interaction, "manage_channels")
+            )
             await self._respond(interaction, edit, "The lobby was cancelled.", None, closed=True)
             if not edit:
                 await self.close_message(lobby)
@@ -276,7 +310,9 @@ class Lobby(SequenceCog):
         elif action == "leave":
             left = await lobbies.leave(channel_id, person.user_id)
             if left is None:
-                await self._respond(interaction, edit, "Everyone left: the lobby is closed.", None, closed=True)  # noqa: E501
+                await self._respond(
+                    interaction, edit, "Everyone left: the lobby is closed.", None, closed=True
+                )
                 return
             lobby, note = left, f"{person.name} left."
         else:
@@ -297,7 +333,9 @@ class Lobby(SequenceCog):
             if closed:
                 await interaction.response.edit_message(content=f"🚪 {note}", embed=None, view=None)
             else:
-                await interaction.response.edit_message(embed=lobby_embed(lobby), view=lobby_view(lobby))  # type: ignore[arg-type]  # noqa: E501
+                await interaction.response.edit_message(
+                    embed=lobby_embed(lobby), view=lobby_view(lobby)
+                )  # type: ignore[arg-type]
             return
         await reply(interaction, note)
         if lobby is not None:
@@ -308,29 +346,33 @@ class Lobby(SequenceCog):
         if lobby.message_id is None:
             return
         channel = self.bot.get_partial_messageable(lobby.channel_id, guild_id=lobby.guild_id)
-        try:
+        # The lobby itself is saved; if Discord refuses, the next change edits the message again.
+        with contextlib.suppress(discord.HTTPException):
             await channel.get_partial_message(lobby.message_id).edit(
                 embed=lobby_embed(lobby), view=lobby_view(lobby)
             )
-        except discord.HTTPException:
-            pass  # the lobby itself is saved; the next change edits the message again
 
-    async def close_message(self, lobby: LobbyRecord, text: str = "🚪 The lobby was cancelled.") -> None:
+    async def close_message(
+        self, lobby: LobbyRecord, text: str = "🚪 The lobby was cancelled."
+    ) -> None:
         """Strip the buttons from a closed lobby's message."""
         if lobby.message_id is None:
             return
         channel = self.bot.get_partial_messageable(lobby.channel_id, guild_id=lobby.guild_id)
-        try:
-            await channel.get_partial_message(lobby.message_id).edit(content=text, embed=None, view=None)
-        except discord.HTTPException:
-            pass
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(lobby.message_id).edit(
+                content=text, embed=None, view=None
+            )
 
-    async def begin(self, interaction: discord.Interaction, record: GameRecord, *, edit: bool) -> None:
+    async def begin(
+        self, interaction: discord.Interaction, record: GameRecord, *, edit: bool
+    ) -> None:
         """The game has started: say who deals and who starts, then post the first board."""
         self.bot.games.add(record)
         game = record.game
         cut = ", ".join(
-            f"{seat['name']} {card_label(game.cut[index])}" for index, seat in enumerate(record.seats)
+            f"{seat['name']} {card_label(game.cut[index])}"
+            for index, seat in enumerate(record.seats)
         )
         order = " → ".join(seat_label(record, seat) for seat in range(len(record.seats)))
         lowest = "highest" if game.settings.convoy else "lowest"
@@ -346,12 +388,12 @@ class Lobby(SequenceCog):
         else:
             await reply(interaction, text, ephemeral=False)
             if record.lobby_message_id:
-                channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-                try:
+                channel = self.bot.get_partial_messageable(
+                    record.channel_id, guild_id=record.guild_id
+                )
+                with contextlib.suppress(discord.HTTPException):
                     await channel.get_partial_message(record.lobby_message_id).edit(view=None)
-                except discord.HTTPException:
-                    pass
-        await self.bot.table.post_board(record, "The first move is yours to make.")
+        await self.bot.table.post_board(record, "The game is on.")
         self.bot.dispatch("sequence_start", record)
 
 

@@ -23,7 +23,10 @@ from .hand_panel import build_panel
 from .lobby import TEAM_CHOICES
 
 
-class DecisionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:tt:(?P<report>\d+):(?P<verdict>uphold|dismiss)"):  # noqa: E501
+class DecisionButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"seq:tt:(?P<report>\d+):(?P<verdict>uphold|dismiss)",
+):
     """Uphold or dismiss a table-talk call (host or Manage Messages)."""
 
     def __init__(self, report_id: int, verdict: str) -> None:
@@ -33,10 +36,14 @@ class DecisionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:t
             if verdict == "uphold"
             else ("Dismiss", discord.ButtonStyle.secondary)
         )
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"seq:tt:{report_id}:{verdict}"))  # noqa: E501
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"seq:tt:{report_id}:{verdict}")
+        )
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> DecisionButton:  # noqa: E501
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
+    ) -> DecisionButton:
         return cls(int(match["report"]), match["verdict"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -45,17 +52,26 @@ class DecisionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:t
             await cog.decide(interaction, self.report_id, uphold=self.verdict == "uphold")
 
 
-class ForfeitButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:ffopen:(?P<game>\d+)"):  # noqa: E501
+class ForfeitButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"seq:ffopen:(?P<game>\d+)"
+):
     """Opens the clicking player's private forfeit chooser."""
 
     def __init__(self, game_id: int) -> None:
         self.game_id = game_id
         super().__init__(
-            discord.ui.Button(label="Forfeit a card", emoji="🤐", style=discord.ButtonStyle.danger, custom_id=f"seq:ffopen:{game_id}")  # noqa: E501
+            discord.ui.Button(
+                label="Forfeit a card",
+                emoji="🤐",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"seq:ffopen:{game_id}",
+            )
         )
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> ForfeitButton:  # noqa: E501
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
+    ) -> ForfeitButton:
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -84,20 +100,28 @@ class TableTalk(SequenceCog):
         self.service = TableTalkService(bot.db, bot.games, bot.clock)
         bot.add_dynamic_items(DecisionButton, ForfeitButton)
         bot.table.board_buttons.append(forfeit_button)
-        self.report_menu = app_commands.ContextMenu(name="Report table talk", callback=self.report_message)
+        self.report_menu = app_commands.ContextMenu(
+            name="Report table talk", callback=self.report_message
+        )
         bot.tree.add_command(self.report_menu)
 
     async def cog_unload(self) -> None:
         self.bot.tree.remove_command(self.report_menu.name, type=self.report_menu.type)
 
-    @app_commands.command(name="tabletalk", description="Call table talk (coaching) on an opponent team")
+    @app_commands.command(
+        name="tabletalk", description="Call table talk (coaching) on an opponent team"
+    )
     @app_commands.choices(team=TEAM_CHOICES)
     async def tabletalk(self, interaction: discord.Interaction, team: int) -> None:
         async with reporting(interaction):
-            report = await self.service.report(interaction.channel_id or 0, interaction.user.id, team)
+            report = await self.service.report(
+                interaction.channel_id or 0, interaction.user.id, team
+            )
             await self.announce(interaction, report)
 
-    async def report_message(self, interaction: discord.Interaction, message: discord.Message) -> None:
+    async def report_message(
+        self, interaction: discord.Interaction, message: discord.Message
+    ) -> None:
         """The message command: the author of the message is the one who coached."""
         async with reporting(interaction):
             record = self.bot.games.for_channel(interaction.channel_id or 0)
@@ -105,7 +129,9 @@ class TableTalk(SequenceCog):
             if seat is None:
                 raise UserError("The author of that message is not playing in this game.")
             team = record.game.team_of(seat)
-            report = await self.service.report(interaction.channel_id or 0, interaction.user.id, team)
+            report = await self.service.report(
+                interaction.channel_id or 0, interaction.user.id, team
+            )
             await self.announce(interaction, report, quote=message.jump_url)
 
     async def announce(
@@ -114,7 +140,9 @@ class TableTalk(SequenceCog):
         """Post the call; with the house rule "calls stand", uphold it at once."""
         record = self.bot.games.get(report.game_id)
         where = f" ({quote})" if quote else ""
-        text = f"🗣️ <@{report.reporter_id}> calls **table talk** on {team_label(report.team)}{where}."
+        text = (
+            f"🗣️ <@{report.reporter_id}> calls **table talk** on {team_label(report.team)}{where}."
+        )
         if record.options.get("tabletalk_stands"):
             await reply(interaction, text, ephemeral=False)
             _, outcome = await self.service.resolve(
@@ -131,7 +159,9 @@ class TableTalk(SequenceCog):
         message = await interaction.original_response()
         await self.service.set_message(report, message.id)
 
-    async def decide(self, interaction: discord.Interaction, report_id: int, *, uphold: bool) -> None:
+    async def decide(
+        self, interaction: discord.Interaction, report_id: int, *, uphold: bool
+    ) -> None:
         """A button on the call: uphold or dismiss."""
         report, outcome = await self.service.resolve(
             report_id,

@@ -27,6 +27,6 @@ def bot_settings(tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
-def simcord_bot(bot_settings: Settings):  # noqa: ANN201 - SimCord's plugin asks for this name
+def simcord_bot(bot_settings: Settings):
     """The real bot, as ``python -m bot`` builds it."""
     return create_bot(bot_settings)

@@ -34,8 +34,12 @@ async def make_table(env: Any, names: list[str]) -> Table:
     return Table(env, guild, channel, players)
 
 
-async def open_and_start(table: Table, **options: Any) -> Any:
-    """The first player opens a lobby, the others join with the button, the host starts."""
+async def open_and_start(table: Table, *, seed: int = 1, **options: Any) -> Any:
+    """The first player opens a lobby, the others join with the button, the host starts.
+
+    ``seed`` fixes the shuffle (the bot draws a random one in real use) so tests repeat exactly.
+    """
+    table.bot.lobbies.new_seed = lambda: seed
     host, *others = table.players
     result = await host.slash(table.channel, "sequence new", **options)
     assert not result.ephemeral

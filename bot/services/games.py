@@ -28,7 +28,9 @@ class ChoiceNeeded(UserError):
     """The play makes a line of six or more: the mover picks the five from ``options``."""
 
     def __init__(self, move: Move, options: list[Option]) -> None:
-        super().__init__("Your move makes a line of six or more: choose which five form the sequence.")
+        super().__init__(
+            "Your move makes a line of six or more: choose which five form the sequence."
+        )
         self.move = move
         self.options = options
 
@@ -193,7 +195,8 @@ class GameService:
             team = game.team_of(seat)
             votes = set(record.options.get("resign_votes", [])) | {seat}
             members = [
-                s for s in game.settings.seats_of(team)
+                s
+                for s in game.settings.seats_of(team)
                 if not game.out[s] and not is_computer(record.seats[s])
             ]
             waiting = [record.seats[s]["user_id"] for s in members if s not in votes]

@@ -109,13 +109,14 @@ class LobbyService:
         async with self._locks(channel_id):
             lobby = await self.get(channel_id)
             seat = _find(lobby, user_id, "You are not in this lobby: join it first.")
-            teams = lobby_team_count(lobby)
-            current = seat["team"] if seat["team"] is not None else _auto_teams(lobby)[user_id]
-            seat["team"] = (current + 1) % teams
+            _freeze_teams(lobby)
+            seat["team"] = (seat["team"] + 1) % lobby_team_count(lobby)
             await self.db.lobbies.save(lobby)
             return lobby
 
-    async def set_team(self, channel_id: int, actor_id: int, target_id: int, team: int) -> LobbyRecord:
+    async def set_team(
+        self, channel_id: int, actor_id: int, target_id: int, team: int
+    ) -> LobbyRecord:
         """The host puts a player (or a computer) on a team."""
         async with self._locks(channel_id):
             lobby = await self.get(channel_id)
@@ -123,6 +124,7 @@ class LobbyService:
             seat = _find(lobby, target_id, "That player is not in this lobby.")
             if not 0 <= team < lobby_team_count(lobby):
                 raise UserError("There is no such team at this table.")
+            _freeze_teams(lobby)
             seat["team"] = team
             await self.db.lobbies.save(lobby)
             return lobby
@@ -185,7 +187,9 @@ class LobbyService:
             options = TableOptions.from_dict(lobby.options)
             players = len(lobby.seats)
             if players < 2:
-                raise UserError("Sequence needs at least 2 players: invite a friend or add a computer.")
+                raise UserError(
+                    "Sequence needs at least 2 players: invite a friend or add a computer."
+                )
             if options.rated and any(is_computer(seat) for seat in lobby.seats):
                 options = options.but(rated=False)
             settings = options.game_settings(players)
@@ -253,6 +257,13 @@ def _auto_teams(lobby: LobbyRecord) -> dict[int, int]:
             sizes[team] += 1
             result[seat["user_id"]] = team
     return result
+
+
+def _freeze_teams(lobby: LobbyRecord) -> None:
+    """Make everyone's current team explicit, so one player's switch moves nobody else."""
+    auto = _auto_teams(lobby)
+    for seat in lobby.seats:
+        seat["team"] = auto[seat["user_id"]]
 
 
 def _seat(person: Person, team: int | None) -> dict[str, Any]:

@@ -96,7 +96,9 @@ def describe_house_rules(options: TableOptions) -> list[str]:
     if options.tabletalk_stands:
         lines.append("table-talk calls stand without confirmation")
     if options.turn_time_limit:
-        lines.append(f"{format_duration(options.turn_time_limit)} per turn, then {options.time_limit_policy}")
+        lines.append(
+            f"{format_duration(options.turn_time_limit)} per turn, then {options.time_limit_policy}"
+        )
     if options.hints:
         lines.append("hints allowed")
     if not options.rated:

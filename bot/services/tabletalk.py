@@ -47,7 +47,9 @@ class TableTalkService:
             raise UserError(f"This report was already {report.status}.")
         record = self.games.get(report.game_id)
         if actor_id != record.options.get("host_id") and not can_moderate:
-            raise UserError("Only the host or someone with Manage Messages can decide a table-talk call.")
+            raise UserError(
+                "Only the host or someone with Manage Messages can decide a table-talk call."
+            )
         outcome = None
         if uphold:
             outcome = await self.games.penalise_table_talk(record.id, report.team, actor_id)

@@ -73,8 +73,7 @@ def describe_outcome(outcome: MoveOutcome) -> str:
     for team, window in outcome.new_sequences:
         ends = f"{space_name(window[0])}–{space_name(window[-1])}"
         lines.append(
-            f"✨ **Sequence!** {team_label(team)} {ends} "
-            f"({game.sequence_count(team)} of {needed})"
+            f"✨ **Sequence!** {team_label(team)} {ends} ({game.sequence_count(team)} of {needed})"
         )
     return "\n".join(lines)
 

@@ -118,7 +118,9 @@ class Table:
         await self.post_board(outcome.record, describe_outcome(outcome))
         self.bot.dispatch("sequence_move", outcome)
 
-    async def notice(self, record: GameRecord, content: str, **kwargs: object) -> discord.Message | None:
+    async def notice(
+        self, record: GameRecord, content: str, **kwargs: object
+    ) -> discord.Message | None:
         """A plain message at the table; None if Discord refused."""
         try:
             return await self.channel(record).send(content, allowed_mentions=PINGS, **kwargs)  # type: ignore[arg-type]

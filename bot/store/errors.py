@@ -1,0 +1,75 @@
+"""Errors raised by the store; each message is written for the person running the bot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class StoreError(Exception):
+    """Base class of every store error."""
+
+
+class DatabaseUnreadableError(StoreError):
+    """The database file is corrupt, not a database, or cannot be opened or read."""
+
+    def __init__(self, path: str | Path, reason: str) -> None:
+        self.path = Path(path)
+        self.reason = reason
+        super().__init__(
+            f"The database file {self.path} cannot be used: {reason}. The bot will not start "
+            "with it (restarting will not help). Check the file's permissions and free disk "
+            "space; if it is damaged, stop the bot, move the file (and any -wal and -shm files "
+            "next to it) aside or restore a backup, and start again: a new empty database is "
+            "created when none exists."
+        )
+
+
+class SchemaTooNewError(StoreError):
+    """The database was written by a newer version of the bot; it is left untouched."""
+
+    def __init__(self, path: str | Path, found: int, supported: int) -> None:
+        self.path = Path(path)
+        self.found = found
+        self.supported = supported
+        super().__init__(
+            f"The database {self.path} has schema version {found}, but this version of the bot "
+            f"only knows versions up to {supported}. It was written by a newer bot: upgrade the "
+            "bot (the database has not been changed)."
+        )
+
+
+class MigrationError(StoreError):
+    """A migration failed, or an applied migration no longer matches the code."""
+
+
+class NotFoundError(StoreError):
+    """No row with that id."""
+
+
+class GameNotActiveError(StoreError):
+    """A move or undo for a game that is finished or cancelled."""
+
+
+class StaleMoveError(StoreError):
+    """The expected move number was already taken (or the log is not where the caller thought)."""
+
+    def __init__(self, game_id: int, expected: int, actual: int) -> None:
+        self.game_id = game_id
+        self.expected = expected
+        self.actual = actual
+        super().__init__(
+            f"Game {game_id} has {actual} moves, not {expected}: the turn was already played."
+        )
+
+
+class ChannelBusyError(StoreError):
+    """An active game or an open lobby already exists in the channel."""
+
+    def __init__(self, channel_id: int, what: str) -> None:
+        self.channel_id = channel_id
+        self.what = what
+        super().__init__(f"There is already {what} in this channel.")
+
+
+class CorruptGameError(StoreError):
+    """A game whose snapshot and move log cannot be turned back into a game."""

@@ -1,0 +1,462 @@
+"""Games: the move log (the truth), one snapshot per game (a cache) and the game's metadata.
+
+A move is appended with the number it must get (the number of live moves before it). The move
+row and the new snapshot are written in one transaction, guarded by the snapshot's move count
+and by a unique index on the live move numbers: a second writer for the same turn gets
+:class:`StaleMoveError` and nothing of it is written. An undo keeps the move in the log, marked
+``undone_at``; loading ignores undone moves.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from bot.game import Game, GameSettings, Move
+
+from .codec import dumps, loads, loads_many, transaction
+from .errors import (
+    ChannelBusyError,
+    CorruptGameError,
+    GameNotActiveError,
+    NotFoundError,
+    StaleMoveError,
+)
+
+if TYPE_CHECKING:
+    from .database import Database
+
+log = logging.getLogger(__name__)
+
+ACTIVE = "active"
+FINISHED = "finished"
+CANCELLED = "cancelled"
+GameStatus = Literal["active", "finished", "cancelled"]
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """A stored game: its metadata and the engine :class:`Game` (moves and state)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    seats: list[dict[str, Any]]
+    options: dict[str, Any]
+    status: str
+    board_message_id: int | None
+    lobby_message_id: int | None
+    created_at: float
+    finished_at: float | None
+    game: Game
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One row of the move log, undone or not."""
+
+    number: int
+    move: Move
+    seat: int
+    actor_user_id: int | None
+    created_at: float
+    undone_at: float | None
+
+
+class Games:
+    """The games repository (``db.games``)."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def create(
+        self,
+        guild_id: int,
+        channel_id: int,
+        game: Game,
+        seats: list[dict[str, Any]],
+        options: dict[str, Any],
+        lobby_message_id: int | None,
+        now: float,
+        *,
+        lobby_id: int | None = None,
+    ) -> GameRecord:
+        """Store a new active game (and any moves it already has).
+
+        With ``lobby_id``, that lobby is deleted in the same transaction (a lobby becomes a game).
+        Raises :class:`ChannelBusyError` when the channel already has an active game. The record
+        holds ``game`` itself, not a copy.
+        """
+        moves = [(i, m.seat, dumps(m.to_dict())) for i, m in enumerate(game.moves)]
+        row = (
+            guild_id,
+            channel_id,
+            dumps(game.settings.to_dict()),
+            dumps(game.seed),
+            dumps(seats),
+            dumps(options),
+            lobby_message_id,
+            now,
+        )
+        state = dumps(game.state_dict())
+        game_id = await self._db.run(_create, row, moves, state, lobby_id)
+        return GameRecord(
+            game_id,
+            guild_id,
+            channel_id,
+            loads(row[4]),
+            loads(row[5]),
+            ACTIVE,
+            None,
+            lobby_message_id,
+            now,
+            None,
+            game,
+        )
+
+    async def append_move(
+        self,
+        game_id: int,
+        move_number: int,
+        move: Move,
+        actor_user_id: int | None,
+        snapshot: Game,
+        now: float,
+    ) -> None:
+        """Append ``move`` as number ``move_number`` (0-based) with the game after it.
+
+        ``snapshot`` is the game with the move applied. Raises :class:`StaleMoveError` if the
+        log does not have exactly ``move_number`` live moves (the turn was taken), and
+        :class:`GameNotActiveError` for a finished game; nothing is written then.
+        """
+        if len(snapshot.moves) != move_number + 1 or snapshot.moves[-1] != move:
+            raise ValueError("snapshot must be the game just after the move being appended.")
+        # Serialised now, on the caller's side: the caller may change the game once we await.
+        state = dumps(snapshot.state_dict())
+        move_text = dumps(move.to_dict())
+        await self._db.run(
+            _append, game_id, move_number, move.seat, actor_user_id, move_text, state, now
+        )
+
+    async def truncate_last(
+        self, game_id: int, expected_count: int, snapshot: Game, now: float
+    ) -> Move:
+        """Undo the last live move: keep it in the log marked undone, store ``snapshot``.
+
+        ``expected_count`` is the number of live moves before the undo; ``snapshot`` the game
+        without the last move. Returns the undone move.
+        """
+        if expected_count < 1 or len(snapshot.moves) != expected_count - 1:
+            raise ValueError("snapshot must be the game without its last move.")
+        state = dumps(snapshot.state_dict())
+        text = await self._db.run(_truncate, game_id, expected_count, state, now)
+        return Move.from_dict(loads(text))
+
+    async def load(self, game_id: int, *, verify: bool = False) -> GameRecord:
+        """The game rebuilt from its snapshot and checked against its log.
+
+        The cheap check compares the snapshot's move count with the log; ``verify=True`` also
+        replays the log and compares states. A snapshot that fails is rebuilt from the log, with
+        a warning, and repaired. Raises :class:`NotFoundError`, :class:`CorruptGameError`.
+        """
+        loaded = await self._db.run(_load, _BY_ID, (game_id,), verify, True)
+        if not loaded:
+            raise NotFoundError(f"There is no game {game_id}.")
+        return loaded[0][0]
+
+    async def verify(self, game_id: int) -> bool:
+        """Replay the log and compare with the snapshot; True when it matched (else repaired)."""
+        loaded = await self._db.run(_load, _BY_ID, (game_id,), True, True)
+        if not loaded:
+            raise NotFoundError(f"There is no game {game_id}.")
+        return loaded[0][1]
+
+    async def active(self) -> list[GameRecord]:
+        """Every active game, for start-up. A game that cannot be rebuilt is logged and left out."""
+        loaded = await self._db.run(_load, _ACTIVE, (), False, False)
+        return [record for record, _ in loaded]
+
+    async def active_for_channel(self, channel_id: int) -> GameRecord | None:
+        """The channel's active game, if any."""
+        loaded = await self._db.run(_load, _ACTIVE_IN_CHANNEL, (channel_id,), False, True)
+        return loaded[0][0] if loaded else None
+
+    async def log(self, game_id: int) -> list[LogEntry]:
+        """The whole move log in order, undone moves included (for audits and replays)."""
+        rows = await self._db.run(_fetch_log, game_id)
+        return [
+            LogEntry(number, Move.from_dict(loads(text)), seat, actor, created, undone)
+            for number, seat, actor, text, created, undone in rows
+        ]
+
+    async def set_board_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the message that shows the board."""
+        await self._db.run(_update_column, game_id, "board_message_id", message_id)
+
+    async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the lobby message the game started from."""
+        await self._db.run(_update_column, game_id, "lobby_message_id", message_id)
+
+    async def set_options(self, game_id: int, options: dict[str, Any]) -> None:
+        """Replace the game's options (table options, votes in progress, ...)."""
+        await self._db.run(_set_options, game_id, dumps(options))
+
+    async def finish(self, game_id: int, status: GameStatus, now: float) -> None:
+        """Close an active game as ``finished`` or ``cancelled``; its timers are cleared too."""
+        if status not in (FINISHED, CANCELLED):
+            raise ValueError("A game is finished with status 'finished' or 'cancelled'.")
+        await self._db.run(_finish, game_id, status, now)
+
+
+_GAME_COLUMNS = (
+    "g.id, g.guild_id, g.channel_id, g.settings, g.seed, g.seats, g.options, g.status, "
+    "g.board_message_id, g.lobby_message_id, g.created_at, g.finished_at, s.move_count, s.state"
+)
+
+
+def _create(
+    conn: sqlite3.Connection,
+    row: tuple[Any, ...],
+    moves: list[tuple[int, int, str]],
+    state: str,
+    lobby_id: int | None,
+) -> int:
+    channel_id, now = row[1], row[-1]
+    with transaction(conn):
+        if conn.execute(
+            "SELECT 1 FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
+        ).fetchone():
+            raise ChannelBusyError(channel_id, "an active game")
+        if lobby_id is not None:
+            deleted = conn.execute(
+                "DELETE FROM lobbies WHERE id = ? AND channel_id = ?", (lobby_id, channel_id)
+            )
+            if deleted.rowcount != 1:
+                raise NotFoundError(f"There is no lobby {lobby_id} in this channel.")
+        game_id = conn.execute(
+            "INSERT INTO games (guild_id, channel_id, settings, seed, seats, options, "
+            "lobby_message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            row,
+        ).lastrowid
+        assert game_id is not None
+        conn.execute(
+            "INSERT INTO snapshots (game_id, move_count, state, updated_at) VALUES (?, ?, ?, ?)",
+            (game_id, len(moves), state, now),
+        )
+        conn.executemany(
+            "INSERT INTO moves (game_id, number, seat, move, created_at) VALUES (?, ?, ?, ?, ?)",
+            [(game_id, number, seat, text, now) for number, seat, text in moves],
+        )
+    return game_id
+
+
+def _append(
+    conn: sqlite3.Connection,
+    game_id: int,
+    number: int,
+    seat: int,
+    actor: int | None,
+    move: str,
+    state: str,
+    now: float,
+) -> None:
+    with transaction(conn):
+        updated = conn.execute(
+            "UPDATE snapshots SET move_count = move_count + 1, state = ?, updated_at = ? "
+            "WHERE game_id = ? AND move_count = ? "
+            "AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'active')",
+            (state, now, game_id, number, game_id),
+        )
+        if updated.rowcount != 1:
+            raise _refusal(conn, game_id, number)
+        try:
+            conn.execute(
+                "INSERT INTO moves (game_id, number, seat, actor_id, move, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, number, seat, actor, move, now),
+            )
+        except sqlite3.IntegrityError as error:  # the unique index: a second guard
+            raise StaleMoveError(game_id, number, number + 1) from error
+
+
+def _truncate(conn: sqlite3.Connection, game_id: int, expected: int, state: str, now: float) -> str:
+    with transaction(conn):
+        updated = conn.execute(
+            "UPDATE snapshots SET move_count = move_count - 1, state = ?, updated_at = ? "
+            "WHERE game_id = ? AND move_count = ? "
+            "AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'active')",
+            (state, now, game_id, expected, game_id),
+        )
+        if updated.rowcount != 1:
+            raise _refusal(conn, game_id, expected)
+        row = conn.execute(
+            "SELECT id, move FROM moves WHERE game_id = ? AND number = ? AND undone_at IS NULL",
+            (game_id, expected - 1),
+        ).fetchone()
+        if row is None:
+            raise CorruptGameError(f"Game {game_id} has no move {expected - 1} to undo.")
+        conn.execute("UPDATE moves SET undone_at = ? WHERE id = ?", (now, row[0]))
+    return row[1]
+
+
+def _refusal(conn: sqlite3.Connection, game_id: int, expected: int) -> Exception:
+    """Why a guarded update changed nothing."""
+    row = conn.execute(
+        "SELECT g.status, s.move_count FROM games g LEFT JOIN snapshots s ON s.game_id = g.id "
+        "WHERE g.id = ?",
+        (game_id,),
+    ).fetchone()
+    if row is None:
+        return NotFoundError(f"There is no game {game_id}.")
+    status, count = row
+    if status != ACTIVE:
+        return GameNotActiveError(f"Game {game_id} is {status}: it takes no more moves.")
+    if count is None:
+        return CorruptGameError(f"Game {game_id} has no snapshot.")
+    return StaleMoveError(game_id, expected, count)
+
+
+#: Queries for the ids of the games to load; each is served by an index.
+_BY_ID = "SELECT id FROM games WHERE id = ?"
+_ACTIVE = "SELECT id FROM games WHERE status = 'active' ORDER BY id"
+_ACTIVE_IN_CHANNEL = "SELECT id FROM games WHERE channel_id = ? AND status = 'active'"
+
+
+def _load(
+    conn: sqlite3.Connection, ids_query: str, params: tuple[Any, ...], verify: bool, strict: bool
+) -> list[tuple[GameRecord, bool]]:
+    """Load the games ``ids_query`` selects: (record, snapshot_ok) each.
+
+    One indexed lookup per game for its row and one for its live moves: the cost grows with the
+    games loaded, never with the history of finished games.
+    """
+    loaded: list[tuple[GameRecord, bool]] = []
+    for (game_id,) in conn.execute(ids_query, params).fetchall():
+        row = conn.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games g JOIN snapshots s ON s.game_id = g.id "
+            "WHERE g.id = ?",
+            (game_id,),
+        ).fetchone()
+        texts = [
+            text
+            for (text,) in conn.execute(
+                "SELECT move FROM moves WHERE game_id = ? AND undone_at IS NULL ORDER BY number",
+                (game_id,),
+            )
+        ]
+        try:
+            if row is None:
+                raise CorruptGameError(f"Game {game_id} has no snapshot.")
+            game, snapshot_ok = _rebuild(game_id, row[3], row[4], row[12], row[13], texts, verify)
+        except CorruptGameError:
+            if strict:
+                raise
+            log.exception("Game %s cannot be loaded; it is left out.", game_id)
+            continue
+        if not snapshot_ok:
+            _repair(conn, game_id, game)
+        record = GameRecord(
+            game_id,
+            row[1],
+            row[2],
+            loads(row[5]),
+            loads(row[6]),
+            row[7],
+            row[8],
+            row[9],
+            row[10],
+            row[11],
+            game,
+        )
+        loaded.append((record, snapshot_ok))
+    return loaded
+
+
+def _rebuild(
+    game_id: int,
+    settings_text: str,
+    seed_text: str,
+    count: int,
+    state_text: str,
+    move_texts: list[str],
+    verify: bool,
+) -> tuple[Game, bool]:
+    """(game, snapshot_ok): from the snapshot when it agrees with the log, else by replay."""
+    settings, seed = loads(settings_text), loads(seed_text)
+    moves = loads_many(move_texts)
+    game: Game | None = None
+    if count != len(moves):
+        log.warning(
+            "Game %s: the snapshot is at move %s but the log has %s moves; replaying the log.",
+            game_id,
+            count,
+            len(moves),
+        )
+    else:
+        data = {"settings": settings, "seed": seed, "moves": moves, "state": loads(state_text)}
+        try:
+            game = Game.from_dict(data)
+        except Exception:
+            log.warning("Game %s: the snapshot cannot be read; replaying the log.", game_id)
+    if game is not None and not verify:
+        return game, True
+    try:
+        replayed = Game.replay(
+            GameSettings.from_dict(settings), seed, [Move.from_dict(m) for m in moves]
+        )
+    except Exception as error:
+        raise CorruptGameError(
+            f"Game {game_id}: its move log cannot be replayed ({error})."
+        ) from error
+    if game is not None:
+        if game == replayed:
+            return game, True
+        log.warning("Game %s: the snapshot differs from the replayed log; using the log.", game_id)
+    return replayed, False
+
+
+def _repair(conn: sqlite3.Connection, game_id: int, game: Game) -> None:
+    """Store the replayed state as the snapshot, unless the log moved on meanwhile."""
+    with transaction(conn):
+        conn.execute(
+            "UPDATE snapshots SET move_count = ?, state = ? WHERE game_id = ? AND ? = "
+            "(SELECT count(*) FROM moves WHERE game_id = ? AND undone_at IS NULL)",
+            (len(game.moves), dumps(game.state_dict()), game_id, len(game.moves), game_id),
+        )
+
+
+def _fetch_log(conn: sqlite3.Connection, game_id: int) -> list[tuple[Any, ...]]:
+    if not conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
+        raise NotFoundError(f"There is no game {game_id}.")
+    return conn.execute(
+        "SELECT number, seat, actor_id, move, created_at, undone_at FROM moves "
+        "WHERE game_id = ? ORDER BY id",
+        (game_id,),
+    ).fetchall()
+
+
+def _update_column(conn: sqlite3.Connection, game_id: int, column: str, value: int | None) -> None:
+    if column not in ("board_message_id", "lobby_message_id"):
+        raise ValueError(column)
+    updated = conn.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (value, game_id))
+    if updated.rowcount != 1:
+        raise NotFoundError(f"There is no game {game_id}.")
+
+
+def _set_options(conn: sqlite3.Connection, game_id: int, options: str) -> None:
+    updated = conn.execute("UPDATE games SET options = ? WHERE id = ?", (options, game_id))
+    if updated.rowcount != 1:
+        raise NotFoundError(f"There is no game {game_id}.")
+
+
+def _finish(conn: sqlite3.Connection, game_id: int, status: str, now: float) -> None:
+    with transaction(conn):
+        updated = conn.execute(
+            "UPDATE games SET status = ?, finished_at = ? WHERE id = ? AND status = 'active'",
+            (status, now, game_id),
+        )
+        if updated.rowcount != 1:
+            raise _refusal(conn, game_id, -1)
+        conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))

@@ -1,0 +1,233 @@
+"""Versioned schema migrations, applied in order at start-up.
+
+Add a migration by appending ``(next_version, sql)`` to :data:`MIGRATIONS`. Never edit or remove
+an applied one: its checksum is stored, and a database whose applied migrations differ from the
+code is refused. Each migration runs in its own transaction together with its ``schema_version``
+row, so a crash leaves either all of it or none. (SQLite ignores ``PRAGMA foreign_keys`` inside
+a transaction: a migration that rebuilds a table must keep the foreign keys valid itself.)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+
+from .codec import transaction
+from .errors import MigrationError, SchemaTooNewError
+
+_V1 = """
+CREATE TABLE lobbies (
+    id          INTEGER PRIMARY KEY,
+    guild_id    INTEGER NOT NULL,
+    channel_id  INTEGER NOT NULL,
+    host_id     INTEGER NOT NULL,
+    options     TEXT NOT NULL,
+    seats       TEXT NOT NULL,
+    message_id  INTEGER,
+    created_at  REAL NOT NULL
+);
+CREATE UNIQUE INDEX lobbies_one_per_channel ON lobbies (channel_id);
+
+CREATE TABLE games (
+    id                INTEGER PRIMARY KEY,
+    guild_id          INTEGER NOT NULL,
+    channel_id        INTEGER NOT NULL,
+    settings          TEXT NOT NULL,
+    seed              TEXT NOT NULL,
+    seats             TEXT NOT NULL,
+    options           TEXT NOT NULL,
+    status            TEXT NOT NULL DEFAULT 'active'
+                      CHECK (status IN ('active', 'finished', 'cancelled')),
+    board_message_id  INTEGER,
+    lobby_message_id  INTEGER,
+    created_at        REAL NOT NULL,
+    finished_at       REAL
+);
+CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id) WHERE status = 'active';
+CREATE INDEX games_by_guild ON games (guild_id, created_at);
+
+CREATE TABLE moves (
+    id          INTEGER PRIMARY KEY,
+    game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    number      INTEGER NOT NULL CHECK (number >= 0),
+    seat        INTEGER NOT NULL,
+    actor_id    INTEGER,
+    move        TEXT NOT NULL,
+    created_at  REAL NOT NULL,
+    undone_at   REAL
+);
+CREATE UNIQUE INDEX moves_live_number ON moves (game_id, number) WHERE undone_at IS NULL;
+CREATE INDEX moves_by_game ON moves (game_id, id);
+
+CREATE TABLE snapshots (
+    game_id     INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    move_count  INTEGER NOT NULL CHECK (move_count >= 0),
+    state       TEXT NOT NULL,
+    updated_at  REAL NOT NULL
+);
+
+CREATE TABLE tabletalk_reports (
+    id           INTEGER PRIMARY KEY,
+    game_id      INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    reporter_id  INTEGER NOT NULL,
+    team         INTEGER NOT NULL,
+    status       TEXT NOT NULL DEFAULT 'pending'
+                 CHECK (status IN ('pending', 'upheld', 'dismissed')),
+    message_id   INTEGER,
+    created_at   REAL NOT NULL,
+    resolved_at  REAL,
+    resolved_by  INTEGER
+);
+CREATE INDEX tabletalk_by_game ON tabletalk_reports (game_id, status);
+
+CREATE TABLE timers (
+    game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    kind     TEXT NOT NULL,
+    due_at   REAL NOT NULL,
+    payload  TEXT NOT NULL,
+    PRIMARY KEY (game_id, kind)
+) WITHOUT ROWID;
+CREATE INDEX timers_by_due ON timers (due_at);
+
+CREATE TABLE preferences (
+    user_id  INTEGER NOT NULL,
+    key      TEXT NOT NULL,
+    value    TEXT NOT NULL,
+    PRIMARY KEY (user_id, key)
+) WITHOUT ROWID;
+
+CREATE TABLE results (
+    game_id      INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    guild_id     INTEGER NOT NULL,
+    teams        TEXT NOT NULL,
+    winner_team  INTEGER,
+    rated        INTEGER NOT NULL CHECK (rated IN (0, 1)),
+    summary      TEXT NOT NULL,
+    finished_at  REAL NOT NULL
+);
+CREATE INDEX results_by_guild ON results (guild_id, finished_at);
+
+CREATE TABLE result_players (
+    game_id  INTEGER NOT NULL REFERENCES results (game_id) ON DELETE CASCADE,
+    team     INTEGER NOT NULL,
+    user_id  INTEGER NOT NULL,
+    PRIMARY KEY (game_id, team, user_id)
+) WITHOUT ROWID;
+CREATE INDEX result_players_by_user ON result_players (user_id, game_id);
+"""
+
+#: Every migration, in order: (version, sql). Append only.
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1),)
+
+_VERSION_TABLE = """
+CREATE TABLE IF NOT EXISTS schema_version (
+    version     INTEGER PRIMARY KEY,
+    checksum    TEXT NOT NULL,
+    applied_at  REAL NOT NULL
+)
+"""
+
+
+def latest_version(migrations: tuple[tuple[int, str], ...] = MIGRATIONS) -> int:
+    """The schema version this code writes."""
+    return migrations[-1][0] if migrations else 0
+
+
+def checksum(sql: str) -> str:
+    """A digest of a migration's text, insensitive to whitespace changes."""
+    return hashlib.sha256(" ".join(sql.split()).encode()).hexdigest()
+
+
+def statements(sql: str) -> list[str]:
+    """Split a script into complete statements (triggers with inner ``;`` stay whole)."""
+    result: list[str] = []
+    buffer = ""
+    for line in sql.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            result.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        raise MigrationError(f"Incomplete SQL statement in a migration: {buffer.strip()[:80]!r}")
+    return result
+
+
+def migrate(
+    conn: sqlite3.Connection,
+    path: str | Path,
+    migrations: tuple[tuple[int, str], ...] = MIGRATIONS,
+) -> int:
+    """Bring the schema up to date (blocking; runs on the connection's thread).
+
+    Returns the schema version. Raises :class:`SchemaTooNewError` for a database from a newer
+    bot, and :class:`MigrationError` for one that is not ours or whose history differs.
+    """
+    _check_sequence(migrations)
+    known = dict(migrations)
+    supported = latest_version(migrations)
+    has_table = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    ).fetchone()
+    if not has_table:
+        others = conn.execute(
+            "SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+        ).fetchone()[0]
+        if others:
+            raise MigrationError(
+                f"{path} is a SQLite database, but not one of this bot's (it has tables and no "
+                "schema_version table). Point the bot at another file."
+            )
+    with transaction(conn):
+        conn.execute(_VERSION_TABLE)
+    applied = _applied(conn)
+    _check_applied(applied, known, supported, path)
+    for version, sql in migrations:
+        if version in applied:
+            continue
+        with transaction(conn):
+            # Re-read inside the write lock: another process may have just applied it.
+            if conn.execute(
+                "SELECT 1 FROM schema_version WHERE version = ?", (version,)
+            ).fetchone():
+                continue
+            try:
+                for statement in statements(sql):
+                    conn.execute(statement)
+            except sqlite3.OperationalError as error:
+                raise MigrationError(f"Migration {version} failed: {error}") from error
+            conn.execute(
+                "INSERT INTO schema_version (version, checksum, applied_at) "
+                "VALUES (?, ?, (julianday('now') - 2440587.5) * 86400.0)",
+                (version, checksum(sql)),
+            )
+    return supported
+
+
+def current_version(conn: sqlite3.Connection) -> int:
+    """The highest applied version (0 for an empty database)."""
+    return max(_applied(conn), default=0)
+
+
+def _applied(conn: sqlite3.Connection) -> dict[int, str]:
+    return dict(conn.execute("SELECT version, checksum FROM schema_version").fetchall())
+
+
+def _check_sequence(migrations: tuple[tuple[int, str], ...]) -> None:
+    versions = [version for version, _ in migrations]
+    if versions != list(range(1, len(versions) + 1)):
+        raise MigrationError(f"Migration versions must be 1, 2, 3, ... in order, not {versions}.")
+
+
+def _check_applied(
+    applied: dict[int, str], known: dict[int, str], supported: int, path: str | Path
+) -> None:
+    newest = max(applied, default=0)
+    if newest > supported:
+        raise SchemaTooNewError(path, newest, supported)
+    for version, digest in sorted(applied.items()):
+        if digest != checksum(known[version]):
+            raise MigrationError(
+                f"Migration {version} in the code differs from the one applied to {path}. An "
+                "applied migration must never change: restore it and add a new migration instead."
+            )

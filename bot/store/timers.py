@@ -1,0 +1,87 @@
+"""Timers: one per (game, kind), resumed at start-up (turn clocks, forfeit deadlines, ...)."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .codec import dumps, loads
+from .errors import NotFoundError
+
+if TYPE_CHECKING:
+    from .database import Database
+
+
+@dataclass(frozen=True, slots=True)
+class TimerRecord:
+    """A pending timer: due at ``due_at`` (Unix seconds), with a JSON payload."""
+
+    game_id: int
+    kind: str
+    due_at: float
+    payload: dict[str, Any]
+
+
+class Timers:
+    """The timers repository (``db.timers``). Finishing a game clears its timers."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def set(
+        self, game_id: int, kind: str, due_at: float, payload: dict[str, Any] | None = None
+    ) -> TimerRecord:
+        """Create or replace the game's timer of this kind."""
+        record = TimerRecord(game_id, kind, due_at, dict(payload or {}))
+        await self._db.run(_set, game_id, kind, due_at, dumps(record.payload))
+        return record
+
+    async def get(self, game_id: int, kind: str) -> TimerRecord | None:
+        """The game's timer of this kind, if set."""
+        rows = await self._db.run(_select, "WHERE game_id = ? AND kind = ?", (game_id, kind))
+        return rows[0] if rows else None
+
+    async def clear(self, game_id: int, kind: str) -> bool:
+        """Remove one timer; False if it was not set."""
+        return bool(await self._db.run(_clear, game_id, kind))
+
+    async def clear_game(self, game_id: int) -> int:
+        """Remove all timers of a game; returns how many."""
+        return await self._db.run(_clear, game_id, None)
+
+    async def all(self) -> list[TimerRecord]:
+        """Every timer, soonest first (to resume them at start-up)."""
+        return await self._db.run(_select, "", ())
+
+    async def due(self, now: float) -> list[TimerRecord]:
+        """The timers due at or before ``now``, soonest first."""
+        return await self._db.run(_select, "WHERE due_at <= ?", (now,))
+
+
+def _set(conn: sqlite3.Connection, game_id: int, kind: str, due_at: float, payload: str) -> None:
+    try:
+        conn.execute(
+            "INSERT INTO timers (game_id, kind, due_at, payload) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (game_id, kind) DO UPDATE SET due_at = excluded.due_at, "
+            "payload = excluded.payload",
+            (game_id, kind, due_at, payload),
+        )
+    except sqlite3.IntegrityError as error:
+        raise NotFoundError(f"There is no game {game_id}.") from error
+
+
+def _clear(conn: sqlite3.Connection, game_id: int, kind: str | None) -> int:
+    if kind is None:
+        return conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,)).rowcount
+    cursor = conn.execute("DELETE FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind))
+    return cursor.rowcount
+
+
+def _select(conn: sqlite3.Connection, where: str, params: tuple[Any, ...]) -> list[TimerRecord]:
+    # ``where`` is a constant of this module; values go in ``params``.
+    rows = conn.execute(
+        f"SELECT game_id, kind, due_at, payload FROM timers {where} ORDER BY due_at, game_id",
+        params,
+    )
+    return [TimerRecord(game_id, kind, due, loads(text)) for game_id, kind, due, text in rows]

@@ -1,0 +1,230 @@
+"""Games across days: turn pings by DM, reminders, time limits, ``/sequence notify`` and
+``/sequence mygames``. Timers live in the store and are re-armed after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import tasks
+
+from bot.app import SequenceBot
+from bot.services.games import MoveOutcome
+from bot.services.lobbies import is_computer
+from bot.services.options import format_duration
+from bot.services.turns import LIMIT, REMINDER, Expiry, TurnClock
+from bot.store.games import GameRecord
+from bot.store.timers import TimerRecord
+
+from .base import SequenceCog
+from .common.describe import describe_move, seat_label, team_label
+from .common.replies import reply, reporting
+
+log = logging.getLogger(__name__)
+
+DM_PREF = "dm_notify"
+DM_FAILED_PREF = "dm_failed"
+
+
+def board_link(record: GameRecord) -> str:
+    """A link to the game's latest board (or its channel)."""
+    base = f"https://discord.com/channels/{record.guild_id}/{record.channel_id}"
+    return f"{base}/{record.board_message_id}" if record.board_message_id else base
+
+
+class Turns(SequenceCog):
+    """Keeps slow games moving."""
+
+    def __init__(self, bot: SequenceBot) -> None:
+        super().__init__(bot)
+        self.turn_clock = TurnClock(bot.db, bot.games, bot.clock)
+        self.timers: dict[tuple[int, str], asyncio.Task[None]] = {}
+
+    async def cog_load(self) -> None:
+        for timer in await self.bot.db.timers.all():
+            self.schedule(timer)
+        self.expire_lobbies.start()
+
+    async def cog_unload(self) -> None:
+        self.expire_lobbies.cancel()
+        for task in self.timers.values():
+            task.cancel()
+
+    # ------------------------------------------------------------------ timers
+    def schedule(self, timer: TimerRecord) -> None:
+        """Fire ``timer`` at its time (replacing the game's earlier timer of that kind)."""
+        key = (timer.game_id, timer.kind)
+        old = self.timers.pop(key, None)
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
+        self.timers[key] = asyncio.create_task(self._wait_and_fire(timer))
+
+    def cancel_game(self, game_id: int) -> None:
+        """Drop the pending timers of a game."""
+        for kind in (REMINDER, LIMIT):
+            task = self.timers.pop((game_id, kind), None)
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+
+    async def _wait_and_fire(self, timer: TimerRecord) -> None:
+        delay = max(0.0, timer.due_at - self.bot.clock())
+        await asyncio.sleep(delay)
+        self.timers.pop((timer.game_id, timer.kind), None)
+        try:
+            await self.fire(timer)
+        except Exception:
+            log.exception("Timer %s of game %d failed", timer.kind, timer.game_id)
+
+    async def fire(self, timer: TimerRecord) -> None:
+        """A reminder or a time limit is due."""
+        record = self.turn_clock.is_current(timer)
+        if record is None:
+            await self.bot.db.timers.clear(timer.game_id, timer.kind)
+            return
+        if timer.kind == REMINDER:
+            await self.remind(record)
+            self.schedule(await self.turn_clock.remind_again(record, timer))
+        elif timer.kind == LIMIT:
+            await self.time_out(record)
+
+    async def remind(self, record: GameRecord) -> None:
+        """Nudge the player to move, in the channel and (if they asked) by DM."""
+        seat = record.game.turn
+        waited = format_duration(record.options.get("reminder_delay") or 0)
+        text = (
+            f"⏰ {seat_label(record, seat, mention=True)}, it is still your turn in game "
+            f"#{record.id} ({team_label(record.game.team_of(seat))}); waiting {waited}. "
+            f"{board_link(record)}"
+        )
+        await self.bot.table.notice(record, text)
+        await self.direct_message(
+            record,
+            seat,
+            f"⏰ Reminder: it is your turn in Sequence game #{record.id}: {board_link(record)}",
+        )
+
+    async def time_out(self, record: GameRecord) -> None:
+        """The turn's time ran out: forfeits, then skip, a computer move, or removal."""
+        expiry: Expiry = await self.turn_clock.expire(record)
+        seat = expiry.seat
+        who = seat_label(record, seat)
+        lines = [f"⌛ {who} ran out of time."]
+        lines += [
+            f"The bot forfeited a random card for {who} (table talk)." for _ in expiry.forfeits
+        ]
+        if expiry.policy == "computer":
+            lines.append("A computer player moves for them this turn.")
+            await self.bot.table.notice(record, "\n".join(lines))
+            computers = self.bot.get_cog("Computers")
+            if computers is not None:
+                await computers.move_for(record, seat, level="medium")  # type: ignore[attr-defined]
+            return
+        await self.bot.table.notice(record, "\n".join(lines))
+        if expiry.outcome is not None:
+            await self.bot.table.after_move(expiry.outcome)
+
+    # ------------------------------------------------------------------ events
+    @SequenceCog.listener()
+    async def on_sequence_move(self, outcome: MoveOutcome) -> None:
+        if outcome.finished:
+            self.cancel_game(outcome.record.id)
+            await self.bot.db.timers.clear_game(outcome.record.id)
+        elif outcome.turn_passed:
+            await self.turn_started(outcome.record)
+
+    @SequenceCog.listener()
+    async def on_sequence_start(self, record: GameRecord) -> None:
+        await self.turn_started(record)
+
+    @SequenceCog.listener()
+    async def on_sequence_end(self, record: GameRecord) -> None:
+        self.cancel_game(record.id)
+        await self.bot.db.timers.clear_game(record.id)
+
+    async def turn_started(self, record: GameRecord) -> None:
+        """Arm the new turn's timers and ping the player by DM if they asked for it."""
+        self.cancel_game(record.id)
+        for timer in await self.turn_clock.arm(record):
+            self.schedule(timer)
+        seat = record.game.turn
+        if not is_computer(record.seats[seat]):
+            last = record.game.moves[-1] if record.game.moves else None
+            happened = f"{describe_move(record, last)}\n" if last else ""
+            await self.direct_message(
+                record,
+                seat,
+                f"{happened}🎲 Your turn in Sequence game #{record.id}: {board_link(record)}",
+            )
+
+    async def direct_message(self, record: GameRecord, seat: int, text: str) -> None:
+        """DM a player who opted in; a failure (DMs closed) is noted and never breaks the game."""
+        user_id = record.seats[seat]["user_id"]
+        if is_computer(record.seats[seat]) or not await self.bot.db.prefs.get(
+            user_id, DM_PREF, False
+        ):
+            return
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text.replace("**", ""))
+        except discord.HTTPException as error:
+            log.info("Could not DM user %d (HTTP %s); noted", user_id, error.status)
+            await self.bot.db.prefs.set(user_id, DM_FAILED_PREF, self.bot.clock())
+
+    # ------------------------------------------------------------------ lobbies
+    @tasks.loop(minutes=10)
+    async def expire_lobbies(self) -> None:
+        """Close lobbies nobody started in time."""
+        cutoff = self.bot.clock() - self.bot.settings.lobby_expiry
+        for lobby in await self.bot.db.lobbies.expire(older_than=cutoff):
+            cog = self.bot.get_cog("Lobby")
+            if cog is not None:
+                await cog.close_message(lobby, "⌛ This lobby expired before it started.")  # type: ignore[attr-defined]
+
+    # ------------------------------------------------------------------ commands
+    @app_commands.command(name="notify", description="Get a direct message when it is your turn")
+    @app_commands.choices(
+        setting=[
+            app_commands.Choice(name="on", value="on"),
+            app_commands.Choice(name="off", value="off"),
+        ]
+    )
+    async def notify(self, interaction: discord.Interaction, setting: str) -> None:
+        async with reporting(interaction):
+            on = setting == "on"
+            await self.bot.db.prefs.set(interaction.user.id, DM_PREF, on)
+            failed = await self.bot.db.prefs.get(interaction.user.id, DM_FAILED_PREF)
+            text = "🔔 You will get a DM when it is your turn." if on else "🔕 No more turn DMs."
+            if on and failed:
+                text += (
+                    " (A DM to you failed before: allow DMs from server members so they arrive.)"
+                )
+                await self.bot.db.prefs.delete(interaction.user.id, DM_FAILED_PREF)
+            await reply(interaction, text)
+
+    @app_commands.command(name="mygames", description="Your active games in this server")
+    async def mygames(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            records = self.bot.games.games_of(interaction.user.id, interaction.guild_id)
+            if not records:
+                await reply(
+                    interaction,
+                    "You are not in any active game here. Open one with `/sequence new`.",
+                )
+                return
+            lines = []
+            for record in sorted(records, key=lambda r: r.id):
+                game = record.game
+                mine = record.seats[game.turn]["user_id"] == interaction.user.id
+                turn = "**your turn**" if mine else f"{record.seats[game.turn]['name']}'s turn"
+                lines.append(
+                    f"• Game #{record.id} in <#{record.channel_id}>: {turn} · "
+                    f"[board]({board_link(record)})"
+                )
+            await reply(interaction, "\n".join(lines))
+
+
+async def setup(bot: SequenceBot) -> None:
+    """Load the cog."""
+    await bot.add_cog(Turns(bot))

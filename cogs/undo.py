@@ -1,0 +1,106 @@
+"""``/sequence undo``: the host asks to take back the last move; every other team must agree."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.app import SequenceBot
+from bot.services.undo import UndoService, UndoState
+
+from .base import SequenceCog
+from .common.describe import describe_move, team_label
+from .common.replies import reporting
+
+
+class UndoButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"seq:undo:(?P<game>\d+):(?P<count>\d+):(?P<answer>agree|refuse)",
+):
+    """Agree or refuse an undo request."""
+
+    def __init__(self, game_id: int, count: int, answer: str) -> None:
+        self.game_id, self.count, self.answer = game_id, count, answer
+        label, style = (
+            ("Agree", discord.ButtonStyle.success)
+            if answer == "agree"
+            else ("Refuse", discord.ButtonStyle.danger)
+        )
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, custom_id=f"seq:undo:{game_id}:{count}:{answer}"
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
+    ) -> UndoButton:
+        return cls(int(match["game"]), int(match["count"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog: Undo = interaction.client.get_cog("Undo")  # type: ignore[union-attr, assignment]
+        async with reporting(interaction):
+            state = await cog.service.answer(
+                self.game_id, interaction.user.id, self.count, agree=self.answer == "agree"
+            )
+            await cog.show(interaction, state, edit=True)
+
+
+class Undo(SequenceCog):
+    """Take back a move, with everyone's agreement."""
+
+    def __init__(self, bot: SequenceBot) -> None:
+        super().__init__(bot)
+        self.service = UndoService(bot.db, bot.games, bot.clock)
+        bot.add_dynamic_items(UndoButton)
+
+    @app_commands.command(
+        name="undo", description="Ask to take back the last move (host; other teams must agree)"
+    )
+    async def undo(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            record = self.bot.games.for_channel(interaction.channel_id or 0)
+            state = await self.service.request(record.id, interaction.user.id)
+            await self.show(interaction, state, edit=False)
+
+    async def show(self, interaction: discord.Interaction, state: UndoState, *, edit: bool) -> None:
+        """The request message: who must still agree, or the result."""
+        record = state.record
+        if state.refused:
+            text, view = f"↩️ The undo was refused by <@{interaction.user.id}>.", None
+        elif state.done:
+            text, view = (
+                "↩️ **The last move was taken back.** The move log keeps it, marked undone.",
+                None,
+            )
+        else:
+            last = describe_move(record, record.game.moves[-1])
+            teams = ", ".join(team_label(t) for t in state.waiting_teams)
+            text = (
+                f"↩️ The host asks to undo the last move: {last}\n"
+                f"Waiting for: {teams} (one player each)."
+            )
+            view = discord.ui.View(timeout=None)
+            view.add_item(UndoButton(record.id, state.count, "agree"))
+            view.add_item(UndoButton(record.id, state.count, "refuse"))
+        if edit:
+            await interaction.response.edit_message(content=text, view=view)
+        elif view is not None:
+            await interaction.response.send_message(text, view=view)
+        else:
+            await interaction.response.send_message(text)
+        if state.done:
+            self.bot.dispatch("sequence_undo", record)
+            await self.bot.table.post_board(record, "The last move was undone.")
+            cog = self.bot.get_cog("Turns")
+            if cog is not None:
+                await cog.turn_started(record)  # type: ignore[attr-defined]
+
+
+async def setup(bot: SequenceBot) -> None:
+    """Load the cog."""
+    await bot.add_cog(Undo(bot))

@@ -1,0 +1,48 @@
+"""Helpers for the store tests: real games played with random legal moves."""
+
+from __future__ import annotations
+
+import random
+
+from bot.game import ChoiceRequired, Game, GameSettings, Move
+from bot.store import Database, GameRecord
+
+
+def push_random(game: Game, rng: random.Random) -> Move:
+    """Apply a random legal move (choosing the five when asked) and return it."""
+    move = rng.choice(game.legal_moves)
+    try:
+        game.push(move)
+    except ChoiceRequired as choice:
+        move = move._replace(five=rng.choice(choice.options))
+        game.push(move)
+    return move
+
+
+def new_game(seed: int = 1, players: int = 2) -> Game:
+    """A freshly dealt classic game."""
+    return Game.new(GameSettings.create(players), seed)
+
+
+async def create_game(
+    db: Database, channel_id: int, seed: int = 1, *, players: int = 2, guild_id: int = 7
+) -> GameRecord:
+    """Store a new game in a channel."""
+    seats = [
+        {"user_id": 100 + i, "name": f"P{i}", "team": None, "bot_level": None}
+        for i in range(players)
+    ]
+    return await db.games.create(
+        guild_id, channel_id, new_game(seed, players), seats, {"turn_timer": 60}, None, 1000.0
+    )
+
+
+async def play(db: Database, record: GameRecord, count: int, rng: random.Random) -> None:
+    """Play and store up to ``count`` moves of the record's game (fewer if it ends)."""
+    game = record.game
+    for _ in range(count):
+        if game.is_over():
+            return
+        move = push_random(game, rng)
+        number = len(game.moves) - 1
+        await db.games.append_move(record.id, number, move, 100 + move.seat, game, 2000.0 + number)

@@ -1,0 +1,127 @@
+"""Lobbies through Discord: opening, joining, teams, computers, starting and refusals."""
+
+from __future__ import annotations
+
+import pytest
+
+from .e2e_helpers import make_table, open_and_start
+
+NAMES = [f"player{n}" for n in range(14)]
+
+
+async def test_lobby_buttons_seat_alternating_teams(simcord_env):
+    table = await make_table(simcord_env, NAMES[:4])
+    record = await open_and_start(table)
+    seats = [seat["user_id"] for seat in record.seats]
+    players = [p.id for p in table.players]
+    # joining order alice, b, c, d is spread over teams A B A B and seated alternately
+    assert seats == players
+    assert [record.game.team_of(s) for s in range(4)] == [0, 1, 0, 1]
+    assert record.game.settings.hand_size == 6
+
+
+async def test_switch_team_and_unequal_teams_are_refused(simcord_env):
+    table = await make_table(simcord_env, NAMES[:4])
+    host, bob, carol, dave = table.players
+    lobby = (await host.slash(table.channel, "sequence new")).response
+    for player in (bob, carol, dave):
+        await player.click(lobby, label="Join")
+    switched = await bob.click(lobby, label="Switch team")  # bob: Green -> Blue (3 v 1)
+    assert switched.acknowledged
+    refused = await host.click(lobby, label="Start")
+    assert refused.ephemeral and "unequal" in refused.response.content
+    assert table.game() is None
+    await carol.click(lobby, label="Switch team")  # carol: Blue -> Green (2 v 2)
+    await host.click(lobby, label="Start")
+    record = table.game()
+    teams = {seat["user_id"]: record.game.team_of(i) for i, seat in enumerate(record.seats)}
+    assert teams[host.id] == teams[bob.id] != teams[carol.id] == teams[dave.id]
+
+
+@pytest.mark.parametrize("count", [5, 7])
+async def test_start_refuses_5_and_7_players(simcord_env, count: int):
+    table = await make_table(simcord_env, NAMES[:count])
+    host, *others = table.players
+    lobby = (await host.slash(table.channel, "sequence new")).response
+    for player in others:
+        await player.click(lobby, label="Join")
+    refused = await host.click(lobby, label="Start")
+    assert refused.ephemeral
+    assert f"cannot be played with {count} players" in refused.response.content
+    assert table.game() is None
+
+
+async def test_full_lobby_and_double_join_are_refused(simcord_env):
+    table = await make_table(simcord_env, NAMES[:13])
+    host, *others = table.players
+    lobby = (await host.slash(table.channel, "sequence new")).response
+    for player in others[:11]:
+        assert not (await player.click(lobby, label="Join")).ephemeral
+    full = await others[11].click(lobby, label="Join")
+    assert full.ephemeral and "full" in full.response.content
+    again = await others[0].slash(table.channel, "sequence join")
+    assert again.ephemeral and "already in this lobby" in again.response.content
+
+
+async def test_only_the_host_starts_and_a_moderator_can_cancel(simcord_env):
+    import discord
+
+    table = await make_table(simcord_env, NAMES[:2])
+    host, bob = table.players
+    mods = table.guild.create_role("Mods", permissions=discord.Permissions(manage_channels=True))
+    moderator = table.guild.add_member(simcord_env.create_user("mod"), roles=[mods])
+    lobby = (await host.slash(table.channel, "sequence new")).response
+    await bob.click(lobby, label="Join")
+    refused = await bob.click(lobby, label="Start")
+    assert refused.ephemeral and "Only the host" in refused.response.content
+    refused = await bob.slash(table.channel, "sequence cancel")
+    assert refused.ephemeral and "Only the host" in refused.response.content
+    cancelled = await moderator.slash(table.channel, "sequence cancel")
+    assert not cancelled.ephemeral and "cancelled" in cancelled.response.content
+    again = await bob.slash(table.channel, "sequence join")
+    assert again.ephemeral and "no open lobby" in again.response.content
+
+
+async def test_malformed_settings_get_a_clear_answer(simcord_env):
+    table = await make_table(simcord_env, NAMES[:1])
+    (host,) = table.players
+    bad = await host.slash(table.channel, "sequence new", time_limit="soon")
+    assert bad.ephemeral and "is not a duration" in bad.response.content
+    bad = await host.slash(table.channel, "sequence new", time_limit="5s")
+    assert bad.ephemeral and "at least 30 seconds" in bad.response.content
+    bad = await host.slash(table.channel, "sequence new", hints=True, rated=True, teams=3)
+    assert not bad.ephemeral  # hints make the game unrated, which is allowed
+    second = await host.slash(table.channel, "sequence new")
+    assert second.ephemeral and "already open" in second.response.content
+
+
+async def test_computer_players_fill_seats_and_play(simcord_env):
+    table = await make_table(simcord_env, NAMES[:1])
+    (host,) = table.players
+    lobby = (await host.slash(table.channel, "sequence new")).response
+    added = await host.select(
+        lobby, ["easy"], custom_id=lobby.components[1]["components"][0]["custom_id"]
+    )
+    assert added.acknowledged
+    result = await host.slash(table.channel, "sequence addbot", level="hard")
+    assert result.ephemeral and "joined" in result.response.content
+    result = await host.slash(table.channel, "sequence addbot", level="medium")
+    table.bot.lobbies.new_seed = lambda: 3
+    start = await host.click(lobby, label="Start")
+    assert start.acknowledged
+    record = table.game()
+    assert len(record.seats) == 4
+    assert record.options["rated"] is False  # games with computers are never rated
+    # the computers play their turns by themselves until it is the host's turn
+    await simcord_env.settle()
+    assert record.seats[record.game.turn]["user_id"] == host.id or record.game.is_over()
+
+
+async def test_a_lobby_in_a_thread_and_one_game_per_channel(simcord_env):
+    table = await make_table(simcord_env, NAMES[:3])
+    record = await open_and_start(
+        table.__class__(table.env, table.guild, table.channel, table.players[:2])
+    )
+    assert record is not None
+    busy = await table.players[2].slash(table.channel, "sequence new")
+    assert busy.ephemeral and "one game per channel" in busy.response.content

@@ -1,0 +1,301 @@
+"""Games: saved and reloaded equal, the duplicate-move guard, undo, snapshot checks."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.game import Game, Move
+from bot.store import (
+    ChannelBusyError,
+    CorruptGameError,
+    Database,
+    GameNotActiveError,
+    NotFoundError,
+    StaleMoveError,
+    StoreError,
+)
+from tests.store_util import create_game, new_game, play, push_random
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "games.db")
+    yield database
+    await database.close()
+
+
+async def test_a_game_saved_closed_and_reopened_is_equal(tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    db = await Database.open(path)
+    record = await create_game(db, channel_id=5, seed=42, players=4)
+    await play(db, record, 60, random.Random(1))
+    await db.games.set_board_message(record.id, 999)
+    await db.games.set_options(record.id, {"turn_timer": 60, "votes": [1]})
+    await db.close()
+
+    db = await Database.open(path)
+    try:
+        loaded = await db.games.load(record.id)
+        assert loaded.game == record.game
+        assert (
+            loaded.game.to_dict()
+            == Game.replay(record.game.settings, 42, record.game.moves).to_dict()
+        )
+        assert (loaded.guild_id, loaded.channel_id, loaded.status) == (7, 5, "active")
+        assert loaded.seats == record.seats and loaded.options == {"turn_timer": 60, "votes": [1]}
+        assert (loaded.board_message_id, loaded.created_at) == (999, 1000.0)
+        assert await db.games.verify(record.id)
+        [active] = await db.games.active()
+        assert active.game == record.game
+        assert (await db.games.active_for_channel(5)).game == record.game  # type: ignore[union-attr]
+        assert await db.games.active_for_channel(6) is None
+        entries = await db.games.log(record.id)
+        assert [e.move for e in entries] == record.game.moves
+        assert entries[3].actor_user_id == 100 + entries[3].seat
+    finally:
+        await db.close()
+
+
+async def test_a_game_created_with_moves_keeps_them(db: Database) -> None:
+    game = new_game(3)
+    rng = random.Random(3)
+    for _ in range(10):
+        push_random(game, rng)
+    record = await db.games.create(1, 2, game, [], {}, 55, 10.0)
+    loaded = await db.games.load(record.id, verify=True)
+    assert loaded.game == game and loaded.lobby_message_id == 55
+
+
+async def test_the_same_move_number_is_refused_the_second_time(db: Database) -> None:
+    record = await create_game(db, 1)
+    game = record.game
+    first = game.copy()
+    move = push_random(first, random.Random(1))
+    await db.games.append_move(record.id, 0, move, None, first, 1.0)
+    second = game.copy()
+    other = push_random(second, random.Random(2))
+    with pytest.raises(StaleMoveError) as error:
+        await db.games.append_move(record.id, 0, other, None, second, 2.0)
+    assert (error.value.expected, error.value.actual) == (0, 1)
+    loaded = await db.games.load(record.id, verify=True)
+    assert loaded.game == first  # nothing of the refused move was written
+    assert len(await db.games.log(record.id)) == 1
+    ahead = first.copy()
+    push_random(ahead, random.Random(3))
+    push_random(ahead, random.Random(3))
+    with pytest.raises(StaleMoveError):  # a gap in the numbering is refused too
+        await db.games.append_move(record.id, 2, ahead.moves[-1], None, ahead, 3.0)
+
+
+async def test_two_concurrent_writers_for_one_turn_only_one_wins(db: Database) -> None:
+    record = await create_game(db, 1)
+    attempts = []
+    for seed in range(6):
+        game = record.game.copy()
+        attempts.append((push_random(game, random.Random(seed)), game))
+    outcomes = await asyncio.gather(
+        *(db.games.append_move(record.id, 0, m, None, g, 1.0) for m, g in attempts),
+        return_exceptions=True,
+    )
+    assert sum(o is None for o in outcomes) == 1
+    assert all(isinstance(o, StaleMoveError) for o in outcomes if o is not None)
+    winner = attempts[outcomes.index(None)][1]
+    assert (await db.games.load(record.id, verify=True)).game == winner
+
+
+async def test_two_connections_cannot_both_apply_a_turn(tmp_path: Path) -> None:
+    path = tmp_path / "two.db"
+    one, two = await Database.open(path), await Database.open(path)
+    try:
+        record = await create_game(one, 1)
+        games = []
+        for seed in (1, 2):
+            game = record.game.copy()
+            games.append((push_random(game, random.Random(seed)), game))
+        await one.games.append_move(record.id, 0, games[0][0], None, games[0][1], 1.0)
+        with pytest.raises(StaleMoveError):
+            await two.games.append_move(record.id, 0, games[1][0], None, games[1][1], 1.0)
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_a_snapshot_must_match_the_move(db: Database) -> None:
+    record = await create_game(db, 1)
+    game = record.game.copy()
+    move = push_random(game, random.Random(1))
+    with pytest.raises(ValueError):
+        await db.games.append_move(record.id, 0, move, None, record.game, 1.0)
+    with pytest.raises(ValueError):
+        await db.games.append_move(record.id, 0, Move("pass", 0), None, game, 1.0)
+
+
+async def test_missing_and_finished_games(db: Database) -> None:
+    game = new_game()
+    move = push_random(game, random.Random(1))
+    with pytest.raises(NotFoundError):
+        await db.games.append_move(404, 0, move, None, game, 1.0)
+    with pytest.raises(NotFoundError):
+        await db.games.load(404)
+    with pytest.raises(NotFoundError):
+        await db.games.set_options(404, {})
+    with pytest.raises(NotFoundError):
+        await db.games.set_board_message(404, 1)
+    record = await create_game(db, 1)
+    await db.timers.set(record.id, "turn", 50.0, {"seat": 0})
+    await db.games.finish(record.id, "finished", 30.0)
+    with pytest.raises(GameNotActiveError):
+        await db.games.append_move(record.id, 0, move, None, game, 1.0)
+    with pytest.raises(GameNotActiveError):
+        await db.games.finish(record.id, "cancelled", 31.0)
+    loaded = await db.games.load(record.id)
+    assert (loaded.status, loaded.finished_at) == ("finished", 30.0)
+    assert await db.games.active() == [] and await db.timers.all() == []
+
+
+async def test_one_active_game_per_channel(db: Database) -> None:
+    first = await create_game(db, 1)
+    with pytest.raises(ChannelBusyError):
+        await create_game(db, 1, seed=2)
+    await create_game(db, 2)  # another channel is fine
+
+    def sneak_in(conn: sqlite3.Connection) -> None:  # past the repository: the schema refuses
+        conn.execute(
+            "INSERT INTO games (guild_id, channel_id, settings, seed, seats, options, created_at)"
+            " VALUES (1, 1, '{}', '1', '[]', '{}', 0)"
+        )
+
+    with pytest.raises(StoreError, match="UNIQUE"):
+        await db.run(sneak_in)
+    await db.games.finish(first.id, "cancelled", 5.0)
+    again = await create_game(db, 1, seed=3)
+    assert (await db.games.active_for_channel(1)).id == again.id  # type: ignore[union-attr]
+
+
+async def test_a_lobby_becomes_a_game_in_one_transaction(db: Database) -> None:
+    lobby = await db.lobbies.create(1, 9, 100, {"players": 2}, 1.0)
+    with pytest.raises(ChannelBusyError):
+        await db.lobbies.create(1, 9, 101, {}, 1.0)
+    with pytest.raises(NotFoundError):
+        await db.games.create(1, 9, new_game(), [], {}, None, 2.0, lobby_id=lobby.id + 1)
+    assert await db.lobbies.get(lobby.id) is not None and await db.games.active() == []
+    record = await db.games.create(1, 9, new_game(), [], {}, 77, 2.0, lobby_id=lobby.id)
+    assert await db.lobbies.get_for_channel(9) is None
+    assert record.lobby_message_id == 77
+    with pytest.raises(ChannelBusyError, match="active game"):
+        await db.lobbies.create(1, 9, 100, {}, 3.0)
+
+
+async def test_undo_keeps_the_move_in_the_log_and_loading_ignores_it(db: Database) -> None:
+    record = await create_game(db, 1)
+    await play(db, record, 5, random.Random(5))
+    moves = list(record.game.moves)
+    before = Game.replay(record.game.settings, record.game.seed, moves[:-1])
+    with pytest.raises(StaleMoveError):
+        await db.games.truncate_last(record.id, 4, Game.replay(before.settings, 1, moves[:3]), 9.0)
+    undone = await db.games.truncate_last(record.id, 5, before, 9.0)
+    assert undone == moves[-1]
+    loaded = await db.games.load(record.id, verify=True)
+    assert loaded.game == before
+    entries = await db.games.log(record.id)
+    assert [e.move for e in entries] == moves and entries[-1].undone_at == 9.0
+    game = loaded.game
+    move = push_random(game, random.Random(99))
+    await db.games.append_move(record.id, 4, move, None, game, 10.0)
+    entries = await db.games.log(record.id)
+    assert [(e.number, e.undone_at is not None) for e in entries][-2:] == [(4, True), (4, False)]
+    assert (await db.games.load(record.id, verify=True)).game == game
+
+
+async def test_a_stale_snapshot_is_rebuilt_from_the_log(
+    db: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    record = await create_game(db, 1)
+    await play(db, record, 12, random.Random(8))
+    expected = record.game
+
+    def roll_back_snapshot(conn: sqlite3.Connection) -> None:
+        conn.execute("UPDATE snapshots SET move_count = 3 WHERE game_id = ?", (record.id,))
+
+    await db.run(roll_back_snapshot)
+    with caplog.at_level(logging.WARNING, logger="bot.store.games"):
+        assert (await db.games.load(record.id)).game == expected
+    assert "replaying the log" in caplog.text
+    assert await db.games.verify(record.id)  # repaired on the way
+
+
+async def test_a_wrong_snapshot_is_caught_by_verification(
+    db: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    record = await create_game(db, 1)
+    await play(db, record, 12, random.Random(8))
+
+    def tamper(conn: sqlite3.Connection) -> None:
+        other = new_game(seed=12345).state_dict()
+        conn.execute(
+            "UPDATE snapshots SET state = json(?) WHERE game_id = ?",
+            (json.dumps(other), record.id),
+        )
+
+    await db.run(tamper)
+    with caplog.at_level(logging.WARNING, logger="bot.store.games"):
+        assert not await db.games.verify(record.id)
+    assert "differs" in caplog.text
+    assert (await db.games.load(record.id)).game == record.game
+    assert await db.games.verify(record.id)
+
+    await db.run(lambda c: c.execute("UPDATE snapshots SET state = '{}'"))
+    assert (await db.games.load(record.id)).game == record.game  # unreadable: replayed
+
+
+async def test_an_unreplayable_log_is_reported_and_skipped_at_start_up(
+    db: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    good = await create_game(db, 1)
+    bad = await create_game(db, 2)
+    await play(db, bad, 3, random.Random(1))
+
+    def break_log(conn: sqlite3.Connection) -> None:
+        conn.execute(
+            'UPDATE moves SET move = \'{"kind":"play","seat":0,"card":"2S","space":0}\''
+            " WHERE game_id = ? AND number = 1",
+            (bad.id,),
+        )
+        conn.execute("UPDATE snapshots SET move_count = 0 WHERE game_id = ?", (bad.id,))
+
+    await db.run(break_log)
+    with pytest.raises(CorruptGameError):
+        await db.games.load(bad.id)
+    with caplog.at_level(logging.ERROR, logger="bot.store.games"):
+        assert [r.id for r in await db.games.active()] == [good.id]
+    assert f"Game {bad.id} cannot be loaded" in caplog.text
+
+
+async def test_many_active_games_load_with_their_own_moves(db: Database) -> None:
+    rng = random.Random(4)
+    records = []
+    for channel in range(20):
+        record = await create_game(db, channel, seed=channel, players=rng.choice([2, 3, 4]))
+        await play(db, record, rng.randrange(0, 30), rng)
+        records.append(record)
+    await db.games.finish(records[0].id, "finished", 1.0)
+    loaded = {r.id: r for r in await db.games.active()}
+    assert sorted(loaded) == [r.id for r in records[1:]]
+    for record in records[1:]:
+        assert loaded[record.id].game == record.game
+
+
+async def test_a_closed_database_says_so(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "c.db")
+    await db.close()
+    await db.close()
+    with pytest.raises(StoreError, match="closed"):
+        await db.games.active()

@@ -1,0 +1,135 @@
+"""Lobbies, preferences, timers, table-talk reports and results."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.store import ChannelBusyError, Database, NotFoundError, StoreError
+from tests.store_util import create_game
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "repos.db")
+    yield database
+    await database.close()
+
+
+async def test_lobbies(db: Database) -> None:
+    lobby = await db.lobbies.create(1, 10, 100, {"players": 4}, 5.0)
+    assert lobby.id and lobby.seats == [] and lobby.created_at == 5.0
+    with pytest.raises(ChannelBusyError, match="open lobby"):
+        await db.lobbies.create(1, 10, 101, {}, 6.0)
+    lobby.seats.append({"user_id": 100, "name": "Ann", "team": 0, "bot_level": None})
+    lobby.seats.append({"user_id": -1, "name": "Bot", "team": None, "bot_level": "easy"})
+    lobby.options["preset"] = "convoy"
+    lobby.message_id = 555
+    await db.lobbies.save(lobby)
+    assert await db.lobbies.get(lobby.id) == lobby
+    assert await db.lobbies.get_for_channel(10) == lobby
+    old = await db.lobbies.create(1, 11, 100, {}, 1.0)
+    assert [x.id for x in await db.lobbies.list_all()] == [lobby.id, old.id]
+    assert await db.lobbies.expire(older_than=3.0) == [old]
+    assert await db.lobbies.list_all() == [lobby]
+    assert await db.lobbies.delete(lobby.id)
+    assert not await db.lobbies.delete(lobby.id)
+    with pytest.raises(NotFoundError):
+        await db.lobbies.save(lobby)
+    assert await db.lobbies.get(lobby.id) is None
+
+
+async def test_no_lobby_in_a_channel_with_an_active_game(db: Database) -> None:
+    await create_game(db, 3)
+    with pytest.raises(ChannelBusyError, match="active game"):
+        await db.lobbies.create(1, 3, 100, {}, 1.0)
+
+
+async def test_prefs(db: Database) -> None:
+    assert await db.prefs.get(1, "theme") is None
+    assert await db.prefs.get(1, "theme", "light") == "light"
+    await db.prefs.set(1, "theme", "dark")
+    await db.prefs.set(1, "theme", {"board": "wood", "size": [2, 3]})
+    await db.prefs.set(1, "ping", True)
+    await db.prefs.set(2, "ping", False)
+    assert await db.prefs.get(1, "theme") == {"board": "wood", "size": [2, 3]}
+    assert await db.prefs.all(1) == {"ping": True, "theme": {"board": "wood", "size": [2, 3]}}
+    assert await db.prefs.delete(1, "ping") and not await db.prefs.delete(1, "ping")
+    assert await db.prefs.get(2, "ping") is False
+
+
+async def test_timers(db: Database) -> None:
+    one = await create_game(db, 1)
+    two = await create_game(db, 2)
+    await db.timers.set(one.id, "turn", 100.0, {"seat": 0})
+    await db.timers.set(one.id, "turn", 150.0, {"seat": 1})  # replaces
+    await db.timers.set(one.id, "forfeit", 90.0)
+    await db.timers.set(two.id, "turn", 120.0, {"seat": 0})
+    assert [(t.game_id, t.kind, t.due_at) for t in await db.timers.all()] == [
+        (one.id, "forfeit", 90.0),
+        (two.id, "turn", 120.0),
+        (one.id, "turn", 150.0),
+    ]
+    assert (await db.timers.get(one.id, "turn")).payload == {"seat": 1}  # type: ignore[union-attr]
+    assert [t.kind for t in await db.timers.due(120.0)] == ["forfeit", "turn"]
+    assert await db.timers.clear(one.id, "forfeit") and not await db.timers.clear(one.id, "x")
+    assert await db.timers.clear_game(one.id) == 1
+    assert [t.game_id for t in await db.timers.all()] == [two.id]
+    with pytest.raises(NotFoundError):
+        await db.timers.set(9999, "turn", 1.0)
+
+
+async def test_tabletalk_reports(db: Database) -> None:
+    record = await create_game(db, 1)
+    report = await db.tabletalk.create(record.id, reporter_id=100, team=1, now=5.0)
+    assert report.status == "pending" and report.message_id is None
+    await db.tabletalk.set_message(report.id, 42)
+    other = await db.tabletalk.create(record.id, 101, 0, 6.0, message_id=43)
+    assert [r.id for r in await db.tabletalk.pending(record.id)] == [report.id, other.id]
+    upheld = await db.tabletalk.resolve(report.id, "upheld", 7.0, resolved_by=100)
+    assert (upheld.status, upheld.message_id, upheld.resolved_at, upheld.resolved_by) == (
+        "upheld",
+        42,
+        7.0,
+        100,
+    )
+    with pytest.raises(StoreError, match="already upheld"):
+        await db.tabletalk.resolve(report.id, "dismissed", 8.0)
+    assert [r.id for r in await db.tabletalk.pending()] == [other.id]
+    assert await db.tabletalk.get(report.id) == upheld
+    assert len(await db.tabletalk.for_game(record.id)) == 2
+    with pytest.raises(NotFoundError):
+        await db.tabletalk.resolve(999, "dismissed", 8.0)
+    with pytest.raises(NotFoundError):
+        await db.tabletalk.create(999, 1, 0, 1.0)
+
+
+async def test_results(db: Database) -> None:
+    games = [await create_game(db, channel) for channel in range(4)]
+    await db.results.record(games[0].id, 7, [[1, 2], [3, 4]], 0, True, {"moves": 80}, 10.0)
+    await db.results.record(games[1].id, 7, [[1], [5]], None, False, {}, 20.0)
+    await db.results.record(games[2].id, 8, [[3], [1]], 1, True, {}, 30.0)
+    assert [r.game_id for r in await db.results.for_guild(7)] == [games[0].id, games[1].id]
+    assert [r.game_id for r in await db.results.for_guild(7, rated_only=True)] == [games[0].id]
+    assert [r.game_id for r in await db.results.for_guild(7, since=15.0)] == [games[1].id]
+    ones = await db.results.for_user(1)
+    assert [r.game_id for r in ones] == [g.id for g in games[:3]]
+    assert [r.team_of(1) for r in ones] == [0, 0, 1]
+    assert [r.game_id for r in await db.results.for_user(1, guild_id=8)] == [games[2].id]
+    assert [r.game_id for r in await db.results.for_user(1, rated_only=True)] == [
+        games[0].id,
+        games[2].id,
+    ]
+    result = await db.results.get(games[0].id)
+    assert result is not None and result.summary == {"moves": 80} and result.rated
+    # Recording again replaces the result and its players.
+    await db.results.record(games[0].id, 7, [[9], [4]], 1, True, {}, 11.0)
+    assert [r.game_id for r in await db.results.for_user(1)] == [games[1].id, games[2].id]
+    assert [r.game_id for r in await db.results.for_user(9)] == [games[0].id]
+    assert await db.results.get(games[3].id) is None
+    with pytest.raises(ValueError):
+        await db.results.record(games[3].id, 7, [[1], [2]], 2, True, {}, 1.0)
+    with pytest.raises(NotFoundError):
+        await db.results.record(999, 7, [[1], [2]], 0, True, {}, 1.0)
