@@ -26,6 +26,8 @@ EXTENSIONS = (
     "cogs.computers",
     "cogs.turns",
     "cogs.undo",
+    "cogs.stats",
+    "cogs.tournament",
 )
 
 

@@ -63,11 +63,15 @@ class Settings:
         if "SEQUENCE_DATABASE" in values:
             path = values["SEQUENCE_DATABASE"].strip()
             if not path:
-                raise ConfigError("SEQUENCE_DATABASE is empty: give a file path like data/sequence.db.")
+                raise ConfigError(
+                    "SEQUENCE_DATABASE is empty: give a file path like data/sequence.db."
+                )
             parsed["database_path"] = Path(path)
         level = values.get("LOG_LEVEL", "INFO").strip().upper()
         if level not in LOG_LEVELS:
-            raise ConfigError(f"LOG_LEVEL={level!r} is not a level: use one of {', '.join(LOG_LEVELS)}.")
+            raise ConfigError(
+                f"LOG_LEVEL={level!r} is not a level: use one of {', '.join(LOG_LEVELS)}."
+            )
         parsed["log_level"] = level
         parsed["dev_guild_id"] = _optional_int(values, "DEV_GUILD_ID", minimum=1)
         parsed["shard_count"] = _optional_int(values, "SHARD_COUNT", minimum=1)

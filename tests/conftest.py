@@ -30,3 +30,12 @@ def bot_settings(tmp_path: Path) -> Settings:
 def simcord_bot(bot_settings: Settings):
     """The real bot, as ``python -m bot`` builds it."""
     return create_bot(bot_settings)
+
+
+@pytest.fixture
+async def simcord_env(simcord_env):
+    """SimCord's environment, with the bot closed at the end (SimCord never closes it), so
+    the database's worker thread ends even when a test fails."""
+    yield simcord_env
+    if not simcord_env.bot.is_closed():
+        await simcord_env.bot.close()

@@ -25,6 +25,7 @@ from .prefs import Prefs
 from .results import Results
 from .tabletalk import TableTalk
 from .timers import Timers
+from .tournaments import Tournaments
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +58,7 @@ class Database:
         self.prefs = Prefs(self)
         self.timers = Timers(self)
         self.tabletalk = TableTalk(self)
+        self.tournaments = Tournaments(self)
 
     @classmethod
     async def open(

@@ -117,8 +117,72 @@ CREATE TABLE result_players (
 CREATE INDEX result_players_by_user ON result_players (user_id, game_id);
 """
 
+#: Tournaments: entrants (a user or a fixed team), players (one entrant per user and tournament),
+#: and matches, each with its thread, game, check-ins and show-up deadline.
+_V2 = """
+CREATE TABLE tournaments (
+    id            INTEGER PRIMARY KEY,
+    guild_id      INTEGER NOT NULL,
+    channel_id    INTEGER NOT NULL,
+    organiser_id  INTEGER NOT NULL,
+    name          TEXT NOT NULL,
+    format        TEXT NOT NULL CHECK (format IN ('round_robin', 'swiss', 'elimination')),
+    team_size     INTEGER NOT NULL CHECK (team_size IN (1, 2, 3)),
+    options       TEXT NOT NULL,
+    status        TEXT NOT NULL DEFAULT 'signup'
+                  CHECK (status IN ('signup', 'running', 'finished', 'cancelled')),
+    round         INTEGER NOT NULL DEFAULT 0,
+    message_id    INTEGER,
+    created_at    REAL NOT NULL,
+    finished_at   REAL
+);
+CREATE UNIQUE INDEX tournaments_one_open_per_channel ON tournaments (channel_id)
+    WHERE status IN ('signup', 'running');
+CREATE INDEX tournaments_by_guild ON tournaments (guild_id, created_at);
+
+CREATE TABLE tournament_entrants (
+    id             INTEGER PRIMARY KEY,
+    tournament_id  INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+    name           TEXT NOT NULL,
+    members        TEXT NOT NULL,
+    seed           INTEGER,
+    joined_at      REAL NOT NULL,
+    dropped_at     REAL
+);
+CREATE INDEX tournament_entrants_by_tournament ON tournament_entrants (tournament_id, id);
+
+CREATE TABLE tournament_players (
+    tournament_id  INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+    user_id        INTEGER NOT NULL,
+    entrant_id     INTEGER NOT NULL REFERENCES tournament_entrants (id) ON DELETE CASCADE,
+    PRIMARY KEY (tournament_id, user_id)
+) WITHOUT ROWID;
+
+CREATE TABLE tournament_matches (
+    id             INTEGER PRIMARY KEY,
+    tournament_id  INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+    round          INTEGER NOT NULL CHECK (round >= 1),
+    number         INTEGER NOT NULL CHECK (number >= 1),
+    entrant_a      INTEGER NOT NULL REFERENCES tournament_entrants (id),
+    entrant_b      INTEGER REFERENCES tournament_entrants (id),
+    status         TEXT NOT NULL DEFAULT 'pending'
+                   CHECK (status IN ('pending', 'playing', 'done', 'cancelled')),
+    outcome        TEXT,
+    winner         INTEGER REFERENCES tournament_entrants (id),
+    thread_id      INTEGER,
+    game_id        INTEGER,
+    message_id     INTEGER,
+    checkins       TEXT NOT NULL DEFAULT '[]',
+    deadline       REAL,
+    finished_at    REAL
+);
+CREATE UNIQUE INDEX tournament_matches_place ON tournament_matches (tournament_id, round, number);
+CREATE INDEX tournament_matches_by_thread ON tournament_matches (thread_id);
+CREATE INDEX tournament_matches_by_game ON tournament_matches (game_id);
+"""
+
 #: Every migration, in order: (version, sql). Append only.
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1),)
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2))
 
 _VERSION_TABLE = """
 CREATE TABLE IF NOT EXISTS schema_version (

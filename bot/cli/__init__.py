@@ -1,0 +1,134 @@
+"""``sequence-bot``: ``run`` (on Discord), ``demo`` and ``play-local`` (offline) and ``check``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot.demo import PLAYER_COUNTS
+from bot.game.ai import LEVELS
+
+#: Exit codes: 0 fine, 1 something failed while running, 2 the command or settings are wrong.
+OK, FAILED, USAGE = 0, 1, 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: one subcommand per mode."""
+    parser = argparse.ArgumentParser(
+        prog="sequence-bot",
+        description="Play Sequence, the card-and-chip board game, on Discord.",
+        epilog="New here? Start with: sequence-bot demo",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    run = commands.add_parser("run", help="connect to Discord (needs DISCORD_TOKEN)")
+    _env_file(run)
+    run.add_argument(
+        "--heartbeat",
+        type=Path,
+        metavar="FILE",
+        help="touch FILE every 30 s while connected (for `check --heartbeat`)",
+    )
+
+    check = commands.add_parser(
+        "check", help="validate the settings and the database; exit 0 if `run` can start"
+    )
+    _env_file(check)
+    check.add_argument(
+        "--heartbeat",
+        type=Path,
+        metavar="FILE",
+        help="also require FILE to have been touched by `run` within --max-age seconds",
+    )
+    check.add_argument("--max-age", type=float, default=120.0, metavar="SECONDS")
+
+    demo = commands.add_parser(
+        "demo", help="play a whole game offline (no token, no network) and save what it shows"
+    )
+    _table_options(demo)
+    demo.add_argument(
+        "--out", type=Path, default=Path("demo-output"), help="folder to write to (./demo-output)"
+    )
+    demo.add_argument("--quiet", action="store_true", help="no progress bar, only the summary")
+
+    listing = commands.add_parser("commands", help="list the slash commands (from the code)")
+    listing.add_argument(
+        "--markdown", action="store_true", help="as the README's tables (commands, house options)"
+    )
+    listing.add_argument(
+        "--write-readme",
+        type=Path,
+        metavar="FILE",
+        help="replace the tables between the README's <!-- commands/options --> markers",
+    )
+
+    local = commands.add_parser(
+        "play-local",
+        help="play against computers in your browser (offline; needs the [local] extra)",
+    )
+    _table_options(local)
+    local.add_argument("--port", type=int, default=None, help="loopback port (default: any free)")
+    local.add_argument("--no-browser", action="store_true", help="print the address, open nothing")
+    return parser
+
+
+def _env_file(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--env-file",
+        type=Path,
+        default=Path(".env"),
+        metavar="FILE",
+        help="settings file read under the environment (default: ./.env, if it exists)",
+    )
+
+
+def _table_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, default=None, help="shuffle seed (default: random)")
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=PLAYER_COUNTS,
+        default=4,
+        help="players at the table, you included (default 4: two teams of two)",
+    )
+    parser.add_argument(
+        "--level", choices=LEVELS, default="medium", help="the computer players' level"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one subcommand; returns the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return _dispatch(parser, args)
+    except BrokenPipeError:  # `sequence-bot commands | head`
+        sys.stderr.close()
+        return FAILED
+
+
+def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    if args.command == "run":
+        from .online import run_command
+
+        return run_command(args)
+    if args.command == "check":
+        from .health import check_command
+
+        return check_command(args)
+    if args.command == "demo":
+        from .offline import demo_command
+
+        return demo_command(args)
+    if args.command == "commands":
+        from .commands import commands_command
+
+        return commands_command(args)
+    if args.command == "play-local":
+        from .local import play_local_command
+
+        return play_local_command(args)
+    parser.print_help(sys.stderr)
+    return USAGE

@@ -1,0 +1,99 @@
+"""``sequence-bot check``: can ``run`` start (and, with ``--heartbeat``, is it connected)?
+
+Docker's ``HEALTHCHECK`` runs it. It never writes: the database is opened read-only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sqlite3
+import sys
+import time
+from pathlib import Path
+
+from bot.config import ConfigError, Settings
+from bot.store.migrations import current_version, latest_version
+
+from . import FAILED, OK
+
+
+def check_command(args: argparse.Namespace) -> int:
+    """Print what was checked; exit 0 when healthy, 1 with the reason when not."""
+    try:
+        settings = Settings.from_env(env_file=args.env_file)
+    except ConfigError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return FAILED
+    problems = []
+    if not settings.discord_token:
+        problems.append("DISCORD_TOKEN is not set (in the environment or .env).")
+    database = database_problem(settings.database_path)
+    if database:
+        problems.append(database)
+    if args.heartbeat is not None:
+        stale = heartbeat_problem(args.heartbeat, args.max_age)
+        if stale:
+            problems.append(stale)
+    if problems:
+        for problem in problems:
+            print(f"error: {problem}", file=sys.stderr)
+        return FAILED
+    print("ok: " + describe(settings))
+    return OK
+
+
+def describe(settings: Settings) -> str:
+    """The settings that matter for a start-up, in one line (never the token)."""
+    sync = f"to guild {settings.dev_guild_id}" if settings.dev_guild_id else "globally"
+    shards = f"{settings.shard_count} shards" if settings.shard_count else "one connection"
+    return (
+        f"database {settings.database_path}, log level {settings.log_level}, "
+        f"commands synced {sync}, {shards}, token set"
+    )
+
+
+def database_problem(path: Path) -> str | None:
+    """Why the bot could not use the database file at ``path``, or None (read-only check)."""
+    if path.is_dir():
+        return f"SEQUENCE_DATABASE={path} is a folder: give a file path like {path}/sequence.db."
+    if not path.exists():
+        folder = path.parent
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        if not os.access(folder, os.W_OK | os.X_OK):
+            return f"the database {path} cannot be created: the folder {folder} is not writable."
+        return None
+    try:
+        uri = f"{path.resolve().as_uri()}?mode=ro"
+        with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=5.0)) as conn:
+            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+            if "schema_version" in tables:
+                found, known = current_version(conn), latest_version()
+                if found > known:
+                    return (
+                        f"the database {path} has schema version {found}; this bot knows up to "
+                        f"{known}: upgrade the bot."
+                    )
+            elif any(not name.startswith("sqlite_") for name in tables):
+                return (
+                    f"{path} is a SQLite database, but not this bot's: "
+                    "point SEQUENCE_DATABASE at another file."
+                )
+    except sqlite3.Error as error:
+        return f"the database {path} cannot be read: {error}."
+    if not os.access(path, os.W_OK):
+        return f"the database {path} is read-only for this user."
+    return None
+
+
+def heartbeat_problem(path: Path, max_age: float) -> str | None:
+    """Why ``path`` shows that ``run`` is not connected, or None."""
+    try:
+        age = time.time() - path.stat().st_mtime
+    except FileNotFoundError:
+        return f"no heartbeat in {path} yet: the bot has not connected to Discord."
+    if age > max_age:
+        return f"the last heartbeat in {path} was {age:.0f} s ago: the bot is not connected."
+    return None

@@ -1,0 +1,444 @@
+"""The offline demo: the real bot and cogs on SimCord's in-memory Discord, one complete game.
+
+A host opens a lobby with ``/sequence new``, seats computer players with ``/sequence addbot``
+and presses **Start**. The computers move on their own; on the host's turns the host opens
+**Your hand** under the board and plays with the card select and the space buttons, choosing as a
+medium computer player would from the host's own view. The channel's boards, an animated replay
+and a readable transcript are written to a folder.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+
+from bot.app import create_bot
+from bot.config import Settings
+from bot.game import player_view
+from bot.game.ai import LEVELS, choose_move
+from bot.game.board import CORNERS, DIRECTIONS, SIZE
+from bot.game.cards import is_jack
+from bot.game.moves import DEAD, PASS, PLAY, Move
+from bot.game.sequences import CORNER, EMPTY
+from bot.game.settings import TEAM_NAMES
+from bot.store.games import GameRecord
+from render.replay import render_replay_gif
+
+#: Seats at the demo table, host included (teams are equal: 2, 3, 4 or 6 players work).
+PLAYER_COUNTS = (2, 3, 4, 6)
+HOST_NAME = "alice"
+#: How the transcript names the bot (SimCord's bot user is called TestBot).
+BOT_NAME = "Sequence bot"
+#: How the host chooses (from its own view): deterministic for a given seed.
+HOST_LEVEL = "medium"
+MAX_HOST_ACTIONS = 1000
+REPLAY_COMMAND = "sequence replay"
+
+#: ``progress(moves, fraction, status)``: called after every committed move.
+Progress = Callable[[int, float, str], None]
+
+
+class DemoError(RuntimeError):
+    """The demo could not finish its game (a bug: the message says where it stopped)."""
+
+
+@dataclass(frozen=True)
+class DemoOptions:
+    """What the demo plays and where it writes."""
+
+    out: Path = Path("demo-output")
+    seed: int = 2026
+    players: int = 4
+    level: str = "medium"
+    budget_ms: int = 100
+
+
+@dataclass
+class DemoResult:
+    """What happened, for the summary."""
+
+    out: Path
+    game_id: int
+    winner: str
+    moves: int
+    plays: int
+    seconds: float
+    files: list[Path] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """A few lines for the console."""
+        boards = sum(1 for f in self.files if f.name.startswith("board-"))
+        return (
+            f"{self.winner} after {self.moves} moves ({self.plays} chips played) "
+            f"in {self.seconds:.1f} s.\n"
+            f"Wrote {boards} board images, replay.gif and transcript.txt to {self.out}/"
+        )
+
+
+def check_options(options: DemoOptions) -> None:
+    """Raise ``ValueError`` with a clear message for options the demo cannot play."""
+    if options.players not in PLAYER_COUNTS:
+        counts = ", ".join(map(str, PLAYER_COUNTS))
+        raise ValueError(f"--players must be one of {counts} (you and the computers).")
+    if options.level not in LEVELS:
+        raise ValueError(f"--level must be one of {', '.join(LEVELS)}.")
+
+
+async def run_demo(options: DemoOptions, progress: Progress | None = None) -> DemoResult:
+    """Play one complete game in SimCord and write its files to ``options.out``."""
+    import simcord  # only the offline modes need it
+
+    check_options(options)
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="sequence-demo-") as tmp:
+        settings = Settings(
+            database_path=Path(tmp) / "demo.db",
+            computer_move_delay=0.0,
+            computer_budget_ms=options.budget_ms,
+        )
+        bot = create_bot(settings)
+        async with simcord.run(bot) as env:
+            try:
+                table = await _open_table(env, options)
+                if progress is not None:
+                    _report_moves(bot, table.game_id, progress)
+                await _play(env, table, options.seed)
+                record = await bot.db.games.load(table.game_id)
+                files = await _write(table, record, options.out)
+            finally:
+                await bot.close()
+    game = record.game
+    plays = sum(1 for move in game.moves if move.kind == PLAY)
+    return DemoResult(
+        out=options.out,
+        game_id=record.id,
+        winner=winner_text(record),
+        moves=len(game.moves),
+        plays=plays,
+        seconds=time.perf_counter() - started,
+        files=files,
+    )
+
+
+# --------------------------------------------------------------------------- the table
+@dataclass
+class _Table:
+    env: Any
+    channel: Any
+    host: Any
+    game_id: int
+    names: dict[int, str]
+
+
+async def _open_table(env: Any, options: DemoOptions) -> _Table:
+    """A server, #sequence, the host; a lobby with computers, started with the Start button."""
+    env.bot.lobbies.new_seed = lambda: options.seed
+    guild = env.create_guild("Sequence Club")
+    channel = guild.create_text_channel("sequence")
+    host = guild.add_member(env.create_user(HOST_NAME))
+    opened = await host.slash(channel, "sequence new")
+    _expect(opened, "opening the lobby")
+    for _ in range(options.players - 1):
+        _expect(
+            await host.slash(channel, "sequence addbot", level=options.level), "adding a computer"
+        )
+    _expect(await host.click(opened.response, label="Start"), "starting the game")
+    record = env.bot.games.find_in_channel(channel.id)
+    if record is None:
+        raise DemoError("The game did not start.")
+    names = {env.bot.user.id: BOT_NAME, host.id: host.name}
+    names.update({seat["user_id"]: seat["name"] for seat in record.seats})
+    return _Table(env, channel, host, record.id, names)
+
+
+def _report_moves(bot: Any, game_id: int, progress: Progress) -> None:
+    """Call ``progress`` after every committed move of the game (a bot event listener)."""
+
+    async def on_sequence_move(outcome: Any) -> None:
+        record = outcome.record
+        if record.id == game_id:
+            progress(len(record.game.moves), win_progress(record), score_text(record))
+
+    bot.add_listener(on_sequence_move, "on_sequence_move")
+
+
+async def _play(env: Any, table: _Table, seed: int) -> None:
+    """Let the computers move; make the host's moves through the hand panel, to the end."""
+    games = env.bot.games
+    for _ in range(MAX_HOST_ACTIONS):
+        await env.settle()
+        record: GameRecord | None = games.records.get(table.game_id)
+        if record is None or record.game.is_over():
+            return
+        game = record.game
+        seat = next(i for i, s in enumerate(record.seats) if s["user_id"] == table.host.id)
+        if game.turn != seat:
+            raise DemoError(f"The computer players stopped at move {len(game.moves)}.")
+        rng = random.Random(f"demo:{seed}:{len(game.moves)}")
+        move = choose_move(player_view(game, seat), HOST_LEVEL, rng)
+        await _host_move(table, record, move)
+    raise DemoError(f"The game did not end within {MAX_HOST_ACTIONS} host moves.")
+
+
+# --------------------------------------------------------------------------- the host's clicks
+async def _host_move(table: _Table, record: GameRecord, move: Move) -> None:
+    """Make ``move`` as a player would: Your hand, then the panel's selects and buttons."""
+    host, channel = table.host, table.channel
+    board = next((m for m in channel.history() if m.id == record.board_message_id), None)
+    if board is None:
+        raise DemoError("The board message with the Your hand button is missing.")
+    panel = _expect(await host.click(board, label="Your hand"), "opening the hand").response
+    if move.kind == PASS:
+        await _click(host, panel, "pass")
+        return
+    card = move.card or ""
+    panel = await _choose(host, panel, "card", card)
+    if move.kind == DEAD:
+        await _click(host, panel, "dead", card)
+        return
+    if move.kind != PLAY or move.space is None:
+        raise DemoError(f"The demo host cannot make a {move.kind} move.")
+    space = move.space
+    if is_jack(card):
+        panel = await _choose(host, panel, "row", str(space // SIZE))
+        panel = await _choose(host, panel, "space", str(space))
+    panel = await _click(host, panel, "go", card, str(space))
+    if _find(panel, "five") is not None:
+        options = record.game.sequence_options(Move.play(move.seat, card, space))
+        index = options.index(move.five) if move.five in options else 0
+        await _click(host, panel, "five", card, str(space), str(index))
+
+
+def _components(message: Any) -> Iterator[dict[str, Any]]:
+    for row in getattr(message, "components", None) or []:
+        yield from row.get("components", [])
+
+
+def _find(message: Any, kind: str, *args: str) -> dict[str, Any] | None:
+    """The component ``seq:<kind>:<game>:...`` whose id ends with ``args``."""
+    for item in _components(message):
+        parts = str(item.get("custom_id", "")).split(":")
+        if len(parts) > 1 and parts[1] == kind and (not args or tuple(parts[-len(args) :]) == args):
+            return item
+    return None
+
+
+async def _choose(host: Any, panel: Any, kind: str, value: str) -> Any:
+    item = _find(panel, kind)
+    if item is None or value not in {o["value"] for o in item.get("options", [])}:
+        raise DemoError(f"No {kind} select offering {value!r} in the hand panel:\n{panel.content}")
+    result = await host.select(panel, [value], custom_id=item["custom_id"])
+    return _expect(result, f"choosing the {kind} {value}").response
+
+
+async def _click(host: Any, panel: Any, kind: str, *args: str) -> Any:
+    item = _find(panel, kind, *args)
+    if item is None:
+        raise DemoError(f"No {kind} button for {args} in the hand panel:\n{panel.content}")
+    result = await host.click(panel, custom_id=item["custom_id"])
+    return _expect(result, f"pressing {item.get('label')!r}").response
+
+
+def _expect(result: Any, doing: str) -> Any:
+    """The interaction's result, if the bot answered it without an error."""
+    response = getattr(result, "response", None)
+    if not result.acknowledged or response is None:
+        raise DemoError(f"The bot did not answer {doing}.")
+    if response.content.startswith("⚠️"):
+        raise DemoError(f"The bot refused {doing}: {response.content}")
+    return result
+
+
+# --------------------------------------------------------------------------- progress and words
+def win_progress(record: GameRecord) -> float:
+    """How close the leading team is to winning, from 0 to 1 (1 once the game is over).
+
+    A team's progress is its sequences plus its best open line of five (its own chips and free
+    corners, no opponent chip), over the sequences it needs.
+    """
+    game = record.game
+    if game.is_over():
+        return 1.0
+    needed = game.settings.sequences_to_win
+    best = 0.0
+    for team in range(game.settings.teams):
+        done = [set(window) for owner, window in game.sequences if owner == team]
+        partial = max(
+            (
+                _own_in_window(game.chips, window, team)
+                for window in _WINDOWS
+                if all(len(used.intersection(window)) <= 1 for used in done)
+            ),
+            default=0,
+        )
+        best = max(best, min(1.0, (len(done) + partial / 5) / needed))
+    return min(best, 0.99)
+
+
+def _windows() -> list[tuple[int, ...]]:
+    windows = []
+    for row in range(SIZE):
+        for col in range(SIZE):
+            for dr, dc in DIRECTIONS:
+                end_r, end_c = row + 4 * dr, col + 4 * dc
+                if 0 <= end_r < SIZE and 0 <= end_c < SIZE:
+                    windows.append(tuple((row + i * dr) * SIZE + col + i * dc for i in range(5)))
+    return windows
+
+
+_WINDOWS = _windows()
+
+
+def _own_in_window(chips: list[int], window: tuple[int, ...], team: int) -> int:
+    count = 0
+    for space in window:
+        chip = chips[space]
+        if chip in (team, CORNER) or space in CORNERS:
+            count += 1
+        elif chip != EMPTY:
+            return 0
+    return count
+
+
+def score_text(record: GameRecord) -> str:
+    """``Blue 1/2 · Green 0/2``."""
+    game = record.game
+    needed = game.settings.sequences_to_win
+    return " · ".join(
+        f"{TEAM_NAMES[t]} {game.sequence_count(t)}/{needed}" for t in range(game.settings.teams)
+    )
+
+
+def winner_text(record: GameRecord) -> str:
+    """``Blue wins (alice, Babbage (medium bot))`` or ``A draw``."""
+    game = record.game
+    if game.winner is None:
+        return "A draw" if game.is_over() else "No result"
+    members = [record.seats[s]["name"] for s in game.settings.seats_of(game.winner)]
+    return f"{TEAM_NAMES[game.winner]} wins ({', '.join(members)})"
+
+
+# --------------------------------------------------------------------------- the files
+async def _write(table: _Table, record: GameRecord, out: Path) -> list[Path]:
+    """``replay.gif``, the board images and ``transcript.txt`` in ``out`` (old boards removed)."""
+    boards_dir = out / "boards"
+    boards_dir.mkdir(parents=True, exist_ok=True)
+    for old in boards_dir.glob("board-*.png"):
+        old.unlink()
+    gif = out / "replay.gif"
+    gif.write_bytes(await _replay_gif(table, record))
+    files: list[Path] = []
+    history = table.channel.history()
+    taken: set[str] = set()
+    for message in history:
+        for attachment in message.attachments:
+            if attachment.filename != "board.png":
+                continue
+            name = _board_name(message, len(taken), taken)
+            path = boards_dir / name
+            path.write_bytes(await attachment.read())
+            files.append(path)
+    transcript = out / "transcript.txt"
+    transcript.write_text(channel_transcript(history, table.names, table.channel.name), "utf-8")
+    return [*files, gif, transcript]
+
+
+async def _replay_gif(table: _Table, record: GameRecord) -> bytes:
+    """The host asks for ``/sequence replay``; without that command, the GIF is drawn here."""
+    if REPLAY_COMMAND in table.host.available_commands(table.channel):
+        result = await table.host.slash(table.channel, REPLAY_COMMAND, game=record.id)
+        response = result.response
+        if response is not None and response.attachments:
+            return await response.attachments[0].read()
+    game = record.game
+    names = [seat["name"] for seat in record.seats]
+    return render_replay_gif(game.settings, game.seed, game.moves, names)
+
+
+_MOVE_IN_TITLE = re.compile(r"move (\d+)")
+
+
+def _board_name(message: Any, index: int, taken: set[str]) -> str:
+    """``board-012.png`` for the board posted after move 12 (unique within the folder)."""
+    title = message.embeds[0].title if message.embeds else None
+    found = _MOVE_IN_TITLE.search(title or "")
+    number = int(found.group(1)) if found else index
+    name, suffix = f"board-{number:03d}.png", 1
+    while name in taken:
+        suffix += 1
+        name = f"board-{number:03d}-{suffix}.png"
+    taken.add(name)
+    return name
+
+
+_MENTION = re.compile(r"<@!?(-?\d+)>")
+
+
+def channel_transcript(messages: list[Any], names: dict[int, str], channel: str | None) -> str:
+    """The channel as a reader would see it: author, text, embeds, files and buttons."""
+
+    def plain(text: str) -> str:
+        return _MENTION.sub(lambda m: "@" + names.get(int(m.group(1)), m.group(1)), text)
+
+    lines = [
+        f"#{channel} · {len(messages)} messages (replies only one player could see are left out)",
+        "",
+    ]
+    for message in messages:
+        author = names.get(message.author.id, message.author.name)
+        lines.append(f"{author}{_context(message, names)}:")
+        lines.extend(f"  {plain(line)}" for line in message.content.splitlines())
+        for embed in message.embeds:
+            lines.extend(_embed_lines(embed, plain))
+        lines.extend(f"  [file: {a.filename}]" for a in message.attachments)
+        labels = [
+            getattr(item, "label", None) or getattr(item, "placeholder", None)
+            for row in message.components
+            for item in getattr(row, "children", [])
+        ]
+        if any(labels):
+            lines.append("  " + " ".join(f"[{label}]" for label in labels if label))
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _context(message: Any, names: dict[int, str]) -> str:
+    """`` (answering alice's command)`` for a reply to an interaction, else nothing."""
+    meta = getattr(message, "interaction_metadata", None)
+    if meta is None or meta.user is None:
+        return ""
+    who = names.get(meta.user.id, meta.user.name)
+    kind = "command" if meta.type == discord.InteractionType.application_command else "click"
+    return f" (answering {who}'s {kind})"
+
+
+def _embed_lines(embed: Any, plain: Callable[[str], str]) -> list[str]:
+    lines = []
+    if embed.title:
+        lines.append(f"  | {plain(embed.title)}")
+    for text in (embed.description or "").splitlines():
+        lines.append(f"  | {plain(text)}")
+    for embed_field in embed.fields:
+        value = plain(str(embed_field.value)).replace("\n", ", ")
+        lines.append(f"  | {embed_field.name}: {value}")
+    if embed.footer and embed.footer.text:
+        lines.append(f"  | {plain(embed.footer.text)}")
+    return lines
+
+
+__all__ = [
+    "DemoError",
+    "DemoOptions",
+    "DemoResult",
+    "channel_transcript",
+    "run_demo",
+    "win_progress",
+]

@@ -1,0 +1,95 @@
+"""Hidden information: the cards a player cannot see, dealt at random into a playable game.
+
+The unseen cards are the 104 minus the player's own hand minus every discard pile (a played
+card always lands on a discard pile, and a reshuffle turns the piles into the deck). They are
+dealt to the other seats by their public hand sizes, the rest forming the deck.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import NamedTuple
+
+from ..cards import full_deck
+from ..game import Game
+from ..view import PlayerView
+
+
+class Deal(NamedTuple):
+    """One guess at the hidden cards: every seat's hand (the viewer's is real) and the deck."""
+
+    hands: list[list[str]]
+    deck: list[str]
+
+
+def own_hand(view: PlayerView) -> list[str]:
+    """The viewer's hand; a public view (no seat) cannot choose moves."""
+    if view.seat is None or view.hand is None:
+        raise ValueError("A computer player needs a player's view, not the public one.")
+    return list(view.hand)
+
+
+def unseen_cards(view: PlayerView) -> list[str]:
+    """The cards in other hands and the deck, as far as the viewer can tell, in sorted order."""
+    unseen = Counter(full_deck())
+    unseen.subtract(own_hand(view))
+    for pile in view.discards:
+        unseen.subtract(pile)
+    if any(n < 0 for n in unseen.values()):
+        raise ValueError("The view holds more copies of a card than the deck has.")
+    return sorted(unseen.elements())
+
+
+def sample_deal(view: PlayerView, rng: random.Random, unseen: list[str] | None = None) -> Deal:
+    """Deal the unseen cards at random, consistently with the public hand sizes."""
+    pool = list(unseen_cards(view) if unseen is None else unseen)
+    rng.shuffle(pool)
+    hands: list[list[str]] = []
+    for seat, size in enumerate(view.hand_sizes):
+        if seat == view.seat:
+            hands.append(own_hand(view))
+        else:
+            hands.append(pool[:size])
+            del pool[:size]
+    return Deal(hands, pool)
+
+
+def fixed_deal(view: PlayerView) -> Deal:
+    """A deal that depends on the public state only (for legal moves, which ignore other hands)."""
+    pool = unseen_cards(view)
+    hands: list[list[str]] = []
+    for seat, size in enumerate(view.hand_sizes):
+        if seat == view.seat:
+            hands.append(own_hand(view))
+        else:
+            hands.append(pool[:size])
+            del pool[:size]
+    return Deal(hands, pool)
+
+
+def game_from_view(view: PlayerView, deal: Deal, seed: int = 0) -> Game:
+    """A playable :class:`Game` with the view's public state and the guessed hidden cards."""
+    state = {
+        "chips": list(view.chips),
+        "sequences": [[team, list(window)] for team, window in view.sequences],
+        "hands": [list(hand) for hand in deal.hands],
+        "deck": list(deal.deck),
+        "discards": [list(pile) for pile in view.discards],
+        "cut": list(view.cut),
+        "dealer": view.dealer,
+        "turn": view.turn,
+        "turn_number": view.turn_number,
+        "dead_card_used": view.dead_card_used,
+        "owed_forfeits": list(view.owed_forfeits),
+        "owed_draws": {str(seat): view.turn_number - 1 for seat in view.owed_draws},
+        "out": list(view.out),
+        "status": view.status,
+        "winner": view.winner,
+        "end_reason": view.end_reason,
+        "passes_in_row": 0,
+        "reshuffles": 0,
+        "last_change": list(view.last_change) if view.last_change else None,
+    }
+    data = {"settings": view.settings.to_dict(), "seed": seed, "moves": [], "state": state}
+    return Game.from_dict(data)

@@ -1,0 +1,98 @@
+"""Choosing a whole move for any level: the duties every level shares, then the level's play."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from ..cards import is_one_eyed
+from ..game import ACTIVE
+from ..moves import DEAD, DRAW, FORFEIT, PASS, PLAY, Move
+from ..sequences import Option
+from ..view import PlayerView
+from .determinize import fixed_deal, game_from_view, own_hand
+from .easy import easy_move
+from .heuristic import least_useful, medium_play
+from .position import Position
+from .search import DEFAULT_SAMPLES, hard_play
+
+LEVELS = ("easy", "medium", "hard")
+
+
+class NoMoveError(ValueError):
+    """The viewer has nothing to do now (not its turn, no forfeit or draw owed, game over)."""
+
+
+def legal_moves(view: PlayerView) -> list[Move]:
+    """Every legal move of the viewer's seat, from its view alone."""
+    if view.status != ACTIVE:
+        raise NoMoveError("The game is over.")
+    game = game_from_view(view, fixed_deal(view))
+    return game.legal_moves_for(view.seat)  # type: ignore[arg-type]
+
+
+def choose_move(
+    view: PlayerView,
+    level: str,
+    rng: random.Random,
+    budget_ms: float = 200,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+) -> Move:
+    """A complete legal move for ``view.seat`` at ``level`` ("easy", "medium" or "hard").
+
+    Owed forfeits come first, then an owed draw; a dead card is turned in when that helps (in
+    the classic game it does not end the turn: ask again). ``hard`` thinks for at most
+    ``budget_ms`` milliseconds or ``samples`` deals of the hidden cards, whichever ends first.
+    Raises :class:`NoMoveError` when the seat has nothing to do.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"Unknown level {level!r}: choose one of {', '.join(LEVELS)}.")
+    moves = legal_moves(view)
+    if not moves:
+        raise NoMoveError("This seat has no move to make now.")
+    seat = view.seat
+    assert seat is not None
+    position = Position.from_view(view)
+    team = view.team_of(seat)
+    if moves[0].kind == FORFEIT:
+        if level == "easy":
+            return easy_move(moves, rng)
+        return Move(FORFEIT, seat, least_useful(position, team, own_hand(view)))
+    draws = [m for m in moves if m.kind == DRAW]
+    if draws:
+        return draws[0]
+    if level == "easy":
+        return with_five(position, team, easy_move(moves, rng), rng.choice)
+    plays = [m for m in moves if m.kind == PLAY]
+    dead = [m for m in moves if m.kind == DEAD]
+    if dead and (not view.settings.convoy or not plays):
+        return dead[0]
+    if not plays:
+        return Move(PASS, seat)
+    if level == "medium" or len(plays) == 1:
+        move = medium_play(position, team, plays)
+    else:
+        move = hard_play(view, position, team, plays, rng, budget_ms, samples)
+    return with_five(position, team, move)
+
+
+def hint(view: PlayerView, budget_ms: float = 200) -> Move:
+    """The move the hard player would make, for the ``/sequence hint`` command."""
+    return choose_move(view, "hard", random.Random(view.move_count), budget_ms)
+
+
+def with_five(
+    position: Position,
+    team: int,
+    move: Move,
+    pick: Callable[[list[Option]], Option] | None = None,
+) -> Move:
+    """``move`` with its choice of five when the play makes a line of six or more."""
+    if move.kind != PLAY or move.space is None or is_one_eyed(move.card or ""):
+        return move
+    options = position.options(team, move.space)
+    if len(options) < 2:
+        return move
+    option = pick(options) if pick else position.best_option(team, move.space)
+    return move._replace(five=option)

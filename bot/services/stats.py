@@ -1,0 +1,245 @@
+"""Players' records, game histories and replays, from the results table and the move logs."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.game import Game, GameSettings, Move
+from bot.game.cards import is_jack
+from bot.game.moves import PLAY
+from bot.store.errors import StoreError
+
+from .errors import UserError
+from .ratings import Rating, RatingBook, RatingService
+
+if TYPE_CHECKING:
+    from bot.store.database import Database
+    from bot.store.results import ResultRecord
+
+log = logging.getLogger(__name__)
+
+LEADERBOARD_PAGE = 10
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What one player did in one game."""
+
+    sequences: int = 0
+    jacks: int = 0
+
+
+def tally_game(
+    settings: GameSettings, seed: int, moves: Sequence[Move], seats: Sequence[dict[str, Any]]
+) -> dict[int, Tally]:
+    """Replay a game and count, per user, the sequences their plays completed and the jacks
+    they played (a computer seat counts under its negative id)."""
+    game = Game.new(settings, seed)
+    sequences: dict[int, int] = defaultdict(int)
+    jacks: dict[int, int] = defaultdict(int)
+    for move in moves:
+        before = len(game.sequences)
+        game.push(move)
+        if move.kind == PLAY and move.seat >= 0:
+            sequences[move.seat] += len(game.sequences) - before
+            jacks[move.seat] += is_jack(move.card or "")
+    return {
+        int(seat["user_id"]): Tally(sequences[index], jacks[index])
+        for index, seat in enumerate(seats)
+    }
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A player's record in one server."""
+
+    user_id: int
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    rated_games: int
+    sequences: int
+    jacks: int
+    rating: Rating | None
+    #: Place on the server's leaderboard (None: no rated game).
+    place: int | None
+    #: The rating before and after each of the last rated games (see RatingBook.trend).
+    trend: list[float]
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One finished game from a player's point of view."""
+
+    result: ResultRecord
+    team: int
+    outcome: str  # "won", "lost" or "draw"
+    partners: list[int]
+    opponents: list[list[int]]
+    rating_change: float | None
+
+
+@dataclass(frozen=True)
+class ReplayInput:
+    """What the replay renderer needs."""
+
+    game_id: int
+    settings: GameSettings
+    seed: int
+    moves: list[Move]
+    names: list[str]
+
+
+def outcome_for(result: ResultRecord, team: int) -> str:
+    """ "won", "lost" or "draw" for one team of a result."""
+    if result.winner_team is None:
+        return "draw"
+    return "won" if result.winner_team == team else "lost"
+
+
+class StatsService:
+    """Answers ``/sequence stats``, ``leaderboard``, ``history`` and ``replay``."""
+
+    def __init__(self, db: Database, ratings: RatingService) -> None:
+        self.db = db
+        self.ratings = ratings
+        self._tallies: dict[int, dict[int, Tally]] = {}
+
+    async def player(self, guild_id: int, user_id: int) -> PlayerStats:
+        """A player's games, wins, sequences, jacks and rating in one server."""
+        results = await self.db.results.for_user(user_id, guild_id=guild_id)
+        tallies = await self.tallies([result.game_id for result in results])
+        outcomes = [outcome_for(r, r.team_of(user_id) or 0) for r in results]
+        book = await self.ratings.book(guild_id)
+        mine = [tallies.get(r.game_id, {}).get(user_id, Tally()) for r in results]
+        rated = len(book.history.get(user_id, []))
+        place = next(
+            (n for n, (user, _, _) in enumerate(book.leaderboard(), start=1) if user == user_id),
+            None,
+        )
+        return PlayerStats(
+            user_id=user_id,
+            games=len(results),
+            wins=outcomes.count("won"),
+            draws=outcomes.count("draw"),
+            losses=outcomes.count("lost"),
+            rated_games=rated,
+            sequences=sum(t.sequences for t in mine),
+            jacks=sum(t.jacks for t in mine),
+            rating=book.rating(user_id) if rated else None,
+            place=place,
+            trend=book.trend(user_id),
+        )
+
+    async def leaderboard(
+        self, guild_id: int, page: int
+    ) -> tuple[list[tuple[int, int, Rating, int]], int, int]:
+        """One page of the server's leaderboard: ([(place, user, rating, games)], page, pages).
+
+        ``page`` counts from 1 and is clamped to the pages there are."""
+        rows = (await self.ratings.book(guild_id)).leaderboard()
+        pages = max(1, -(-len(rows) // LEADERBOARD_PAGE))
+        page = min(max(page, 1), pages)
+        start = (page - 1) * LEADERBOARD_PAGE
+        shown = [
+            (start + offset + 1, user, rating, games)
+            for offset, (user, rating, games) in enumerate(rows[start : start + LEADERBOARD_PAGE])
+        ]
+        return shown, page, pages
+
+    async def history(
+        self, guild_id: int, user_id: int, limit: int = 10
+    ) -> tuple[list[HistoryEntry], int]:
+        """The player's last ``limit`` finished games here, newest first, and how many in all."""
+        results = await self.db.results.for_user(user_id, guild_id=guild_id)
+        book: RatingBook = await self.ratings.book(guild_id)
+        changes = _rating_changes(book, user_id)
+        entries = []
+        for result in reversed(results[-limit:]):
+            team = result.team_of(user_id) or 0
+            entries.append(
+                HistoryEntry(
+                    result=result,
+                    team=team,
+                    outcome=outcome_for(result, team),
+                    partners=[u for u in result.teams[team] if u != user_id],
+                    opponents=[m for t, m in enumerate(result.teams) if t != team],
+                    rating_change=changes.get(result.game_id),
+                )
+            )
+        return entries, len(results)
+
+    async def replay(self, guild_id: int, game_id: int) -> ReplayInput:
+        """The settings, seed, live moves and names of a finished game of this server."""
+        try:
+            record = await self.db.games.load(game_id)
+        except StoreError:
+            raise UserError(f"There is no game #{game_id}.") from None
+        if record.guild_id != guild_id:
+            raise UserError(f"There is no game #{game_id} in this server.")
+        if record.status == "active":
+            raise UserError(f"Game #{game_id} is still being played: replays come at the end.")
+        entries = await self.db.games.log(game_id)
+        moves = [entry.move for entry in entries if entry.undone_at is None]
+        names = [str(seat.get("name", "?")) for seat in record.seats]
+        return ReplayInput(game_id, record.game.settings, record.game.seed, moves, names)
+
+    async def tallies(self, game_ids: Sequence[int]) -> dict[int, dict[int, Tally]]:
+        """Per-game tallies, replayed once per game (finished games never change)."""
+        missing = [game_id for game_id in game_ids if game_id not in self._tallies]
+        jobs = []
+        for game_id in missing:
+            try:
+                record = await self.db.games.load(game_id)
+            except StoreError:
+                log.warning("Game %d cannot be loaded for statistics; skipped", game_id)
+                self._tallies[game_id] = {}
+                continue
+            game = record.game
+            jobs.append((game_id, game.settings, game.seed, list(game.moves), record.seats))
+        if jobs:
+            done = await asyncio.to_thread(_tally_all, jobs)
+            self._tallies.update(done)
+        return {game_id: self._tallies.get(game_id, {}) for game_id in game_ids}
+
+
+def _tally_all(jobs: list[tuple[int, GameSettings, int, list[Move], Any]]) -> dict[int, Any]:
+    done = {}
+    for game_id, settings, seed, moves, seats in jobs:
+        try:
+            done[game_id] = tally_game(settings, seed, moves, seats)
+        except Exception:
+            log.exception("Game %d cannot be replayed for statistics; skipped", game_id)
+            done[game_id] = {}
+    return done
+
+
+def _rating_changes(book: RatingBook, user_id: int) -> dict[int, float]:
+    """game_id -> how much that rated game moved the player's rating."""
+    changes = {}
+    previous = Rating().ordinal
+    for game_id, ordinal in book.history.get(user_id, []):
+        changes[game_id] = ordinal - previous
+        previous = ordinal
+    return changes
+
+
+def sparkline(values: Sequence[float]) -> str:
+    """A one-line chart: ``▁▂▃▄▅▆▇█``.
+
+    >>> sparkline([0, 1, 2, 3])
+    '▁▃▆█'
+    """
+    if not values:
+        return ""
+    bars = "▁▂▃▄▅▆▇█"
+    low, high = min(values), max(values)
+    if high - low < 1e-9:
+        return bars[3] * len(values)
+    return "".join(bars[round((v - low) / (high - low) * (len(bars) - 1))] for v in values)

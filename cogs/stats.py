@@ -1,0 +1,218 @@
+"""Results and ratings: ``/sequence stats``, ``leaderboard``, ``history`` and ``replay``."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.app import SequenceBot
+from bot.services.errors import UserError
+from bot.services.ratings import Rating, RatingService
+from bot.services.stats import HistoryEntry, PlayerStats, StatsService, sparkline
+from render.replay import render_replay_gif
+
+from .base import SequenceCog
+from .common.describe import team_label
+from .common.replies import reply, reporting, user_name
+
+#: Discord's upload limit for a bot without boosts.
+UPLOAD_LIMIT = 10 * 1024 * 1024
+NO_PINGS = discord.AllowedMentions.none()
+
+
+def rating_text(rating: Rating) -> str:
+    """``"12.4 (μ 27.1 ± 4.9)"``: the shown rating, then the model's estimate."""
+    return f"{rating.ordinal:.1f} (μ {rating.mu:.1f} ± {rating.sigma:.1f})"
+
+
+def stats_embed(name: str, stats: PlayerStats) -> discord.Embed:
+    """A player's card."""
+    embed = discord.Embed(title=f"📊 {name}", colour=0x2F6FE0)
+    record = f"{stats.wins} won · {stats.losses} lost"
+    if stats.draws:
+        record += f" · {stats.draws} drawn"
+    embed.add_field(name="Games", value=f"**{stats.games}** ({record})", inline=False)
+    embed.add_field(name="Sequences made", value=str(stats.sequences))
+    embed.add_field(name="Jacks played", value=str(stats.jacks))
+    if stats.rating is None:
+        embed.add_field(name="Rating", value="Unrated: no rated game yet", inline=False)
+    else:
+        place = f" · #{stats.place} here" if stats.place else ""
+        embed.add_field(
+            name="Rating",
+            value=f"**{rating_text(stats.rating)}**{place} · {stats.rated_games} rated game(s)",
+            inline=False,
+        )
+        if len(stats.trend) > 1:
+            change = stats.trend[-1] - stats.trend[0]
+            arrow = "▲" if change > 0 else "▼" if change < 0 else "▶"
+            embed.add_field(
+                name="Trend",
+                value=f"{sparkline(stats.trend)} {arrow} {change:+.1f} over the last "
+                f"{len(stats.trend) - 1} rated game(s)",
+                inline=False,
+            )
+    return embed
+
+
+def history_line(entry: HistoryEntry) -> str:
+    """One game of a player's history."""
+    result = entry.result
+    icon = {"won": "🏆 Won", "lost": "❌ Lost", "draw": "🤝 Draw"}[entry.outcome]
+    day = discord.utils.format_dt(datetime.fromtimestamp(result.finished_at, tz=UTC), "d")
+    partners = f" with {', '.join(_who(u) for u in entry.partners)}" if entry.partners else ""
+    against = " and ".join(", ".join(_who(u) for u in team) for team in entry.opponents)
+    rated = "unrated"
+    if entry.rating_change is not None:
+        rated = f"rated {entry.rating_change:+.1f}"
+    return (
+        f"`#{result.game_id}` {day} · {icon} as {team_label(entry.team)}{partners} vs {against}"
+        f" · {rated}"
+    )
+
+
+def _who(user_id: int) -> str:
+    return f"<@{user_id}>" if user_id > 0 else "🤖"
+
+
+class LeaderboardButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"seq:lb:(?P<page>\d+):(?P<dir>prev|next)"
+):
+    """Pages through the leaderboard (anyone may; it only edits the board message)."""
+
+    def __init__(self, page: int, direction: str, *, disabled: bool = False) -> None:
+        self.page, self.direction = page, direction
+        super().__init__(
+            discord.ui.Button(
+                label="◀ Previous" if direction == "prev" else "Next ▶",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"seq:lb:{page}:{direction}",
+                disabled=disabled,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
+    ) -> LeaderboardButton:
+        return cls(int(match["page"]), match["dir"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog: Stats = interaction.client.get_cog("Stats")  # type: ignore[union-attr, assignment]
+        async with reporting(interaction):
+            target = self.page + (1 if self.direction == "next" else -1)
+            embed, view = await cog.leaderboard_page(interaction.guild_id or 0, target)
+            await interaction.response.edit_message(embed=embed, view=view)
+
+
+class Stats(SequenceCog):
+    """Players' records, ratings and replays of finished games."""
+
+    def __init__(self, bot: SequenceBot) -> None:
+        super().__init__(bot)
+        ratings = getattr(bot, "ratings", None)
+        if ratings is None:
+            ratings = RatingService(bot.db)
+            bot.ratings = ratings  # type: ignore[attr-defined]  # shared with tournaments
+        self.stats = StatsService(bot.db, ratings)
+        bot.add_dynamic_items(LeaderboardButton)
+
+    @app_commands.command(name="stats", description="A player's games, wins, sequences and rating")
+    @app_commands.describe(player="Whose statistics (default: yours)")
+    async def stats_command(
+        self, interaction: discord.Interaction, player: discord.User | None = None
+    ) -> None:
+        async with reporting(interaction):
+            guild_id = _guild(interaction)
+            who = player or interaction.user
+            stats = await self.stats.player(guild_id, who.id)
+            await interaction.response.send_message(
+                embed=stats_embed(user_name(who), stats), allowed_mentions=NO_PINGS
+            )
+
+    @app_commands.command(name="leaderboard", description="This server's ratings, best first")
+    @app_commands.describe(page="Which page (10 players a page)")
+    async def leaderboard(
+        self, interaction: discord.Interaction, page: app_commands.Range[int, 1] = 1
+    ) -> None:
+        async with reporting(interaction):
+            embed, view = await self.leaderboard_page(_guild(interaction), page)
+            await interaction.response.send_message(
+                embed=embed, view=view, allowed_mentions=NO_PINGS
+            )
+
+    async def leaderboard_page(
+        self, guild_id: int, page: int
+    ) -> tuple[discord.Embed, discord.ui.View]:
+        """The embed and buttons of one leaderboard page."""
+        rows, page, pages = await self.stats.leaderboard(guild_id, page)
+        embed = discord.Embed(title="🏅 Leaderboard", colour=0xE2B454)
+        if rows:
+            embed.description = "\n".join(
+                f"**{place}.** <@{user}> · {rating.ordinal:.1f} · {games} game(s)"
+                for place, user, rating, games in rows
+            )
+        else:
+            embed.description = "Nobody is rated yet: finish a rated game to appear here."
+        embed.set_footer(text=f"Page {page} of {pages} · rating = μ − 3σ (openskill)")
+        view = discord.ui.View(timeout=None)
+        view.add_item(LeaderboardButton(page, "prev", disabled=page <= 1))
+        view.add_item(LeaderboardButton(page, "next", disabled=page >= pages))
+        return embed, view
+
+    @app_commands.command(name="history", description="A player's last finished games")
+    @app_commands.describe(player="Whose games (default: yours)")
+    async def history(
+        self, interaction: discord.Interaction, player: discord.User | None = None
+    ) -> None:
+        async with reporting(interaction):
+            guild_id = _guild(interaction)
+            who = player or interaction.user
+            entries, total = await self.stats.history(guild_id, who.id)
+            if not entries:
+                await reply(interaction, f"{user_name(who)} has no finished game here yet.")
+                return
+            embed = discord.Embed(
+                title=f"📜 {user_name(who)}: last {len(entries)} of {total} game(s)",
+                description="\n".join(history_line(entry) for entry in entries),
+                colour=0x1F9E54,
+            )
+            embed.set_footer(text="/sequence replay game:<id> shows a game again")
+            await reply(interaction, "", embed=embed, allowed_mentions=NO_PINGS)
+
+    @app_commands.command(name="replay", description="An animated replay of a finished game")
+    @app_commands.describe(game="The game's number (see /sequence history)")
+    async def replay(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1]
+    ) -> None:
+        async with reporting(interaction):
+            guild_id = _guild(interaction)
+            found = await self.stats.replay(guild_id, game)
+            await interaction.response.defer(thinking=True)
+            gif = await asyncio.to_thread(
+                render_replay_gif, found.settings, found.seed, found.moves, found.names
+            )
+            if len(gif) > UPLOAD_LIMIT:
+                raise UserError(f"The replay of game #{game} is too large to upload.")
+            await interaction.followup.send(
+                f"🎞️ Replay of game #{game} ({len(found.moves)} moves)",
+                file=discord.File(io.BytesIO(gif), filename=f"sequence-{game}.gif"),
+                allowed_mentions=NO_PINGS,
+            )
+
+
+def _guild(interaction: discord.Interaction) -> int:
+    if interaction.guild_id is None:
+        raise UserError("Statistics are kept per server: use this in a server channel.")
+    return interaction.guild_id
+
+
+async def setup(bot: SequenceBot) -> None:
+    """Load the cog."""
+    await bot.add_cog(Stats(bot))

@@ -1,0 +1,26 @@
+"""Tournaments on Discord: the ``/tournament`` commands and the match tables they run."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.services.ratings import RatingService
+from bot.services.tournament import TournamentService
+
+from .commands import TournamentCommands
+from .tables import TournamentTables
+
+if TYPE_CHECKING:
+    from bot.app import SequenceBot
+
+
+async def setup(bot: SequenceBot) -> None:
+    """Load the two cogs around one service (ratings shared with ``cogs.stats`` for seeding)."""
+    ratings = getattr(bot, "ratings", None)
+    if ratings is None:
+        ratings = RatingService(bot.db)
+        bot.ratings = ratings  # type: ignore[attr-defined]
+    service = TournamentService(bot.db, bot.clock, bot.games, ratings)
+    tables = TournamentTables(bot, service)
+    await bot.add_cog(tables)
+    await bot.add_cog(TournamentCommands(bot, service, tables))

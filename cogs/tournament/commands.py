@@ -1,0 +1,339 @@
+"""``/tournament``: create, join, leave, start, standings, report, drop and end.
+
+Organiser commands (start, report, drop, end) are for the tournament's creator or anyone with
+Manage Server; the service refuses everyone else with a clear message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.services.durations import parse_duration
+from bot.services.errors import UserError
+from bot.services.lobbies import Person
+from bot.services.options import TableOptions
+from bot.services.tournament import (
+    DEFAULT_SHOW_UP,
+    ELIMINATION,
+    FORMAT_NAMES,
+    TournamentService,
+    TournamentSettings,
+)
+from bot.store.tournaments import TournamentRecord
+from cogs.common.replies import can_manage, reply, reporting, user_name
+
+from .messages import signup_embed, standings_embed
+from .views import SignupButton, signup_view
+
+if TYPE_CHECKING:
+    from bot.app import SequenceBot
+
+    from .tables import TournamentTables
+
+FORMAT_CHOICES = [app_commands.Choice(name=name, value=key) for key, name in FORMAT_NAMES.items()]
+TEAM_SIZE_CHOICES = [
+    app_commands.Choice(name="1 player (singles)", value=1),
+    app_commands.Choice(name="2 players a team", value=2),
+    app_commands.Choice(name="3 players a team", value=3),
+]
+PRESET_CHOICES = [
+    app_commands.Choice(name="Classic", value="classic"),
+    app_commands.Choice(name="Convoy (variant)", value="convoy"),
+]
+
+
+def tournament_channel_id(interaction: discord.Interaction) -> int:
+    """The channel a command speaks about: a match thread counts as its parent channel."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and channel.parent_id:
+        return channel.parent_id
+    return interaction.channel_id or 0
+
+
+def moderator(interaction: discord.Interaction) -> bool:
+    """Manage Server (or Administrator): may act as the organiser of any tournament."""
+    return can_manage(interaction, "manage_guild")
+
+
+class TournamentCommands(
+    commands.GroupCog,
+    name="Tournament",
+    group_name="tournament",
+    group_description="Sequence tournaments: round robin, Swiss or single elimination",
+):
+    """The ``/tournament`` commands."""
+
+    def __init__(
+        self, bot: SequenceBot, service: TournamentService, tables: TournamentTables
+    ) -> None:
+        self.bot = bot
+        self.service = service
+        self.tables = tables
+        bot.add_dynamic_items(SignupButton)
+        super().__init__()
+
+    async def current(self, interaction: discord.Interaction) -> TournamentRecord:
+        """The tournament of this channel (or of the thread's channel)."""
+        if interaction.guild_id is None:
+            raise UserError("Tournaments are played in a server.")
+        return await self.service.for_channel(tournament_channel_id(interaction))
+
+    # ------------------------------------------------------------------ sign-up
+    @app_commands.command(name="create", description="Open a tournament in this channel")
+    @app_commands.describe(
+        name="The tournament's name",
+        format="Round robin (all play all), Swiss, or single elimination",
+        team_size="Players a team (teams sign up together)",
+        preset="classic (official rules) or convoy",
+        sequences_to_win="House rule: sequences needed to win a game",
+        bot_picks_five="House rule: in a line of 6+, the bot picks the five",
+        manual_draw="House rule: draw by hand, and lose the draw if you forget",
+        tabletalk_stands="House rule: a table-talk call stands without confirmation",
+        time_limit="Time per turn, like 2m or 1h (default: none)",
+        show_up="Time the players of a match have to start it, like 15m (default 15m)",
+        rounds="Swiss only: the number of rounds (default: enough to find a winner)",
+        rated="Whether the games count for ratings (default: yes)",
+    )
+    @app_commands.choices(format=FORMAT_CHOICES, team_size=TEAM_SIZE_CHOICES, preset=PRESET_CHOICES)
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 60],
+        format: str,
+        team_size: int = 1,
+        preset: str = "classic",
+        sequences_to_win: app_commands.Range[int, 1, 4] | None = None,
+        bot_picks_five: bool = False,
+        manual_draw: bool = False,
+        tabletalk_stands: bool = False,
+        time_limit: str | None = None,
+        show_up: str | None = None,
+        rounds: app_commands.Range[int, 1, 20] | None = None,
+        rated: bool = True,
+    ) -> None:
+        async with reporting(interaction):
+            if interaction.guild_id is None or not isinstance(
+                interaction.channel, discord.TextChannel
+            ):
+                raise UserError(
+                    "Create a tournament in a server's text channel: each match gets a thread "
+                    "there."
+                )
+            table = TableOptions(
+                preset=preset,
+                teams=2,
+                sequences_to_win=sequences_to_win,
+                engine_chooses_five=bot_picks_five,
+                manual_draw=manual_draw,
+                tabletalk_stands=tabletalk_stands,
+                turn_time_limit=parse_duration(time_limit) if time_limit else 0,
+                rated=rated,
+            )
+            settings = TournamentSettings(
+                table,
+                parse_duration(show_up) if show_up is not None else DEFAULT_SHOW_UP,
+                rounds if format == "swiss" else None,
+            )
+            organiser = Person(interaction.user.id, user_name(interaction.user))
+            tournament = await self.service.create(
+                interaction.guild_id,
+                interaction.channel_id or 0,
+                organiser,
+                name,
+                format,
+                team_size,
+                settings,
+            )
+            snapshot = await self.service.snapshot(tournament.id)
+            await interaction.response.send_message(
+                "🏆 A tournament is open for sign-up!",
+                embed=signup_embed(snapshot),
+                view=signup_view(tournament.id),
+            )
+            message = await interaction.original_response()
+            await self.service.set_message(tournament, message.id)
+
+    @app_commands.command(name="join", description="Sign up (with your partners for team events)")
+    @app_commands.describe(partner="Your partner (teams of 2 or 3)", partner2="Your second partner")
+    async def join(
+        self,
+        interaction: discord.Interaction,
+        partner: discord.Member | None = None,
+        partner2: discord.Member | None = None,
+    ) -> None:
+        async with reporting(interaction):
+            tournament = await self.current(interaction)
+            partners = [p for p in (partner, partner2) if p is not None]
+            if any(p.bot for p in partners):
+                raise UserError("Partners are people: computer players cannot enter tournaments.")
+            people = [Person(p.id, user_name(p)) for p in partners]
+            await self._join(interaction, tournament.id, people, button=False)
+
+    @app_commands.command(name="leave", description="Withdraw (your whole team) before the start")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            tournament = await self.current(interaction)
+            await self.signup_action(interaction, tournament.id, "leave", button=False)
+
+    async def signup_action(
+        self, interaction: discord.Interaction, tournament_id: int, action: str, *, button: bool
+    ) -> None:
+        """Join or leave, from the sign-up buttons or the commands."""
+        if action == "join":
+            tournament = await self.service.snapshot(tournament_id)
+            if tournament.tournament.team_size > 1:
+                raise UserError(
+                    "Teams sign up together: use `/tournament join` and name your partner(s)."
+                )
+            await self._join(interaction, tournament_id, [], button=button)
+            return
+        entrant = await self.service.leave(tournament_id, interaction.user.id)
+        await self._signed(interaction, tournament_id, f"{entrant.name} withdrew.", button)
+
+    async def _join(
+        self,
+        interaction: discord.Interaction,
+        tournament_id: int,
+        partners: list[Person],
+        *,
+        button: bool,
+    ) -> None:
+        person = Person(interaction.user.id, user_name(interaction.user))
+        entrant = await self.service.join(tournament_id, person, partners)
+        await self._signed(interaction, tournament_id, f"✅ {entrant.name} signed up.", button)
+
+    async def _signed(
+        self, interaction: discord.Interaction, tournament_id: int, note: str, button: bool
+    ) -> None:
+        """Answer a sign-up change and refresh the sign-up message."""
+        snapshot = await self.service.snapshot(tournament_id)
+        if button:
+            await interaction.response.edit_message(embed=signup_embed(snapshot))
+            return
+        await reply(interaction, note)
+        await self.refresh_signup(snapshot.tournament)
+
+    async def refresh_signup(self, tournament: TournamentRecord) -> None:
+        """Edit the sign-up message (the buttons go once sign-up is closed)."""
+        if tournament.message_id is None:
+            return
+        snapshot = await self.service.snapshot(tournament.id)
+        view = signup_view(tournament.id) if snapshot.tournament.status == "signup" else None
+        channel = self.bot.get_partial_messageable(tournament.channel_id)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(tournament.message_id).edit(
+                embed=signup_embed(snapshot), view=view
+            )
+
+    # ------------------------------------------------------------------ organiser
+    @app_commands.command(name="start", description="Close sign-up and pair round 1 (organiser)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            tournament = await self.current(interaction)
+            progress = await self.service.start(
+                tournament.id, interaction.user.id, moderator(interaction)
+            )
+            count = len(progress.snapshot.entrants)
+            await reply(
+                interaction,
+                f"🏁 **{tournament.name}** starts with {count} entrants! Matches are opening in "
+                "their threads.",
+                ephemeral=False,
+            )
+            await self.refresh_signup(progress.snapshot.tournament)
+            await self.tables.publish(progress)
+
+    @app_commands.command(name="report", description="Enter a match result by hand (organiser)")
+    @app_commands.describe(
+        match="The match (pick from the list)",
+        winner="A player of the winning side",
+        draw="The match was drawn (not in knockouts)",
+    )
+    async def report(
+        self,
+        interaction: discord.Interaction,
+        match: int,
+        winner: discord.Member | None = None,
+        draw: bool = False,
+    ) -> None:
+        async with reporting(interaction):
+            tournament = await self.current(interaction)
+            if (winner is None) == (not draw):
+                raise UserError("Name the winner, or set draw (but not both).")
+            progress = await self.service.report(
+                tournament.id,
+                interaction.user.id,
+                moderator(interaction),
+                match,
+                None if draw else winner.id,  # type: ignore[union-attr]
+            )
+            await reply(interaction, f"📝 Match #{match} is recorded.", ephemeral=False)
+            await self.tables.publish(progress)
+
+    @report.autocomplete("match")
+    async def report_match_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        try:
+            tournament = await self.current(interaction)
+        except UserError:
+            return []
+        snapshot = await self.service.snapshot(tournament.id)
+        choices = []
+        for match in snapshot.matches:
+            if not match.is_open:
+                continue
+            label = (
+                f"#{match.id} · round {match.round}: {snapshot.name(match.entrant_a)} v "
+                f"{snapshot.name(match.entrant_b)}"
+            )[:100]
+            if current.lower() in label.lower():
+                choices.append(app_commands.Choice(name=label, value=match.id))
+        return choices[:25]
+
+    @app_commands.command(name="drop", description="Drop an entrant; its open match is forfeited")
+    @app_commands.describe(player="A player of the entrant to drop")
+    async def drop(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        async with reporting(interaction):
+            tournament = await self.current(interaction)
+            entrant, progress = await self.service.drop(
+                tournament.id, interaction.user.id, moderator(interaction), player.id
+            )
+            await reply(interaction, f"🚫 {entrant.name} was dropped.", ephemeral=False)
+            if progress.snapshot.tournament.status == "signup":
+                await self.refresh_signup(progress.snapshot.tournament)
+            await self.tables.publish(progress)
+
+    @app_commands.command(name="end", description="End the tournament now (organiser)")
+    async def end(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            tournament = await self.current(interaction)
+            progress = await self.service.end(
+                tournament.id, interaction.user.id, moderator(interaction)
+            )
+            status = progress.snapshot.tournament.status
+            text = "ended" if status == "finished" else "cancelled before it started"
+            await reply(interaction, f"🛑 **{tournament.name}** was {text}.", ephemeral=False)
+            await self.refresh_signup(progress.snapshot.tournament)
+            await self.tables.publish(progress)
+
+    # ------------------------------------------------------------------ reading
+    @app_commands.command(name="standings", description="The table, tie-breaks and bracket")
+    async def standings(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            tournament = await self.current(interaction)
+            snapshot = await self.service.snapshot(tournament.id)
+            await interaction.response.defer(thinking=True)
+            kwargs = {}
+            if tournament.format == ELIMINATION and tournament.status != "signup":
+                kwargs["file"] = await self.tables.bracket_file(snapshot)
+            await interaction.followup.send(
+                embed=standings_embed(snapshot),
+                allowed_mentions=discord.AllowedMentions.none(),
+                **kwargs,
+            )

@@ -1,0 +1,193 @@
+"""What tournaments look like on Discord: the sign-up card, pairings, results, standings and
+the bracket image. Plain functions of a :class:`Snapshot`."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.services.options import describe_house_rules, format_duration
+from bot.services.tournament import ELIMINATION, FORMAT_NAMES, TIEBREAK_NAMES, Snapshot
+from bot.services.tournament.pairing import bracket_size, elimination_rounds
+from bot.services.tournament.standings import BYE, DOUBLE_FORFEIT, FORFEIT, REPORTED
+from bot.store.tournaments import MatchRecord
+from render.bracket import BracketMatch
+
+GOLD = 0xE2B454
+
+
+def team_word(size: int) -> str:
+    """``"1 player a team"``."""
+    return f"{size} player{'s' if size > 1 else ''} a team"
+
+
+def signup_embed(snapshot: Snapshot) -> discord.Embed:
+    """The sign-up message: format, rules, entrants, how to join."""
+    tournament = snapshot.tournament
+    settings = snapshot.settings
+    how = (
+        "Press **Join** or use `/tournament join`."
+        if tournament.team_size == 1
+        else f"Sign up your team with `/tournament join` and name your {tournament.team_size - 1} "
+        "partner(s)."
+    )
+    embed = discord.Embed(
+        title=f"🏆 {tournament.name}",
+        description=f"{FORMAT_NAMES[tournament.format]} · {team_word(tournament.team_size)} · "
+        f"organised by <@{tournament.organiser_id}>\n{how}",
+        colour=GOLD,
+    )
+    rules = [settings.table.preset, *describe_house_rules(settings.table)]
+    rules.append(f"{format_duration(settings.show_up)} to show up for a match")
+    if tournament.format == "swiss":
+        rounds = settings.rounds
+        rules.append(f"{rounds} rounds" if rounds else "rounds: enough to find a winner")
+    embed.add_field(name="Rules", value="\n".join(rules), inline=False)
+    entrants = [snapshot.entrants[e] for e in snapshot.seeds()]
+    listing = "\n".join(
+        f"{n}. {e.name}"
+        + (f" ({' '.join(f'<@{u}>' for u in e.user_ids)})" if len(e.user_ids) > 1 else "")
+        for n, e in enumerate(entrants, start=1)
+    )
+    embed.add_field(name=f"Entrants ({len(entrants)})", value=listing[:1024] or "—", inline=False)
+    if tournament.status != "signup":
+        embed.set_footer(text=f"Sign-up closed: the tournament is {tournament.status}.")
+    return embed
+
+
+def outcome_note(match: MatchRecord) -> str:
+    """How a match was decided, in a few words."""
+    if match.outcome == BYE:
+        return "bye"
+    if match.outcome == FORFEIT:
+        return "forfeit"
+    if match.outcome == DOUBLE_FORFEIT:
+        return "no-show"
+    if match.outcome == REPORTED:
+        return "reported"
+    return f"game #{match.game_id}" if match.game_id else ""
+
+
+def result_line(snapshot: Snapshot, match: MatchRecord) -> str:
+    """``"Round 2 · match 1: **alice** beat bob (game #7)"``."""
+    head = f"Round {match.round} · match {match.number}:"
+    a, b = snapshot.name(match.entrant_a), snapshot.name(match.entrant_b)
+    if match.outcome == BYE:
+        return f"{head} **{a}** has a bye (a win)."
+    if match.outcome == DOUBLE_FORFEIT:
+        return f"{head} neither {a} nor {b} showed up: a loss for both."
+    if match.winner is None:
+        return f"{head} {a} and {b} drew ({outcome_note(match)})."
+    loser = b if match.winner == match.entrant_a else a
+    how = {FORFEIT: "by forfeit", REPORTED: "(reported by the organiser)"}.get(
+        match.outcome or "", f"(game #{match.game_id})" if match.game_id else ""
+    )
+    return f"{head} **{snapshot.name(match.winner)}** beat {loser} {how}".rstrip() + "."
+
+
+def pairings_text(snapshot: Snapshot, number: int) -> str:
+    """A round's pairings, for the tournament channel."""
+    lines = [f"📣 **{snapshot.tournament.name}: round {number}**"]
+    for match in snapshot.round_matches(number):
+        a, b = snapshot.name(match.entrant_a), snapshot.name(match.entrant_b)
+        if match.entrant_b is None:
+            lines.append(f"• {a} has a bye.")
+        elif match.status == "done":
+            lines.append(f"• {a} v {b}: {result_line(snapshot, match).split(': ', 1)[1]}")
+        else:
+            lines.append(
+                f"• {snapshot.mentions(match.entrant_a)} v {snapshot.mentions(match.entrant_b)}"
+            )
+    lines.append("Each match has its own thread with the lobby seated: press **I'm here** there.")
+    return "\n".join(lines)
+
+
+def standings_embed(snapshot: Snapshot, title: str | None = None) -> discord.Embed:
+    """The table with tie-breaks (or, in a knockout, how far each entrant went)."""
+    tournament = snapshot.tournament
+    fmt = tournament.format
+    rows = snapshot.standings()
+    total = snapshot.total_rounds() or 0
+    lines = []
+    for row in rows:
+        name = snapshot.name(row.entrant)
+        if snapshot.entrants[row.entrant].dropped:
+            name += " (dropped)"
+        if fmt == ELIMINATION:
+            lines.append(f"**{row.rank}.** {name} · {_stage(int(row.tiebreak), total)}")
+            continue
+        record = f"{row.wins + row.byes}W {row.draws}D {row.losses}L"
+        lines.append(
+            f"**{row.rank}.** {name} · **{row.points:g}** pts · {record} · "
+            f"{TIEBREAK_NAMES[fmt]} {row.tiebreak:g}"
+        )
+    embed = discord.Embed(
+        title=title or f"🏆 {tournament.name}: standings",
+        description="\n".join(lines)[:4096] or "No entrants.",
+        colour=GOLD,
+    )
+    rounds = f"round {tournament.round} of {total}" if tournament.round else "not started"
+    breaks = (
+        "ranked by how far each went"
+        if fmt == ELIMINATION
+        else f"ties broken by {TIEBREAK_NAMES[fmt].lower()}, then wins, then seed"
+    )
+    embed.set_footer(text=f"{FORMAT_NAMES[fmt]} · {rounds} · {breaks}")
+    return embed
+
+
+def _stage(reached: int, total: int) -> str:
+    if reached > total:
+        return "🥇 champion"
+    if reached == total:
+        return "final"
+    if reached == 0:
+        return "did not play"
+    return f"out in {round_name(reached, total).lower()}"
+
+
+def round_name(number: int, total: int) -> str:
+    """``"Final"``, ``"Semi-finals"``, ``"Quarter-finals"`` or ``"Round 1"``."""
+    left = total - number
+    return {0: "Final", 1: "Semi-finals", 2: "Quarter-finals"}.get(left, f"Round {number}")
+
+
+def bracket(snapshot: Snapshot) -> tuple[list[list[BracketMatch]], str | None, list[str]]:
+    """The bracket's matches round by round, the champion's name and the round names."""
+    count = len(snapshot.entrants)
+    total = elimination_rounds(count)
+    size = bracket_size(count)
+    played = snapshot.tournament.round
+    rounds: list[list[BracketMatch]] = []
+    advanced: dict[int, int | None] = {}
+    for number in range(1, total + 1):
+        places = size // 2**number
+        by_place = {m.number: m for m in snapshot.round_matches(number)}
+        column = []
+        winners: dict[int, int | None] = {}
+        for place in range(1, places + 1):
+            match = by_place.get(place)
+            if match is not None:
+                won = None
+                if match.status == "done" and match.winner is not None:
+                    won = 0 if match.winner == match.entrant_a else 1
+                bottom = None if match.entrant_b is None else snapshot.name(match.entrant_b)
+                note = outcome_note(match) if match.status == "done" else ""
+                column.append(BracketMatch(snapshot.name(match.entrant_a), bottom, won, note))
+                winners[place] = match.winner if match.status == "done" else None
+            elif number <= played:
+                column.append(BracketMatch())  # nobody reached this place
+                winners[place] = None
+            else:
+                top, bottom = advanced.get(2 * place - 1), advanced.get(2 * place)
+                column.append(
+                    BracketMatch(
+                        snapshot.name(top) if top else None,
+                        snapshot.name(bottom) if bottom else None,
+                    )
+                )
+                winners[place] = None
+        rounds.append(column)
+        advanced = winners
+    champion = snapshot.champion()
+    names = [round_name(n, total) for n in range(1, total + 1)]
+    return rounds, (snapshot.name(champion) if champion else None), names

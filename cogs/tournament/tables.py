@@ -1,0 +1,318 @@
+"""Running the matches: a thread per match with its lobby seated, check-ins, show-up deadlines
+(kept in the store, re-armed at start-up), results as games end, and the news of each round in
+the tournament's channel."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot.services.errors import UserError
+from bot.services.tournament import ELIMINATION, Progress, Snapshot, TournamentService
+from bot.store.lobbies import LobbyRecord
+from bot.store.tournaments import MatchRecord
+from cogs.lobby import lobby_embed, lobby_view
+from render.bracket import render_bracket
+
+from .messages import bracket, pairings_text, result_line, round_name, standings_embed
+from .views import CheckInButton, check_in_view
+
+if TYPE_CHECKING:
+    from bot.app import SequenceBot
+    from bot.services.games import MoveOutcome
+    from bot.store.games import GameRecord
+
+log = logging.getLogger(__name__)
+
+PINGS = discord.AllowedMentions(users=True, roles=False, everyone=False)
+QUIET = discord.AllowedMentions.none()
+
+
+def match_text(snapshot: Snapshot, match: MatchRecord) -> str:
+    """The match message: who plays, how to start, the show-up deadline, who is here."""
+    assert match.entrant_b is not None
+    host = snapshot.entrants[match.entrant_a].user_ids[0]
+    lines = [
+        f"⚔️ {snapshot.mentions(match.entrant_a)} v {snapshot.mentions(match.entrant_b)}: your "
+        f"**{snapshot.tournament.name}** match is ready.",
+        f"Press **I'm here**: the game starts when everyone has (or <@{host}> presses **Start**).",
+    ]
+    if match.deadline is not None:
+        stamp = int(match.deadline)
+        lines.append(
+            f"Show up by <t:{stamp}:t> (<t:{stamp}:R>): a side not checked in by then forfeits."
+        )
+    if match.checkins:
+        lines.append("Here: " + ", ".join(f"<@{user}>" for user in match.checkins))
+    return "\n".join(lines)
+
+
+class TournamentTables(commands.Cog):
+    """Opens match tables, runs show-up clocks and reports results to the tournament."""
+
+    def __init__(self, bot: SequenceBot, service: TournamentService) -> None:
+        self.bot = bot
+        self.service = service
+        self.deadlines: dict[int, asyncio.Task[None]] = {}
+        self._startup: asyncio.Task[None] | None = None
+        bot.add_dynamic_items(CheckInButton)
+
+    async def cog_load(self) -> None:
+        self._startup = asyncio.create_task(self._resume())
+
+    async def cog_unload(self) -> None:
+        if self._startup is not None:
+            self._startup.cancel()
+        for task in self.deadlines.values():
+            task.cancel()
+
+    async def _resume(self) -> None:
+        """After a restart: re-arm show-up clocks, pair due rounds, open missing tables."""
+        await self.bot.wait_until_ready()
+        try:
+            for match in await self.service.pending_deadlines():
+                self.arm(match)
+            for progress in await self.service.resume():
+                await self.publish(progress)
+        except Exception:
+            log.exception("Resuming the tournaments failed")
+
+    # ------------------------------------------------------------------ show-up clocks
+    def arm(self, match: MatchRecord) -> None:
+        """Forfeit the match by the check-in rule if it has not started by its deadline."""
+        self.disarm(match.id)
+        if match.deadline is not None:
+            task = asyncio.create_task(self._expire_at(match.id, match.deadline))
+            self.deadlines[match.id] = task
+
+    def disarm(self, match_id: int) -> None:
+        """Stop a match's show-up clock (started, decided or reseated)."""
+        task = self.deadlines.pop(match_id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    async def _expire_at(self, match_id: int, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - self.bot.clock()))
+        self.deadlines.pop(match_id, None)
+        try:
+            progress = await self.service.expire(match_id)
+            if progress is not None:
+                await self.publish(progress)
+        except Exception:
+            log.exception("The show-up deadline of match %d failed", match_id)
+
+    # ------------------------------------------------------------------ check-ins
+    async def check_in(self, interaction: discord.Interaction, match_id: int) -> None:
+        """A player pressed *I'm here*; the last one to do so starts the game."""
+        result = await self.service.check_in(match_id, interaction.user.id)
+        await interaction.response.edit_message(
+            content=match_text(result.snapshot, result.match), allowed_mentions=QUIET
+        )
+        if not result.everyone_here:
+            return
+        thread_id = result.match.thread_id or 0
+        lobby = await self.bot.db.lobbies.get_for_channel(thread_id)
+        if lobby is None:
+            raise UserError("The lobby of this match is closed: ask the organiser.")
+        record = await self.bot.lobbies.start(thread_id, lobby.host_id)
+        lobby_cog: Any = self.bot.get_cog("Lobby")
+        await lobby_cog.begin(interaction, record, edit=False)
+
+    # ------------------------------------------------------------------ game events
+    @commands.Cog.listener()
+    async def on_sequence_start(self, record: GameRecord) -> None:
+        found = await self.service.game_started(record)
+        if found is None:
+            return
+        match, as_drawn = found
+        self.disarm(match.id)
+        await self._strip_check_in(match)
+        if as_drawn:
+            return
+        cancelled = await self.bot.games.cancel(record.id)
+        await self.bot.table.notice(
+            record,
+            "🛑 This is a tournament match: it is played by the teams as drawn, without "
+            "computer players. The game was stopped, and the lobby is set again.",
+        )
+        self.bot.dispatch("sequence_end", cancelled)
+
+    @commands.Cog.listener()
+    async def on_sequence_move(self, outcome: MoveOutcome) -> None:
+        if not outcome.finished:
+            return
+        progress = await self.service.game_finished(outcome.record)
+        if progress is not None:
+            await self.publish(progress)
+
+    @commands.Cog.listener()
+    async def on_sequence_end(self, record: GameRecord) -> None:
+        found = await self.service.game_cancelled(record)
+        if found is None:
+            return
+        match, lobby = found
+        snapshot = await self.service.snapshot(match.tournament_id)
+        channel = self._messageable(match.thread_id or 0, snapshot.tournament.guild_id)
+        await self._send(channel, "🔁 The game was cancelled: this match is played again.")
+        await self.seat(channel, snapshot, match, lobby)
+
+    # ------------------------------------------------------------------ publishing
+    async def publish(self, progress: Progress) -> None:
+        """Show what a change did: results, closed tables, new rounds, the final standings."""
+        snapshot = progress.snapshot
+        tournament = snapshot.tournament
+        for record in progress.cancelled_games:
+            await self.bot.table.notice(
+                record, f"🛑 Game #{record.id} was stopped: its tournament match was decided."
+            )
+            self.bot.dispatch("sequence_end", record)
+        lobby_cog: Any = self.bot.get_cog("Lobby")
+        for lobby in progress.closed_lobbies:
+            if lobby_cog is not None:
+                await lobby_cog.close_message(lobby, "🚪 This match was decided without a game.")
+        channel = self._messageable(tournament.channel_id, tournament.guild_id)
+        lines = []
+        for match in progress.decided:
+            self.disarm(match.id)
+            line = f"🏁 {result_line(snapshot, match)}"
+            lines.append(line)
+            if match.thread_id:
+                await self._strip_check_in(match)
+                thread = self._messageable(match.thread_id, tournament.guild_id)
+                await self._send(thread, line)
+        if lines:
+            await self._send(channel, "\n".join(lines))
+        for number in progress.paired:
+            if number > 1:
+                before = Snapshot(
+                    tournament,
+                    snapshot.entrants,
+                    [m for m in snapshot.matches if m.round < number],
+                )
+                title = f"📊 {tournament.name}: standings after round {number - 1}"
+                await self._send(channel, embed=standings_embed(before, title))
+            await self._send(channel, pairings_text(snapshot, number))
+        for match in progress.to_open:
+            await self.open_table(snapshot, match)
+        for match, lobby in progress.replays:
+            thread = self._messageable(match.thread_id or 0, tournament.guild_id)
+            await self._send(thread, "🔁 A knockout match needs a winner: play again.")
+            await self.seat(thread, snapshot, match, lobby)
+        if progress.finished:
+            await self.post_final(snapshot)
+
+    async def post_final(self, snapshot: Snapshot) -> None:
+        """The final standings, the champion and (knockout) the bracket."""
+        tournament = snapshot.tournament
+        champion = snapshot.champion()
+        head = f"🎉 **{tournament.name}** is over."
+        if champion is not None:
+            head += f" Congratulations to the champion, **{snapshot.name(champion)}** " + (
+                f"({snapshot.mentions(champion)})!"
+            )
+        kwargs: dict[str, Any] = {
+            "embed": standings_embed(snapshot, f"🏆 {tournament.name}: final standings")
+        }
+        if tournament.format == ELIMINATION:
+            kwargs["file"] = await self.bracket_file(snapshot)
+        channel = self._messageable(tournament.channel_id, tournament.guild_id)
+        await self._send(channel, head, allowed_mentions=PINGS, **kwargs)
+
+    async def bracket_file(self, snapshot: Snapshot) -> discord.File:
+        """The knockout bracket as an image (drawn off the event loop)."""
+        rounds, champion, names = bracket(snapshot)
+        png = await asyncio.to_thread(
+            render_bracket, snapshot.tournament.name, rounds, champion, names
+        )
+        return discord.File(io.BytesIO(png), filename="bracket.png")
+
+    # ------------------------------------------------------------------ match tables
+    async def open_table(self, snapshot: Snapshot, match: MatchRecord) -> None:
+        """A public thread for the match in the tournament's channel, with its lobby seated."""
+        tournament = snapshot.tournament
+        parent = self.bot.get_channel(tournament.channel_id)
+        name = (
+            f"{tournament.name} · R{match.round} · {snapshot.name(match.entrant_a)} v "
+            f"{snapshot.name(match.entrant_b)}"
+        )[:100]
+        try:
+            if parent is None:
+                parent = await self.bot.fetch_channel(tournament.channel_id)
+            thread = await parent.create_thread(  # type: ignore[union-attr]
+                name=name, type=discord.ChannelType.public_thread
+            )
+        except (discord.HTTPException, AttributeError) as error:
+            log.warning(
+                "No thread for match %d of tournament %d: %s", match.id, tournament.id, error
+            )
+            channel = self._messageable(tournament.channel_id, tournament.guild_id)
+            await self._send(
+                channel,
+                f"⚠️ I could not open a thread for {snapshot.name(match.entrant_a)} v "
+                f"{snapshot.name(match.entrant_b)} (match #{match.id}). "
+                f"<@{tournament.organiser_id}>, please report its result with "
+                "`/tournament report`.",
+                allowed_mentions=PINGS,
+            )
+            return
+        opened = await self.service.open_match(match.id, thread.id)
+        if opened is not None:
+            await self.seat(thread, snapshot, *opened)
+
+    async def seat(
+        self,
+        channel: discord.abc.Messageable,
+        snapshot: Snapshot,
+        match: MatchRecord,
+        lobby: LobbyRecord,
+    ) -> None:
+        """Post the seated lobby and the match message (pings, check-in), arm the clock."""
+        total = snapshot.total_rounds() or match.round
+        title = f"🎲 **{snapshot.tournament.name}** · {round_name(match.round, total)}"
+        if snapshot.tournament.format != ELIMINATION:
+            title = f"🎲 **{snapshot.tournament.name}** · round {match.round}"
+        message = await self._send(
+            channel, title, embed=lobby_embed(lobby), view=lobby_view(lobby), allowed_mentions=QUIET
+        )
+        if message is not None:
+            await self.bot.lobbies.set_message(lobby, message.id)
+        note = await self._send(
+            channel,
+            match_text(snapshot, match),
+            view=check_in_view(match.id),
+            allowed_mentions=PINGS,
+        )
+        if note is not None:
+            await self.service.set_match_message(match, note.id)
+        self.arm(match)
+
+    async def _strip_check_in(self, match: MatchRecord) -> None:
+        """Take the *I'm here* button off the match message."""
+        if match.thread_id is None or match.message_id is None:
+            return
+        thread = self._messageable(match.thread_id, None)
+        with contextlib.suppress(discord.HTTPException):
+            await thread.get_partial_message(match.message_id).edit(view=None)
+
+    def _messageable(self, channel_id: int, guild_id: int | None) -> Any:
+        channel = self.bot.get_channel(channel_id)
+        if channel is not None:
+            return channel
+        return self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+
+    async def _send(
+        self, channel: Any, content: str | None = None, **kwargs: Any
+    ) -> discord.Message | None:
+        """Send, logging (not raising) a refusal: the tournament itself is already saved."""
+        kwargs.setdefault("allowed_mentions", QUIET)
+        try:
+            return await channel.send(content, **kwargs)
+        except discord.HTTPException as error:
+            log.warning("Could not post to channel %s (HTTP %s)", channel.id, error.status)
+            return None

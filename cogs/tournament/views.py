@@ -1,0 +1,86 @@
+"""The tournament's buttons: sign-up (Join/Leave) and a match's *I'm here*. Both are dynamic
+items, so they keep working after a restart; the services check everything again."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from cogs.common.replies import reporting
+
+if TYPE_CHECKING:
+    from .commands import TournamentCommands
+    from .tables import TournamentTables
+
+
+class SignupButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"tour:(?P<tournament>\d+):(?P<action>join|leave)",
+):
+    """Join or leave a tournament from its sign-up message."""
+
+    def __init__(self, tournament_id: int, action: str) -> None:
+        self.tournament_id, self.action = tournament_id, action
+        label, style = (
+            ("Join", discord.ButtonStyle.success)
+            if action == "join"
+            else ("Leave", discord.ButtonStyle.secondary)
+        )
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"tour:{tournament_id}:{action}")
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
+    ) -> SignupButton:
+        return cls(int(match["tournament"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog: TournamentCommands = interaction.client.get_cog("Tournament")  # type: ignore[union-attr, assignment]
+        async with reporting(interaction):
+            await cog.signup_action(interaction, self.tournament_id, self.action, button=True)
+
+
+def signup_view(tournament_id: int) -> discord.ui.View:
+    """The sign-up message's buttons."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(SignupButton(tournament_id, "join"))
+    view.add_item(SignupButton(tournament_id, "leave"))
+    return view
+
+
+class CheckInButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"tour:here:(?P<match>\d+)"
+):
+    """A player of the match says they are here (the game starts when all are)."""
+
+    def __init__(self, match_id: int) -> None:
+        self.match_id = match_id
+        super().__init__(
+            discord.ui.Button(
+                label="I'm here",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"tour:here:{match_id}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
+    ) -> CheckInButton:
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        tables: TournamentTables = interaction.client.get_cog("TournamentTables")  # type: ignore[union-attr, assignment]
+        async with reporting(interaction):
+            await tables.check_in(interaction, self.match_id)
+
+
+def check_in_view(match_id: int) -> discord.ui.View:
+    """The match message's button."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(CheckInButton(match_id))
+    return view

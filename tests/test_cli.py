@@ -1,0 +1,345 @@
+"""The command line: ``run`` without a token or with bad settings, ``check``, logs, play-local."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import urllib.request
+import uuid
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot.cli import build_parser, main
+from bot.cli.local import LocalOptions, missing_modules, play_local
+from bot.cli.online import beat
+from bot.logs import KeyValueFormatter, RedactFilter, configure_logging
+
+from .test_config import BAD_SETTINGS, VARIABLES
+
+ROOT = Path(__file__).resolve().parents[1]
+TOKEN = "MTIzNDU2Nzg5.fake-token-for-tests.abcdefghijklmnop"
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch, tmp_path):
+    """No setting from the developer's environment or ``.env``; a throwaway working folder."""
+    for name in VARIABLES.values():
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SEQUENCE_DATABASE", str(tmp_path / "data" / "sequence.db"))
+
+
+@pytest.fixture(autouse=True)
+def restore_logging():
+    """``configure_logging`` changes the root logger: put it back after each test."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+
+
+# --------------------------------------------------------------------------- run
+def test_run_without_a_token_says_where_to_put_it(capsys):
+    assert main(["run"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("error: no Discord bot token")
+    for hint in ("DISCORD_TOKEN", ".env", ".env.example", "sequence-bot demo"):
+        assert hint in err
+    assert "Traceback" not in err
+
+
+def test_python_m_bot_run_without_a_token_exits_with_the_message(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in VARIABLES.values()}
+    env["PYTHONPATH"] = str(ROOT)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "run"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: no Discord bot token")
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "data").exists()
+
+
+@pytest.mark.parametrize(("values", "words"), BAD_SETTINGS)
+def test_run_with_a_bad_setting_stops_with_one_clear_line(monkeypatch, capsys, values, words):
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+    assert main(["run"]) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith("error: ") and err.count("\n") == 1
+    for word in words:
+        assert word in err
+    assert TOKEN not in out + err
+
+
+def test_a_broken_env_file_is_named(tmp_path, capsys):
+    (tmp_path / ".env").write_text(f"DISCORD_TOKEN={TOKEN}\nLOG_LEVEL INFO\n", encoding="utf-8")
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert err == "error: .env:2: expected KEY=value.\n"
+
+
+def test_the_env_file_option_is_read(tmp_path, capsys):
+    settings = tmp_path / "prod.env"
+    settings.write_text("LOG_LEVEL=chatty\n", encoding="utf-8")
+    assert main(["run", "--env-file", str(settings)]) == 2
+    assert "LOG_LEVEL='CHATTY'" in capsys.readouterr().err
+
+
+def test_a_refused_token_is_one_line_and_never_printed(monkeypatch, capsys):
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    seen = []
+
+    async def refuse(self: Any, token: str) -> None:
+        seen.append(token)
+        raise discord.LoginFailure("Improper token has been passed.")
+
+    monkeypatch.setattr(discord.http.HTTPClient, "static_login", refuse)
+    assert main(["run"]) == 1
+    out, err = capsys.readouterr()
+    assert seen == [TOKEN]
+    assert "error: Discord refused the token in DISCORD_TOKEN" in err
+    assert "level=INFO logger=bot.run msg=Starting" in err
+    assert TOKEN not in out + err
+    assert "Traceback" not in err
+
+
+def test_run_stops_before_connecting_when_the_database_is_unusable(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("SEQUENCE_DATABASE", str(tmp_path))
+    assert main(["run"]) == 1
+    assert "is a folder" in capsys.readouterr().err
+
+
+def test_no_command_prints_the_help(capsys):
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    for command in ("run", "demo", "check", "play-local", "commands"):
+        assert command in err
+
+
+def test_demo_options_are_validated(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["demo", "--players", "5"])
+    assert exited.value.code == 2
+    assert "--players" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- check
+def test_check_passes_with_a_token_and_a_usable_database(monkeypatch, capsys):
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("DEV_GUILD_ID", "42")
+    assert main(["check"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("ok: database ") and "to guild 42" in out
+    assert TOKEN not in out
+
+
+def test_check_fails_without_a_token(capsys):
+    assert main(["check"]) == 1
+    assert "DISCORD_TOKEN is not set" in capsys.readouterr().err
+
+
+def test_check_fails_on_a_bad_setting(monkeypatch, capsys):
+    monkeypatch.setenv("SHARD_COUNT", "many")
+    assert main(["check"]) == 1
+    assert "SHARD_COUNT='many' is not a whole number" in capsys.readouterr().err
+
+
+def test_check_rejects_a_database_of_another_program(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE customers (id INTEGER)")
+    monkeypatch.setenv("SEQUENCE_DATABASE", str(other))
+    assert main(["check"]) == 1
+    assert "not this bot's" in capsys.readouterr().err
+
+
+def test_check_reads_a_database_the_bot_wrote(monkeypatch, tmp_path, capsys):
+    from bot.store.database import Database
+
+    async def create() -> None:
+        db = await Database.open(tmp_path / "bot.db")
+        await db.close()
+
+    asyncio.run(create())
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("SEQUENCE_DATABASE", str(tmp_path / "bot.db"))
+    assert main(["check"]) == 0
+
+
+def test_check_heartbeat(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    heartbeat = tmp_path / "heartbeat"
+    assert main(["check", "--heartbeat", str(heartbeat)]) == 1
+    assert "has not connected" in capsys.readouterr().err
+    heartbeat.touch()
+    assert main(["check", "--heartbeat", str(heartbeat)]) == 0
+    os.utime(heartbeat, (1, 1))
+    assert main(["check", "--heartbeat", str(heartbeat), "--max-age", "60"]) == 1
+    assert "not connected" in capsys.readouterr().err
+
+
+async def test_run_touches_the_heartbeat_only_while_ready(tmp_path):
+    class FakeBot:
+        ready = False
+
+        def is_ready(self) -> bool:
+            return self.ready
+
+        def is_closed(self) -> bool:
+            return False
+
+    bot, path = FakeBot(), tmp_path / "beat" / "file"
+    task = asyncio.create_task(beat(bot, path, every=0.01))  # type: ignore[arg-type]
+    await asyncio.sleep(0.05)
+    assert not path.exists()
+    bot.ready = True
+    await asyncio.sleep(0.05)
+    task.cancel()
+    assert path.exists()
+
+
+# --------------------------------------------------------------------------- logging
+def test_logs_are_key_value_lines_with_the_token_redacted(capsys):
+    configure_logging("INFO", secrets=[TOKEN])
+    log = logging.getLogger("bot.test")
+    log.info("connecting with %s", TOKEN, extra={"shard": 1, "note": f"token {TOKEN}"})
+    try:
+        raise RuntimeError(f"bad token {TOKEN}")
+    except RuntimeError:
+        log.exception("failed")
+    log.debug("not shown")
+    err = capsys.readouterr().err
+    lines = err.splitlines()
+    assert lines[0].split(" ", 1)[1] == (
+        'level=INFO logger=bot.test msg="connecting with [redacted]" shard=1 '
+        'note="token [redacted]"'
+    )
+    assert 'level=ERROR logger=bot.test msg=failed exc="Traceback' in lines[1]
+    assert len(lines) == 2
+    assert TOKEN not in err
+
+
+def test_configure_logging_twice_keeps_one_handler():
+    configure_logging("INFO")
+    configure_logging("WARNING")
+    root = logging.getLogger()
+    assert [h.get_name() for h in root.handlers].count("sequence-bot") == 1
+    assert root.level == logging.WARNING
+
+
+def test_formatter_quotes_values_with_spaces_and_quotes():
+    record = logging.LogRecord("x", logging.WARNING, __file__, 1, 'say "hi"\nnow', None, None)
+    text = KeyValueFormatter().format(record)
+    assert text.endswith('level=WARNING logger=x msg="say \\"hi\\"\\nnow"')
+
+
+def test_short_secrets_are_not_redacted():
+    assert RedactFilter(["abc", None, ""]).redact("abc") == "abc"
+
+
+# --------------------------------------------------------------------------- play-local
+@pytest.mark.skipif(not missing_modules(), reason="the [local] extra is installed")
+def test_play_local_without_the_extra_says_how_to_install_it(capsys):
+    assert main(["play-local", "--no-browser"]) == 2
+    assert '".[local]"' in capsys.readouterr().err
+
+
+def _api(base: str, key: str, method: str, path: str, body: Any = None, page: str = "") -> Any:
+    request = urllib.request.Request(
+        base + path, method=method, data=None if body is None else json.dumps(body).encode()
+    )
+    request.add_header("X-Simcord-Capability", key)
+    request.add_header("Content-Type", "application/json")
+    if page:
+        request.add_header("X-Simcord-Context", page)
+    with urllib.request.urlopen(request, timeout=20) as response:
+        return response.status, response.read()
+
+
+def _find_button(value: Any, label: str) -> dict[str, Any] | None:
+    if isinstance(value, dict):
+        if value.get("label") == label and "control_key" in value:
+            return value
+        value = list(value.values())
+    if isinstance(value, list):
+        for item in value:
+            found = _find_button(item, label)
+            if found:
+                return found
+    return None
+
+
+@pytest.mark.skipif(bool(missing_modules()), reason="needs the [local] extra")
+async def test_play_local_serves_the_table_on_loopback_and_start_works():
+    """The page answers HTTP 200 on 127.0.0.1, and pressing Start in it starts the game."""
+    seen: dict[str, Any] = {}
+
+    def browse(url: str) -> None:
+        base, key = url.split("/#")
+        with urllib.request.urlopen(base + "/", timeout=20) as response:
+            seen["index"] = response.status
+        _, raw = _api(base, key, "POST", "/api/pages", {})
+        page = json.loads(raw)
+        start = _find_button(page, "Start")
+        assert start is not None
+        message_id = start["control_key"].split(":")[1]
+        action = {
+            "protocol_version": 3,
+            "kind": "click",
+            "sequence": 1,
+            "request_id": uuid.uuid4().hex,
+            "generation": page["context"]["generation"],
+            "bot_generation": page["botGeneration"],
+            "published_revision": page["publishedRevision"],
+            "target_id": message_id,
+            "control_key": start["control_key"],
+        }
+        _, raw = _api(base, key, "POST", "/api/action", action, page["context"]["id"])
+        seen["action"] = json.loads(raw)
+        _, raw = _api(base, key, "GET", "/api/state", page=page["context"]["id"])
+        seen["state"] = raw.decode()
+
+    async def on_ready(url: str) -> None:
+        assert url.startswith("http://127.0.0.1:")
+        await asyncio.get_running_loop().run_in_executor(None, browse, url)
+
+    await play_local(LocalOptions(players=2, seed=3), on_ready, until_closed=False)
+    assert seen["index"] == 200
+    assert seen["action"]["settlement"] == "settled", seen["action"]
+    assert "Your hand" in seen["state"]
+
+
+# --------------------------------------------------------------------------- Docker
+def test_the_dockerfile_runs_existing_commands_as_a_non_root_user():
+    text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    assert re.search(r"^FROM python:3\.11-slim$", text, re.M)
+    assert re.search(r"^USER 10001:10001$", text, re.M)
+    assert 'VOLUME ["/data"]' in text and "SEQUENCE_DATABASE=/data/sequence.db" in text
+    assert "pip install --no-cache-dir ." in text
+    cmd = json.loads(re.search(r"^CMD (\[.*\])$", text, re.M).group(1))
+    check = json.loads(re.search(r"^\s+CMD (\[.*\])$", text, re.M).group(1))
+    assert cmd[:2] == ["sequence-bot", "run"] and check[:2] == ["sequence-bot", "check"]
+    parser = build_parser()
+    assert parser.parse_args(cmd[1:]).heartbeat == parser.parse_args(check[1:]).heartbeat
+    ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()
+    assert ".env" in ignored and ".git" in ignored

@@ -1,0 +1,163 @@
+"""Settings: parsing, validation with clear errors, ``.env`` files and ``.env.example``."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import pytest
+from discord.ext import commands
+
+from bot.app import create_bot
+from bot.config import ConfigError, Settings, read_env_file
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Each setting and the environment variable that sets it (a new setting must be added here,
+#: to .env.example and to the README).
+VARIABLES = {
+    "discord_token": "DISCORD_TOKEN",
+    "database_path": "SEQUENCE_DATABASE",
+    "log_level": "LOG_LEVEL",
+    "dev_guild_id": "DEV_GUILD_ID",
+    "shard_count": "SHARD_COUNT",
+    "turn_time_limit": "TURN_TIME_LIMIT",
+    "time_limit_policy": "TIME_LIMIT_POLICY",
+    "reminder_delay": "REMINDER_DELAY",
+    "lobby_expiry": "LOBBY_EXPIRY",
+    "computer_move_delay": "COMPUTER_MOVE_DELAY",
+    "computer_budget_ms": "COMPUTER_BUDGET_MS",
+}
+
+#: A bad value for a setting, and words its error message must contain.
+BAD_SETTINGS = [
+    ({"SEQUENCE_DATABASE": " "}, ["SEQUENCE_DATABASE", "empty"]),
+    ({"LOG_LEVEL": "LOUD"}, ["LOG_LEVEL", "'LOUD'", "DEBUG"]),
+    ({"DEV_GUILD_ID": "my-server"}, ["DEV_GUILD_ID", "whole number"]),
+    ({"DEV_GUILD_ID": "0"}, ["DEV_GUILD_ID", "at least 1"]),
+    ({"SHARD_COUNT": "two"}, ["SHARD_COUNT", "whole number"]),
+    ({"SHARD_COUNT": "0"}, ["SHARD_COUNT", "at least 1"]),
+    ({"TURN_TIME_LIMIT": "-5"}, ["TURN_TIME_LIMIT", "at least 0"]),
+    ({"TURN_TIME_LIMIT": "10m"}, ["TURN_TIME_LIMIT", "whole number"]),
+    ({"TIME_LIMIT_POLICY": "nap"}, ["TIME_LIMIT_POLICY", "skip, computer or remove"]),
+    ({"REMINDER_DELAY": "10"}, ["REMINDER_DELAY", "at least 60"]),
+    ({"LOBBY_EXPIRY": "soon"}, ["LOBBY_EXPIRY", "whole number"]),
+    ({"COMPUTER_MOVE_DELAY": "99"}, ["COMPUTER_MOVE_DELAY", "between 0 and 60"]),
+    ({"COMPUTER_MOVE_DELAY": "fast"}, ["COMPUTER_MOVE_DELAY", "not a number"]),
+    ({"COMPUTER_BUDGET_MS": "0"}, ["COMPUTER_BUDGET_MS", "at least 1"]),
+]
+
+
+def test_defaults_from_an_empty_environment():
+    settings = Settings.from_mapping({})
+    assert settings == Settings()
+    assert settings.discord_token is None
+    assert settings.database_path == Path("data/sequence.db")
+
+
+def test_every_setting_is_read():
+    settings = Settings.from_mapping(
+        {
+            "DISCORD_TOKEN": " abc.def.ghi ",
+            "SEQUENCE_DATABASE": "/data/x.db",
+            "LOG_LEVEL": "debug",
+            "DEV_GUILD_ID": "123",
+            "SHARD_COUNT": "3",
+            "TURN_TIME_LIMIT": "600",
+            "TIME_LIMIT_POLICY": "Computer",
+            "REMINDER_DELAY": "3600",
+            "LOBBY_EXPIRY": "7200",
+            "COMPUTER_MOVE_DELAY": "0.5",
+            "COMPUTER_BUDGET_MS": "100",
+        }
+    )
+    assert settings == Settings(
+        discord_token="abc.def.ghi",
+        database_path=Path("/data/x.db"),
+        log_level="DEBUG",
+        dev_guild_id=123,
+        shard_count=3,
+        turn_time_limit=600,
+        time_limit_policy="computer",
+        reminder_delay=3600,
+        lobby_expiry=7200,
+        computer_move_delay=0.5,
+        computer_budget_ms=100,
+    )
+
+
+@pytest.mark.parametrize(("values", "words"), BAD_SETTINGS)
+def test_a_bad_setting_gets_a_clear_message(values, words):
+    with pytest.raises(ConfigError) as caught:
+        Settings.from_mapping(values)
+    message = str(caught.value)
+    for word in words:
+        assert word in message
+    assert "\n" not in message
+
+
+def test_the_token_never_shows_in_the_settings_repr():
+    settings = Settings(discord_token="abc.secret-token.xyz")
+    assert "secret-token" not in repr(settings)
+
+
+def test_env_file_is_read_and_the_environment_wins(tmp_path):
+    env_file = tmp_path / ".env"
+    env_file.write_text(
+        "# comment\n\nexport LOG_LEVEL=WARNING\nDISCORD_TOKEN='from.file.token'\nSHARD_COUNT=2\n",
+        encoding="utf-8",
+    )
+    settings = Settings.from_env({"SHARD_COUNT": "4"}, env_file=env_file)
+    assert settings.log_level == "WARNING"
+    assert settings.discord_token == "from.file.token"
+    assert settings.shard_count == 4
+
+
+def test_a_missing_env_file_is_fine(tmp_path):
+    assert Settings.from_env({}, env_file=tmp_path / "nope.env") == Settings()
+
+
+def test_a_broken_env_file_line_names_the_file_and_line(tmp_path):
+    env_file = tmp_path / ".env"
+    env_file.write_text("LOG_LEVEL=INFO\nthis is not a setting\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"\.env:2: expected KEY=value"):
+        Settings.from_env({}, env_file=env_file)
+
+
+def test_shard_count_makes_an_auto_sharded_bot(tmp_path):
+    sharded = create_bot(Settings(database_path=tmp_path / "a.db", shard_count=2))
+    single = create_bot(Settings(database_path=tmp_path / "b.db"))
+    assert isinstance(sharded, commands.AutoShardedBot)
+    assert sharded.shard_count == 2
+    assert not isinstance(single, commands.AutoShardedBot)
+
+
+def example_lines() -> dict[str, str]:
+    """``.env.example``'s settings (commented out or not) and their values."""
+    found = {}
+    for line in (ROOT / ".env.example").read_text(encoding="utf-8").splitlines():
+        match = re.fullmatch(r"#? ?([A-Z][A-Z0-9_]*)=(.*)", line.strip())
+        if match:
+            found[match.group(1)] = match.group(2)
+    return found
+
+
+def test_env_example_lists_every_setting_with_its_default():
+    assert set(VARIABLES) == {f.name for f in dataclasses.fields(Settings)}
+    example = example_lines()
+    assert set(example) == set(VARIABLES.values())
+    assert Settings.from_mapping(example) == Settings()
+    assert example["DISCORD_TOKEN"] == ""
+
+
+def test_env_example_comments_every_setting():
+    lines = (ROOT / ".env.example").read_text(encoding="utf-8").splitlines()
+    for index, line in enumerate(lines):
+        if re.fullmatch(r"#? ?[A-Z][A-Z0-9_]*=.*", line.strip()):
+            assert index > 0 and lines[index - 1].startswith("# "), line
+            assert not re.fullmatch(r"#? ?[A-Z][A-Z0-9_]*=.*", lines[index - 1]), line
+
+
+def test_env_example_parses_as_an_env_file():
+    assert read_env_file(ROOT / ".env.example") == {"DISCORD_TOKEN": ""}

@@ -1,0 +1,73 @@
+"""The offline demo plays a whole game through the real commands and writes its files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.demo import DemoOptions, check_options, run_demo, win_progress
+
+
+async def test_the_demo_plays_to_the_end_and_writes_its_files(tmp_path: Path):
+    out = tmp_path / "out"
+    (out / "boards").mkdir(parents=True)
+    (out / "boards" / "board-999.png").write_bytes(b"from an earlier run")
+    calls: list[tuple[int, float, str]] = []
+
+    result = await run_demo(
+        DemoOptions(out=out, seed=1, players=4),
+        lambda moves, fraction, status: calls.append((moves, fraction, status)),
+    )
+
+    assert result.winner.startswith(("Blue wins", "Green wins"))
+    assert result.moves >= 10 and 0 < result.plays <= result.moves
+    # progress after every move, ending at 100 %
+    assert [moves for moves, _, _ in calls] == sorted(moves for moves, _, _ in calls)
+    assert calls[-1][0] == result.moves and calls[-1][1] == 1.0
+    assert all(0 <= fraction < 1 for _, fraction, _ in calls[:-1])
+    assert "Blue" in calls[-1][2] and "Green" in calls[-1][2]
+
+    boards = sorted((out / "boards").glob("board-*.png"))
+    assert boards[0].name == "board-000.png"
+    assert boards[-1].name == f"board-{result.moves:03d}.png"
+    assert not (out / "boards" / "board-999.png").exists()
+    assert len(boards) >= result.plays
+    for board in (boards[0], boards[-1]):
+        assert board.read_bytes().startswith(b"\x89PNG")
+    with Image.open(out / "replay.gif") as gif:
+        assert gif.format == "GIF" and gif.n_frames == result.plays
+
+    transcript = (out / "transcript.txt").read_text("utf-8")
+    assert transcript.startswith("#sequence")
+    assert "(answering alice's command)" in transcript
+    assert "**alice** played" in transcript  # the host's moves, made with the hand panel
+    assert "wins!" in transcript
+    assert "Your hand** (game" not in transcript  # ephemeral hands stay out
+    assert set(result.files) == {*boards, out / "replay.gif", out / "transcript.txt"}
+    assert not list(out.glob("*.db"))
+
+    summary = result.summary()
+    assert result.winner in summary and f"{result.moves} moves" in summary
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (DemoOptions(players=5), "--players"),
+        (DemoOptions(level="genius"), "--level"),
+    ],
+)
+def test_options_the_demo_cannot_play_are_refused(options, message):
+    with pytest.raises(ValueError, match=message):
+        check_options(options)
+
+
+def test_win_progress_starts_near_zero():
+    from bot.game import Game, GameSettings
+
+    class Record:
+        game = Game.new(GameSettings.create(4), seed=1)
+
+    assert win_progress(Record()) == pytest.approx(0.1)  # a free corner is a fifth of a line

@@ -1,0 +1,335 @@
+"""Playing turns through Discord: the private hand panel, jacks, dead cards, the choice of
+five, bad input, privacy, Discord errors and restarts."""
+
+from __future__ import annotations
+
+import pytest
+import simcord
+
+from bot.app import create_bot
+from bot.game import space_name
+from bot.game.board import CARD_SPACES, parse_space
+from bot.game.cards import is_jack
+from cogs.hand_panel import hand_line
+
+from .e2e_driver import components, find_component, open_hand
+from .e2e_helpers import make_table, open_and_start, seat_actor
+
+
+def normal_playable(game, seat):
+    """A non-jack card of ``seat`` with an open space."""
+    return next(c for c in game.hands[seat] if not is_jack(c) and game.targets(seat, c))
+
+
+def hand_with(seed_range, players, wanted):
+    """The first seed whose first player is dealt a card satisfying ``wanted``."""
+    from bot.game import Game, GameSettings
+
+    for seed in seed_range:
+        game = Game.new(GameSettings.create(players), seed)
+        if any(wanted(card) for card in game.hands[game.turn]):
+            return seed
+    raise AssertionError("no such seed")
+
+
+async def two_player_game(env, seed=1):
+    table = await make_table(env, ["alice", "bob"])
+    record = await open_and_start(table, seed=seed)
+    return table, record
+
+
+async def test_play_through_the_panel_buttons(simcord_env):
+    table, record = await two_player_game(simcord_env)
+    game = record.game
+    seat = game.turn
+    mover = seat_actor(table, record, seat)
+    board = table.channel.last_message
+    opened = await mover.click(board, label="Your hand")
+    assert opened.ephemeral
+    panel = opened.response
+    assert panel.attachments[0].filename == "hand.png"
+    card = normal_playable(game, seat)
+    select_id = find_component(panel, f"seq:card:{record.id}:")["custom_id"]
+    await mover.select(panel, [card], custom_id=select_id)
+    targets = game.targets(seat, card)
+    buttons = [c["label"] for c in components(panel) if c.get("custom_id", "").startswith("seq:go")]
+    assert buttons == [f"Play on {space_name(s)}" for s in targets]
+    await mover.click(panel, label=f"Play on {space_name(targets[0])}")
+    assert game.chips[targets[0]] == game.team_of(seat)
+    assert game.turn != seat
+    assert "Done" in panel.content
+    new_board = table.channel.last_message
+    assert new_board.id != board.id and "your turn" in new_board.content
+
+
+async def test_two_eyed_jack_row_then_space_then_confirm(simcord_env):
+    seed = hand_with(range(200), 2, lambda c: c in ("JD", "JC"))
+    table, record = await two_player_game(simcord_env, seed)
+    game = record.game
+    seat = game.turn
+    mover = seat_actor(table, record, seat)
+    jack = next(c for c in game.hands[seat] if c in ("JD", "JC"))
+    panel = await open_hand(table, mover)
+    await mover.select(panel, [jack], custom_id=find_component(panel, "seq:card:")["custom_id"])
+    row_select = find_component(panel, "seq:row:")
+    assert len(row_select["options"]) == 10  # every row has open spaces on an empty board
+    await mover.select(panel, ["4"], custom_id=row_select["custom_id"])
+    space_select = find_component(panel, "seq:space:")
+    offered = [int(o["value"]) for o in space_select["options"]]
+    assert offered == list(range(40, 50))  # row 5: every space is open on the first move
+    await mover.select(panel, ["44"], custom_id=space_select["custom_id"])
+    assert "Confirm" in panel.content
+    await mover.click(panel, custom_id=find_component(panel, "seq:go:")["custom_id"])
+    assert game.chips[44] == game.team_of(seat)
+    assert game.discards[seat][-1] == jack
+
+
+async def test_one_eyed_jack_removes_an_opponent_chip_and_places_nothing(simcord_env):
+    seed = hand_with(range(400), 2, lambda c: c in ("JH", "JS"))
+    table, record = await two_player_game(simcord_env, seed)
+    game = record.game
+    first = game.turn
+    jacker = seat_actor(table, record, first)
+    # the first player plays a normal card, then the opponent does, then the first removes it
+    other = 1 - first
+    await jacker.slash(
+        table.channel,
+        "sequence play",
+        card=(c := normal_playable(game, first)),
+        space=space_name(game.targets(first, c)[0]),
+    )
+    opponent = seat_actor(table, record, other)
+    card = normal_playable(game, other)
+    target = game.targets(other, card)[0]
+    await opponent.slash(table.channel, "sequence play", card=card, space=space_name(target))
+    jack = next(c for c in game.hands[first] if c in ("JH", "JS"))
+    chips_before = sum(1 for c in game.chips if c >= 0)
+    panel = await open_hand(table, jacker)
+    await jacker.select(panel, [jack], custom_id=find_component(panel, "seq:card:")["custom_id"])
+    await jacker.select(
+        panel, [str(target // 10)], custom_id=find_component(panel, "seq:row:")["custom_id"]
+    )
+    space_select = find_component(panel, "seq:space:")
+    assert str(target) in [o["value"] for o in space_select["options"]]
+    await jacker.select(panel, [str(target)], custom_id=space_select["custom_id"])
+    await jacker.click(panel, custom_id=find_component(panel, "seq:go:")["custom_id"])
+    assert game.chips[target] == -1
+    assert sum(1 for c in game.chips if c >= 0) == chips_before - 1
+    assert "removed the chip" in table.channel.last_message.embeds[0].description
+
+
+async def test_a_locked_chip_cannot_be_removed(simcord_env):
+    seed = hand_with(range(400), 2, lambda c: c in ("JH", "JS"))
+    table, record = await two_player_game(simcord_env, seed)
+    game = record.game
+    seat = game.turn
+    opponent = 1 - game.team_of(seat)
+    # Arrange: the opponent completed a sequence on row 5 (B5-F5); its chips are locked.
+    window = (41, 42, 43, 44, 45)
+    for space in window:
+        game.chips[space] = opponent
+    game._lock(opponent, window)
+    jack = next(c for c in game.hands[seat] if c in ("JH", "JS"))
+    before = game.to_dict()
+    result = await seat_actor(table, record, seat).slash(
+        table.channel, "sequence play", card=jack, space="C5"
+    )
+    assert result.ephemeral and "locked" in result.response.content
+    assert game.to_dict() == before
+
+
+async def test_dead_card_turned_in_then_the_turn_goes_on(simcord_env):
+    table, record = await two_player_game(simcord_env)
+    game = record.game
+    seat = game.turn
+    mover = seat_actor(table, record, seat)
+    dead = next(c for c in game.hands[seat] if not is_jack(c) and game.hands[seat].count(c) == 1)
+    # Arrange: the opponent's chips already cover both spaces of that card.
+    for space in CARD_SPACES[dead]:
+        game.chips[space] = 1 - game.team_of(seat)
+    hand_size = len(game.hands[seat])
+    panel = await open_hand(table, mover)
+    await mover.select(panel, [dead], custom_id=find_component(panel, "seq:card:")["custom_id"])
+    assert "is dead" in panel.content
+    await mover.click(panel, custom_id=find_component(panel, "seq:dead:")["custom_id"])
+    assert dead not in game.hands[seat] and len(game.hands[seat]) == hand_size
+    assert game.turn == seat and game.dead_card_used  # still this player's turn
+    assert "carry on" in panel.content
+    second = next((c for c in game.hands[seat] if not is_jack(c) and c != dead), None)
+    if second is not None and game.is_dead(second):
+        pytest.skip("the replacement happened to be dead too")
+    again = await mover.slash(table.channel, "sequence play", card="XX", space="A1")
+    assert again.ephemeral and "is not a card" in again.response.content
+
+
+async def test_a_line_of_six_lets_the_mover_choose_the_five(simcord_env):
+    table, record = await two_player_game(simcord_env)
+    game = record.game
+    seat = game.turn
+    team = game.team_of(seat)
+    mover = seat_actor(table, record, seat)
+    card = normal_playable(game, seat)
+    target = game.targets(seat, card)[0]
+    row, col = divmod(target, 10)
+    # Arrange: the mover's chips around the target in its row, so the play makes six.
+    start = max(0, min(col - 2, 4))
+    window = [row * 10 + c for c in range(start, start + 6)]
+    assert target in window
+    for space in window:
+        if space != target and space not in (0, 9, 90, 99):
+            game.chips[space] = team
+    result = await mover.slash(table.channel, "sequence play", card=card, space=space_name(target))
+    fives = [
+        c for c in components(result.response) if c.get("custom_id", "").startswith("seq:five")
+    ]
+    assert len(fives) >= 2 and "choose which five" in result.response.content
+    chosen = fives[-1]
+    await mover.click(result.response, custom_id=chosen["custom_id"])
+    assert len(game.sequences) == 1
+    first, last = chosen["label"].split("–")
+    assert game.sequences[0][1][0] == parse_space(first)
+    assert game.sequences[0][1][-1] == parse_space(last)
+    assert "Sequence!" in table.channel.last_message.embeds[0].description
+
+
+async def test_bad_input_is_answered_privately_and_changes_nothing(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob", "outsider"])
+    alice, bob, outsider = table.players
+    record = await open_and_start(
+        table.__class__(simcord_env, table.guild, table.channel, [alice, bob])
+    )
+    game = record.game
+    mover = seat_actor(table, record, game.turn)
+    waiting = bob if mover is alice else alice
+    before = game.to_dict()
+
+    async def refused(actor, text, **options):
+        result = await actor.slash(table.channel, "sequence play", **options)
+        assert result.ephemeral, result.response.content
+        assert text in result.response.content, result.response.content
+        assert game.to_dict() == before
+
+    card = normal_playable(game, game.turn)
+    space = space_name(game.targets(game.turn, card)[0])
+    other_card = normal_playable(game, 1 - game.turn)
+    await refused(
+        waiting,
+        "not your turn",
+        card=other_card,
+        space=space_name(game.targets(1 - game.turn, other_card)[0]),
+    )
+    await refused(outsider, "not playing in this game", card=card, space=space)
+    missing = next(
+        c for c in ("2S", "3S", "4S", "5S", "6S", "7S") if c not in game.hands[game.turn]
+    )
+    await refused(mover, "You do not hold", card=missing, space="B1")
+    await refused(mover, "is not a space", card=card, space="K11")
+    await refused(
+        mover, "free corner", card="JD" if "JD" in game.hands[game.turn] else card, space="A1"
+    )
+    wrong = next(s for s in range(100) if s not in CARD_SPACES[card] and s not in (0, 9, 90, 99))
+    await refused(mover, "is played on", card=card, space=space_name(wrong))
+    # a covered space, then a locked chip
+    await mover.slash(table.channel, "sequence play", card=card, space=space)
+    covered = parse_space(space)
+    theirs = normal_playable(game, game.turn)
+    before = game.to_dict()
+    second_mover = seat_actor(table, record, game.turn)
+    if covered in CARD_SPACES.get(theirs, ()):
+        await refused(second_mover, "already covered", card=theirs, space=space)
+    hand = await outsider.slash(table.channel, "sequence hand")
+    assert hand.ephemeral and "not playing" in hand.response.content
+    nothing = await outsider.slash(table.channel, "sequence status")
+    assert nothing.ephemeral and "Game #" in nothing.response.content  # status is public info
+
+
+async def test_unknown_game_and_stale_and_double_clicks(simcord_env):
+    table, record = await two_player_game(simcord_env)
+    game = record.game
+    seat = game.turn
+    mover = seat_actor(table, record, seat)
+    first_panel = await open_hand(table, mover)
+    second_panel = await open_hand(table, mover)  # the same player opened their hand twice
+    card = normal_playable(game, seat)
+    for panel in (first_panel, second_panel):
+        await mover.select(panel, [card], custom_id=find_component(panel, "seq:card:")["custom_id"])
+    go = find_component(first_panel, "seq:go:")["custom_id"]
+    await mover.click(first_panel, custom_id=go)
+    moves = len(game.moves)
+    stale = await mover.click(
+        second_panel, custom_id=find_component(second_panel, "seq:go:")["custom_id"]
+    )
+    assert stale.acknowledged
+    assert "earlier turn" in second_panel.content
+    assert len(game.moves) == moves  # the double click changed nothing
+    # a board whose game has ended: its buttons answer clearly
+    old_board = table.channel.last_message
+    await mover.slash(table.channel, "sequence cancel")
+    gone = await mover.click(old_board, label="Your hand")
+    assert gone.ephemeral and f"no active game #{record.id}" in gone.response.content
+
+
+async def test_another_user_cannot_see_or_use_a_hand(simcord_env):
+    table, record = await two_player_game(simcord_env)
+    game = record.game
+    mover = seat_actor(table, record, game.turn)
+    other = seat_actor(table, record, 1 - game.turn)
+    panel = await open_hand(table, mover)
+    with pytest.raises(simcord.SetupError):
+        await other.click(panel, custom_id=find_component(panel, "seq:card:")["custom_id"])
+    theirs = await other.click(table.channel.last_message, label="Your hand")
+    assert theirs.ephemeral
+    assert hand_line(game.hands[1 - game.turn]) in theirs.response.content
+    assert hand_line(game.hands[game.turn]) not in theirs.response.content
+    for message in table.channel.history():
+        assert "Your hand" not in (message.content or "")
+
+
+async def test_a_discord_error_while_posting_loses_nothing(simcord_env):
+    table, record = await two_player_game(simcord_env)
+    game = record.game
+    seat = game.turn
+    mover = seat_actor(table, record, seat)
+    card = normal_playable(game, seat)
+    space = game.targets(seat, card)[0]
+    board_before = table.channel.last_message
+    simcord_env.inject_error("POST", "/channels/*/messages", status=500)
+    result = await mover.slash(table.channel, "sequence play", card=card, space=space_name(space))
+    assert result.ephemeral and "Done" in result.response.content
+    assert game.chips[space] == game.team_of(seat)
+    assert table.channel.last_message.id == board_before.id  # the board could not be posted
+    saved = await table.bot.db.games.load(record.id, verify=True)
+    assert saved.game == game  # the move is saved all the same
+    again = await mover.slash(table.channel, "sequence board")
+    assert not again.ephemeral
+    assert again.response.attachments[0].filename == "board.png"
+
+
+async def test_restart_in_the_middle_of_a_game(simcord_env, bot_settings):
+    table, record = await two_player_game(simcord_env)
+    game = record.game
+    for _ in range(3):
+        seat = game.turn
+        card = normal_playable(game, seat)
+        actor = seat_actor(table, record, seat)
+        await actor.slash(
+            table.channel, "sequence play", card=card, space=space_name(game.targets(seat, card)[0])
+        )
+    old_board = table.channel.last_message
+    snapshot = game.to_dict()
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(create_bot(bot_settings))
+    restored = simcord_env.bot.games.find_in_channel(table.channel.id)
+    assert restored.game.to_dict() == snapshot
+    seat = restored.game.turn
+    actor = seat_actor(table, restored, seat)
+    opened = await actor.click(old_board, label="Your hand")  # a button from before the restart
+    assert opened.ephemeral and "Your turn" in opened.response.content
+    card = normal_playable(restored.game, seat)
+    await actor.slash(
+        table.channel,
+        "sequence play",
+        card=card,
+        space=space_name(restored.game.targets(seat, card)[0]),
+    )
+    assert len(restored.game.moves) == 4

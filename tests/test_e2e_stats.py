@@ -1,0 +1,137 @@
+"""Results, ratings, leaderboard, history and replays through Discord."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.game.cards import is_jack
+from bot.game.moves import PLAY
+from bot.services.ratings import DEFAULT_MU
+
+from .e2e_driver import components, play_to_the_end
+from .e2e_helpers import make_table, open_and_start
+from .store_util import create_game
+
+
+def field(embed, name: str) -> str:
+    return next(f.value for f in embed.fields if f.name == name)
+
+
+async def test_rated_game_moves_ratings_and_unrated_does_not(simcord_env) -> None:
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    bot = table.bot
+    guild = table.guild.id
+
+    record = await open_and_start(table, seed=5, sequences_to_win=1)
+    assert record.options["rated"] is True
+    await play_to_the_end(table, record)
+    game = record.game
+    winner_seat = game.settings.seats_of(game.winner)[0]
+    winner = alice if record.seats[winner_seat]["user_id"] == alice.id else bob
+    loser = bob if winner is alice else alice
+
+    book = await bot.ratings.book(guild)
+    won, lost = book.rating(winner.id), book.rating(loser.id)
+    assert won.mu > DEFAULT_MU > lost.mu  # both sides moved, the right way
+    assert won.ordinal > 0 > lost.ordinal
+
+    # what /sequence stats shows matches the game: sequences made and jacks played
+    shown = await winner.slash(table.channel, "sequence stats")
+    assert not shown.ephemeral
+    embed = shown.response.embeds[0]
+    assert field(embed, "Games").startswith("**1** (1 won · 0 lost")
+    assert field(embed, "Sequences made") == str(game.sequence_count(game.winner))
+    jacks = sum(
+        1
+        for move in game.moves
+        if move.kind == PLAY and move.seat == winner_seat and is_jack(move.card or "")
+    )
+    assert field(embed, "Jacks played") == str(jacks)
+    assert f"{won.ordinal:.1f} (μ {won.mu:.1f}" in field(embed, "Rating")
+    assert "#1 here" in field(embed, "Rating")
+    theirs = await winner.slash(table.channel, "sequence stats", player=loser.user)
+    assert "#2 here" in field(theirs.response.embeds[0], "Rating")
+    assert "▼" in field(theirs.response.embeds[0], "Trend")
+
+    # an unrated (casual) game: the loser resigns; ratings stay exactly as they were
+    casual = await open_and_start(table, seed=6, rated=False)
+    assert casual.options["rated"] is False
+    resigned = await loser.slash(table.channel, "sequence resign")
+    assert not resigned.ephemeral
+    assert casual.game.is_over()
+    book = await bot.ratings.book(guild)
+    assert book.rating(winner.id) == won and book.rating(loser.id) == lost
+    results = await bot.db.results.for_guild(guild)
+    assert [r.rated for r in results] == [True, False]
+    embed = (await loser.slash(table.channel, "sequence stats")).response.embeds[0]
+    assert field(embed, "Games").startswith("**2** (1 won · 1 lost")
+    assert "1 rated game(s)" in field(embed, "Rating")
+
+    # history: newest first, with the rating change of the rated game
+    history = await loser.slash(table.channel, "sequence history")
+    assert history.ephemeral
+    lines = history.response.embeds[0].description.splitlines()
+    assert lines[0].startswith(f"`#{casual.id}`") and "🏆 Won" in lines[0]
+    assert lines[0].endswith("unrated")
+    assert lines[1].startswith(f"`#{record.id}`") and "❌ Lost" in lines[1]
+    assert f"rated {lost.ordinal:+.1f}" in lines[1]
+
+    # leaderboard: the winner first
+    board = await alice.slash(table.channel, "sequence leaderboard")
+    rows = board.response.embeds[0].description.splitlines()
+    assert rows[0].startswith(f"**1.** <@{winner.id}>") and rows[1].startswith(
+        f"**2.** <@{loser.id}>"
+    )
+    assert all(button["disabled"] for button in components(board.response))
+
+    # replay: an animated GIF of the whole game
+    replay = await bob.slash(table.channel, "sequence replay", game=record.id)
+    assert not replay.ephemeral
+    attachment = replay.response.attachments[0]
+    assert attachment.filename == f"sequence-{record.id}.gif"
+    assert (await attachment.read()).startswith(b"GIF89a")
+    assert f"Replay of game #{record.id}" in replay.response.content
+
+
+async def test_replay_refusals(simcord_env) -> None:
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, _ = table.players
+    record = await open_and_start(table)
+    active = await alice.slash(table.channel, "sequence replay", game=record.id)
+    assert active.ephemeral and "still being played" in active.response.content
+    missing = await alice.slash(table.channel, "sequence replay", game=999)
+    assert missing.ephemeral and "no game #999" in missing.response.content
+    other = simcord_env.create_guild("Elsewhere")
+    elsewhere = other.create_text_channel("general")
+    carol = other.add_member(simcord_env.create_user("carol"))
+    await table.bot.games.cancel(record.id)
+    refused = await carol.slash(elsewhere, "sequence replay", game=record.id)
+    assert refused.ephemeral and "in this server" in refused.response.content
+
+
+@pytest.mark.parametrize("players", [12])
+async def test_leaderboard_pages(simcord_env, players: int) -> None:
+    table = await make_table(simcord_env, ["alice"])
+    (alice,) = table.players
+    db = table.bot.db
+    # twelve rated results: player 1000+n beat player 2000+n
+    for n in range(players):
+        game = await create_game(db, channel_id=500 + n, guild_id=table.guild.id)
+        await db.results.record(
+            game.id, table.guild.id, [[1000 + n], [2000 + n]], 0, True, {}, now=n
+        )
+    first = await alice.slash(table.channel, "sequence leaderboard")
+    embed = first.response.embeds[0]
+    assert len(embed.description.splitlines()) == 10
+    assert embed.footer.text.startswith("Page 1 of 3")
+    prev, nxt = components(first.response)
+    assert prev["disabled"] and not nxt["disabled"]
+    second = await alice.click(first.response, label="Next ▶")
+    assert second.acknowledged
+    page = second.response.embeds[0]
+    assert page.footer.text.startswith("Page 2 of 3")
+    assert page.description.splitlines()[0].startswith("**11.** ")
+    last = await alice.slash(table.channel, "sequence leaderboard", page=9)
+    assert last.response.embeds[0].footer.text.startswith("Page 3 of 3")
+    assert len(last.response.embeds[0].description.splitlines()) == 4

@@ -1,0 +1,101 @@
+"""Table talk through Discord: the call, the decision, and every member's forfeit."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.game import card_label
+
+from .e2e_driver import find_component, open_hand
+from .e2e_helpers import make_table, open_and_start, seat_actor
+
+
+async def four_player_game(env):
+    table = await make_table(env, ["alice", "bob", "carol", "dave"])
+    record = await open_and_start(table)
+    return table, record
+
+
+def members(table, record, team):
+    game = record.game
+    return [seat_actor(table, record, s) for s in game.settings.seats_of(team)]
+
+
+async def test_table_talk_from_the_call_to_every_forfeit(simcord_env):
+    table, record = await four_player_game(simcord_env)
+    game = record.game
+    host = table.players[0]
+    offenders = game.team_of(game.turn)  # the team about to move is caught coaching
+    caller = members(table, record, 1 - offenders)[0]
+    call = await caller.slash(table.channel, "sequence tabletalk", team=offenders)
+    assert not call.ephemeral and "table talk" in call.response.content
+    sizes = {s: len(game.hands[s]) for s in game.settings.seats_of(offenders)}
+    # nobody but the host or a moderator decides
+    bystander = next(p for p in members(table, record, 1 - offenders) if p.id != host.id)
+    refused = await bystander.click(call.response, label="Uphold")
+    assert refused.ephemeral and "Only the host" in refused.response.content
+    upheld = await host.click(call.response, label="Uphold")
+    assert upheld.acknowledged and "upheld" in call.response.content
+    notice = table.channel.last_message
+    assert "forfeits one card" in notice.content
+    assert all(game.owed_forfeits[s] == 1 for s in sizes)
+    # the player to move cannot play before forfeiting
+    mover = seat_actor(table, record, game.turn)
+    card = next(c for c in game.hands[game.turn] if game.targets(game.turn, c))
+    blocked = await mover.slash(table.channel, "sequence play", card=card, space="A2")
+    assert blocked.ephemeral and "forfeit" in blocked.response.content
+    for seat in sizes:
+        player = seat_actor(table, record, seat)
+        chooser = await player.click(notice, label="Forfeit a card")
+        assert chooser.ephemeral
+        choice = game.hands[seat][0]
+        await player.select(chooser.response, [choice], custom_id=f"seq:forfeit:{record.id}")
+        assert f"forfeited {card_label(choice)}" in chooser.response.content
+        assert len(game.hands[seat]) == sizes[seat] - 1  # no replacement is drawn
+        assert game.discards[seat][-1] == choice
+    assert not any(game.owed_forfeits)
+    again = await seat_actor(table, record, next(iter(sizes))).click(notice, label="Forfeit a card")
+    assert again.ephemeral and "owe no card" in again.response.content
+
+
+async def test_report_a_message_and_a_moderator_dismisses_it(simcord_env):
+    table, record = await four_player_game(simcord_env)
+    game = record.game
+    mods = table.guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
+    moderator = table.guild.add_member(simcord_env.create_user("mod"), roles=[mods])
+    coach = seat_actor(table, record, 0)
+    reporter = seat_actor(table, record, 1)
+    hint = await coach.send(table.channel, "psst, play your jack on E5!")
+    call = await reporter.context_menu(table.channel, "Report table talk", hint)
+    assert not call.ephemeral and "table talk" in call.response.content
+    own = await coach.context_menu(table.channel, "Report table talk", hint)
+    assert own.ephemeral and "your own team" in own.response.content
+    dismissed = await moderator.click(call.response, label="Dismiss")
+    assert dismissed.acknowledged and "dismissed" in call.response.content
+    assert not any(game.owed_forfeits)
+    twice = (
+        await moderator.click(call.response, label="Dismiss") if call.response.components else None
+    )
+    assert twice is None  # the buttons are gone once decided
+
+
+async def test_a_call_that_stands_by_itself_and_outsiders_cannot_call(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob", "outsider"])
+    alice, bob, outsider = table.players
+    record = await open_and_start(
+        table.__class__(simcord_env, table.guild, table.channel, [alice, bob]),
+        tabletalk_stands=True,
+    )
+    game = record.game
+    nope = await outsider.slash(table.channel, "sequence tabletalk", team=0)
+    assert nope.ephemeral and "Only players" in nope.response.content
+    bob_team = game.team_of(next(i for i, s in enumerate(record.seats) if s["user_id"] == bob.id))
+    call = await alice.slash(table.channel, "sequence tabletalk", team=bob_team)
+    assert not call.ephemeral
+    bob_seat = game.settings.seats_of(bob_team)[0]
+    assert game.owed_forfeits[bob_seat] == 1
+    panel = await open_hand(table, bob)
+    assert "forfeit" in panel.content
+    card = game.hands[bob_seat][-1]
+    await bob.select(panel, [card], custom_id=find_component(panel, "seq:forfeit:")["custom_id"])
+    assert game.owed_forfeits[bob_seat] == 0
