@@ -16,6 +16,9 @@ from collections.abc import Iterable
 from typing import TextIO
 
 REDACTED = "[redacted]"
+#: discord.py loggers whose DEBUG lines print request, response and event payloads: those carry
+#: ephemeral replies (a player's hand), so they never go below INFO.
+PAYLOAD_LOGGERS = ("discord.http", "discord.gateway")
 #: Attributes every ``LogRecord`` has; anything else was passed with ``extra=`` and is printed.
 _STANDARD = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
     "message",
@@ -98,7 +101,8 @@ def configure_logging(
     """Send every logger's records at ``level`` and above to ``stream`` (stderr), one per line.
 
     discord.py's own loggers propagate to the root logger, so they get the same format and the
-    same redaction. Calling it again replaces the handler it installed before.
+    same redaction; its payload loggers stay at INFO or above (see ``PAYLOAD_LOGGERS``).
+    Calling it again replaces the handler it installed before.
     """
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(KeyValueFormatter())
@@ -109,4 +113,7 @@ def configure_logging(
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)
+    floor = max(logging.getLevelName(level.upper()), logging.INFO)
+    for name in PAYLOAD_LOGGERS:
+        logging.getLogger(name).setLevel(floor)
     return handler

@@ -21,7 +21,7 @@ import pytest
 from bot.cli import build_parser, main
 from bot.cli.local import LocalOptions, missing_modules, play_local
 from bot.cli.online import beat
-from bot.logs import KeyValueFormatter, RedactFilter, configure_logging
+from bot.logs import PAYLOAD_LOGGERS, KeyValueFormatter, RedactFilter, configure_logging
 
 from .test_config import BAD_SETTINGS, VARIABLES
 
@@ -41,11 +41,12 @@ def clean_environment(monkeypatch, tmp_path):
 @pytest.fixture(autouse=True)
 def restore_logging():
     """``configure_logging`` changes the root logger: put it back after each test."""
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
+    loggers = [logging.getLogger(), *map(logging.getLogger, PAYLOAD_LOGGERS)]
+    handlers, levels = list(loggers[0].handlers), [logger.level for logger in loggers]
     yield
-    root.handlers[:] = handlers
-    root.setLevel(level)
+    loggers[0].handlers[:] = handlers
+    for logger, level in zip(loggers, levels, strict=True):
+        logger.setLevel(level)
 
 
 # --------------------------------------------------------------------------- run
@@ -237,6 +238,14 @@ def test_logs_are_key_value_lines_with_the_token_redacted(capsys):
     assert 'level=ERROR logger=bot.test msg=failed exc="Traceback' in lines[1]
     assert len(lines) == 2
     assert TOKEN not in err
+
+
+def test_debug_logging_never_shows_discord_payloads(capsys):
+    configure_logging("DEBUG")
+    logging.getLogger("discord.http").debug("POST /interactions with %s", {"content": "7♠ J♦"})
+    logging.getLogger("bot.test").debug("shown")
+    err = capsys.readouterr().err
+    assert "7♠" not in err and "msg=shown" in err
 
 
 def test_configure_logging_twice_keeps_one_handler():
