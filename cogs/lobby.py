@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 from typing import Any, ClassVar
@@ -151,6 +152,29 @@ class Lobby(SequenceCog):
     def __init__(self, bot: SequenceBot) -> None:
         super().__init__(bot)
         bot.add_dynamic_items(LobbyButton, AddComputerSelect)
+        self.expiries: dict[int, asyncio.Task[None]] = {}
+
+    async def cog_load(self) -> None:
+        for lobby in await self.bot.db.lobbies.list_all():
+            self.schedule_expiry(lobby)
+
+    async def cog_unload(self) -> None:
+        for task in self.expiries.values():
+            task.cancel()
+
+    def schedule_expiry(self, lobby: LobbyRecord) -> None:
+        """Close the lobby if nobody starts it within the configured time."""
+        self.expiries[lobby.id] = asyncio.create_task(self._expire(lobby))
+
+    async def _expire(self, lobby: LobbyRecord) -> None:
+        due = lobby.created_at + self.bot.settings.lobby_expiry
+        await asyncio.sleep(max(0.0, due - self.bot.clock()))
+        self.expiries.pop(lobby.id, None)
+        current = await self.bot.db.lobbies.get(lobby.id)
+        if current is None:
+            return
+        await self.bot.db.lobbies.delete(lobby.id)
+        await self.close_message(current, "⌛ This lobby expired before it started.")
 
     # ------------------------------------------------------------------ commands
     @app_commands.command(name="new", description="Open a Sequence lobby in this channel or thread")
@@ -235,6 +259,7 @@ class Lobby(SequenceCog):
             )
             message = await interaction.original_response()
             await self.bot.lobbies.set_message(lobby, message.id)
+            self.schedule_expiry(lobby)
 
     @app_commands.command(name="join", description="Join the lobby in this channel")
     async def join(self, interaction: discord.Interaction) -> None:

@@ -8,7 +8,6 @@ import logging
 
 import discord
 from discord import app_commands
-from discord.ext import tasks
 
 from bot.app import SequenceBot
 from bot.services.games import MoveOutcome
@@ -45,10 +44,8 @@ class Turns(SequenceCog):
     async def cog_load(self) -> None:
         for timer in await self.bot.db.timers.all():
             self.schedule(timer)
-        self.expire_lobbies.start()
 
     async def cog_unload(self) -> None:
-        self.expire_lobbies.cancel()
         for task in self.timers.values():
             task.cancel()
 
@@ -171,16 +168,6 @@ class Turns(SequenceCog):
         except discord.HTTPException as error:
             log.info("Could not DM user %d (HTTP %s); noted", user_id, error.status)
             await self.bot.db.prefs.set(user_id, DM_FAILED_PREF, self.bot.clock())
-
-    # ------------------------------------------------------------------ lobbies
-    @tasks.loop(minutes=10)
-    async def expire_lobbies(self) -> None:
-        """Close lobbies nobody started in time."""
-        cutoff = self.bot.clock() - self.bot.settings.lobby_expiry
-        for lobby in await self.bot.db.lobbies.expire(older_than=cutoff):
-            cog = self.bot.get_cog("Lobby")
-            if cog is not None:
-                await cog.close_message(lobby, "⌛ This lobby expired before it started.")  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------------ commands
     @app_commands.command(name="notify", description="Get a direct message when it is your turn")

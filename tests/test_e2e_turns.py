@@ -1,0 +1,190 @@
+"""Games across days: reminders, time limits, DMs, undo, /sequence mygames and restarts,
+with SimCord's virtual clock (``env.advance_time``) instead of waiting."""
+
+from __future__ import annotations
+
+from bot.app import create_bot
+from bot.game import space_name
+from bot.game.cards import is_jack
+
+from .e2e_helpers import make_table, open_and_start, seat_actor
+
+HOUR = 3600
+
+
+def reminders(table):
+    return [m for m in table.channel.history() if m.content.startswith("⏰")]
+
+
+def timeouts(table):
+    return [m for m in table.channel.history() if m.content.startswith("⌛")]
+
+
+async def play_one(table, record):
+    """The player to move plays a normal card by command."""
+    game = record.game
+    seat = game.turn
+    card = next(c for c in game.hands[seat] if not is_jack(c) and game.targets(seat, c))
+    actor = seat_actor(table, record, seat)
+    await actor.slash(
+        table.channel, "sequence play", card=card, space=space_name(game.targets(seat, card)[0])
+    )
+
+
+async def test_a_reminder_at_the_right_time_and_at_most_once_per_delay(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, reminder="1h")
+    await simcord_env.advance_time(HOUR - 5)
+    assert reminders(table) == []
+    await simcord_env.advance_time(10)
+    (first,) = reminders(table)
+    mover = seat_actor(table, record, record.game.turn)
+    assert f"<@{mover.id}>" in first.content
+    await simcord_env.advance_time(HOUR / 2)
+    assert len(reminders(table)) == 1  # not again within the delay
+    await simcord_env.advance_time(HOUR / 2 + 5)
+    assert len(reminders(table)) == 2  # once more after a whole delay
+    await play_one(table, record)
+    await simcord_env.advance_time(HOUR - 10)
+    assert len(reminders(table)) == 2  # a move re-arms the reminder for the next player
+
+
+async def test_time_limit_skip(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, time_limit="10m", on_timeout="skip")
+    game = record.game
+    seat = game.turn
+    await simcord_env.advance_time(10 * 60 + 1)
+    assert game.turn != seat and game.moves[-1].kind == "skip"
+    assert "ran out of time" in timeouts(table)[0].content
+    assert "your turn" in table.channel.last_message.content
+    await simcord_env.advance_time(10 * 60 + 1)
+    assert game.turn == seat and len(timeouts(table)) == 2  # the next player's clock ran too
+
+
+async def test_time_limit_computer_moves_for_them(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, time_limit="1h", on_timeout="computer")
+    game = record.game
+    seat = game.turn
+    await simcord_env.advance_time(HOUR + 1)
+    assert game.moves[-1].kind == "play" and game.moves[-1].seat == seat
+    assert "computer player moves for them" in timeouts(table)[0].content
+
+
+async def test_time_limit_remove_and_the_team_plays_on(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob", "carol", "dave"])
+    record = await open_and_start(table, time_limit="1h", on_timeout="remove")
+    game = record.game
+    seat = game.turn
+    await simcord_env.advance_time(HOUR + 1)
+    assert game.out[seat] and not game.is_over()
+    assert game.hands[seat] == []
+    assert game.turn != seat
+    for _ in range(4):  # the removed seat is skipped from now on
+        assert game.turn != seat
+        await play_one(table, record)
+
+
+async def test_a_forfeit_not_chosen_in_time_is_made_at_random(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, time_limit="1h", tabletalk_stands=True)
+    game = record.game
+    seat = game.turn
+    caller = seat_actor(table, record, 1 - seat)
+    await caller.slash(table.channel, "sequence tabletalk", team=game.team_of(seat))
+    size = len(game.hands[seat])
+    await simcord_env.advance_time(HOUR + 1)
+    assert game.owed_forfeits[seat] == 0 and len(game.hands[seat]) == size - 1
+    assert [m.kind for m in game.moves[-2:]] == ["forfeit", "skip"]
+
+
+async def test_a_pending_timer_fires_once_after_a_restart(simcord_env, bot_settings):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, time_limit="1h")
+    await simcord_env.advance_time(HOUR / 2)
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(create_bot(bot_settings))
+    await simcord_env.advance_time(HOUR / 2 - 10)
+    assert timeouts(table) == []
+    await simcord_env.advance_time(20)
+    assert len(timeouts(table)) == 1
+    restored = simcord_env.bot.games.find_in_channel(table.channel.id)
+    assert [m.kind for m in restored.game.moves] == ["skip"]
+    assert record.id == restored.id
+
+
+async def test_turn_dms_on_off_and_closed(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    on = await bob.slash(table.channel, "sequence notify", setting="on")
+    assert on.ephemeral and "DM" in on.response.content
+    record = await open_and_start(table)
+    bob_seat = next(i for i, s in enumerate(record.seats) if s["user_id"] == bob.id)
+    if record.game.turn == bob_seat:
+        await play_one(table, record)  # alice's turn now
+        await play_one(table, record)  # and back to bob: a DM
+    else:
+        await play_one(table, record)
+    dm = bob.user.dm_channel
+    assert dm.last_message is not None and "Your turn" in dm.last_message.content
+    seen = dm.last_message.id
+    await bob.slash(table.channel, "sequence notify", setting="off")
+    await play_one(table, record)
+    await play_one(table, record)
+    assert dm.last_message.id == seen  # no more DMs
+    # DMs closed: the DM fails, the game goes on, and bob is told next time
+    await bob.slash(table.channel, "sequence notify", setting="on")
+    simcord_env.inject_error("POST", f"/channels/{dm.id}/messages", status=403, code=50007)
+    before = len(record.game.moves)
+    await play_one(table, record)
+    await play_one(table, record)
+    assert len(record.game.moves) == before + 2
+    again = await bob.slash(table.channel, "sequence notify", setting="on")
+    assert "failed" in again.response.content
+
+
+async def test_undo_with_and_without_agreement(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    record = await open_and_start(table)
+    await play_one(table, record)
+    game = record.game
+    assert len(game.moves) == 1
+    refused = await bob.slash(table.channel, "sequence undo")
+    assert refused.ephemeral and "Only the host" in refused.response.content
+    ask = await alice.slash(table.channel, "sequence undo")
+    assert not ask.ephemeral and "Waiting for" in ask.response.content
+    own = await alice.click(ask.response, label="Agree")
+    assert own.ephemeral and "other teams decide" in own.response.content
+    await bob.click(ask.response, label="Refuse")
+    assert "refused" in ask.response.content and len(record.game.moves) == 1
+    ask = await alice.slash(table.channel, "sequence undo")
+    await bob.click(ask.response, label="Agree")
+    record = table.game()
+    assert len(record.game.moves) == 0 and "taken back" in ask.response.content
+    log = await table.bot.db.games.log(record.id)
+    assert len(log) == 1 and log[0].undone_at is not None  # the log keeps the move and its undoing
+    assert "undone" in table.channel.last_message.embeds[0].description
+
+
+async def test_mygames_and_status_show_whose_turn_and_how_long(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    record = await open_and_start(table)
+    await simcord_env.advance_time(2 * HOUR)
+    mine = await alice.slash(table.channel, "sequence mygames")
+    assert mine.ephemeral and f"Game #{record.id}" in mine.response.content
+    assert "[board](https://discord.com/channels/" in mine.response.content
+    status = await bob.slash(table.channel, "sequence status")
+    assert "Waiting 2 h" in status.response.content
+
+
+async def test_an_abandoned_lobby_expires(simcord_env):
+    table = await make_table(simcord_env, ["alice"])
+    (alice,) = table.players
+    lobby = (await alice.slash(table.channel, "sequence new")).response
+    await simcord_env.advance_time(25 * HOUR)
+    assert "expired" in lobby.content
+    fresh = await alice.slash(table.channel, "sequence new")
+    assert not fresh.ephemeral
