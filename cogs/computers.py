@@ -6,14 +6,22 @@ import asyncio
 import logging
 import random
 
+import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.app import SequenceBot
-from bot.game import player_view
+from bot.game import card_label, player_view, space_name
 from bot.game.ai import NoMoveError, choose_move
+from bot.game.ai import hint as suggest_move
+from bot.game.cards import is_one_eyed
+from bot.game.moves import DEAD, FORFEIT, PASS, PLAY, Move
 from bot.services.errors import UserError
 from bot.services.games import MoveOutcome
 from bot.store.games import GameRecord
+
+from .base import SequenceCog
+from .common.replies import reply, reporting
 
 log = logging.getLogger(__name__)
 
@@ -35,11 +43,25 @@ def computer_seats_to_act(record: GameRecord) -> list[int]:
     return seats
 
 
-class Computers(commands.Cog):
-    """Runs the computer players of every game, one task per game at a time."""
+def describe_hint(move: Move) -> str:
+    """A hint in words."""
+    if move.kind == PLAY:
+        verb = "remove the chip on" if is_one_eyed(move.card or "") else "play it on"
+        return f"Try {card_label(move.card or '')}: {verb} **{space_name(move.space or 0)}**."
+    if move.kind == DEAD:
+        return f"Turn in the dead {card_label(move.card or '')} first."
+    if move.kind == FORFEIT:
+        return f"Forfeit {card_label(move.card or '')}: it is the card you need least."
+    if move.kind == PASS:
+        return "Nothing can be played: pass."
+    return "Draw your card."
+
+
+class Computers(SequenceCog):
+    """Runs the computer players of every game, one task per game at a time; and hints."""
 
     def __init__(self, bot: SequenceBot) -> None:
-        self.bot = bot
+        super().__init__(bot)
         self.tasks: dict[int, asyncio.Task[None]] = {}
 
     async def cog_load(self) -> None:
@@ -67,6 +89,23 @@ class Computers(commands.Cog):
     @commands.Cog.listener()
     async def on_sequence_undo(self, record: GameRecord) -> None:
         self.wake(record)
+
+    @app_commands.command(name="hint", description="A suggestion for your move (practice games)")
+    async def hint(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            record = self.bot.games.for_channel(interaction.channel_id or 0)
+            seat = self.bot.games.require_seat(record, interaction.user.id)
+            if not record.options.get("hints") or record.options.get("rated", True):
+                raise UserError(
+                    "Hints are off at this table: they are for unrated practice games "
+                    "(open one with `/sequence new hints:True`)."
+                )
+            game = record.game
+            if seat != game.turn and not game.owed_forfeits[seat]:
+                raise UserError("It is not your turn: a hint waits until it is.")
+            budget = self.bot.settings.computer_budget_ms
+            move = await asyncio.to_thread(suggest_move, player_view(game, seat), budget)
+            await reply(interaction, f"💡 {describe_hint(move)}")
 
     async def _run(self, game_id: int) -> None:
         try:

@@ -1,0 +1,65 @@
+"""Computer players at a Discord table: they wait a configurable pause, then move like anyone;
+and hints, only in unrated practice games."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.config import Settings
+
+from .conftest import make_settings
+from .e2e_helpers import make_table
+
+PAUSE = 4.0
+
+
+@pytest.fixture
+def bot_settings(tmp_path) -> Settings:
+    return make_settings(tmp_path, computer_move_delay=PAUSE)
+
+
+async def test_a_computer_moves_after_its_pause_and_posts_like_a_player(simcord_env):
+    table = await make_table(simcord_env, ["alice"])
+    (alice,) = table.players
+    lobby = (await alice.slash(table.channel, "sequence new")).response
+    await alice.slash(table.channel, "sequence addbot", level="medium")
+    table.bot.lobbies.new_seed = lambda: 3  # seed 3: the second seat (the computer) starts
+    await alice.click(lobby, label="Start")
+    record = table.game()
+    game = record.game
+    assert record.seats[game.turn].get("bot_level") == "medium"
+    assert "is thinking" in table.channel.last_message.content
+    await simcord_env.advance_time(PAUSE - 1)
+    assert game.moves == []
+    await simcord_env.advance_time(2)
+    assert len(game.moves) == 1 and game.moves[0].kind == "play"
+    board = table.channel.last_message
+    assert "played" in board.embeds[0].description and f"<@{alice.id}>" in board.content
+
+
+async def test_hints_only_in_practice_games(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    lobby = (await alice.slash(table.channel, "sequence new", hints=True)).response
+    await bob.click(lobby, label="Join")
+    table.bot.lobbies.new_seed = lambda: 1
+    await alice.click(lobby, label="Start")
+    record = table.game()
+    assert record.options["rated"] is False
+    mover = alice if record.seats[record.game.turn]["user_id"] == alice.id else bob
+    waiting = bob if mover is alice else alice
+    hint = await mover.slash(table.channel, "sequence hint")
+    assert hint.ephemeral and hint.response.content.startswith("💡")
+    assert record.game.moves == []  # a hint plays nothing
+    early = await waiting.slash(table.channel, "sequence hint")
+    assert early.ephemeral and "not your turn" in early.response.content
+
+
+async def test_no_hints_in_rated_games(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    lobby = (await alice.slash(table.channel, "sequence new")).response
+    await bob.click(lobby, label="Join")
+    await alice.click(lobby, label="Start")
+    refused = await alice.slash(table.channel, "sequence hint")
+    assert refused.ephemeral and "Hints are off" in refused.response.content
