@@ -10,7 +10,7 @@ from bot.config import Settings
 from .conftest import make_settings
 from .e2e_helpers import make_table
 
-PAUSE = 4.0
+PAUSE = 30.0  # longer than SimCord's settle window (5 s), which runs shorter sleeps at once
 
 
 @pytest.fixture

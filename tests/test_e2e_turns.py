@@ -116,7 +116,7 @@ async def test_a_pending_timer_fires_once_after_a_restart(simcord_env, bot_setti
 
 async def test_turn_dms_on_off_and_closed(simcord_env):
     table = await make_table(simcord_env, ["alice", "bob"])
-    alice, bob = table.players
+    bob = table.players[1]
     on = await bob.slash(table.channel, "sequence notify", setting="on")
     assert on.ephemeral and "DM" in on.response.content
     record = await open_and_start(table)

@@ -27,7 +27,7 @@ from .moves import (
     Window,
 )
 from .sequences import CORNER, EMPTY, Option, room_score, sequence_options
-from .settings import GameSettings
+from .settings import TEAM_NAMES, GameSettings
 
 ACTIVE = "active"
 WON = "won"
@@ -236,10 +236,10 @@ class Game:
         elif kind == RESIGN:
             for member in self.settings.seats_of(move.team):  # type: ignore[arg-type]
                 self._leave(member)
-            self._after_leaving(f"Team {move.team} resigned.")
+            self._after_leaving(f"{TEAM_NAMES[move.team]} resigned.")  # type: ignore[index]
         elif kind == REMOVE:
             self._leave(seat)
-            self._after_leaving(f"Seat {seat} was removed.")
+            self._after_leaving(f"The last {TEAM_NAMES[self.team_of(seat)]} player left.")
         self.moves.append(move)
 
     def _check(self, move: Move) -> list[Option]:
@@ -366,7 +366,9 @@ class Game:
         else:
             self._draw(seat)
         if self.sequence_count(team) >= self.settings.sequences_to_win:
-            self._finish(team, f"Team {team} completed {self.sequence_count(team)} sequences.")
+            count = self.sequence_count(team)
+            plural = "s" if count > 1 else ""
+            self._finish(team, f"{TEAM_NAMES[team]} completed {count} sequence{plural}.")
             return
         self._end_turn()
 
@@ -428,7 +430,9 @@ class Game:
         best = max(counts.values())
         leaders = [team for team, n in counts.items() if n == best]
         if self.settings.convoy and len(leaders) == 1:
-            self._finish(leaders[0], f"Nobody can play on: team {leaders[0]} has the most convoys.")
+            self._finish(
+                leaders[0], f"Nobody can play on: {TEAM_NAMES[leaders[0]]} has the most convoys."
+            )
         else:
             self._finish(None, "Nobody can play on: the game is a draw (stalemate).")
 
