@@ -1,0 +1,82 @@
+"""More of the table: resigning as a team, the host's lobby tools, status, rules, and
+several games at once in different channels."""
+
+from __future__ import annotations
+
+from bot.game import space_name
+from bot.game.cards import is_jack
+
+from .e2e_helpers import Table, make_table, open_and_start, seat_actor
+
+
+async def test_a_team_resigns_when_all_its_members_have(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob", "carol", "dave"])
+    record = await open_and_start(table)
+    game = record.game
+    first, second = (seat_actor(table, record, s) for s in game.settings.seats_of(0))
+    vote = await first.slash(table.channel, "sequence resign")
+    assert not vote.ephemeral and f"<@{second.id}>" in vote.response.content
+    assert not game.is_over()
+    await second.slash(table.channel, "sequence resign")
+    assert game.is_over() and game.winner == 1
+    assert "Green wins" in table.channel.last_message.content
+    result = await table.bot.db.results.get(record.id)
+    assert result is not None and result.winner_team == 1
+
+
+async def test_the_host_kicks_and_places_players(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob", "carol", "dave"])
+    host, bob, carol, dave = table.players
+    lobby = (await host.slash(table.channel, "sequence new")).response
+    for player in (bob, carol, dave):
+        await player.click(lobby, label="Join")
+    refused = await bob.slash(table.channel, "sequence kick", player=carol)
+    assert refused.ephemeral and "Only the host" in refused.response.content
+    kicked = await host.slash(table.channel, "sequence kick", player=dave)
+    assert kicked.ephemeral and "removed" in kicked.response.content
+    assert f"<@{dave.id}>" not in str(lobby.embeds[0].to_dict())
+    placed = await host.slash(table.channel, "sequence team", player=bob, team=0)
+    assert placed.ephemeral and "Blue" in placed.response.content
+    await host.slash(table.channel, "sequence team", player=carol, team=1)
+    await dave.click(lobby, label="Join")
+    table.bot.lobbies.new_seed = lambda: 1
+    await host.click(lobby, label="Start")
+    record = table.game()
+    teams = {seat["user_id"]: record.game.team_of(i) for i, seat in enumerate(record.seats)}
+    assert teams[host.id] == teams[bob.id] == 0 and teams[carol.id] == teams[dave.id] == 1
+
+
+async def test_status_and_rules(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, manual_draw=True)
+    status = await table.players[1].slash(table.channel, "sequence status")
+    assert status.ephemeral
+    for name in ("alice", "bob", "in the deck", "7 cards", "manual draw"):
+        assert name in status.response.content
+    rules = await table.players[0].slash(table.channel, "sequence rules")
+    assert "Two-eyed jacks" in rules.response.content and "manual draw" in rules.response.content
+    assert record is not None
+
+
+async def test_several_games_at_once_in_different_channels(simcord_env):
+    first = await make_table(simcord_env, ["alice", "bob"])
+    second_channel = first.guild.create_text_channel("sequence-2")
+    carol = first.guild.add_member(simcord_env.create_user("carol"))
+    dave = first.guild.add_member(simcord_env.create_user("dave"))
+    second = Table(simcord_env, first.guild, second_channel, [carol, dave])
+    one = await open_and_start(first, seed=1)
+    two = await open_and_start(second, seed=2)
+    assert one.id != two.id
+    for table, record in ((first, one), (second, two), (first, one)):
+        game = record.game
+        seat = game.turn
+        card = next(c for c in game.hands[seat] if not is_jack(c) and game.targets(seat, c))
+        actor = seat_actor(table, record, seat)
+        result = await actor.slash(
+            table.channel, "sequence play", card=card, space=space_name(game.targets(seat, card)[0])
+        )
+        assert "Done" in result.response.content
+    assert len(one.game.moves) == 2 and len(two.game.moves) == 1
+    # a player of one game is a stranger at the other table
+    stranger = await carol.slash(first.channel, "sequence hand")
+    assert stranger.ephemeral and "not playing" in stranger.response.content
