@@ -11,6 +11,7 @@ from bot.game.cards import is_one_eyed, is_two_eyed
 from bot.game.moves import Move
 from bot.services.errors import UserError
 from bot.services.games import seat_of
+from bot.store.games import GameRecord
 
 from .base import SequenceCog
 from .common.replies import reporting
@@ -52,14 +53,20 @@ class Hand(SequenceCog):
                 interaction, record, seat, move, record.game.turn_number, edit=False
             )
 
+    def _own_seat(self, interaction: discord.Interaction) -> tuple[GameRecord, int] | None:
+        """The channel's game and the user's seat in it, for autocomplete (no errors there)."""
+        record = self.bot.games.find_in_channel(interaction.channel_id or 0)
+        seat = seat_of(record, interaction.user.id) if record else None
+        return None if record is None or seat is None else (record, seat)
+
     @play.autocomplete("card")
     async def card_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        record = self.bot.games.find_in_channel(interaction.channel_id or 0)
-        seat = seat_of(record, interaction.user.id) if record else None
-        if record is None or seat is None:
+        found = self._own_seat(interaction)
+        if found is None:
             return []
+        record, seat = found
         game = record.game
         text = current.strip().upper().replace("10", "T")
         choices = []
@@ -80,10 +87,10 @@ class Hand(SequenceCog):
     async def space_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        record = self.bot.games.find_in_channel(interaction.channel_id or 0)
-        seat = seat_of(record, interaction.user.id) if record else None
-        if record is None or seat is None:
+        found = self._own_seat(interaction)
+        if found is None:
             return []
+        record, seat = found
         game = record.game
         try:
             card = parse_card(str(getattr(interaction.namespace, "card", "") or ""))

@@ -16,15 +16,16 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.game import card_label, player_view, space_name
-from bot.game.board import CARD_SPACES
+from bot.game.board import CARD_SPACES, SPACE_CARDS
 from bot.game.cards import is_jack, is_one_eyed, is_two_eyed
 from bot.game.moves import DEAD, DRAW, PASS, Move
+from bot.game.sequences import Option
 from bot.services.errors import UserError
 from bot.services.games import ChoiceNeeded, seat_of
 from render.board import render_hand
 
 from .common.describe import team_label
-from .common.replies import reply, reporting
+from .common.replies import reporting
 from .common.table import seat_names
 
 if TYPE_CHECKING:
@@ -123,7 +124,7 @@ async def build_panel(
         view.add_item(ForfeitSelect.make(record, seat))
         return Panel("\n".join(lines), view)
     if seat in game.owed_draws:
-        view.add_item(DrawButton.make(record.id))
+        view.add_item(DrawButton(record.id))
     if seat != game.turn:
         waiting = record.seats[game.turn]["name"]
         lines.append(f"It is **{waiting}**'s turn; you will be pinged when it is yours.")
@@ -134,7 +135,7 @@ async def build_panel(
         lines.append(str(choice))
         for index, option in enumerate(choice.options):
             view.add_item(FiveButton.make(record.id, turn, choice.move, index, option))
-        view.add_item(BackButton.make(record.id, turn))
+        view.add_item(BackButton(record.id, turn))
         return Panel("\n".join(lines), view, image)
     playable = [c for c in dict.fromkeys(hand) if game.targets(seat, c)]
     dead = [c for c in dict.fromkeys(hand) if c in CARD_SPACES and game.is_dead(c)]
@@ -143,7 +144,7 @@ async def build_panel(
             lines.append("No card can be played, but you can turn in a dead card first.")
         else:
             lines.append("No card in your hand can be played: you pass.")
-            view.add_item(PassButton.make(record.id, turn))
+            view.add_item(PassButton(record.id, turn))
     if hand:
         view.add_item(CardSelect.make(record, seat, card))
     if card is not None and card in hand:
@@ -172,7 +173,7 @@ def _add_card_step(
             )
         else:
             lines.append(f"{card_label(card)} is dead: both its spaces are covered.")
-            view.add_item(DeadButton.make(record.id, turn, card))
+            view.add_item(DeadButton(record.id, turn, card))
         return
     if not is_jack(card):
         lines.append(f"Play {card_label(card)} on:")
@@ -183,7 +184,7 @@ def _add_card_step(
     if space is not None and space in targets:
         lines.append(f"Confirm: play {card_label(card)} to {verb} **{space_name(space)}**?")
         view.add_item(GoButton.make(record.id, turn, card, space, confirm=True))
-        view.add_item(BackButton.make(record.id, turn))
+        view.add_item(BackButton(record.id, turn))
         return
     lines.append(f"{card_label(card)}: choose a row, then the space to {verb}.")
     view.add_item(RowSelect.make(record.id, turn, card, targets, row))
@@ -196,14 +197,6 @@ def _add_card_step(
 # --------------------------------------------------------------------------- components
 def _bot(interaction: discord.Interaction) -> SequenceBot:
     return interaction.client  # type: ignore[return-value]
-
-
-async def _player(interaction: discord.Interaction, game_id: int) -> tuple[GameRecord, int]:
-    record = _bot(interaction).games.get(game_id)
-    seat = seat_of(record, interaction.user.id)
-    if seat is None:
-        raise UserError("These cards are not yours: you are not playing in this game.")
-    return record, seat
 
 
 async def _refresh_if_stale(
@@ -251,53 +244,100 @@ async def play_and_announce(
         await bot.table.after_move(outcome)
 
 
-class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:hand:(?P<game>\d+)"):
-    """The board message's "Your hand" button: opens the clicking player's own panel."""
+CARD = r"(?P<card>[0-9TJQKA][SHDC])"
 
-    def __init__(self, game_id: int) -> None:
-        self.game_id = game_id
-        super().__init__(
-            discord.ui.Button(
-                label="Your hand",
-                emoji="🃏",
-                style=discord.ButtonStyle.primary,
-                custom_id=f"seq:hand:{game_id}",
-            )
-        )
+
+def _groups(match: re.Match[str]) -> dict[str, Any]:
+    """The values in a custom id: numbers as ints, cards as codes."""
+    return {
+        key: int(value) if value.isdigit() else value for key, value in match.groupdict().items()
+    }
+
+
+def _selected(interaction: discord.Interaction) -> str:
+    """The value picked in a select."""
+    values = (interaction.data or {}).get("values") or [""]  # type: ignore[union-attr]
+    return str(values[0])
+
+
+def _select(
+    custom_id: str, placeholder: str, options: list[discord.SelectOption] | None
+) -> discord.ui.Select:
+    # A select rebuilt from its custom id needs some option; the real ones come with the panel.
+    return discord.ui.Select(
+        custom_id=custom_id,
+        placeholder=placeholder,
+        options=options or [discord.SelectOption(label="-", value="-")],
+    )
+
+
+def _button(
+    custom_id: str, label: str, style: discord.ButtonStyle, emoji: str | None = None
+) -> discord.ui.Button:
+    return discord.ui.Button(custom_id=custom_id, label=label, style=style, emoji=emoji)
+
+
+class PanelItem:
+    """What every component of the hand panel does on a click: find the clicking player's own
+    seat (never trusting the custom id for it), check the panel's turn, then act."""
+
+    game: int
+    turn: int | None = None
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> PlayButton:
-        return cls(int(match["game"]))
+    ) -> Any:
+        return cls(**_groups(match))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with reporting(interaction):
-            record, seat = await _player(interaction, self.game_id)
-            panel = await build_panel(_bot(interaction), record, seat, with_image=True)
-            await panel.send(interaction)
+            record = _bot(interaction).games.get(self.game)
+            seat = seat_of(record, interaction.user.id)
+            if seat is None:
+                raise UserError("These cards are not yours: you are not playing in this game.")
+            if self.turn is not None and await _refresh_if_stale(
+                interaction, record, seat, self.turn
+            ):
+                return
+            await self.act(interaction, record, seat)
+
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        """The component's own work."""
+        raise NotImplementedError
+
+
+class PlayButton(
+    PanelItem, discord.ui.DynamicItem[discord.ui.Button], template=r"seq:hand:(?P<game>\d+)"
+):
+    """The board message's "Your hand" button: opens the clicking player's own panel."""
+
+    def __init__(self, game: int) -> None:
+        self.game = game
+        super().__init__(
+            _button(f"seq:hand:{game}", "Your hand", discord.ButtonStyle.primary, "🃏")
+        )
+
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        panel = await build_panel(_bot(interaction), record, seat, with_image=True)
+        await panel.send(interaction)
 
 
 class CardSelect(
-    discord.ui.DynamicItem[discord.ui.Select], template=r"seq:card:(?P<game>\d+):(?P<turn>\d+)"
+    PanelItem,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"seq:card:(?P<game>\d+):(?P<turn>\d+)",
 ):
     """Choose a card from the hand."""
 
     def __init__(
-        self, game_id: int, turn: int, options: list[discord.SelectOption] | None = None
+        self, game: int, turn: int, options: list[discord.SelectOption] | None = None
     ) -> None:
-        self.game_id, self.turn = game_id, turn
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"seq:card:{game_id}:{turn}",
-                placeholder="Choose a card",
-                options=options or [discord.SelectOption(label="-", value="-")],
-            )
-        )
+        self.game, self.turn = game, turn
+        super().__init__(_select(f"seq:card:{game}:{turn}", "Choose a card", options))
 
     @classmethod
     def make(cls, record: GameRecord, seat: int, selected: str | None) -> CardSelect:
-        game = record.game
         options = [
             discord.SelectOption(
                 label=card_label(card),
@@ -305,49 +345,34 @@ class CardSelect(
                 description=card_hint(record, seat, card),
                 default=card == selected,
             )
-            for card in dict.fromkeys(game.hands[seat])
+            for card in dict.fromkeys(record.game.hands[seat])
         ]
-        return cls(record.id, game.turn_number, options)
+        return cls(record.id, record.game.turn_number, options)
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> CardSelect:
-        return cls(int(match["game"]), int(match["turn"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with reporting(interaction):
-            record, seat = await _player(interaction, self.game_id)
-            if await _refresh_if_stale(interaction, record, seat, self.turn):
-                return
-            card = (interaction.data or {}).get("values", [None])[0]  # type: ignore[union-attr]
-            if card not in record.game.hands[seat]:
-                raise UserError("That card is not in your hand any more.")
-            panel = await build_panel(_bot(interaction), record, seat, card=card)
-            await panel.edit(interaction)
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        card = _selected(interaction)
+        if card not in record.game.hands[seat]:
+            raise UserError("That card is not in your hand any more.")
+        panel = await build_panel(_bot(interaction), record, seat, card=card)
+        await panel.edit(interaction)
 
 
 class RowSelect(
+    PanelItem,
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"seq:row:(?P<game>\d+):(?P<turn>\d+):(?P<card>[0-9TJQKA][SHDC])",
+    template=rf"seq:row:(?P<game>\d+):(?P<turn>\d+):{CARD}",
 ):
     """For a jack: choose the row of the space."""
 
     def __init__(
-        self, game_id: int, turn: int, card: str, options: list[discord.SelectOption] | None = None
+        self, game: int, turn: int, card: str, options: list[discord.SelectOption] | None = None
     ) -> None:
-        self.game_id, self.turn, self.card = game_id, turn, card
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"seq:row:{game_id}:{turn}:{card}",
-                placeholder="Choose a row",
-                options=options or [discord.SelectOption(label="-", value="0")],
-            )
-        )
+        self.game, self.turn, self.card = game, turn, card
+        super().__init__(_select(f"seq:row:{game}:{turn}:{card}", "Choose a row", options))
 
     @classmethod
     def make(
-        cls, game_id: int, turn: int, card: str, targets: list[int], selected: int | None
+        cls, game: int, turn: int, card: str, targets: list[int], selected: int | None
     ) -> RowSelect:
         rows: dict[int, int] = {}
         for target in targets:
@@ -362,46 +387,29 @@ class RowSelect(
             )
             for row, count in sorted(rows.items())
         ]
-        return cls(game_id, turn, card, options)
+        return cls(game, turn, card, options)
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> RowSelect:
-        return cls(int(match["game"]), int(match["turn"]), match["card"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with reporting(interaction):
-            record, seat = await _player(interaction, self.game_id)
-            if await _refresh_if_stale(interaction, record, seat, self.turn):
-                return
-            row = int((interaction.data or {}).get("values", ["0"])[0])  # type: ignore[union-attr]
-            panel = await build_panel(_bot(interaction), record, seat, card=self.card, row=row)
-            await panel.edit(interaction)
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        row = int(_selected(interaction) or 0)
+        panel = await build_panel(_bot(interaction), record, seat, card=self.card, row=row)
+        await panel.edit(interaction)
 
 
 class SpaceSelect(
+    PanelItem,
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"seq:space:(?P<game>\d+):(?P<turn>\d+):(?P<card>[0-9TJQKA][SHDC])",
+    template=rf"seq:space:(?P<game>\d+):(?P<turn>\d+):{CARD}",
 ):
     """For a jack: choose the space in the chosen row (only legal spaces are offered)."""
 
     def __init__(
-        self, game_id: int, turn: int, card: str, options: list[discord.SelectOption] | None = None
+        self, game: int, turn: int, card: str, options: list[discord.SelectOption] | None = None
     ) -> None:
-        self.game_id, self.turn, self.card = game_id, turn, card
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"seq:space:{game_id}:{turn}:{card}",
-                placeholder="Choose the space",
-                options=options or [discord.SelectOption(label="-", value="0")],
-            )
-        )
+        self.game, self.turn, self.card = game, turn, card
+        super().__init__(_select(f"seq:space:{game}:{turn}:{card}", "Choose the space", options))
 
     @classmethod
-    def make(cls, game_id: int, turn: int, card: str, spaces: list[int]) -> SpaceSelect:
-        from bot.game.board import SPACE_CARDS
-
+    def make(cls, game: int, turn: int, card: str, spaces: list[int]) -> SpaceSelect:
         options = [
             discord.SelectOption(
                 label=space_name(s),
@@ -410,274 +418,146 @@ class SpaceSelect(
             )
             for s in spaces
         ]
-        return cls(game_id, turn, card, options)
+        return cls(game, turn, card, options)
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> SpaceSelect:
-        return cls(int(match["game"]), int(match["turn"]), match["card"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with reporting(interaction):
-            record, seat = await _player(interaction, self.game_id)
-            if await _refresh_if_stale(interaction, record, seat, self.turn):
-                return
-            space = int((interaction.data or {}).get("values", ["0"])[0])  # type: ignore[union-attr]
-            panel = await build_panel(_bot(interaction), record, seat, card=self.card, space=space)
-            await panel.edit(interaction)
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        space = int(_selected(interaction) or 0)
+        panel = await build_panel(_bot(interaction), record, seat, card=self.card, space=space)
+        await panel.edit(interaction)
 
 
 class GoButton(
+    PanelItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"seq:go:(?P<game>\d+):(?P<turn>\d+):(?P<card>[0-9TJQKA][SHDC]):(?P<space>\d+)",
+    template=rf"seq:go:(?P<game>\d+):(?P<turn>\d+):{CARD}:(?P<space>\d+)",
 ):
     """Play the chosen card on the chosen space (for a jack, this is the confirm step)."""
 
-    def __init__(
-        self, game_id: int, turn: int, card: str, space: int, label: str | None = None
-    ) -> None:
-        self.game_id, self.turn, self.card, self.space = game_id, turn, card, space
+    def __init__(self, game: int, turn: int, card: str, space: int, label: str = "") -> None:
+        self.game, self.turn, self.card, self.space = game, turn, card, space
+        custom_id = f"seq:go:{game}:{turn}:{card}:{space}"
         super().__init__(
-            discord.ui.Button(
-                label=label or space_name(space),
-                style=discord.ButtonStyle.success,
-                custom_id=f"seq:go:{game_id}:{turn}:{card}:{space}",
-            )
+            _button(custom_id, label or space_name(space), discord.ButtonStyle.success)
         )
 
     @classmethod
-    def make(cls, game_id: int, turn: int, card: str, space: int, *, confirm: bool) -> GoButton:
-        label = (
-            f"Confirm {card_label(card)} on {space_name(space)}"
-            if confirm
-            else f"Play on {space_name(space)}"
-        )
-        return cls(game_id, turn, card, space, label)
+    def make(cls, game: int, turn: int, card: str, space: int, *, confirm: bool) -> GoButton:
+        where = space_name(space)
+        label = f"Confirm {card_label(card)} on {where}" if confirm else f"Play on {where}"
+        return cls(game, turn, card, space, label)
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> GoButton:
-        return cls(int(match["game"]), int(match["turn"]), match["card"], int(match["space"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with reporting(interaction):
-            record, seat = await _player(interaction, self.game_id)
-            if await _refresh_if_stale(interaction, record, seat, self.turn):
-                return
-            move = Move.play(seat, self.card, self.space)
-            await play_and_announce(interaction, record, seat, move, self.turn, edit=True)
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        move = Move.play(seat, self.card, self.space)
+        await play_and_announce(interaction, record, seat, move, self.turn or 0, edit=True)
 
 
 class FiveButton(
+    PanelItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"seq:five:(?P<game>\d+):(?P<turn>\d+):(?P<card>[0-9TJQKA][SHDC]):(?P<space>\d+):(?P<index>\d+)",
+    template=rf"seq:five:(?P<game>\d+):(?P<turn>\d+):{CARD}:(?P<space>\d+):(?P<index>\d+)",
 ):
     """Choose which five chips of a long line form the sequence."""
 
     def __init__(
-        self, game_id: int, turn: int, card: str, space: int, index: int, label: str = ""
+        self, game: int, turn: int, card: str, space: int, index: int, label: str = ""
     ) -> None:
-        self.game_id, self.turn, self.card, self.space, self.index = (
-            game_id,
-            turn,
-            card,
-            space,
-            index,
-        )
+        self.game, self.turn, self.card, self.space, self.index = game, turn, card, space, index
+        custom_id = f"seq:five:{game}:{turn}:{card}:{space}:{index}"
         super().__init__(
-            discord.ui.Button(
-                label=label or f"Option {index + 1}",
-                style=discord.ButtonStyle.success,
-                custom_id=f"seq:five:{game_id}:{turn}:{card}:{space}:{index}",
-            )
+            _button(custom_id, label or f"Option {index + 1}", discord.ButtonStyle.success)
         )
 
     @classmethod
-    def make(
-        cls, game_id: int, turn: int, move: Move, index: int, option: tuple[tuple[int, ...], ...]
-    ) -> FiveButton:
+    def make(cls, game: int, turn: int, move: Move, index: int, option: Option) -> FiveButton:
         label = " + ".join(f"{space_name(w[0])}–{space_name(w[-1])}" for w in option)
-        return cls(game_id, turn, move.card or "", move.space or 0, index, label)
+        return cls(game, turn, move.card or "", move.space or 0, index, label)
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> FiveButton:
-        return cls(
-            int(match["game"]),
-            int(match["turn"]),
-            match["card"],
-            int(match["space"]),
-            int(match["index"]),
-        )
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with reporting(interaction):
-            record, seat = await _player(interaction, self.game_id)
-            if await _refresh_if_stale(interaction, record, seat, self.turn):
-                return
-            move = Move.play(seat, self.card, self.space)
-            options = record.game.sequence_options(move)
-            if not 0 <= self.index < len(options):
-                raise UserError("That choice is no longer on offer.")
-            move = move._replace(five=options[self.index])
-            await play_and_announce(interaction, record, seat, move, self.turn, edit=True)
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        move = Move.play(seat, self.card, self.space)
+        options = record.game.sequence_options(move)
+        if not 0 <= self.index < len(options):
+            raise UserError("That choice is no longer on offer.")
+        move = move._replace(five=options[self.index])
+        await play_and_announce(interaction, record, seat, move, self.turn or 0, edit=True)
 
 
 class DeadButton(
+    PanelItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"seq:dead:(?P<game>\d+):(?P<turn>\d+):(?P<card>[0-9TJQKA][SHDC])",
+    template=rf"seq:dead:(?P<game>\d+):(?P<turn>\d+):{CARD}",
 ):
     """Turn in a dead card and draw a replacement."""
 
-    def __init__(self, game_id: int, turn: int, card: str) -> None:
-        self.game_id, self.turn, self.card = game_id, turn, card
+    def __init__(self, game: int, turn: int, card: str) -> None:
+        self.game, self.turn, self.card = game, turn, card
+        label = f"Turn in dead {card_label(card)}"
         super().__init__(
-            discord.ui.Button(
-                label=f"Turn in dead {card_label(card)}",
-                style=discord.ButtonStyle.secondary,
-                emoji="♻️",
-                custom_id=f"seq:dead:{game_id}:{turn}:{card}",
-            )
+            _button(f"seq:dead:{game}:{turn}:{card}", label, discord.ButtonStyle.secondary, "♻️")
         )
 
-    @classmethod
-    def make(cls, game_id: int, turn: int, card: str) -> DeadButton:
-        return cls(game_id, turn, card)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> DeadButton:
-        return cls(int(match["game"]), int(match["turn"]), match["card"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with reporting(interaction):
-            record, seat = await _player(interaction, self.game_id)
-            if await _refresh_if_stale(interaction, record, seat, self.turn):
-                return
-            move = Move(DEAD, seat, self.card)
-            await play_and_announce(interaction, record, seat, move, self.turn, edit=True)
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        move = Move(DEAD, seat, self.card)
+        await play_and_announce(interaction, record, seat, move, self.turn or 0, edit=True)
 
 
 class PassButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"seq:pass:(?P<game>\d+):(?P<turn>\d+)"
+    PanelItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"seq:pass:(?P<game>\d+):(?P<turn>\d+)",
 ):
     """Pass when no card can be played."""
 
-    def __init__(self, game_id: int, turn: int) -> None:
-        self.game_id, self.turn = game_id, turn
-        super().__init__(
-            discord.ui.Button(
-                label="Pass",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"seq:pass:{game_id}:{turn}",
-            )
-        )
+    def __init__(self, game: int, turn: int) -> None:
+        self.game, self.turn = game, turn
+        super().__init__(_button(f"seq:pass:{game}:{turn}", "Pass", discord.ButtonStyle.secondary))
 
-    @classmethod
-    def make(cls, game_id: int, turn: int) -> PassButton:
-        return cls(game_id, turn)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> PassButton:
-        return cls(int(match["game"]), int(match["turn"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with reporting(interaction):
-            record, seat = await _player(interaction, self.game_id)
-            if await _refresh_if_stale(interaction, record, seat, self.turn):
-                return
-            await play_and_announce(
-                interaction, record, seat, Move(PASS, seat), self.turn, edit=True
-            )
-
-
-class DrawButton(discord.ui.DynamicItem[discord.ui.Button], template=r"seq:draw:(?P<game>\d+)"):
-    """House rule manual draw: take the card you are owed before the next player draws."""
-
-    def __init__(self, game_id: int) -> None:
-        self.game_id = game_id
-        super().__init__(
-            discord.ui.Button(
-                label="Draw a card",
-                emoji="🂠",
-                style=discord.ButtonStyle.primary,
-                custom_id=f"seq:draw:{game_id}",
-            )
-        )
-
-    @classmethod
-    def make(cls, game_id: int) -> DrawButton:
-        return cls(game_id)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> DrawButton:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with reporting(interaction):
-            record, seat = await _player(interaction, self.game_id)
-            bot = _bot(interaction)
-            outcome = await bot.games.apply(
-                record.id, Move(DRAW, seat), actor_id=interaction.user.id
-            )
-            panel = await build_panel(bot, outcome.record, seat, notice="✅ You drew a card.")
-            await panel.edit(interaction, keep_image=False)
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        move = Move(PASS, seat)
+        await play_and_announce(interaction, record, seat, move, self.turn or 0, edit=True)
 
 
 class BackButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"seq:back:(?P<game>\d+):(?P<turn>\d+)"
+    PanelItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"seq:back:(?P<game>\d+):(?P<turn>\d+)",
 ):
     """Back to choosing a card."""
 
-    def __init__(self, game_id: int, turn: int) -> None:
-        self.game_id, self.turn = game_id, turn
+    def __init__(self, game: int, turn: int) -> None:
+        self.game, self.turn = game, turn
+        super().__init__(_button(f"seq:back:{game}:{turn}", "Back", discord.ButtonStyle.secondary))
+
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        panel = await build_panel(_bot(interaction), record, seat)
+        await panel.edit(interaction)
+
+
+class DrawButton(
+    PanelItem, discord.ui.DynamicItem[discord.ui.Button], template=r"seq:draw:(?P<game>\d+)"
+):
+    """House rule manual draw: take the card you are owed before the next player draws."""
+
+    def __init__(self, game: int) -> None:
+        self.game = game
         super().__init__(
-            discord.ui.Button(
-                label="Back",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"seq:back:{game_id}:{turn}",
-            )
+            _button(f"seq:draw:{game}", "Draw a card", discord.ButtonStyle.primary, "🂠")
         )
 
-    @classmethod
-    def make(cls, game_id: int, turn: int) -> BackButton:
-        return cls(game_id, turn)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> BackButton:
-        return cls(int(match["game"]), int(match["turn"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with reporting(interaction):
-            record, seat = await _player(interaction, self.game_id)
-            panel = await build_panel(_bot(interaction), record, seat)
-            await panel.edit(interaction)
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        bot = _bot(interaction)
+        outcome = await bot.games.apply(record.id, Move(DRAW, seat), actor_id=interaction.user.id)
+        panel = await build_panel(bot, outcome.record, seat, notice="✅ You drew a card.")
+        await panel.edit(interaction, keep_image=False)
 
 
 class ForfeitSelect(
-    discord.ui.DynamicItem[discord.ui.Select], template=r"seq:forfeit:(?P<game>\d+)"
+    PanelItem, discord.ui.DynamicItem[discord.ui.Select], template=r"seq:forfeit:(?P<game>\d+)"
 ):
     """Table talk: choose the card to forfeit (to your own discard pile, no replacement)."""
 
-    def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None) -> None:
-        self.game_id = game_id
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"seq:forfeit:{game_id}",
-                placeholder="Choose a card to forfeit",
-                options=options or [discord.SelectOption(label="-", value="-")],
-            )
-        )
+    def __init__(self, game: int, options: list[discord.SelectOption] | None = None) -> None:
+        self.game = game
+        super().__init__(_select(f"seq:forfeit:{game}", "Choose a card to forfeit", options))
 
     @classmethod
     def make(cls, record: GameRecord, seat: int) -> ForfeitSelect:
@@ -687,23 +567,14 @@ class ForfeitSelect(
         ]
         return cls(record.id, options)
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> ForfeitSelect:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with reporting(interaction):
-            record, seat = await _player(interaction, self.game_id)
-            card = (interaction.data or {}).get("values", [None])[0]  # type: ignore[union-attr]
-            bot = _bot(interaction)
-            outcome = await bot.games.forfeit(record.id, interaction.user.id, card)
-            panel = await build_panel(
-                bot, outcome.record, seat, notice=f"✅ You forfeited {card_label(card)}."
-            )
-            await panel.edit(interaction, keep_image=False)
-            bot.dispatch("sequence_move", outcome)
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        card = _selected(interaction)
+        bot = _bot(interaction)
+        outcome = await bot.games.forfeit(record.id, interaction.user.id, card)
+        notice = f"✅ You forfeited {card_label(card)}."
+        panel = await build_panel(bot, outcome.record, seat, notice=notice)
+        await panel.edit(interaction, keep_image=False)
+        bot.dispatch("sequence_move", outcome)
 
 
 COMPONENTS = (
@@ -715,12 +586,7 @@ COMPONENTS = (
     FiveButton,
     DeadButton,
     PassButton,
-    DrawButton,
     BackButton,
+    DrawButton,
     ForfeitSelect,
 )
-
-
-async def reply_error(interaction: discord.Interaction, message: str) -> None:
-    """An ephemeral error (for callers outside a ``reporting`` block)."""
-    await reply(interaction, f"⚠️ {message}")
