@@ -107,9 +107,7 @@ async def run_demo(options: DemoOptions, progress: Progress | None = None) -> De
         bot = create_bot(settings)
         async with simcord.run(bot) as env:
             try:
-                table = await _open_table(env, options)
-                if progress is not None:
-                    _report_moves(bot, table.game_id, progress)
+                table = await _open_table(env, options, progress)
                 await _play(env, table, options.seed)
                 record = await bot.db.games.load(table.game_id)
                 files = await _write(table, record, options.out)
@@ -138,12 +136,14 @@ class _Table:
     names: dict[int, str]
 
 
-async def _open_table(env: Any, options: DemoOptions) -> _Table:
+async def _open_table(env: Any, options: DemoOptions, progress: Progress | None) -> _Table:
     """A server, #sequence, the host; a lobby with computers, started with the Start button."""
     env.bot.lobbies.new_seed = lambda: options.seed
     guild = env.create_guild("Sequence Club")
     channel = guild.create_text_channel("sequence")
     host = guild.add_member(env.create_user(HOST_NAME))
+    if progress is not None:
+        _report_moves(env.bot, channel.id, progress)
     opened = await host.slash(channel, "sequence new")
     _expect(opened, "opening the lobby")
     for _ in range(options.players - 1):
@@ -159,12 +159,12 @@ async def _open_table(env: Any, options: DemoOptions) -> _Table:
     return _Table(env, channel, host, record.id, names)
 
 
-def _report_moves(bot: Any, game_id: int, progress: Progress) -> None:
-    """Call ``progress`` after every committed move of the game (a bot event listener)."""
+def _report_moves(bot: Any, channel_id: int, progress: Progress) -> None:
+    """Call ``progress`` after every committed move in the channel (a bot event listener)."""
 
     async def on_sequence_move(outcome: Any) -> None:
         record = outcome.record
-        if record.id == game_id:
+        if record.channel_id == channel_id:
             progress(len(record.game.moves), win_progress(record), score_text(record))
 
     bot.add_listener(on_sequence_move, "on_sequence_move")

@@ -24,6 +24,7 @@ async def test_the_demo_plays_to_the_end_and_writes_its_files(tmp_path: Path):
     assert result.winner.startswith(("Blue wins", "Green wins"))
     assert result.moves >= 10 and 0 < result.plays <= result.moves
     # progress after every move, ending at 100 %
+    assert calls[0][0] == 1
     assert [moves for moves, _, _ in calls] == sorted(moves for moves, _, _ in calls)
     assert calls[-1][0] == result.moves and calls[-1][1] == 1.0
     assert all(0 <= fraction < 1 for _, fraction, _ in calls[:-1])

@@ -65,14 +65,14 @@ async def test_rated_game_moves_ratings_and_unrated_does_not(simcord_env) -> Non
     results = await bot.db.results.for_guild(guild)
     assert [r.rated for r in results] == [True, False]
     embed = (await loser.slash(table.channel, "sequence stats")).response.embeds[0]
-    assert field(embed, "Games").startswith("**2** (1 won · 1 lost")
+    assert field(embed, "Games").startswith("**2** (0 won · 2 lost")
     assert "1 rated game(s)" in field(embed, "Rating")
 
     # history: newest first, with the rating change of the rated game
     history = await loser.slash(table.channel, "sequence history")
     assert history.ephemeral
     lines = history.response.embeds[0].description.splitlines()
-    assert lines[0].startswith(f"`#{casual.id}`") and "🏆 Won" in lines[0]
+    assert lines[0].startswith(f"`#{casual.id}`") and "❌ Lost" in lines[0]
     assert lines[0].endswith("unrated")
     assert lines[1].startswith(f"`#{record.id}`") and "❌ Lost" in lines[1]
     assert f"rated {lost.ordinal:+.1f}" in lines[1]

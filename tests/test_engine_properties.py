@@ -88,7 +88,7 @@ def check_end(game: Game) -> None:
         if counts[game.winner] >= settings.sequences_to_win:
             assert "completed" in game.end_reason
         elif active == [game.winner]:
-            assert "resigned" in game.end_reason or "removed" in game.end_reason
+            assert "resigned" in game.end_reason or "player left" in game.end_reason
         else:  # convoy, nobody reached the target: strictly the most convoys
             assert settings.convoy and "most convoys" in game.end_reason
             assert all(counts[game.winner] > counts[t] for t in active if t != game.winner)

@@ -10,7 +10,9 @@ import pytest
 from bot.store import Database, MigrationError, SchemaTooNewError
 from bot.store.migrations import MIGRATIONS, checksum, latest_version
 
-V2 = (2, "CREATE TABLE extra (id INTEGER PRIMARY KEY, note TEXT);")
+#: The version a migration appended after this code's last one would get.
+NEXT = latest_version() + 1
+V2 = (NEXT, "CREATE TABLE extra (id INTEGER PRIMARY KEY, note TEXT);")
 
 
 def versions(path: Path) -> list[tuple[int, str, float]]:
@@ -55,10 +57,10 @@ async def test_an_appended_migration_is_applied_once(tmp_path: Path) -> None:
     db = await Database.open(path, migrations=(*MIGRATIONS, V2))
     await db.close()
     assert versions(path)[: len(first)] == first
-    assert [v for v, _, _ in versions(path)] == [1, 2]
+    assert [v for v, _, _ in versions(path)] == [*range(1, NEXT + 1)]
     assert "extra" in tables(path)
     await (await Database.open(path, migrations=(*MIGRATIONS, V2))).close()
-    assert len(versions(path)) == 2
+    assert len(versions(path)) == NEXT
 
 
 async def test_a_newer_database_is_refused_and_left_untouched(tmp_path: Path) -> None:
@@ -67,7 +69,7 @@ async def test_a_newer_database_is_refused_and_left_untouched(tmp_path: Path) ->
     before = versions(path)
     with pytest.raises(SchemaTooNewError) as error:
         await Database.open(path)
-    assert error.value.found == 2 and error.value.supported == 1
+    assert error.value.found == NEXT and error.value.supported == latest_version()
     assert str(path) in str(error.value) and "newer" in str(error.value)
     assert versions(path) == before and "extra" in tables(path)
 
@@ -75,7 +77,7 @@ async def test_a_newer_database_is_refused_and_left_untouched(tmp_path: Path) ->
 async def test_a_rewritten_applied_migration_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "s.db"
     await (await Database.open(path)).close()
-    changed = ((1, MIGRATIONS[0][1] + "\nCREATE TABLE sneaky (id INTEGER);"),)
+    changed = ((1, MIGRATIONS[0][1] + "\nCREATE TABLE sneaky (id INTEGER);"), *MIGRATIONS[1:])
     with pytest.raises(MigrationError, match="must never change"):
         await Database.open(path, migrations=changed)
     assert "sneaky" not in tables(path)
@@ -83,10 +85,10 @@ async def test_a_rewritten_applied_migration_is_refused(tmp_path: Path) -> None:
 
 async def test_a_failing_migration_leaves_nothing_half_applied(tmp_path: Path) -> None:
     path = tmp_path / "s.db"
-    broken = (2, "CREATE TABLE half (id INTEGER);\nINSERT INTO no_such_table VALUES (1);")
-    with pytest.raises(MigrationError, match="Migration 2 failed"):
+    broken = (NEXT, "CREATE TABLE half (id INTEGER);\nINSERT INTO no_such_table VALUES (1);")
+    with pytest.raises(MigrationError, match=f"Migration {NEXT} failed"):
         await Database.open(path, migrations=(*MIGRATIONS, broken))
-    assert [v for v, _, _ in versions(path)] == [1]
+    assert [v for v, _, _ in versions(path)] == [*range(1, NEXT)]
     assert "half" not in tables(path)
 
 
@@ -100,5 +102,6 @@ async def test_another_programs_database_is_refused(tmp_path: Path) -> None:
 
 
 async def test_migration_versions_must_be_consecutive(tmp_path: Path) -> None:
-    with pytest.raises(MigrationError, match="1, 2, 3"):
-        await Database.open(tmp_path / "s.db", migrations=(*MIGRATIONS, (3, "SELECT 1;")))
+    skipped = latest_version() + 2
+    with pytest.raises(MigrationError, match=r"must be 1, 2, 3, \.\.\. in order"):
+        await Database.open(tmp_path / "s.db", migrations=(*MIGRATIONS, (skipped, "SELECT 1;")))

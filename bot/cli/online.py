@@ -96,6 +96,18 @@ async def serve(settings: Settings, token: str, heartbeat: Path | None = None) -
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError, RuntimeError):  # not on Windows
         loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(bot.close()))
+
+    async def on_ready() -> None:
+        log.info(
+            "Connected",
+            extra={
+                "user": str(bot.user),
+                "servers": len(bot.guilds),
+                "shards": bot.shard_count or 1,
+            },
+        )
+
+    bot.add_listener(on_ready, "on_ready")
     beating = asyncio.create_task(beat(bot, heartbeat)) if heartbeat else None
     try:
         async with bot:

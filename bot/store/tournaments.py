@@ -156,6 +156,10 @@ class Tournaments:
         )
         return rows[0] if rows else None
 
+    async def in_channel(self, channel_id: int) -> list[TournamentRecord]:
+        """Every tournament ever held in a channel, oldest first."""
+        return await self._db.run(_select_t, "WHERE channel_id = ?", (channel_id,))
+
     async def running(self) -> list[TournamentRecord]:
         """Every running tournament (for start-up)."""
         return await self._db.run(_select_t, "WHERE status = 'running'", ())

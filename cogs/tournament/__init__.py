@@ -21,6 +21,7 @@ async def setup(bot: SequenceBot) -> None:
         ratings = RatingService(bot.db)
         bot.ratings = ratings  # type: ignore[attr-defined]
     service = TournamentService(bot.db, bot.clock, bot.games, ratings)
+    bot.tournament_service = service  # type: ignore[attr-defined]
     tables = TournamentTables(bot, service)
     await bot.add_cog(tables)
     await bot.add_cog(TournamentCommands(bot, service, tables))

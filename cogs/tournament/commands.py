@@ -77,17 +77,23 @@ class TournamentCommands(
         bot.add_dynamic_items(SignupButton)
         super().__init__()
 
-    async def current(self, interaction: discord.Interaction) -> TournamentRecord:
-        """The tournament of this channel (or of the thread's channel)."""
+    async def current(
+        self, interaction: discord.Interaction, *, latest: bool = False
+    ) -> TournamentRecord:
+        """The open tournament of this channel (or of the thread's channel); with ``latest``,
+        the last one held there if none is open."""
         if interaction.guild_id is None:
             raise UserError("Tournaments are played in a server.")
-        return await self.service.for_channel(tournament_channel_id(interaction))
+        channel_id = tournament_channel_id(interaction)
+        if latest:
+            return await self.service.latest_for_channel(channel_id)
+        return await self.service.for_channel(channel_id)
 
     # ------------------------------------------------------------------ sign-up
     @app_commands.command(name="create", description="Open a tournament in this channel")
     @app_commands.describe(
         name="The tournament's name",
-        format="Round robin (all play all), Swiss, or single elimination",
+        fmt="Round robin (all play all), Swiss, or single elimination",
         team_size="Players a team (teams sign up together)",
         preset="classic (official rules) or convoy",
         sequences_to_win="House rule: sequences needed to win a game",
@@ -99,12 +105,13 @@ class TournamentCommands(
         rounds="Swiss only: the number of rounds (default: enough to find a winner)",
         rated="Whether the games count for ratings (default: yes)",
     )
-    @app_commands.choices(format=FORMAT_CHOICES, team_size=TEAM_SIZE_CHOICES, preset=PRESET_CHOICES)
+    @app_commands.rename(fmt="format")
+    @app_commands.choices(fmt=FORMAT_CHOICES, team_size=TEAM_SIZE_CHOICES, preset=PRESET_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction,
         name: app_commands.Range[str, 1, 60],
-        format: str,
+        fmt: str,
         team_size: int = 1,
         preset: str = "classic",
         sequences_to_win: app_commands.Range[int, 1, 4] | None = None,
@@ -137,7 +144,7 @@ class TournamentCommands(
             settings = TournamentSettings(
                 table,
                 parse_duration(show_up) if show_up is not None else DEFAULT_SHOW_UP,
-                rounds if format == "swiss" else None,
+                rounds if fmt == "swiss" else None,
             )
             organiser = Person(interaction.user.id, user_name(interaction.user))
             tournament = await self.service.create(
@@ -145,7 +152,7 @@ class TournamentCommands(
                 interaction.channel_id or 0,
                 organiser,
                 name,
-                format,
+                fmt,
                 team_size,
                 settings,
             )
@@ -326,7 +333,7 @@ class TournamentCommands(
     @app_commands.command(name="standings", description="The table, tie-breaks and bracket")
     async def standings(self, interaction: discord.Interaction) -> None:
         async with reporting(interaction):
-            tournament = await self.current(interaction)
+            tournament = await self.current(interaction, latest=True)
             snapshot = await self.service.snapshot(tournament.id)
             await interaction.response.defer(thinking=True)
             kwargs = {}

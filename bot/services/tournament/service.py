@@ -2,7 +2,7 @@
 no-shows, hand-reported results, drops and the end. No Discord here: the cog turns what each
 call returns (a :class:`Progress`) into threads and messages.
 
-Rules chosen (see the README's tournament section):
+Rules chosen:
 
 * **Entrants.** One player, or a fixed team of 2 or 3 named by whoever signs up
   (``/tournament join partner:... partner2:...``); any member can withdraw the team before
@@ -17,6 +17,8 @@ Rules chosen (see the README's tournament section):
 * **Byes** score as a win; in Swiss at most one per entrant (while anyone is left without one).
 * **Dropping** an entrant forfeits its open match; it is never paired again (round-robin games
   against it are forfeits).
+* **Ending early** voids the unfinished round (its open matches and its byes); every decided
+  match counts.
 """
 
 from __future__ import annotations
@@ -137,6 +139,14 @@ class TournamentService:
             )
         return tournament
 
+    async def latest_for_channel(self, channel_id: int) -> TournamentRecord:
+        """The channel's open tournament, else its last one (standings stay readable)."""
+        held = await self.db.tournaments.in_channel(channel_id)
+        if not held:
+            raise UserError("No tournament was ever held in this channel.")
+        open_ones = [t for t in held if t.status in ("signup", "running")]
+        return (open_ones or held)[-1]
+
     async def match_in_thread(self, thread_id: int) -> MatchRecord | None:
         """The open match played in a thread, if any."""
         return await self.db.tournaments.open_match_in_thread(thread_id)
@@ -163,8 +173,8 @@ class TournamentService:
         if settings.table.hints:
             raise UserError("Hints are not allowed in tournament games.")
         settings.table.but(teams=2).game_settings(2 * team_size)  # a clear error if unplayable
-        if not 60 <= settings.show_up <= 7 * 86400:
-            raise UserError("The show-up time must be between 1 minute and 7 days.")
+        if not 60 <= settings.show_up <= 86400:
+            raise UserError("The show-up time must be between 1 minute and 1 day.")
         if settings.rounds is not None and not 1 <= settings.rounds <= 20:
             raise UserError("A Swiss tournament has 1 to 20 rounds.")
         try:
@@ -315,15 +325,19 @@ class TournamentService:
             return snapshot.entrants[entrant.id], progress
 
     async def end(self, tournament_id: int, actor_id: int, moderator: bool) -> Progress:
-        """The organiser ends the tournament now: open matches are cancelled, standings final."""
+        """The organiser ends the tournament now: the unfinished round's open matches and byes
+        are cancelled; the standings are final."""
         async with self._locks(tournament_id):
             tournament = await self._get(tournament_id)
             require_organiser(tournament, actor_id, moderator, "end the tournament")
             if tournament.status not in ("signup", "running"):
                 raise UserError("This tournament is already over.")
             progress = Progress(await self.snapshot(tournament_id))
-            for match in progress.snapshot.matches:
-                if match.is_open:
+            current = progress.snapshot.round_matches(tournament.round)
+            unfinished = any(match.is_open for match in current)
+            for match in current:
+                # An unfinished round is void: its open matches, and its byes, count for nothing.
+                if match.is_open or (unfinished and match.outcome == BYE):
                     await self._close_table(match, progress)
                     match.status = "cancelled"
                     match.deadline = None

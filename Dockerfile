@@ -1,0 +1,30 @@
+# The Sequence bot: a slim image, a non-root user, the SQLite database on the /data volume.
+#   docker build -t sequence-bot .
+#   docker run -d --name sequence-bot -e DISCORD_TOKEN=... -v sequence-data:/data sequence-bot
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    SEQUENCE_DATABASE=/data/sequence.db
+
+RUN useradd --no-log-init --create-home --uid 10001 --user-group sequence \
+    && mkdir -p /data \
+    && chown sequence:sequence /data
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY cogs ./cogs
+COPY render ./render
+RUN pip install --no-cache-dir .
+
+USER 10001:10001
+VOLUME ["/data"]
+
+# Healthy while `run` is connected to Discord (it touches the heartbeat file every 30 s) and the
+# settings and database are usable; `sequence-bot check` explains any failure.
+HEALTHCHECK --interval=60s --timeout=15s --start-period=90s --retries=3 \
+    CMD ["sequence-bot", "check", "--heartbeat", "/tmp/sequence-bot.heartbeat"]
+
+CMD ["sequence-bot", "run", "--heartbeat", "/tmp/sequence-bot.heartbeat"]

@@ -1,0 +1,429 @@
+"""Tournaments through Discord, played to the end: a 4-entrant knockout, a 6-entrant Swiss with
+a no-show, a dropped entrant and a restart, and a round robin of teams with results by hand."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import discord
+
+from bot.app import create_bot
+from bot.game import player_view
+from bot.game.ai import choose_move
+
+from .e2e_driver import make_move, play_to_the_end, seat_to_act
+from .e2e_helpers import Table
+
+SHOW_UP = 15 * 60
+
+
+# ---------------------------------------------------------------------- helpers
+async def snapshot(bot: Any, channel: Any) -> Any:
+    """The latest tournament of a channel, read from the store."""
+    tournament = (await bot.db.tournaments.in_channel(channel.id))[-1]
+    return await bot.tournament_service.snapshot(tournament.id)
+
+
+def names(snap: Any, match: Any) -> tuple[str, str | None]:
+    """The match's entrants by name (None: a bye)."""
+    b = None if match.entrant_b is None else snap.name(match.entrant_b)
+    return snap.name(match.entrant_a), b
+
+
+def pairings(snap: Any, number: int) -> list[tuple[str, str | None]]:
+    """A round's pairings by name."""
+    return [names(snap, m) for m in snap.round_matches(number)]
+
+
+def match_of(snap: Any, number: int, entrant: str) -> Any:
+    """The match of round ``number`` that ``entrant`` plays."""
+    return next(m for m in snap.round_matches(number) if entrant in names(snap, m))
+
+
+def thread_of(channel: Any, match: Any) -> Any:
+    """The match's thread."""
+    return next(t for t in channel.threads if t.id == match.thread_id)
+
+
+def match_message(channel: Any, match: Any) -> Any:
+    """The match message (pings and *I'm here*) in its thread."""
+    return next(m for m in thread_of(channel, match).history() if m.id == match.message_id)
+
+
+async def check_in(channel: Any, match: Any, actors: list[Any]) -> None:
+    """The actors press *I'm here* (the last one starts the game when everyone has)."""
+    for actor in actors:
+        result = await actor.click(match_message(channel, match), label="I'm here")
+        assert result.acknowledged and not result.ephemeral, result.response.content
+
+
+def game_in(bot: Any, match: Any) -> Any:
+    """The game being played in the match's thread."""
+    record = bot.games.find_in_channel(match.thread_id)
+    assert record is not None, "the game did not start"
+    return record
+
+
+async def play_moves(table: Table, record: Any, count: int) -> None:
+    """A few moves through the real commands (the medium computer decides for each seat)."""
+    rng = random.Random(len(record.game.moves))
+    for _ in range(count):
+        seat = seat_to_act(record)
+        await make_move(
+            table, record, seat, choose_move(player_view(record.game, seat), "medium", rng)
+        )
+
+
+async def resign(thread: Any, actors: list[Any]) -> None:
+    """A side resigns: every member votes."""
+    for actor in actors:
+        result = await actor.slash(thread, "sequence resign")
+        assert not result.ephemeral, result.response.content
+
+
+async def scripted_win(env: Any, guild: Any, channel: Any, match: Any, winners: list, losers: list):
+    """Check in, play a few real moves, then the losing side resigns."""
+    await check_in(channel, match, [*losers, *winners])
+    record = game_in(env.bot, match)
+    thread = thread_of(channel, match)
+    await play_moves(Table(env, guild, thread, [*winners, *losers]), record, 4)
+    assert len(record.game.moves) >= 4
+    await resign(thread, losers)
+    assert record.game.is_over()
+    return record
+
+
+def standings_rows(embed: Any) -> list[str]:
+    """The standings' lines, without the bold markers."""
+    return [line.replace("**", "") for line in embed.description.splitlines()]
+
+
+# ---------------------------------------------------------------------- single elimination
+async def test_four_entrant_knockout_played_to_the_end(simcord_env) -> None:
+    env = simcord_env
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("tournaments")
+    ann, ben, cat, dan = (
+        guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat", "dan")
+    )
+    bot = env.bot
+    bot.lobbies.new_seed = lambda: 11
+
+    created = await ann.slash(
+        channel, "tournament create", name="Spring Cup", format="elimination", sequences_to_win=1
+    )
+    assert not created.ephemeral and created.response.embeds[0].title == "🏆 Spring Cup"
+    signup = created.response
+    assert (await ann.click(signup, label="Join")).acknowledged
+    assert (await ben.click(signup, label="Join")).acknowledged
+    assert not (await cat.slash(channel, "tournament join")).response.content.startswith("⚠️")
+    joined = await dan.slash(channel, "tournament join")
+    assert joined.ephemeral and "dan signed up" in joined.response.content
+    again = await dan.click(signup, label="Join")
+    assert again.ephemeral and "already signed up" in again.response.content
+
+    # every organiser command refuses a non-organiser, clearly
+    for command, options in (
+        ("tournament start", {}),
+        ("tournament drop", {"player": ann}),
+        ("tournament end", {}),
+    ):
+        refused = await ben.slash(channel, command, **options)
+        assert refused.ephemeral
+        assert f"Only the organiser (<@{ann.id}>) or someone with Manage Server" in (
+            refused.response.content
+        )
+    started = await ann.slash(channel, "tournament start")
+    assert not started.ephemeral and "starts with 4 entrants" in started.response.content
+    refused = await ben.slash(channel, "tournament report", match=1, winner=ben)
+    assert refused.ephemeral and "Only the organiser" in refused.response.content
+
+    snap = await snapshot(bot, channel)
+    assert pairings(snap, 1) == [("ann", "dan"), ("ben", "cat")]  # seeds 1 v 4, 2 v 3
+    assert len(channel.threads) == 2
+    first, second = snap.round_matches(1)
+    thread = thread_of(channel, first)
+    assert "ann v dan" in thread.name
+    lobby = thread.history()[0]
+    assert lobby.embeds[0].title.startswith("Sequence lobby")
+    ping = match_message(channel, first)
+    assert f"<@{ann.id}>" in ping.content and f"<@{dan.id}>" in ping.content
+    # a stranger cannot check in for someone else's match
+    stranger = await ben.click(ping, label="I'm here")
+    assert stranger.ephemeral and "not yours" in stranger.response.content
+
+    # semi-final 1: both check in, the game starts by itself; semi-final 2: the host presses Start
+    await check_in(channel, first, [dan, ann])
+    semi1 = game_in(bot, first)
+    assert [s["user_id"] for s in semi1.seats] == [ann.id, dan.id]
+    await play_to_the_end(Table(env, guild, thread, [ann, dan]), semi1)
+    lobby2 = thread_of(channel, second).history()[0]
+    assert (await ben.click(lobby2, label="Start")).acknowledged
+    semi2 = game_in(bot, second)
+    await play_to_the_end(Table(env, guild, thread_of(channel, second), [ben, cat]), semi2)
+
+    snap = await snapshot(bot, channel)
+    by_user = {p.id: p for p in (ann, ben, cat, dan)}
+
+    def winner_of(record: Any) -> Any:
+        return by_user[
+            record.seats[record.game.settings.seats_of(record.game.winner)[0]]["user_id"]
+        ]
+
+    w1, w2 = winner_of(semi1), winner_of(semi2)
+    assert pairings(snap, 2) == [(w1.user.name, w2.user.name)]
+    (final_match,) = snap.round_matches(2)
+    await check_in(channel, final_match, [w1, w2])
+    final = game_in(bot, final_match)
+    await play_to_the_end(Table(env, guild, thread_of(channel, final_match), [w1, w2]), final)
+    champion = winner_of(final)
+    runner_up = w2 if champion is w1 else w1
+    semi_losers = [p for p in (ann, ben, cat, dan) if p not in (w1, w2)]
+    seed = {"ann": 1, "ben": 2, "cat": 3, "dan": 4}
+    semi_losers.sort(key=lambda p: seed[p.user.name])
+
+    snap = await snapshot(bot, channel)
+    assert snap.tournament.status == "finished"
+    end = channel.last_message
+    assert f"champion, **{champion.user.name}**" in end.content
+    assert end.attachments[0].filename == "bracket.png"
+    expected = [
+        f"1. {champion.user.name} · 🥇 champion",
+        f"2. {runner_up.user.name} · final",
+        f"3. {semi_losers[0].user.name} · out in semi-finals",
+        f"4. {semi_losers[1].user.name} · out in semi-finals",
+    ]
+    assert standings_rows(end.embeds[0]) == expected
+    shown = await dan.slash(channel, "tournament standings")
+    assert standings_rows(shown.response.embeds[0]) == expected
+    png = await shown.response.attachments[0].read()
+    assert png.startswith(b"\x89PNG")
+    # the games were ordinary rated games
+    results = await bot.db.results.for_guild(guild.id)
+    assert [r.game_id for r in results] == [semi1.id, semi2.id, final.id]
+    assert all(r.rated for r in results)
+
+
+# ---------------------------------------------------------------------- Swiss
+async def test_six_entrant_swiss_with_no_show_drop_and_restart(simcord_env, bot_settings) -> None:
+    env = simcord_env
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("swiss")
+    org = guild.add_member(env.create_user("org"))
+    players = {n: guild.add_member(env.create_user(f"p{n}")) for n in range(1, 7)}
+    p = players
+    env.bot.lobbies.new_seed = lambda: 3
+
+    created = await org.slash(
+        channel, "tournament create", name="Swiss Open", format="swiss", sequences_to_win=1
+    )
+    for n in range(1, 7):
+        assert (await p[n].click(created.response, label="Join")).acknowledged
+    refused = await p[1].slash(channel, "tournament start")
+    assert refused.ephemeral and "Only the organiser" in refused.response.content
+    await org.slash(channel, "tournament start")
+    snap = await snapshot(env.bot, channel)
+    assert snap.settings.rounds == 3  # automatic: ceil(log2 6)
+    assert pairings(snap, 1) == [("p1", "p2"), ("p3", "p4"), ("p5", "p6")]
+
+    # round 1: p2 and p6 win their games; p4 never checks in and forfeits to p3
+    await scripted_win(env, guild, channel, match_of(snap, 1, "p1"), [p[2]], [p[1]])
+    await scripted_win(env, guild, channel, match_of(snap, 1, "p5"), [p[6]], [p[5]])
+    no_show = match_of(snap, 1, "p3")
+    await check_in(channel, no_show, [p[3]])
+    await env.advance_time(SHOW_UP - 60)
+    assert (await snapshot(env.bot, channel)).tournament.round == 1
+    await env.advance_time(61)
+    snap = await snapshot(env.bot, channel)
+    decided = next(m for m in snap.matches if m.id == no_show.id)
+    assert (decided.outcome, snap.name(decided.winner)) == ("forfeit", "p3")
+    assert "p3** beat p4 by forfeit" in thread_of(channel, no_show).last_message.content
+    assert env.bot.db and await env.bot.db.lobbies.get_for_channel(no_show.thread_id) is None
+
+    # round 2 (2, 3, 6 on a point): p2 v p3, p6 v p1, p4 v p5; p4 is dropped: p5 wins
+    assert pairings(snap, 2) == [("p2", "p3"), ("p6", "p1"), ("p4", "p5")]
+    standings_after_1 = next(
+        m for m in channel.history() if m.embeds and "after round 1" in m.embeds[0].title
+    )
+    assert standings_rows(standings_after_1.embeds[0])[0].startswith("1. p2 · 1 pts")
+    dropped = await org.slash(channel, "tournament drop", player=p[4])
+    assert not dropped.ephemeral and "p4 was dropped" in dropped.response.content
+    await scripted_win(env, guild, channel, match_of(snap, 2, "p2"), [p[3]], [p[2]])
+    await scripted_win(env, guild, channel, match_of(snap, 2, "p6"), [p[1]], [p[6]])
+    snap = await snapshot(env.bot, channel)
+    assert [m.outcome for m in snap.round_matches(2)] == ["win", "win", "forfeit"]
+
+    # round 3 (p3 on 2; p1, p2, p5, p6 on 1; p4 out): p6 has the bye, p3 v p1, p2 v p5
+    assert pairings(snap, 3) == [("p3", "p1"), ("p2", "p5"), ("p6", None)]
+
+    # a restart between rounds: the tournament, its threads, buttons and clocks carry on
+    await env.bot.close()
+    await env.restart_bot(create_bot(bot_settings))
+    env.bot.lobbies.new_seed = lambda: 4
+    await env.settle()
+    assert env.bot.get_cog("TournamentTables").deadlines.keys() == {
+        m.id for m in snap.round_matches(3) if m.status == "pending"
+    }
+    await scripted_win(env, guild, channel, match_of(snap, 3, "p3"), [p[1]], [p[3]])
+    await scripted_win(env, guild, channel, match_of(snap, 3, "p2"), [p[5]], [p[2]])
+
+    # final standings by hand (tests/test_tournament_logic.py works them out):
+    # p1, p6, p3, p5 on 2 points; Buchholz 5, 4, 3, 3; p3 before p5 on seed; p2 1; p4 0.
+    snap = await snapshot(env.bot, channel)
+    assert snap.tournament.status == "finished"
+    final = channel.last_message
+    assert "champion, **p1**" in final.content
+    expected = [
+        "1. p1 · 2 pts · 2W 0D 1L · Buchholz 5",
+        "2. p6 · 2 pts · 2W 0D 1L · Buchholz 4",
+        "3. p3 · 2 pts · 2W 0D 1L · Buchholz 3",
+        "4. p5 · 2 pts · 2W 0D 1L · Buchholz 3",
+        "5. p2 · 1 pts · 1W 0D 2L · Buchholz 6",
+        "6. p4 (dropped) · 0 pts · 0W 0D 2L · Buchholz 4",
+    ]
+    assert standings_rows(final.embeds[0]) == expected
+    asked = await p[4].slash(thread_of(channel, match_of(snap, 3, "p3")), "tournament standings")
+    assert standings_rows(asked.response.embeds[0]) == expected
+    assert not asked.response.attachments  # no bracket outside knockouts
+    # six rated games; the forfeits left ratings alone
+    results = await env.bot.db.results.for_guild(guild.id)
+    assert len(results) == 6 and all(r.rated for r in results)
+    book = await env.bot.ratings.book(guild.id)
+    assert p[4].id not in book.ratings
+
+
+# ---------------------------------------------------------------------- round robin of teams
+async def test_round_robin_of_teams_with_results_by_hand(simcord_env) -> None:
+    env = simcord_env
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("teams")
+    org = guild.add_member(env.create_user("org"))
+    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("mod"), roles=[admins])
+    a1, a2, b1, b2, c1, c2 = (
+        guild.add_member(env.create_user(n)) for n in ("a1", "a2", "b1", "b2", "c1", "c2")
+    )
+    env.bot.lobbies.new_seed = lambda: 8
+
+    created = await org.slash(
+        channel, "tournament create", name="Pairs", format="round_robin", team_size=2
+    )
+    solo = await a1.click(created.response, label="Join")
+    assert solo.ephemeral and "name your partner" in solo.response.content
+    missing = await a1.slash(channel, "tournament join")
+    assert missing.ephemeral and "teams of 2" in missing.response.content
+    assert (
+        "a1 & a2 signed up"
+        in (await a1.slash(channel, "tournament join", partner=a2)).response.content
+    )
+    taken = await b1.slash(channel, "tournament join", partner=a2)
+    assert taken.ephemeral and f"<@{a2.id}> is already signed up" in taken.response.content
+    await b1.slash(channel, "tournament join", partner=b2)
+    await c1.slash(channel, "tournament join", partner=b1)  # refused: b1 is taken
+    left = await b2.slash(channel, "tournament leave")  # any member withdraws the team
+    assert "b1 & b2 withdrew" in left.response.content
+    await b1.slash(channel, "tournament join", partner=b2)
+    await c1.slash(channel, "tournament join", partner=c2)
+    await org.slash(channel, "tournament start")
+    snap = await snapshot(env.bot, channel)
+    # circle method over seeds a, b, c: b v c and a's bye; a v c, b's bye; a v b, c's bye
+    assert pairings(snap, 1) == [("b1 & b2", "c1 & c2"), ("a1 & a2", None)]
+
+    # the 2 v 2 game is seated by team, alternating; c1 & c2 resign
+    match = match_of(snap, 1, "b1 & b2")
+    await check_in(channel, match, [b1, c1, b2, c2])
+    record = game_in(env.bot, match)
+    assert [s["user_id"] for s in record.seats] == [b1.id, c1.id, b2.id, c2.id]
+    await resign(thread_of(channel, match), [c1, c2])
+    snap = await snapshot(env.bot, channel)
+    assert pairings(snap, 2) == [("a1 & a2", "c1 & c2"), ("b1 & b2", None)]
+
+    # someone with Manage Server reports a draw by hand: the seated lobby closes
+    match = match_of(snap, 2, "a1 & a2")
+    drawn = await mod.slash(channel, "tournament report", match=match.id, draw=True)
+    assert not drawn.ephemeral
+    assert await env.bot.db.lobbies.get_for_channel(match.thread_id) is None
+    snap = await snapshot(env.bot, channel)
+    assert pairings(snap, 3) == [("a1 & a2", "b1 & b2"), ("c1 & c2", None)]
+    choices = await org.autocomplete(channel, "tournament report", "match", "")
+    assert [c["value"] for c in choices] == [match_of(snap, 3, "a1 & a2").id]
+
+    # the organiser ends it before round 3 is played: final standings as they stand
+    ended = await org.slash(channel, "tournament end")
+    print(
+        "DEBUG",
+        (await snapshot(env.bot, channel)).results(),
+        (await snapshot(env.bot, channel)).seeds(),
+    )
+    assert not ended.ephemeral
+    final = channel.last_message
+    assert standings_rows(final.embeds[0]) == [
+        "1. b1 & b2 · 2 pts · 2W 0D 0L · Head-to-head 0",
+        "2. a1 & a2 · 1.5 pts · 1W 1D 0L · Head-to-head 0",
+        "3. c1 & c2 · 0.5 pts · 0W 1D 1L · Head-to-head 0",
+    ]
+    assert (await snapshot(env.bot, channel)).tournament.status == "finished"
+    shown = await a1.slash(channel, "tournament standings")  # still readable afterwards
+    assert standings_rows(shown.response.embeds[0]) == standings_rows(final.embeds[0])
+    again = await a1.slash(channel, "tournament join", partner=a2)
+    assert again.ephemeral and "no tournament in this channel" in again.response.content
+
+
+# ---------------------------------------------------------------------- guards and no-shows
+async def test_matches_are_played_as_drawn_and_a_double_no_show_advances_nobody(
+    simcord_env,
+) -> None:
+    env = simcord_env
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("cup")
+    ann, ben, cat = (guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat"))
+    env.bot.lobbies.new_seed = lambda: 2
+    created = await ann.slash(
+        channel, "tournament create", name="Mini Cup", format="elimination", show_up="10m"
+    )
+    for player in (ann, ben, cat):
+        await player.click(created.response, label="Join")
+    await ann.slash(channel, "tournament start")
+    snap = await snapshot(env.bot, channel)
+    # 3 entrants in 4 places: ann (seed 1) has a bye, ben plays cat
+    assert pairings(snap, 1) == [("ann", None), ("ben", "cat")]
+    match = match_of(snap, 1, "ben")
+    thread = thread_of(channel, match)
+
+    # the host seats two computers and starts: not the match as drawn, so it is stopped
+    await ben.slash(thread, "sequence addbot", level="easy")
+    await ben.slash(thread, "sequence addbot", level="easy")
+    started = await ben.slash(thread, "sequence start")
+    assert not started.ephemeral
+    assert env.bot.games.find_in_channel(thread.id) is None
+    assert any("played by the teams as drawn" in (m.content or "") for m in thread.history())
+    snap = await snapshot(env.bot, channel)
+    match = match_of(snap, 1, "ben")
+    assert match.status == "pending" and match.game_id is None
+    lobby = await env.bot.db.lobbies.get_for_channel(thread.id)
+    assert [s["user_id"] for s in lobby.seats] == [ben.id, cat.id]  # seated again
+
+    # a game cancelled by its host is played again from a fresh lobby
+    await check_in(channel, match, [ben, cat])
+    record = game_in(env.bot, match)
+    cancelled = await ben.slash(thread, "sequence cancel")
+    assert not cancelled.ephemeral
+    assert "played again" in thread.history()[-3].content
+    snap = await snapshot(env.bot, channel)
+    match = match_of(snap, 1, "ben")
+    assert match.status == "pending" and await env.bot.db.results.get(record.id) is None
+
+    # nobody checks in this time: a double forfeit, so ann has a walkover in the final
+    await env.advance_time(10 * 60 + 1)
+    snap = await snapshot(env.bot, channel)
+    assert [m.outcome for m in snap.round_matches(1)] == ["bye", "double_forfeit"]
+    assert snap.tournament.status == "finished"
+    assert pairings(snap, 2) == [("ann", None)]
+    final = channel.last_message
+    assert "champion, **ann**" in final.content
+    assert standings_rows(final.embeds[0]) == [
+        "1. ann · 🥇 champion",
+        "2. ben · out in semi-finals",
+        "3. cat · out in semi-finals",
+    ]
