@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Any
 
@@ -13,6 +14,7 @@ from bot.config import Settings
 from bot.services.games import GameService
 from bot.services.lobbies import LobbyService
 from bot.store.database import Database
+from cogs.common.replies import SORRY
 
 log = logging.getLogger(__name__)
 
@@ -47,14 +49,10 @@ class SequenceTree(app_commands.CommandTree):
             interaction.command and interaction.command.qualified_name,
             exc_info=error,
         )
-        message = "Something went wrong on our side; nothing was changed. Please try again."
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(message, ephemeral=True)
-            else:
-                await interaction.response.send_message(message, ephemeral=True)
-        except discord.HTTPException:
-            pass
+        if interaction.response.is_done():
+            return  # already answered (the apology of ``reporting``, or the command's own reply)
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.send_message(SORRY, ephemeral=True)
 
 
 class SequenceBotMixin:

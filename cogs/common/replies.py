@@ -13,6 +13,8 @@ from bot.services.errors import UserError
 
 log = logging.getLogger(__name__)
 
+SORRY = "Something went wrong on our side; please try again. Nothing you did was lost."
+
 
 async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
     """Answer ephemerally: the first response, or a followup when already answered."""
@@ -25,11 +27,18 @@ async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -
 
 @contextlib.asynccontextmanager
 async def reporting(interaction: discord.Interaction) -> AsyncIterator[None]:
-    """Turn a :class:`UserError` raised inside into an ephemeral answer to the user."""
+    """Turn a :class:`UserError` raised inside into an ephemeral answer to the user; answer a
+    bug with an apology before it propagates."""
     try:
         yield
     except UserError as error:
         await reply(interaction, f"⚠️ {error}")
+    except Exception:
+        # A bug: apologise (nothing the player did is lost: moves are saved before any reply),
+        # then let discord.py's error handling log it as usual.
+        with contextlib.suppress(discord.HTTPException):
+            await reply(interaction, SORRY)
+        raise
 
 
 def user_name(user: discord.abc.User) -> str:
