@@ -10,7 +10,8 @@ import argparse
 import random
 import time
 
-from bot.game import ChoiceRequired, Game, GameSettings
+from bot.game import Game, GameSettings
+from bot.game.randomplay import push_random
 
 CONFIGS = [(players, "classic") for players in (2, 3, 4, 6, 8, 9, 10, 12)] + [
     (players, "convoy") for players in (2, 4, 6, 8)
@@ -22,11 +23,7 @@ def play_random_game(settings: GameSettings, seed: int) -> int:
     game = Game.new(settings, seed)
     rng = random.Random(seed)
     while not game.is_over():
-        move = rng.choice(game.legal_moves)
-        try:
-            game.push(move)
-        except ChoiceRequired as choice:
-            game.push(move._replace(five=rng.choice(choice.options)))
+        push_random(game, rng)
     return len(game.moves)
 
 

@@ -15,19 +15,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.game import ChoiceRequired, Game, GameSettings, Move
+from bot.game import Game, GameSettings
+from bot.game.randomplay import push_random
 from bot.store import Database
-
-
-def push_random(game: Game, rng: random.Random) -> Move:
-    """Apply a uniformly random legal move and return it."""
-    move = rng.choice(game.legal_moves)
-    try:
-        game.push(move)
-    except ChoiceRequired as choice:
-        move = move._replace(five=rng.choice(choice.options))
-        game.push(move)
-    return move
 
 
 async def commit_times(path: Path, count: int, synchronous: str) -> list[float]:

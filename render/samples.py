@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
-from bot.game.game import ChoiceRequired, Game
+from bot.game.game import Game
 from bot.game.moves import PLAY
+from bot.game.randomplay import push_random
 from bot.game.settings import GameSettings
 
 
@@ -15,13 +16,7 @@ def random_game(settings: GameSettings, seed: int, plays: int | None = None) -> 
     rng = random.Random(seed)
     made = 0
     while not game.is_over() and (plays is None or made < plays):
-        move = rng.choice(game.legal_moves)
-        try:
-            game.push(move)
-        except ChoiceRequired as choice:
-            move = move._replace(five=choice.options[0])
-            game.push(move)
-        made += move.kind == PLAY
+        made += push_random(game, rng).kind == PLAY
     return game
 
 

@@ -4,19 +4,9 @@ from __future__ import annotations
 
 import random
 
-from bot.game import ChoiceRequired, Game, GameSettings, Move
+from bot.game import Game, GameSettings
+from bot.game.randomplay import push_random
 from bot.store import Database, GameRecord
-
-
-def push_random(game: Game, rng: random.Random) -> Move:
-    """Apply a random legal move (choosing the five when asked) and return it."""
-    move = rng.choice(game.legal_moves)
-    try:
-        game.push(move)
-    except ChoiceRequired as choice:
-        move = move._replace(five=rng.choice(choice.options))
-        game.push(move)
-    return move
 
 
 def new_game(seed: int = 1, players: int = 2) -> Game:
