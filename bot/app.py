@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.services.games import GameService
 from bot.services.lobbies import LobbyService
+from bot.services.scheduler import Scheduler
 from bot.store.database import Database
 from cogs.common.replies import SORRY
 
@@ -72,6 +73,7 @@ class SequenceBotMixin:
             name="sequence", description="Play Sequence, the card-and-chip board game"
         )
         self.table = Table(self)  # type: ignore[arg-type]
+        self.scheduler = Scheduler(self.clock)
 
     async def setup_hook(self) -> None:
         """Open the store, resume every game, load the cogs and sync the slash commands."""
@@ -93,6 +95,7 @@ class SequenceBotMixin:
 
     async def close(self) -> None:
         """Close Discord, then the store."""
+        self.scheduler.close()
         await super().close()  # type: ignore[misc]
         db = getattr(self, "db", None)
         if db is not None:

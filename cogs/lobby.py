@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import re
+from functools import partial
 from typing import Any, ClassVar
 
 import discord
@@ -152,24 +152,17 @@ class Lobby(SequenceCog):
     def __init__(self, bot: SequenceBot) -> None:
         super().__init__(bot)
         bot.add_dynamic_items(LobbyButton, AddComputerSelect)
-        self.expiries: dict[int, asyncio.Task[None]] = {}
 
     async def cog_load(self) -> None:
         for lobby in await self.bot.db.lobbies.list_all():
             self.schedule_expiry(lobby)
 
-    async def cog_unload(self) -> None:
-        for task in self.expiries.values():
-            task.cancel()
-
     def schedule_expiry(self, lobby: LobbyRecord) -> None:
         """Close the lobby if nobody starts it within the configured time."""
-        self.expiries[lobby.id] = asyncio.create_task(self._expire(lobby))
+        due = lobby.created_at + self.bot.settings.lobby_expiry
+        self.bot.scheduler.at(("lobby", lobby.id), due, partial(self._expire, lobby))
 
     async def _expire(self, lobby: LobbyRecord) -> None:
-        due = lobby.created_at + self.bot.settings.lobby_expiry
-        await asyncio.sleep(max(0.0, due - self.bot.clock()))
-        self.expiries.pop(lobby.id, None)
         current = await self.bot.db.lobbies.get(lobby.id)
         if current is None:
             return

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
+from functools import partial
 
 import discord
 from discord import app_commands
@@ -39,40 +39,21 @@ class Turns(SequenceCog):
     def __init__(self, bot: SequenceBot) -> None:
         super().__init__(bot)
         self.turn_clock = TurnClock(bot.db, bot.games, bot.clock)
-        self.timers: dict[tuple[int, str], asyncio.Task[None]] = {}
 
     async def cog_load(self) -> None:
         for timer in await self.bot.db.timers.all():
             self.schedule(timer)
 
-    async def cog_unload(self) -> None:
-        for task in self.timers.values():
-            task.cancel()
-
     # ------------------------------------------------------------------ timers
     def schedule(self, timer: TimerRecord) -> None:
         """Fire ``timer`` at its time (replacing the game's earlier timer of that kind)."""
-        key = (timer.game_id, timer.kind)
-        old = self.timers.pop(key, None)
-        if old is not None and old is not asyncio.current_task():
-            old.cancel()
-        self.timers[key] = asyncio.create_task(self._wait_and_fire(timer))
+        key = ("turn", timer.game_id, timer.kind)
+        self.bot.scheduler.at(key, timer.due_at, partial(self.fire, timer))
 
     def cancel_game(self, game_id: int) -> None:
         """Drop the pending timers of a game."""
         for kind in (REMINDER, LIMIT):
-            task = self.timers.pop((game_id, kind), None)
-            if task is not None and task is not asyncio.current_task():
-                task.cancel()
-
-    async def _wait_and_fire(self, timer: TimerRecord) -> None:
-        delay = max(0.0, timer.due_at - self.bot.clock())
-        await asyncio.sleep(delay)
-        self.timers.pop((timer.game_id, timer.kind), None)
-        try:
-            await self.fire(timer)
-        except Exception:
-            log.exception("Timer %s of game %d failed", timer.kind, timer.game_id)
+            self.bot.scheduler.cancel(("turn", game_id, kind))
 
     async def fire(self, timer: TimerRecord) -> None:
         """A reminder or a time limit is due."""

@@ -1,0 +1,122 @@
+"""Many slow games in one process: 1,000 open games, each with a pending reminder and a pending
+turn time limit, resumed by a fresh bot at start-up.
+
+Prints the time from creating the bot to having every game loaded and every timer re-armed
+(against the same start-up with an empty database, measured in the same run), and the memory
+the process uses. Run: ``python bench/async.py [--games N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+# bench/render.py is named like the render package: keep this folder off the import path.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _HERE]
+
+import simcord  # noqa: E402
+
+from bot.app import create_bot  # noqa: E402
+from bot.config import Settings  # noqa: E402
+from bot.game import Game, GameSettings  # noqa: E402
+from bot.game.randomplay import push_random  # noqa: E402
+from bot.services.turns import LIMIT, REMINDER  # noqa: E402
+from bot.store import Database  # noqa: E402
+
+DAY = 86400
+
+
+def rss_mb() -> float:
+    """The resident memory of this process now, in MB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+async def fill(path: Path, games: int) -> int:
+    """Store ``games`` active games (2 to 6 players, about 40 moves) with their two timers."""
+    rng = random.Random(7)
+    db = await Database.open(path)
+    now = time.time()
+    timers = 0
+    try:
+        for number in range(games):
+            players = rng.choice([2, 3, 4, 6])
+            game = Game.new(GameSettings.create(players), number)
+            for _ in range(rng.randint(20, 60)):
+                if game.is_over():
+                    break
+                push_random(game, rng)
+            if game.is_over():
+                game = Game.new(GameSettings.create(players), number)
+            seats = [
+                {"user_id": 1_000_000 + number * 10 + seat, "name": f"p{seat}", "bot_level": None}
+                for seat in range(players)
+            ]
+            options = {
+                "reminder_delay": DAY,
+                "turn_time_limit": 2 * DAY,
+                "host_id": seats[0]["user_id"],
+            }
+            record = await db.games.create(1, 10_000 + number, game, seats, options, None, now)
+            payload = {"turn": game.turn_number, "seat": game.turn}
+            await db.timers.set(record.id, REMINDER, now + DAY + rng.random() * DAY, payload)
+            await db.timers.set(record.id, LIMIT, now + 2 * DAY, payload)
+            timers += 2
+    finally:
+        await db.close()
+    return timers
+
+
+async def start_up(path: Path) -> tuple[float, int, int]:
+    """Seconds from ``create_bot`` to ready with every game resumed; games and timers armed."""
+    start = time.perf_counter()
+    bot = create_bot(Settings(database_path=path, computer_move_delay=0))
+    async with simcord.run(bot) as env:
+        elapsed = time.perf_counter() - start
+        games = len(env.bot.games.records)
+        armed = len(env.bot.scheduler)
+        await env.bot.close()
+    return elapsed, games, armed
+
+
+async def measure(games: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        empty, _, _ = await start_up(Path(folder) / "empty.db")
+        path = Path(folder) / "sequence.db"
+        timers = await fill(path, games)
+        before = rss_mb()
+        elapsed, loaded, armed = await start_up(path)
+        after = rss_mb()
+    print(f"async: {loaded} open games resumed, {armed} of {timers} timers re-armed")
+    print(
+        f"async: start-up {elapsed:.2f} s (empty database: {empty:.2f} s; "
+        f"the games and timers cost {elapsed - empty:.2f} s)"
+    )
+    print(
+        f"async: memory {after:.0f} MB resident after resuming (peak {peak_mb():.0f} MB; "
+        f"{before:.0f} MB before the bot started)"
+    )
+
+
+def peak_mb() -> float:
+    """The peak resident memory of this process, in MB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=1000, help="open games to resume")
+    asyncio.run(measure(parser.parse_args().games))
+
+
+if __name__ == "__main__":
+    main()
