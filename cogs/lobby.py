@@ -12,7 +12,6 @@ from discord import app_commands
 
 from bot.app import SequenceBot
 from bot.game import card_label
-from bot.game.settings import TEAM_NAMES
 from bot.services.durations import parse_duration
 from bot.services.errors import UserError
 from bot.services.lobbies import Person, lobby_teams
@@ -22,18 +21,17 @@ from bot.store.lobbies import LobbyRecord
 from render.theme import TEAM_COLOUR_VALUES
 
 from .base import SequenceCog
+from .common.choices import (
+    LEVEL_CHOICES,
+    PRESET_CHOICES,
+    TEAM_CHOICES,
+    TEAM_COUNT_CHOICES,
+    TIMEOUT_CHOICES,
+)
 from .common.describe import seat_label, team_label
 from .common.replies import can_manage, reply, reporting, user_name
 
 ACTIONS = ("join", "leave", "switch", "start", "cancel", "addbot")
-LEVEL_CHOICES = [
-    app_commands.Choice(name="Easy (random moves)", value="easy"),
-    app_commands.Choice(name="Medium (a good heuristic)", value="medium"),
-    app_commands.Choice(name="Hard (searches ahead)", value="hard"),
-]
-TEAM_CHOICES = [
-    app_commands.Choice(name=name, value=index) for index, name in enumerate(TEAM_NAMES)
-]
 
 
 def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
@@ -186,20 +184,7 @@ class Lobby(SequenceCog):
         hints="Allow /sequence hint (practice games only; makes the game unrated)",
     )
     @app_commands.choices(
-        preset=[
-            app_commands.Choice(name="Classic", value="classic"),
-            app_commands.Choice(name="Convoy (variant)", value="convoy"),
-        ],
-        teams=[
-            app_commands.Choice(name="Automatic", value=0),
-            app_commands.Choice(name="2 teams", value=2),
-            app_commands.Choice(name="3 teams", value=3),
-        ],
-        on_timeout=[
-            app_commands.Choice(name="Skip the turn", value="skip"),
-            app_commands.Choice(name="A computer moves for them", value="computer"),
-            app_commands.Choice(name="Remove the player (their team plays on)", value="remove"),
-        ],
+        preset=PRESET_CHOICES, teams=TEAM_COUNT_CHOICES, on_timeout=TIMEOUT_CHOICES
     )
     async def new(
         self,

@@ -17,10 +17,10 @@ from bot.store.games import GameRecord
 from bot.store.tabletalk import ReportRecord
 
 from .base import SequenceCog
+from .common.choices import TEAM_CHOICES
 from .common.describe import seat_label, team_label
 from .common.replies import can_manage, reply, reporting
 from .hand_panel import build_panel
-from .lobby import TEAM_CHOICES
 
 
 class DecisionButton(

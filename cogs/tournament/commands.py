@@ -27,6 +27,7 @@ from bot.services.tournament import (
 from bot.store.tournaments import TournamentRecord
 from cogs.common.replies import can_manage, reply, reporting, user_name
 
+from ..common.choices import PRESET_CHOICES
 from .messages import signup_embed, standings_embed
 from .views import SignupButton, signup_view
 
@@ -40,10 +41,6 @@ TEAM_SIZE_CHOICES = [
     app_commands.Choice(name="1 player (singles)", value=1),
     app_commands.Choice(name="2 players a team", value=2),
     app_commands.Choice(name="3 players a team", value=3),
-]
-PRESET_CHOICES = [
-    app_commands.Choice(name="Classic", value="classic"),
-    app_commands.Choice(name="Convoy (variant)", value="convoy"),
 ]
 
 
