@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from bot.game.settings import TEAM_NAMES as _ENGINE_TEAM_NAMES
+
 RGB = tuple[int, int, int]
 
-#: Team names by team number (team = seat % teams).
-TEAM_NAMES: tuple[str, ...] = ("Blue", "Green", "Red")
+#: Team names by team number (team = seat % teams): the engine's, in one place.
+TEAM_NAMES = _ENGINE_TEAM_NAMES
 #: The second cue on every chip, so the board reads without colour.
 TEAM_LETTERS: tuple[str, ...] = ("B", "G", "R")
 #: Chip colours by team number.
