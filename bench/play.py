@@ -61,7 +61,7 @@ def add_noop(bot: Any) -> None:
 
 async def play_game(
     env: Any, channel: Any, players: list[Any], seed: int
-) -> tuple[list[float], list[int]]:  # noqa: E501
+) -> tuple[list[float], list[int]]:
     """One game; the click-to-board times and API calls of its plays."""
     host, guest = players
     bot = env.bot

@@ -41,16 +41,38 @@ def unseen_cards(view: PlayerView) -> list[str]:
     return sorted(unseen.elements())
 
 
-def sample_deal(view: PlayerView, rng: random.Random, unseen: list[str] | None = None) -> Deal:
-    """Deal the unseen cards at random, consistently with the public hand sizes."""
+def sample_deal(
+    view: PlayerView,
+    rng: random.Random,
+    unseen: list[str] | None = None,
+    unlikely: tuple[int, frozenset[str]] | None = None,
+) -> Deal:
+    """Deal the unseen cards at random, consistently with the public hand sizes.
+
+    ``unlikely`` (a seat and cards) keeps those cards out of that seat's hand, except for
+    one card: the one it drew since it showed it held none of them.
+    """
     pool = list(unseen_cards(view) if unseen is None else unseen)
     rng.shuffle(pool)
-    hands: list[list[str]] = []
+    hands: list[list[str]] = [[] for _ in view.hand_sizes]
+    if unlikely is not None:
+        seat, cards = unlikely
+        size = view.hand_sizes[seat]
+        hand = [pool.pop()] if size else []
+        kept = [card for card in pool if card not in cards]
+        if len(kept) >= size - len(hand):
+            hand += kept[: size - len(hand)]
+            for card in hand[1:]:
+                pool.remove(card)
+            hands[seat] = hand
+        else:
+            pool.extend(hand)
+            unlikely = None
     for seat, size in enumerate(view.hand_sizes):
         if seat == view.seat:
-            hands.append(own_hand(view))
-        else:
-            hands.append(pool[:size])
+            hands[seat] = own_hand(view)
+        elif unlikely is None or seat != unlikely[0]:
+            hands[seat] = pool[:size]
             del pool[:size]
     return Deal(hands, pool)
 

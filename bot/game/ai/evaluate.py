@@ -11,7 +11,9 @@ from .lines import OVERLAPPING, SPACE_WINDOWS, WINDOWS
 from .position import Position
 
 #: A team's worth of one open window by the spaces it holds (0..4).
-OWN = (0.0, 1.0, 4.0, 16.0, 64.0)
+OWN = (0.0, 1.0, 3.0, 9.0, 27.0)
+#: What another team's open window is worth to a team (it must be blocked): a four is urgent.
+BLOCK = (0.0, 1.0, 4.0, 20.0, 200.0)
 #: One completed sequence.
 SEQUENCE = 1000.0
 #: Winning the game (or, negated, losing it).
@@ -35,7 +37,17 @@ class Analysis:
     space, the spaces ``team`` holds there and the worth the window would have without it.
     """
 
-    __slots__ = ("empties", "fill", "held", "invalid", "lone", "position", "potential", "worth")
+    __slots__ = (
+        "danger",
+        "empties",
+        "fill",
+        "held",
+        "invalid",
+        "lone",
+        "position",
+        "potential",
+        "worth",
+    )
 
     def __init__(
         self,
@@ -64,6 +76,7 @@ class Analysis:
             self.empties: list[tuple[int, ...]] = [()] * len(WINDOWS)
             self.lone: list[dict[int, tuple[int, int]]] = [{} for _ in range(teams)]
             self.potential = [0.0] * teams
+            self.danger = [0.0] * teams
             self._count(_ALL)
         else:
             self.invalid = parent.invalid
@@ -72,12 +85,14 @@ class Analysis:
             self.empties = list(parent.empties)
             self.lone = [dict(lone) for lone in parent.lone]
             self.potential = list(parent.potential)
+            self.danger = list(parent.danger)
             self._count(SPACE_WINDOWS[space])
 
     def _count(self, windows: range | tuple[int, ...]) -> None:
         chips = self.position.chips
         teams = self.position.teams
         held, lone, invalid, potential = self.held, self.lone, self.invalid, self.potential
+        danger = self.danger
         empties, worth, fill = self.empties, self.worth, self.fill
         for w in windows:
             cells = WINDOWS[w]
@@ -100,6 +115,7 @@ class Analysis:
                 old = team_held[w]
                 if 0 <= old < 5:
                     potential[team] -= OWN[old] * team_worth[w]
+                    danger[team] -= BLOCK[old] * team_worth[w]
                 own = counts[team]
                 n = -1
                 team_lone = lone[team]
@@ -113,6 +129,7 @@ class Analysis:
                         team_worth[w] = product
                         if n < 5:
                             potential[team] += OWN[n] * product
+                            danger[team] += BLOCK[n] * product
                     elif total - own == 1:
                         blocker = next(s for s in cells if chips[s] >= 0 and chips[s] != team)
                         team_lone[w] = (blocker, own + corners, product * factors[blocker])
@@ -128,8 +145,10 @@ class Analysis:
             return Analysis(position, self.fill)
         return Analysis(position, self.fill, self, space)
 
-    def score(self, team: int, defence: float = 1.0) -> float:
-        """``team``'s windows minus ``defence`` times the other teams', plus sequences (or a win)."""
+    def score(self, team: int) -> float:
+        """``team``'s windows (by ``OWN``) less the other teams' (by ``BLOCK``), plus the
+        difference in sequences (or a win). A chip's :meth:`place_gains` with ``BLOCK`` for
+        the others is the change in this score."""
         position = self.position
         winner = position.winner()
         if winner is not None:
@@ -137,9 +156,7 @@ class Analysis:
         total = self.potential[team] + SEQUENCE * len(position.sequences[team])
         for other in range(position.teams):
             if other != team:
-                total -= defence * (
-                    self.potential[other] + SEQUENCE * len(position.sequences[other])
-                )
+                total -= self.danger[other] + SEQUENCE * len(position.sequences[other])
         return total
 
     def place_gains(self, team: int, blocks: Blocks | None = None) -> dict[int, float]:

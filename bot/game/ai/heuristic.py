@@ -12,16 +12,14 @@ from ..board import CARD_SPACES
 from ..cards import is_one_eyed, is_two_eyed
 from ..moves import Move
 from ..sequences import EMPTY
-from .evaluate import SEQUENCE, WIN, Analysis, Blocks, Fill
+from .evaluate import BLOCK, SEQUENCE, WIN, Analysis, Blocks, Fill
 from .position import Position
 
-#: What blocking an opponent's window is worth, by the spaces it holds: a four is urgent.
-BLOCK = (0.0, 1.0, 4.0, 20.0, 200.0)
 #: A four of an opponent one sequence from winning must be blocked at almost any price.
 BLOCK_LAST = (0.0, 1.0, 4.0, 30.0, 2000.0)
 #: The price of spending a jack: it is kept unless it does much more than a plain card.
-TWO_EYED_COST = 60.0
-ONE_EYED_COST = 60.0
+TWO_EYED_COST = 250.0
+ONE_EYED_COST = 150.0
 
 
 class Scores:
@@ -34,10 +32,10 @@ class Scores:
         analysis: Analysis,
         team: int,
         blocks: Blocks | None = None,
-        jack_costs: tuple[float, float] = (TWO_EYED_COST, ONE_EYED_COST),
+        jack_costs: tuple[float, float] | None = None,
     ) -> None:
         position = analysis.position
-        self.two_eyed_cost, self.one_eyed_cost = jack_costs
+        self.two_eyed_cost, self.one_eyed_cost = jack_costs or (TWO_EYED_COST, ONE_EYED_COST)
         if blocks is None:
             blocks = urgent_blocks(position)
         place = analysis.place_gains(team, blocks)
@@ -119,7 +117,9 @@ def card_value(position: Position, team: int, card: str, analysis: Analysis | No
         return 900.0
     analysis = analysis or Analysis(position)
     values = [
-        analysis.place_gain(team, space) for space in CARD_SPACES[card] if position.chips[space] == EMPTY
+        analysis.place_gain(team, space)
+        for space in CARD_SPACES[card]
+        if position.chips[space] == EMPTY
     ]
     return max(values, default=-1.0)
 
@@ -128,4 +128,3 @@ def least_useful(position: Position, team: int, hand: Iterable[str]) -> str:
     """The card to give up (a forfeit): the one with the lowest :func:`card_value`."""
     analysis = Analysis(position)
     return min(sorted(set(hand)), key=lambda card: card_value(position, team, card, analysis))
-

@@ -12,7 +12,9 @@ from ..sequences import Option
 from ..view import PlayerView
 from .determinize import fixed_deal, game_from_view, own_hand
 from .easy import easy_move
-from .heuristic import least_useful, medium_play
+from .evaluate import Analysis
+from .heuristic import least_useful
+from .medium import medium_play
 from .position import Position
 from .search import DEFAULT_SAMPLES, hard_play
 
@@ -71,7 +73,7 @@ def choose_move(
     if not plays:
         return Move(PASS, seat)
     if level == "medium" or len(plays) == 1:
-        move = medium_play(position, team, plays)
+        move = medium_play(Analysis(position), team, plays)
     else:
         move = hard_play(view, position, team, plays, rng, budget_ms, samples)
     return with_five(position, team, move)

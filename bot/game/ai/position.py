@@ -86,4 +86,3 @@ class Position:
             if len(windows) >= self.to_win:
                 return team
         return None
-

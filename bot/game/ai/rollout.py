@@ -196,9 +196,7 @@ class Sim:
         sim.seed = self.seed
         return sim
 
-    def deal(
-        self, hands: list[list[str]], deck: list[str], discards: list[str], turn: int
-    ) -> Sim:
+    def deal(self, hands: list[list[str]], deck: list[str], discards: list[str], turn: int) -> Sim:
         """A copy with these hands, deck and discards, ``turn`` to play."""
         sim = self.copy()
         sim.hands = [list(h) for h in hands]

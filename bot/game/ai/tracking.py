@@ -14,8 +14,8 @@ from .evaluate import Fill
 
 #: Factors for an open space: the viewer holds its card; no copy is left for anyone to draw;
 #: one copy is left.
-HELD = 1.0
-GONE = 0.35
+HELD = 2.0
+GONE = 0.2
 ONE_LEFT = 0.9
 
 

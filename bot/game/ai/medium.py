@@ -1,0 +1,109 @@
+"""The medium player: the rules of thumb of a casual player, one move ahead.
+
+Complete a sequence if possible; else block an opponent's line of four; else extend the own
+longest line through a space. Jacks are kept for completing, blocking or breaking a four (or
+when nothing else can be played).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..board import CARD_SPACES
+from ..cards import is_one_eyed, is_two_eyed
+from ..moves import Move
+from ..sequences import EMPTY
+from .evaluate import Analysis
+from .heuristic import completion_value
+from .lines import WINDOWS
+
+#: What a chip adds by the length of the team's longest open window through it, once placed.
+EXTEND = (0.0, 1.0, 2.0, 4.0, 10.0)
+#: What a chip is worth by the longest opponent window it blocks.
+BLOCK = (0.0, 0.0, 0.5, 3.0, 50.0)
+#: What removing a chip is worth by the longest opponent window through it.
+BREAK = (0.0, 0.0, 0.0, 0.5, 40.0)
+#: The price of spending a jack.
+JACK_COST = 20.0
+
+
+class MediumScores:
+    """Medium's score of every play for one team on one position."""
+
+    __slots__ = ("best_place", "best_remove", "place", "remove")
+
+    def __init__(self, analysis: Analysis, team: int) -> None:
+        position = analysis.position
+        chips = position.chips
+        own_best = [-1] * 100
+        other_best = [-1] * 100
+        other_chip_best = [-1] * 100
+        for t, held in enumerate(analysis.held):
+            best = own_best if t == team else other_best
+            for w, n in enumerate(held):
+                if n < 0:
+                    continue
+                for space in analysis.empties[w]:
+                    if n > best[space]:
+                        best[space] = n
+                if t != team:
+                    for space in WINDOWS[w]:
+                        if chips[space] == t and n > other_chip_best[space]:
+                            other_chip_best[space] = n
+        place: dict[int, float] = {}
+        for space in range(100):
+            if chips[space] != EMPTY:
+                continue
+            own, other = own_best[space], other_best[space]
+            if own == 4:
+                value = completion_value(position, team, space)
+                if value:
+                    place[space] = value
+                    continue
+            place[space] = EXTEND[min(own + 1, 4)] + (BLOCK[other] if other > 0 else 0.0)
+        locked = position.locked
+        self.remove = {
+            s: BREAK[max(other_chip_best[s], 0)]
+            for s in range(100)
+            if chips[s] >= 0 and chips[s] != team and not locked[s]
+        }
+        self.place = place
+        self.best_place = max(place.items(), key=_value, default=None)
+        self.best_remove = max(self.remove.items(), key=_value, default=None)
+
+    def play_score(self, card: str, space: int) -> float:
+        """The score of playing ``card`` on (or, a one-eyed jack, removing from) ``space``."""
+        if is_one_eyed(card):
+            return self.remove.get(space, 0.0) - JACK_COST
+        score = self.place.get(space, 0.0)
+        return score - JACK_COST if is_two_eyed(card) else score
+
+    def best(self, hand: Iterable[str], chips: list[int]) -> tuple[float, str, int] | None:
+        """The best play from ``hand`` (score, card, space), or ``None`` when none is possible."""
+        best: tuple[float, str, int] | None = None
+        place = self.place
+        for card in dict.fromkeys(hand):
+            spaces = CARD_SPACES.get(card)
+            if spaces is not None:
+                for space in spaces:
+                    if chips[space] == EMPTY:
+                        score = place[space]
+                        if best is None or score > best[0]:
+                            best = (score, card, space)
+                continue
+            pick = self.best_remove if is_one_eyed(card) else self.best_place
+            if pick is not None:
+                score = self.play_score(card, pick[0])
+                if best is None or score > best[0]:
+                    best = (score, card, pick[0])
+        return best
+
+
+def _value(item: tuple[int, float]) -> float:
+    return item[1]
+
+
+def medium_play(analysis: Analysis, team: int, plays: list[Move]) -> Move:
+    """The best play by medium's rules of thumb (the first of equals, in the engine's order)."""
+    scores = MediumScores(analysis, team)
+    return max(plays, key=lambda m: scores.play_score(m.card, m.space))  # type: ignore[arg-type]
