@@ -49,45 +49,43 @@ def sample_deal(
 ) -> Deal:
     """Deal the unseen cards at random, consistently with the public hand sizes.
 
-    ``unlikely`` (a seat and cards) keeps those cards out of that seat's hand, except for
-    one card: the one it drew since it showed it held none of them.
+    ``unlikely`` (a seat and cards, see :mod:`.inference`) keeps those cards out of that
+    seat's hand but for one card: the one it drew since it showed it held none of them.
     """
     pool = list(unseen_cards(view) if unseen is None else unseen)
     rng.shuffle(pool)
-    hands: list[list[str]] = [[] for _ in view.hand_sizes]
+    hands: dict[int, list[str]] = {}
     if unlikely is not None:
         seat, cards = unlikely
         size = view.hand_sizes[seat]
-        hand = [pool.pop()] if size else []
-        kept = [card for card in pool if card not in cards]
-        if len(kept) >= size - len(hand):
-            hand += kept[: size - len(hand)]
-            for card in hand[1:]:
+        drawn = pool[-1:] if size else []
+        kept = [card for card in pool[:-1] if card not in cards][: size - len(drawn)]
+        if len(kept) + len(drawn) == size:
+            hands[seat] = drawn + kept
+            for card in hands[seat]:
                 pool.remove(card)
-            hands[seat] = hand
-        else:
-            pool.extend(hand)
-            unlikely = None
-    for seat, size in enumerate(view.hand_sizes):
-        if seat == view.seat:
-            hands[seat] = own_hand(view)
-        elif unlikely is None or seat != unlikely[0]:
-            hands[seat] = pool[:size]
-            del pool[:size]
-    return Deal(hands, pool)
+    return _deal(view, pool, hands)
 
 
 def fixed_deal(view: PlayerView) -> Deal:
     """A deal that depends on the public state only (for legal moves, which ignore other hands)."""
-    pool = unseen_cards(view)
-    hands: list[list[str]] = []
+    return _deal(view, unseen_cards(view), {})
+
+
+def _deal(view: PlayerView, pool: list[str], hands: dict[int, list[str]]) -> Deal:
+    """Every seat's hand: the viewer's own, ``hands`` as given, the rest from the top of
+    ``pool``; what is left of the pool is the deck."""
+    pool = list(pool)
+    dealt: list[list[str]] = []
     for seat, size in enumerate(view.hand_sizes):
         if seat == view.seat:
-            hands.append(own_hand(view))
+            dealt.append(own_hand(view))
+        elif seat in hands:
+            dealt.append(hands[seat])
         else:
-            hands.append(pool[:size])
+            dealt.append(pool[:size])
             del pool[:size]
-    return Deal(hands, pool)
+    return Deal(dealt, pool)
 
 
 def game_from_view(view: PlayerView, deal: Deal, seed: int = 0) -> Game:

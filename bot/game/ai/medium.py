@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..board import CARD_SPACES
 from ..cards import is_one_eyed, is_two_eyed
 from ..moves import Move
 from ..sequences import EMPTY
 from .evaluate import Analysis
-from .heuristic import completion_value
 from .lines import WINDOWS
+from .scoring import Pick, best_play, completion_value
 
 #: What a chip adds by the length of the team's longest open window through it, once placed.
 EXTEND = (0.0, 1.0, 2.0, 4.0, 10.0)
@@ -78,25 +77,9 @@ class MediumScores:
         score = self.place.get(space, 0.0)
         return score - JACK_COST if is_two_eyed(card) else score
 
-    def best(self, hand: Iterable[str], chips: list[int]) -> tuple[float, str, int] | None:
+    def best(self, hand: Iterable[str], chips: list[int]) -> Pick | None:
         """The best play from ``hand`` (score, card, space), or ``None`` when none is possible."""
-        best: tuple[float, str, int] | None = None
-        place = self.place
-        for card in dict.fromkeys(hand):
-            spaces = CARD_SPACES.get(card)
-            if spaces is not None:
-                for space in spaces:
-                    if chips[space] == EMPTY:
-                        score = place[space]
-                        if best is None or score > best[0]:
-                            best = (score, card, space)
-                continue
-            pick = self.best_remove if is_one_eyed(card) else self.best_place
-            if pick is not None:
-                score = self.play_score(card, pick[0])
-                if best is None or score > best[0]:
-                    best = (score, card, pick[0])
-        return best
+        return best_play(self, hand, chips)
 
 
 def _value(item: tuple[int, float]) -> float:

@@ -13,9 +13,9 @@ from ..view import PlayerView
 from .determinize import fixed_deal, game_from_view, own_hand
 from .easy import easy_move
 from .evaluate import Analysis
-from .heuristic import least_useful
 from .medium import medium_play
 from .position import Position
+from .scoring import least_useful
 from .search import DEFAULT_SAMPLES, hard_play
 
 LEVELS = ("easy", "medium", "hard")

@@ -1,9 +1,11 @@
-"""The hard player: try the best few plays against many guesses of the hidden cards.
+"""The hard player: weigh the best few plays against many guesses of the hidden cards.
 
-For each guess (a :class:`~.determinize.Deal`), each candidate is played, the other seats
-answer as the medium player would with the cards the guess gives them, then the viewer makes
-its best answer and the position is scored; a candidate's value is its mean over the guesses.
-Positions reached are cached, so most guesses cost only a few look-ups.
+Each guess (a :class:`~.determinize.Deal`) deals the unseen cards at random, consistently with
+what is public (and with what the last play showed, see :mod:`.inference`). For each guess,
+each candidate is played; the other seats answer as the medium player would with the cards the
+guess gives them; then the viewer's best answer is scored, less the sequence the next seat
+could then complete, plus one the viewer is then sure to complete. A candidate's value is its
+mean over the guesses. Positions reached are cached, so most guesses cost a few look-ups.
 """
 
 from __future__ import annotations
@@ -18,33 +20,77 @@ from ..sequences import EMPTY
 from ..view import PlayerView
 from .determinize import Deal, sample_deal, unseen_cards
 from .evaluate import BLOCK, SEQUENCE, WIN, Analysis, Fill
-from .heuristic import ONE_EYED_COST, TWO_EYED_COST, Scores, score_plays
 from .inference import unlikely_cards
 from .lines import WINDOWS
 from .medium import MediumScores
 from .position import Position
+from .scoring import ONE_EYED_COST, TWO_EYED_COST, Pick, Scores, best_play, score_plays
 from .tracking import fill_factors
 
 #: Guesses of the hidden cards per move, unless the time budget ends first.
-DEFAULT_SAMPLES = 48
-#: Plays examined: the best by the medium score.
+DEFAULT_SAMPLES = 64
+#: Plays examined: the best by the one-move score (at most two per kind of jack).
 CANDIDATES = 8
-#: How the other seats are expected to play: "medium" or "greedy".
-MODEL = "medium"
-#: How much better (per guess) than the first candidate another must be to be chosen.
-MARGIN = 0.0
-#: Read the last play for cards its player cannot have held.
-INFER = True
-#: Rounds of play looked at after each candidate (every other seat, then the viewer).
-ROUNDS = 1
+#: What a jack in hand is worth at the end of the look-ahead (its price when spent).
+JACK_HOLD = (TWO_EYED_COST, ONE_EYED_COST)
 #: The share of a sequence's value credited for one the viewer is sure to complete next turn.
 SURE = 0.8
-#: What keeping a jack in hand is worth to the search.
-JACK_HOLD = (TWO_EYED_COST, ONE_EYED_COST)
+
+
+def hard_play(
+    view: PlayerView,
+    position: Position,
+    team: int,
+    plays: list[Move],
+    rng: random.Random,
+    budget_ms: float,
+    samples: int,
+) -> Move:
+    """The candidate with the best mean value over up to ``samples`` guesses, or fewer when
+    ``budget_ms`` runs out (a guess is only started when it should end in time)."""
+    deadline = perf_counter() + budget_ms / 1000
+    unseen = unseen_cards(view)
+    fill = fill_factors(view, unseen)
+    scored = score_plays(position, team, plays, fill)
+    if scored[0][0] >= WIN:
+        return scored[0][1]
+    candidates = _candidates(scored)
+    if len(candidates) == 1:
+        return candidates[0]
+    search = _Search(view, position, team, fill)
+    unlikely = unlikely_cards(view)
+    totals = [0.0] * len(candidates)
+    for done in range(1, samples + 1):
+        started = perf_counter()
+        deal = sample_deal(view, rng, unseen, unlikely)
+        for i, move in enumerate(candidates):
+            totals[i] += search.value(move, deal)
+        now = perf_counter()
+        if done < samples and now + (now - started) > deadline:
+            break
+    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+    return candidates[best]
+
+
+def _candidates(scored: list[tuple[float, Move]]) -> list[Move]:
+    """The best plays by score, at most two per kind of jack."""
+    chosen: list[Move] = []
+    jacks = {"two": 0, "one": 0}
+    for _, move in scored:
+        card = move.card or ""
+        kind = "two" if is_two_eyed(card) else "one" if is_one_eyed(card) else ""
+        if kind:
+            if jacks[kind] >= 2:
+                continue
+            jacks[kind] += 1
+        chosen.append(move)
+        if len(chosen) == CANDIDATES:
+            break
+    return chosen
 
 
 class Node:
-    """A position reached in the search, with its analysis and scores made on demand."""
+    """A position reached in the search; its analysis and scores are made when first needed."""
 
     __slots__ = (
         "_analysis",
@@ -69,12 +115,13 @@ class Node:
         self._parent = parent
         self._space = space
         self._analysis: Analysis | None = None
-        self._scores: dict[tuple[int, bool, bool], Scores | MediumScores] = {}
-        self.children: dict[tuple[int, int], Node] = {}
+        self._scores: dict[tuple[int, str], Scores | MediumScores] = {}
         self._jack_targets: dict[tuple[int, bool], list[int]] = {}
+        self.children: dict[tuple[int, int], Node] = {}
 
     @property
     def analysis(self) -> Analysis:
+        """The position's analysis (from the parent's, when there is one)."""
         if self._analysis is None:
             parent = self._parent
             if parent is None:
@@ -84,30 +131,28 @@ class Node:
                 self._parent = None
         return self._analysis
 
-    def scores(self, team: int, exact: bool = False, greedy: bool = False) -> Scores | MediumScores:
-        """The opponent model's scores for ``team``; ``greedy``, the viewer's own policy;
-        ``exact``, changes of the evaluation."""
-        key = (team, exact, greedy)
+    def scores(self, team: int, kind: str) -> Scores | MediumScores:
+        """``team``'s scores: "medium" (how others are expected to play), "own" (the viewer's
+        team's one-move scores) or "exact" (changes of the evaluation)."""
+        key = (team, kind)
         found = self._scores.get(key)
         if found is None:
-            if exact:
-                blocks = [BLOCK] * self.position.teams
-                found = Scores(self.analysis, team, blocks, JACK_HOLD)
-            elif greedy:
-                found = Scores(self.analysis, team)
-            elif MODEL == "medium":
+            if kind == "medium":
                 found = MediumScores(self.analysis, team)
-            else:
+            elif kind == "own":
                 found = Scores(self.analysis, team)
+            else:
+                found = Scores(self.analysis, team, [BLOCK] * self.position.teams, JACK_HOLD)
             self._scores[key] = found
         return found
 
     def jack_targets(self, team: int, removing: bool, fours: list[int]) -> list[int]:
-        """The few spaces worth a jack of ``team``: the best by score and those in ``fours``."""
+        """The few spaces worth a jack of ``team``: the best three by score and those of the
+        windows ``fours``."""
         key = (team, removing)
         found = self._jack_targets.get(key)
         if found is None:
-            scores = self.scores(team, exact=True)
+            scores = self.scores(team, "exact")
             table = scores.remove if removing else scores.place
             best = sorted(table, key=table.__getitem__, reverse=True)[:3]
             chips = self.position.chips
@@ -134,137 +179,71 @@ class Node:
         return node
 
 
-def hard_play(
-    view: PlayerView,
-    position: Position,
-    team: int,
-    plays: list[Move],
-    rng: random.Random,
-    budget_ms: float,
-    samples: int,
-) -> Move:
-    """The candidate with the best mean value over up to ``samples`` guesses of hidden cards."""
-    deadline = perf_counter() + budget_ms / 1000
-    unseen = unseen_cards(view)
-    fill = fill_factors(view, unseen)
-    scored = score_plays(position, team, plays, fill)
-    if scored[0][0] >= WIN:
-        return scored[0][1]
-    candidates = _candidates(scored)
-    if len(candidates) == 1:
-        return candidates[0]
-    search = _Search(view, position, team, fill)
-    totals = [0.0] * len(candidates)
-    unlikely = unlikely_cards(view) if INFER else None
-    for done in range(1, samples + 1):
-        started = perf_counter()
-        deal = sample_deal(view, rng, unseen, unlikely)
-        for i, move in enumerate(candidates):
-            totals[i] += search.value(move, deal)
-        now = perf_counter()
-        if done < samples and now + (now - started) > deadline:
-            break
-    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-    if totals[best] - totals[0] <= MARGIN * done:
-        best = 0
-    return candidates[best]
-
-
-def _candidates(scored: list[tuple[float, Move]]) -> list[Move]:
-    """The best plays by the medium score, at most two per jack kind, one per space and card."""
-    chosen: list[Move] = []
-    jacks = {"two": 0, "one": 0}
-    for _, move in scored:
-        card = move.card or ""
-        kind = "two" if is_two_eyed(card) else "one" if is_one_eyed(card) else ""
-        if kind:
-            if jacks[kind] >= 2:
-                continue
-            jacks[kind] += 1
-        chosen.append(move)
-        if len(chosen) == CANDIDATES:
-            break
-    return chosen
-
-
 class _Search:
     """Values of candidate plays for one view, sharing the positions they reach."""
 
     def __init__(self, view: PlayerView, position: Position, team: int, fill: Fill) -> None:
-        self.view = view
         self.team = team
+        self.teams = view.settings.teams
         self.seat: int = view.seat  # type: ignore[assignment]
         self.root = Node(position, fill=fill)
         self.hand = list(view.hand or ())
         players = view.settings.players
-        order = []
-        seat = self.seat
-        for _ in range(players):
-            seat = (seat + 1) % players
-            if seat == self.seat:
-                break
-            if not view.out[seat]:
-                order.append(seat)
-        #: The other seats, in the order they play before the viewer's next turn.
-        self.others = order
+        #: The other seats still in the game, in the order they play before the viewer again.
+        self.others = [
+            seat
+            for seat in ((self.seat + step) % players for step in range(1, players))
+            if not view.out[seat]
+        ]
 
     def value(self, move: Move, deal: Deal) -> float:
         """The value of ``move`` for the viewer's team if the hidden cards are ``deal``."""
-        team = self.team
-        teams = self.view.settings.teams
+        team, teams = self.team, self.teams
         card, space = move.card, move.space
         assert card is not None and space is not None
         node = self.root.child(team, card, space)
         if node.position.winner() is not None:
             return WIN
-        hands = {seat: list(deal.hands[seat]) for seat in self.others}
-        hand = list(self.hand)
-        hand.remove(card)
         deck = deal.deck
         top = len(deck)
+        hand = list(self.hand)
+        hand.remove(card)
         if top:
             top -= 1
             hand.append(deck[top])
-        hands[self.seat] = hand
-        order = [*self.others, self.seat]
-        for turn in range(ROUNDS * len(order) - 1):
-            seat = order[turn % len(order)]
-            seat_hand = hands[seat]
+        hands = {seat: list(deal.hands[seat]) for seat in self.others}
+        for seat in self.others:
             mover = seat % teams
-            scores = node.scores(mover, greedy=mover == team)
-            pick = scores.best(seat_hand, node.position.chips)
+            scores = node.scores(mover, "own" if mover == team else "medium")
+            pick = best_play(scores, hands[seat], node.position.chips)
             if pick is None:
                 continue
-            node = node.child(seat % teams, pick[1], pick[2])
+            node = node.child(mover, pick[1], pick[2])
             winner = node.position.winner()
             if winner is not None:
                 return WIN if winner == team else -WIN
-            seat_hand.remove(pick[1])
+            hands[seat].remove(pick[1])
             if top:
                 top -= 1
-                seat_hand.append(deck[top])
-        threat_seat = self.others[0] if self.others else None
-        return self._leaf(node, hand, hands[threat_seat] if threat_seat is not None else [])
+                hands[seat].append(deck[top])
+        next_hand = hands[self.others[0]] if self.others else []
+        return self._leaf(node, hand, next_hand)
 
     def _leaf(self, node: Node, hand: list[str], next_hand: list[str]) -> float:
-        """The position's score plus the viewer's best answer, less the next seat's threat."""
+        """The position's score with the viewer's best answer, less the next seat's threat."""
         team = self.team
         position = node.position
         analysis = node.analysis
-        base = analysis.score(team)
-        base += sum(
+        base = analysis.score(team) + sum(
             JACK_HOLD[0] if is_two_eyed(c) else JACK_HOLD[1] if is_one_eyed(c) else 0.0
             for c in hand
         )
-        scores = node.scores(team, exact=True)
+        scores = node.scores(team, "exact")
         chips = position.chips
-        teams = position.teams
-        threat_team = (team + 1) % teams
-        fours = [w for w, n in enumerate(analysis.held[threat_team]) if n == 4]
-        sequences = len(position.sequences[threat_team])
-        loss = WIN if sequences + 1 >= position.to_win else SEQUENCE
-        best = None
-        best_play: tuple[str, int] | None = None
+        rival = (team + 1) % position.teams
+        fours = analysis.fours(rival)
+        loss = WIN if len(position.sequences[rival]) + 1 >= position.to_win else SEQUENCE
+        best: Pick | None = None
         seen: set[tuple[str, int]] = set()
         for card in hand:
             spaces = CARD_SPACES.get(card)
@@ -279,23 +258,21 @@ class _Search:
                 value = scores.play_score(card, space)
                 if value >= WIN:
                     return WIN
-                if fours:
-                    left = [w for w in fours if space not in WINDOWS[w]]
-                    if left and _can_fill(next_hand, left, chips):
-                        value -= loss
-                if best is None or value > best:
-                    best, best_play = value, (card, space)
-        if best_play is None:
+                left = [w for w in fours if space not in WINDOWS[w]]
+                if left and _can_fill(next_hand, left, chips):
+                    value -= loss
+                if best is None or value > best[0]:
+                    best = (value, card, space)
+        if best is None:
             return base - (loss if fours and _can_fill(next_hand, fours, chips) else 0.0)
-        return base + best + SURE * self._sure(node, hand, next_hand, best_play)
+        return base + best[0] + SURE * self._sure(node, hand, next_hand, best[1], best[2])
 
     def _sure(
-        self, node: Node, hand: list[str], next_hand: list[str], play: tuple[str, int]
+        self, node: Node, hand: list[str], next_hand: list[str], card: str, space: int
     ) -> float:
-        """A sequence the viewer completes next turn whatever the next seat does, after
-        ``play``: its value, or 0."""
+        """After the viewer plays ``card`` on ``space``: the value of a sequence it completes
+        next turn whatever the next seat does, or 0."""
         team = self.team
-        card, space = play
         child = node.child(team, card, space)
         position = child.position
         if position.winner() is not None:
@@ -304,20 +281,17 @@ class _Search:
         fours = analysis.fours(team)
         if not fours:
             return 0.0
-        hand = list(hand)
-        hand.remove(card)
-        wild = "JD" in hand or "JC" in hand
-        mine = {s for c in hand for s in CARD_SPACES.get(c, ())}
+        rest = list(hand)
+        rest.remove(card)
         fillable = {analysis.empties[w][0] for w in fours}
-        if not wild:
-            fillable &= mine
+        if "JD" not in rest and "JC" not in rest:
+            fillable &= {s for c in rest for s in CARD_SPACES.get(c, ())}
         if not fillable:
             return 0.0
         if len(fillable) < 2:
-            if "JD" in next_hand or "JC" in next_hand or "JH" in next_hand or "JS" in next_hand:
+            if any(c in next_hand for c in ("JD", "JC", "JH", "JS")):
                 return 0.0
-            blockers = {s for c in next_hand for s in CARD_SPACES.get(c, ())}
-            if fillable <= blockers:
+            if fillable <= {s for c in next_hand for s in CARD_SPACES.get(c, ())}:
                 return 0.0
         if len(position.sequences[team]) + 1 >= position.to_win:
             return WIN
