@@ -14,7 +14,7 @@ import re
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from bot.game.cards import is_jack
 from bot.game.moves import DEAD, PASS, PLAY, Move
 from bot.game.sequences import CORNER, EMPTY
 from bot.game.settings import TEAM_NAMES
+from bot.services.events import MoveCommitted
 from bot.store.games import GameRecord
 from render.replay import render_replay_gif
 
@@ -162,12 +163,12 @@ async def _open_table(env: Any, options: DemoOptions, progress: Progress | None)
 def _report_moves(bot: Any, channel_id: int, progress: Progress) -> None:
     """Call ``progress`` after every committed move in the channel (a bot event listener)."""
 
-    async def on_sequence_move(outcome: Any) -> None:
-        record = outcome.record
+    async def on_move(event: MoveCommitted) -> None:
+        record = replace(event.record, game=event.outcome.game)
         if record.channel_id == channel_id:
             progress(len(record.game.moves), win_progress(record), score_text(record))
 
-    bot.add_listener(on_sequence_move, "on_sequence_move")
+    bot.bus.subscribe(MoveCommitted, on_move)
 
 
 async def _play(env: Any, table: _Table, seed: int) -> None:

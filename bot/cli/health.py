@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from bot.config import ConfigError, Settings
-from bot.store.migrations import current_version, latest_version
+from bot.store.migrations import latest_version
 
 from . import FAILED, OK
 
@@ -70,7 +70,8 @@ def database_problem(path: Path) -> str | None:
         with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=5.0)) as conn:
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
             if "schema_version" in tables:
-                found, known = current_version(conn), latest_version()
+                found = conn.execute("SELECT max(version) FROM schema_version").fetchone()[0] or 0
+                known = latest_version()
                 if found > known:
                     return (
                         f"the database {path} has schema version {found}; this bot knows up to "

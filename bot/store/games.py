@@ -141,6 +141,28 @@ class Games:
             _append, game_id, move_number, move.seat, actor_user_id, move_text, state, now
         )
 
+    async def append_moves(
+        self,
+        game_id: int,
+        first_number: int,
+        moves: list[tuple[Move, int | None]],
+        snapshot: Game,
+        now: float,
+    ) -> None:
+        """Append ``moves`` (each with its actor) from number ``first_number``, one snapshot.
+
+        The guard is the same as :meth:`append_move`'s: the log must have exactly
+        ``first_number`` live moves, else :class:`StaleMoveError` and nothing is written.
+        """
+        if len(snapshot.moves) != first_number + len(moves):
+            raise ValueError("snapshot must be the game just after the moves being appended.")
+        state = dumps(snapshot.state_dict())
+        rows = [
+            (first_number + i, move.seat, actor, dumps(move.to_dict()))
+            for i, (move, actor) in enumerate(moves)
+        ]
+        await self._db.run(_append_many, game_id, first_number, rows, state, now)
+
     async def truncate_last(
         self, game_id: int, expected_count: int, snapshot: Game, now: float
     ) -> Move:
@@ -281,6 +303,32 @@ async def _append(
         )
     except IntegrityError as error:  # the unique index: a second guard
         raise StaleMoveError(game_id, number, number + 1) from error
+
+
+async def _append_many(
+    conn: Connection,
+    game_id: int,
+    first: int,
+    rows: list[tuple[int, int, int | None, str]],
+    state: str,
+    now: float,
+) -> None:
+    updated = await conn.execute(
+        "UPDATE snapshots SET move_count = move_count + ?, state = ?, updated_at = ? "
+        "WHERE game_id = ? AND move_count = ? "
+        "AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'active')",
+        (len(rows), state, now, game_id, first, game_id),
+    )
+    if updated != 1:
+        raise await _refusal(conn, game_id, first)
+    try:
+        await conn.executemany(
+            "INSERT INTO moves (game_id, number, seat, actor_id, move, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, number, seat, actor, text, now) for number, seat, actor, text in rows],
+        )
+    except IntegrityError as error:  # the unique index: a second guard
+        raise StaleMoveError(game_id, first, first + 1) from error
 
 
 async def _truncate(conn: Connection, game_id: int, expected: int, state: str, now: float) -> str:

@@ -37,6 +37,11 @@ class Timers:
         await self._db.run(_set, game_id, kind, due_at, dumps(record.payload))
         return record
 
+    async def replace(self, game_id: int, timers: list[TimerRecord]) -> None:
+        """The game's timers become exactly ``timers`` (the new turn's)."""
+        rows = [(t.kind, t.due_at, dumps(t.payload)) for t in timers]
+        await self._db.run(_replace, game_id, rows)
+
     async def get(self, game_id: int, kind: str) -> TimerRecord | None:
         """The game's timer of this kind, if set."""
         rows = await self._db.read(_select, "WHERE game_id = ? AND kind = ?", (game_id, kind))
@@ -69,6 +74,15 @@ async def _set(conn: Connection, game_id: int, kind: str, due_at: float, payload
         )
     except IntegrityError as error:
         raise NotFoundError(f"There is no game {game_id}.") from error
+
+
+async def _replace(conn: Connection, game_id: int, rows: list[tuple[str, float, str]]) -> None:
+    await conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+    if rows:
+        await conn.executemany(
+            "INSERT INTO timers (game_id, kind, due_at, payload) VALUES (?, ?, ?, ?)",
+            [(game_id, *row) for row in rows],
+        )
 
 
 async def _clear(conn: Connection, game_id: int, kind: str | None) -> int:
