@@ -9,11 +9,42 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import product
 
-from .board import LINES_THROUGH
+from .board import CORNERS, LINES_THROUGH
 from .moves import Window
 
 EMPTY = -1
 CORNER = -2
+
+#: One bit per space: bit ``s`` stands for space ``s`` in a board mask.
+BITS: tuple[int, ...] = tuple(1 << space for space in range(100))
+#: The four free corners, as a mask.
+CORNER_MASK = sum(BITS[corner] for corner in CORNERS)
+
+
+def _window_masks(space: int) -> tuple[int, ...]:
+    """Masks of the windows of five through ``space``, corners left out (they count for all)."""
+    masks = set()
+    for line, index in LINES_THROUGH[space]:
+        for first in range(max(0, index - 4), min(index, len(line) - 5) + 1):
+            masks.add(sum(BITS[s] for s in line[first : first + 5]) & ~CORNER_MASK)
+    return tuple(sorted(masks))
+
+
+#: For each space, the masks of the windows of five that hold it.
+WINDOWS_THROUGH: tuple[tuple[int, ...], ...] = tuple(_window_masks(s) for s in range(100))
+
+
+def may_complete(team_mask: int, space: int) -> bool:
+    """False when a chip on ``space`` surely completes no window of five for the team.
+
+    ``team_mask`` has a bit for each of the team's chips. A cheap first test: when it says
+    True, :func:`sequence_options` decides (the window may overlap an older sequence).
+    """
+    mask = team_mask | BITS[space]
+    for window in WINDOWS_THROUGH[space]:  # noqa: SIM110 (a plain loop beats any() here)
+        if mask & window == window:
+            return True
+    return False
 
 #: One option for a move: the new sequences it would complete (possibly several).
 Option = tuple[Window, ...]
