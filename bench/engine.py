@@ -5,8 +5,8 @@ games per second, a checksum of the final states of the fixed seeds (equal check
 same games, move for move) and the longest game of each configuration.
 
 ``--against REV`` also runs the engine of git revision REV, from a temporary ``git worktree``, in
-runs interleaved with the current engine's (each run a fresh process), and prints the speed
-ratio of each pair with its median and spread. Load on the machine moves absolute figures; the
+a second process, interleaved with the current engine's seed by seed, and prints the speed ratio
+of each run with their median and spread. Load on the machine moves absolute figures; the
 ratio, measured in the same minutes, is the figure to read.
 
 ``--guard off`` (the default) plays with the endless-play guard off, the rules of engines from
@@ -36,77 +36,131 @@ STATE_KEYS = ("chips", "sequences", "hands", "deck", "discards", "turn", "status
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run(games: int, guard: bool) -> dict[str, Any]:
-    """Play ``games`` seeds of every configuration with whatever ``bot.game`` imports."""
-    import random
+class Runner:
+    """Plays seeds with whatever ``bot.game`` this process imports, timing the CPU it takes."""
 
-    from bot.game import Game, GameSettings
-    from bot.game.randomplay import push_random
+    def __init__(self, guard: bool) -> None:
+        from bot.game import Game, GameSettings
+        from bot.game.randomplay import push_random
 
-    options = {"endless_play_guard": guard} if _has_guard(GameSettings) else {}
-    settings = [GameSettings.create(p, preset=preset, **options) for p, preset in CONFIGS]
-    finished: list[tuple[int, Any]] = []
-    cpu = 0.0
-    for seed in range(games):
-        for index, setting in enumerate(settings):
+        self.game_class, self.push_random = Game, push_random
+        options = {"endless_play_guard": guard} if _has_guard(GameSettings) else {}
+        self.guard = bool(options.get("endless_play_guard"))
+        self.settings = [GameSettings.create(p, preset=preset, **options) for p, preset in CONFIGS]
+
+    def seed(self, seed: int) -> dict[str, Any]:
+        """One game of each configuration: CPU seconds, moves, checksum and game lengths."""
+        import random
+
+        finished = []
+        cpu = 0.0
+        for setting in self.settings:
             start = time.process_time()
-            game = Game.new(setting, seed)
+            game = self.game_class.new(setting, seed)
             rng = random.Random(seed)
+            push_random = self.push_random
             while not game.is_over():
                 push_random(game, rng)
             cpu += time.process_time() - start
-            finished.append((index, game))
-    digest = hashlib.sha256()
-    longest: dict[str, list[int]] = {}
-    moves = 0
-    for index, game in finished:
-        state = game.state_dict()
-        record = [[m.notation() for m in game.moves], [state[key] for key in STATE_KEYS]]
-        digest.update(json.dumps(record).encode())
-        moves += len(game.moves)
-        name = "{1}-{0}".format(*CONFIGS[index])
-        if len(game.moves) > longest.get(name, [0])[0]:
-            longest[name] = [len(game.moves), game.seed, game.reshuffles]
-    return {
-        "games": len(finished),
-        "moves": moves,
-        "cpu": cpu,
-        "checksum": digest.hexdigest()[:16],
-        "longest": longest,
-        "guard": bool(options.get("endless_play_guard")),
-    }
+            finished.append(game)
+        digest = hashlib.sha256()
+        for game in finished:
+            state = game.state_dict()
+            record = [[m.notation() for m in game.moves], [state[key] for key in STATE_KEYS]]
+            digest.update(json.dumps(record).encode())
+        return {
+            "cpu": cpu,
+            "moves": sum(len(game.moves) for game in finished),
+            "checksum": digest.hexdigest(),
+            "lengths": [[len(game.moves), game.reshuffles] for game in finished],
+        }
+
+
+class Totals:
+    """Results of many seeds added up."""
+
+    def __init__(self) -> None:
+        self.cpu = 0.0
+        self.moves = self.games = 0
+        self.digest = hashlib.sha256()
+        #: Per configuration: (moves, seed, reshuffles) of its longest game.
+        self.longest: list[tuple[int, int, int]] = [(0, 0, 0)] * len(CONFIGS)
+
+    def add(self, seed: int, result: dict[str, Any]) -> None:
+        self.cpu += result["cpu"]
+        self.moves += result["moves"]
+        self.games += len(result["lengths"])
+        self.digest.update(result["checksum"].encode())
+        for index, (moves, reshuffles) in enumerate(result["lengths"]):
+            if moves > self.longest[index][0]:
+                self.longest[index] = (moves, seed, reshuffles)
+
+    @property
+    def rate(self) -> float:
+        return self.moves / self.cpu
+
+    @property
+    def checksum(self) -> str:
+        return self.digest.hexdigest()[:16]
 
 
 def _has_guard(settings_class: Any) -> bool:
     return "endless_play_guard" in settings_class.__dataclass_fields__
 
 
-def run_in(tree: Path, games: int, guard: bool) -> dict[str, Any]:
-    """:func:`run` in a fresh process that imports the engine of ``tree``."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    command = [sys.executable, __file__, "--worker", "--games", str(games)]
-    command += ["--guard", "on" if guard else "off"]
-    done = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
-    return json.loads(done.stdout)
+def serve(guard: bool) -> None:
+    """Worker: read a seed per line, answer a JSON line (see :meth:`Runner.seed`)."""
+    runner = Runner(guard)
+    print(json.dumps({"guard": runner.guard}), flush=True)
+    for line in sys.stdin:
+        print(json.dumps(runner.seed(int(line))), flush=True)
 
 
-def report(label: str, result: dict[str, Any]) -> None:
-    rate = result["moves"] / result["cpu"]
+class Worker:
+    """A :func:`serve` process importing the engine of one source tree."""
+
+    def __init__(self, tree: Path, guard: bool) -> None:
+        command = [sys.executable, __file__, "--serve", "--guard", "on" if guard else "off"]
+        env = {**os.environ, "PYTHONPATH": str(tree)}
+        self.process = subprocess.Popen(
+            command, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        self.guard = self._read()["guard"]
+
+    def seed(self, seed: int) -> dict[str, Any]:
+        assert self.process.stdin is not None
+        self.process.stdin.write(f"{seed}\n")
+        self.process.stdin.flush()
+        return self._read()
+
+    def _read(self) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        return json.loads(self.process.stdout.readline())
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def report(label: str, totals: Totals, guard: bool) -> None:
     print(
-        f"{label}: {result['games']} games, {result['moves']} moves, {rate:,.0f} moves/s, "
-        f"{result['games'] / result['cpu']:,.1f} games/s (CPU time, one core), "
-        f"guard {'on' if result['guard'] else 'off'}, checksum {result['checksum']}"
+        f"{label}: {totals.games} games, {totals.moves} moves, {totals.rate:,.0f} moves/s, "
+        f"{totals.games / totals.cpu:,.1f} games/s (CPU time, one core), "
+        f"guard {'on' if guard else 'off'}, checksum {totals.checksum}"
     )
 
 
-def longest_games(result: dict[str, Any]) -> None:
-    print("longest game (moves, seed, reshuffles) per configuration:")
-    for name, (moves, seed, reshuffles) in result["longest"].items():
+def longest_games(totals: Totals) -> None:
+    print("longest game per configuration:")
+    for (players, preset), (moves, seed, reshuffles) in zip(CONFIGS, totals.longest, strict=True):
+        name = f"{preset}-{players}"
         print(f"  {name:>10}: {moves:>6} moves (seed {seed}, {reshuffles} reshuffles)")
+    print(f"longest game of all: {max(moves for moves, _, _ in totals.longest)} moves")
 
 
 def against(rev: str, games: int, runs: int, guard: bool) -> None:
-    """Interleave runs of this engine and of ``rev``'s; print each ratio, median and spread."""
+    """Interleave this engine and ``rev``'s seed by seed; print each run's ratio and the spread."""
     with tempfile.TemporaryDirectory(prefix="engine-bench-") as scratch:
         tree = Path(scratch) / "tree"
         subprocess.run(
@@ -115,21 +169,24 @@ def against(rev: str, games: int, runs: int, guard: bool) -> None:
             capture_output=True,
         )
         try:
+            current, base = Worker(ROOT, guard), Worker(tree, guard)
             ratios = []
-            for number in range(runs):
-                order = [(ROOT, "current"), (tree, rev)]
-                if number % 2:
-                    order.reverse()
-                results = {label: run_in(path, games, guard) for path, label in order}
-                now, base = results["current"], results[rev]
-                ratio = (now["moves"] / now["cpu"]) / (base["moves"] / base["cpu"])
-                ratios.append(ratio)
-                report(f"run {number + 1} current", now)
-                report(f"run {number + 1} {rev:>7}", base)
-                same = "same games" if now["checksum"] == base["checksum"] else "DIFFERENT games"
-                print(f"run {number + 1}: ratio {ratio:.2f}x ({same})")
+            for number in range(1, runs + 1):
+                now, then = Totals(), Totals()
+                for seed in range(games):
+                    pair = [(current, now), (base, then)]
+                    for worker, totals in pair if seed % 2 else reversed(pair):
+                        totals.add(seed, worker.seed(seed))
+                ratios.append(now.rate / then.rate)
+                report(f"run {number} current", now, current.guard)
+                report(f"run {number} {rev}", then, base.guard)
+                same = "same games" if now.checksum == then.checksum else "DIFFERENT games"
+                print(f"run {number}: ratio {ratios[-1]:.2f}x ({same})")
+            current.close()
+            base.close()
             print(
-                f"ratio current/{rev} over {runs} runs: median {statistics.median(ratios):.2f}x, "
+                f"speed ratio current/{rev} over {runs} runs: "
+                f"median {statistics.median(ratios):.2f}x, "
                 f"min {min(ratios):.2f}x, max {max(ratios):.2f}x"
             )
             longest_games(now)
@@ -147,18 +204,20 @@ def main() -> None:
     parser.add_argument("--against", metavar="REV", help="also run the engine of git REV")
     parser.add_argument("--runs", type=int, default=5, help="interleaved runs with --against")
     parser.add_argument("--guard", choices=("on", "off"), default="off", help="endless-play guard")
-    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     guard = args.guard == "on"
-    if args.worker:
-        print(json.dumps(run(args.games, guard)))
+    if args.serve:
+        serve(guard)
     elif args.against:
         against(args.against, args.games, args.runs, guard)
     else:
-        result = run(args.games, guard)
+        runner, totals = Runner(guard), Totals()
+        for seed in range(args.games):
+            totals.add(seed, runner.seed(seed))
         print(f"engine: {len(CONFIGS)} configurations x {args.games} seeds")
-        report("engine", result)
-        longest_games(result)
+        report("engine", totals, runner.guard)
+        longest_games(totals)
 
 
 if __name__ == "__main__":

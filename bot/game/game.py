@@ -12,7 +12,15 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .board import CARD_SPACES, CORNERS, space_name
-from .cards import CANONICAL_CARDS, RANKS, card_label, full_deck, is_one_eyed, is_two_eyed
+from .cards import (
+    CANONICAL_CARDS,
+    ONE_EYED_JACKS,
+    RANKS,
+    card_label,
+    full_deck,
+    is_one_eyed,
+    is_two_eyed,
+)
 from .moves import (
     AGREE_DRAW,
     DEAD,
@@ -387,10 +395,12 @@ class Game:
     def _play(self, move: Move, options: list[Option]) -> None:
         seat, card, space = move.seat, move.card, move.space
         assert card is not None and space is not None
-        self._discard(seat, card)
-        team = self.team_of(seat)
+        self.hands[seat].remove(card)
+        self.discards[seat].append(card)
+        team = seat % self.settings.teams
         self.passes_in_row = 0
-        if is_one_eyed(card):
+        won = False
+        if card in ONE_EYED_JACKS:
             self._masks[self.chips[space]] &= ~BITS[space]
             self.chips[space] = EMPTY
             self.last_change = ("removed", space)
@@ -408,6 +418,7 @@ class Game:
                     chosen = max(options, key=lambda o: room_score(self.chips, o, team))
                 for window in chosen:
                     self._lock(team, window)
+                won = len(self._team_sequences[team]) >= self.settings.sequences_to_win
         if self.settings.manual_draw:
             self.owed_draws[seat] = self.turn_number
             for other, earned in list(self.owed_draws.items()):
@@ -415,7 +426,7 @@ class Game:
                     del self.owed_draws[other]
         else:
             self._draw(seat)
-        if self.sequence_count(team) >= self.settings.sequences_to_win:
+        if won:
             count = self.sequence_count(team)
             plural = "s" if count > 1 else ""
             self._finish(
@@ -469,7 +480,7 @@ class Game:
             if not self.out[seat]:
                 break
         self.turn = seat
-        if self.settings.convoy and not self.deck and self._hands_empty():
+        if not self.deck and self.settings.convoy and self._hands_empty():
             self._finish_stalled()
 
     def _hands_empty(self) -> bool:

@@ -13,7 +13,7 @@ from .board import CARD_SPACES
 from .cards import ONE_EYED_JACKS, TWO_EYED_JACKS
 from .game import ACTIVE, Game
 from .moves import DEAD, DRAW, FORFEIT, PASS, PLAY, Move
-from .sequences import CORNER_MASK, EMPTY
+from .sequences import CORNER_MASK, EMPTY, Option, may_complete
 
 #: Every space that can hold a chip.
 _BOARD_MASK = ((1 << 100) - 1) & ~CORNER_MASK
@@ -25,9 +25,13 @@ def push_random(game: Game, rng: random.Random) -> Move:
     When the move makes a line of six or more, the five are chosen at random too.
     """
     move = random_move(game, rng)
-    options = game.sequence_options(move) if move.kind == PLAY else []
-    if len(options) > 1 and not game.settings.engine_chooses_five:
-        move = move._replace(five=rng.choice(options))
+    options: list[Option] = []
+    if move.kind == PLAY and move.card not in ONE_EYED_JACKS:
+        team = move.seat % game.settings.teams
+        if may_complete(game._masks[team], move.space):  # type: ignore[arg-type]
+            options = game.sequence_options(move)
+            if len(options) > 1 and not game.settings.engine_chooses_five:
+                move = move._replace(five=rng.choice(options))
     game._apply(move, options)
     return move
 
@@ -86,8 +90,13 @@ def random_move(game: Game, rng: random.Random) -> Move:
 
 
 def _below(rng: random.Random, count: int) -> int:
-    """An index drawn exactly as ``rng.choice`` draws one from a list of ``count`` items."""
-    return rng.choice(range(count))
+    """An index drawn exactly as ``rng.choice`` draws one from a list of ``count`` items.
+
+    ``choice(seq)`` is ``seq[rng._randbelow(len(seq))]``; the tests check the games stay the same.
+    """
+    if not count:
+        raise IndexError("Cannot choose from an empty sequence")
+    return rng._randbelow(count)
 
 
 def _open_mask(game: Game) -> int:
