@@ -46,6 +46,8 @@ DRAWN = "drawn"
 #: The endless-play guard: a classic game is drawn at the deck's second reshuffle with no new
 #: sequence since the deal or the last sequence (house option ``endless_play_guard``).
 ENDLESS_PLAY_RESHUFFLES = 2
+#: :meth:`Game.endless_play` holds from this many reshuffles with no new sequence.
+ENDLESS_PLAY_NEAR = ENDLESS_PLAY_RESHUFFLES - 1
 
 #: Cut order: 2 lowest, ace highest.
 _CUT_VALUE = {rank: value for value, rank in enumerate(RANKS)}
@@ -149,7 +151,7 @@ class Game:
         with the game still on: one more such reshuffle draws it under the endless-play guard
         (with the guard off, nothing ends it). Computer players offer a draw only then.
         """
-        return self.status == ACTIVE and self.reshuffles_since_sequence >= 1
+        return self.status == ACTIVE and self.reshuffles_since_sequence >= ENDLESS_PLAY_NEAR
 
     def is_dead(self, card: str) -> bool:
         """A non-jack card whose two spaces are both covered."""
