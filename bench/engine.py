@@ -23,17 +23,17 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from worktree import ROOT, checkout
 
 CONFIGS = [(players, "classic") for players in (2, 3, 4, 6, 8, 9, 10, 12)] + [
     (players, "convoy") for players in (2, 4, 6, 8)
 ]
 #: Parts of the final state that every engine version has; the checksum hashes them.
 STATE_KEYS = ("chips", "sequences", "hands", "deck", "discards", "turn", "status", "winner")
-ROOT = Path(__file__).resolve().parents[1]
 
 
 class Runner:
@@ -72,7 +72,10 @@ class Runner:
             "cpu": cpu,
             "moves": sum(len(game.moves) for game in finished),
             "checksum": digest.hexdigest(),
-            "lengths": [[len(game.moves), game.reshuffles] for game in finished],
+            "lengths": [
+                [len(game.moves), game.reshuffles, game.end_reason.startswith("Endless play")]
+                for game in finished
+            ],
         }
 
 
@@ -85,13 +88,16 @@ class Totals:
         self.digest = hashlib.sha256()
         #: Per configuration: (moves, seed, reshuffles) of its longest game.
         self.longest: list[tuple[int, int, int]] = [(0, 0, 0)] * len(CONFIGS)
+        #: Per configuration: games drawn by the endless-play guard.
+        self.endless = [0] * len(CONFIGS)
 
     def add(self, seed: int, result: dict[str, Any]) -> None:
         self.cpu += result["cpu"]
         self.moves += result["moves"]
         self.games += len(result["lengths"])
         self.digest.update(result["checksum"].encode())
-        for index, (moves, reshuffles) in enumerate(result["lengths"]):
+        for index, (moves, reshuffles, endless) in enumerate(result["lengths"]):
+            self.endless[index] += endless
             if moves > self.longest[index][0]:
                 self.longest[index] = (moves, seed, reshuffles)
 
@@ -152,50 +158,40 @@ def report(label: str, totals: Totals, guard: bool) -> None:
 
 
 def longest_games(totals: Totals) -> None:
-    print("longest game per configuration:")
-    for (players, preset), (moves, seed, reshuffles) in zip(CONFIGS, totals.longest, strict=True):
+    print("longest game per configuration (and games drawn by the endless-play guard):")
+    per_config = zip(CONFIGS, totals.longest, totals.endless, strict=True)
+    for (players, preset), (moves, seed, reshuffles), endless in per_config:
         name = f"{preset}-{players}"
-        print(f"  {name:>10}: {moves:>6} moves (seed {seed}, {reshuffles} reshuffles)")
+        print(
+            f"  {name:>10}: {moves:>6} moves (seed {seed}, {reshuffles} reshuffles); "
+            f"{endless} endless-play draws"
+        )
     print(f"longest game of all: {max(moves for moves, _, _ in totals.longest)} moves")
 
 
 def against(rev: str, games: int, runs: int, guard: bool) -> None:
     """Interleave this engine and ``rev``'s seed by seed; print each run's ratio and the spread."""
-    with tempfile.TemporaryDirectory(prefix="engine-bench-") as scratch:
-        tree = Path(scratch) / "tree"
-        subprocess.run(
-            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), rev],
-            check=True,
-            capture_output=True,
-        )
-        try:
-            current, base = Worker(ROOT, guard), Worker(tree, guard)
-            ratios = []
-            for number in range(1, runs + 1):
-                now, then = Totals(), Totals()
-                for seed in range(games):
-                    pair = [(current, now), (base, then)]
-                    for worker, totals in pair if seed % 2 else reversed(pair):
-                        totals.add(seed, worker.seed(seed))
-                ratios.append(now.rate / then.rate)
-                report(f"run {number} current", now, current.guard)
-                report(f"run {number} {rev}", then, base.guard)
-                same = "same games" if now.checksum == then.checksum else "DIFFERENT games"
-                print(f"run {number}: ratio {ratios[-1]:.2f}x ({same})")
-            current.close()
-            base.close()
-            print(
-                f"speed ratio current/{rev} over {runs} runs: "
-                f"median {statistics.median(ratios):.2f}x, "
-                f"min {min(ratios):.2f}x, max {max(ratios):.2f}x"
-            )
-            longest_games(now)
-        finally:
-            subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
-                check=False,
-                capture_output=True,
-            )
+    with checkout(rev) as tree:
+        current, base = Worker(ROOT, guard), Worker(tree, guard)
+        ratios = []
+        for number in range(1, runs + 1):
+            now, then = Totals(), Totals()
+            for seed in range(games):
+                pair = [(current, now), (base, then)]
+                for worker, totals in pair if seed % 2 else reversed(pair):
+                    totals.add(seed, worker.seed(seed))
+            ratios.append(now.rate / then.rate)
+            report(f"run {number} current", now, current.guard)
+            report(f"run {number} {rev}", then, base.guard)
+            same = "same games" if now.checksum == then.checksum else "DIFFERENT games"
+            print(f"run {number}: ratio {ratios[-1]:.2f}x ({same})")
+        current.close()
+        base.close()
+    print(
+        f"speed ratio current/{rev} over {runs} runs: median {statistics.median(ratios):.2f}x, "
+        f"min {min(ratios):.2f}x, max {max(ratios):.2f}x"
+    )
+    longest_games(now)
 
 
 def main() -> None:

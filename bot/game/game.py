@@ -76,7 +76,8 @@ class Game:
         self.chips: list[int] = [CORNER if s in CORNERS else EMPTY for s in range(100)]
         self.locked: list[bool] = [False] * 100
         self.sequences: list[tuple[int, Window]] = []
-        self._team_sequences: list[list[frozenset[int]]] = [[] for _ in range(settings.teams)]
+        #: Each team's completed sequences (the windows of ``sequences``, shared).
+        self._team_sequences: list[list[Window]] = [[] for _ in range(settings.teams)]
         self.cut, self.dealer = _cut_for_dealer(seed, count, highest_deals=settings.convoy)
         deck = full_deck()
         random.Random(f"{seed}:shuffle").shuffle(deck)
@@ -440,8 +441,9 @@ class Game:
         self._end_turn()
 
     def _lock(self, team: int, window: Window) -> None:
-        self.sequences.append((team, tuple(window)))  # type: ignore[arg-type]
-        self._team_sequences[team].append(frozenset(window))
+        window = tuple(window)  # type: ignore[assignment]
+        self.sequences.append((team, window))
+        self._team_sequences[team].append(window)
         for space in window:
             if space not in CORNERS:
                 self.locked[space] = True
@@ -588,7 +590,7 @@ class Game:
         game._team_sequences = [[] for _ in range(settings.teams)]
         game.locked = [False] * 100
         for team, window in game.sequences:
-            game._team_sequences[team].append(frozenset(window))
+            game._team_sequences[team].append(window)
             for space in window:
                 if space not in CORNERS:
                     game.locked[space] = True

@@ -6,7 +6,7 @@ corner (which counts for every team).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from itertools import product
 
 from .board import CORNERS, LINES_THROUGH
@@ -50,14 +50,18 @@ def may_complete(team_mask: int, space: int) -> bool:
 Option = tuple[Window, ...]
 
 
-def _compatible(window: Window, existing: Sequence[frozenset[int]]) -> bool:
+def _compatible(window: Window, existing: Sequence[Collection[int]]) -> bool:
     """Two sequences of one team may share at most one space."""
     spaces = set(window)
-    return all(len(spaces & old) <= 1 for old in existing)
+    return all(len(spaces.intersection(old)) <= 1 for old in existing)
 
 
 def _direction_options(
-    chips: Sequence[int], space: int, team: int, direction: int, existing: Sequence[frozenset[int]]
+    chips: Sequence[int],
+    space: int,
+    team: int,
+    direction: int,
+    existing: Sequence[Collection[int]],
 ) -> list[Option]:
     """The ways a new chip on ``space`` completes sequences along one direction.
 
@@ -89,13 +93,14 @@ def _direction_options(
 
 
 def sequence_options(
-    chips: Sequence[int], space: int, team: int, existing: Sequence[frozenset[int]]
+    chips: Sequence[int], space: int, team: int, existing: Sequence[Collection[int]]
 ) -> list[Option]:
     """Every way the chip just placed on ``space`` completes the most new sequences.
 
     ``chips`` must already hold ``team`` on ``space``. ``existing`` are the team's completed
-    sequences. Returns ``[]`` when no sequence forms, one option when there is nothing to
-    choose, several when the mover must pick the five (a line of six or more).
+    sequences (their spaces: windows or sets). Returns ``[]`` when no sequence forms, one option
+    when there is nothing to choose, several when the mover must pick the five (a line of six or
+    more).
     """
     per_direction = [
         options
