@@ -111,6 +111,14 @@ class Move(NamedTuple):
         Moves are immutable, so a plain move (no ``five``, no ``team``) is shared by every loaded
         game that holds it: a loaded game keeps only references to them.
         """
+        get = data.get
+        if "five" not in data and "team" not in data:
+            try:
+                move = _SHARED.get((get("kind"), get("seat"), get("card"), get("space")))
+            except TypeError:  # junk such as a list for a space: refused or kept below
+                move = None
+            if move is not None:
+                return move
         kind = data.get("kind")
         if kind not in KINDS:
             raise MoveError(f"Unknown move kind {kind!r}.")
@@ -122,15 +130,9 @@ class Move(NamedTuple):
         team = data.get("team")
         if five is None and team is None:
             seat, space = data["seat"], data.get("space")
-            key = (kind, seat, card, space)
-            try:
-                move = _SHARED.get(key)
-            except TypeError:  # junk such as a list for a space: not shared, refused later
-                move = None
-            if move is None:
-                move = cls(kind, int(seat), card, space)
-                if _plain(seat, card, space):
-                    _SHARED[key] = move
+            move = cls(kind, int(seat), card, space)
+            if _plain(seat, card, space):
+                _SHARED[(kind, seat, card, space)] = move
             return move
         return cls(
             kind,
