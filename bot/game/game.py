@@ -589,11 +589,14 @@ class Game:
         game.sequences = [(team, tuple(window)) for team, window in state["sequences"]]
         game._team_sequences = [[] for _ in range(settings.teams)]
         game.locked = [False] * 100
+        game._locked_mask = 0
         for team, window in game.sequences:
             game._team_sequences[team].append(window)
             for space in window:
                 if space not in CORNERS:
                     game.locked[space] = True
+                    game._locked_mask |= BITS[space]
+        game._masks = _team_masks(game.chips, settings.teams)
         game.hands = [_cards(hand) for hand in state["hands"]]
         game.deck = _cards(state["deck"])
         game.discards = [_cards(pile) for pile in state["discards"]]
@@ -620,17 +623,6 @@ class Game:
         last = state["last_change"]
         game.last_change = (_WORDS.get(last[0], last[0]), last[1]) if last else None
         return game
-
-    def __getattr__(self, name: str) -> Any:
-        """The bitmasks of a game from :meth:`from_dict`, made on first use (loading stays cheap).
-
-        Only called for attributes the instance lacks, so it costs nothing once they exist.
-        """
-        if name in ("_masks", "_locked_mask") and "chips" in self.__dict__:
-            self._masks = _team_masks(self.chips, self.settings.teams)
-            self._locked_mask = sum(BITS[s] for s in range(100) if self.locked[s])
-            return self.__dict__[name]
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
