@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from .board import CARD_SPACES
-from .cards import ONE_EYED_JACKS, TWO_EYED_JACKS
+from .cards import ONE_EYED_JACKS
 from .game import ACTIVE, Game
 from .moves import DEAD, DRAW, FORFEIT, PASS, PLAY, Move
 from .sequences import CORNER_MASK, EMPTY, Option, may_complete
@@ -44,41 +44,45 @@ def random_move(game: Game, rng: random.Random) -> Move:
     seat = game.turn
     if game.status != ACTIVE or game.out[seat]:
         raise IndexError("No legal move: the game is over.")
-    distinct = list(dict.fromkeys(game.hands[seat]))
+    distinct = dict.fromkeys(game.hands[seat])
     if game.owed_forfeits[seat]:
-        return Move(FORFEIT, seat, distinct[_below(rng, len(distinct))])
+        return Move(FORFEIT, seat, list(distinct)[_below(rng, len(distinct))])
     chips = game.chips
-    can_turn_in = not game.dead_card_used
     card_spaces = CARD_SPACES
-    counts: list[int] = []
-    dead: list[str] = []
-    open_mask = opponent_mask = -1
     plays = 0
+    dead: list[str] = []
+    jacks: dict[str, int] = {}  # targets of each jack held
     for card in distinct:
         spaces = card_spaces.get(card)
-        if spaces is not None:
-            a, b = spaces
-            count = (chips[a] == EMPTY) + (chips[b] == EMPTY)
-            if not count and can_turn_in:
-                dead.append(card)
-        elif card in TWO_EYED_JACKS:
-            if open_mask < 0:
-                open_mask = _open_mask(game)
-            count = open_mask.bit_count()
+        if spaces is None:
+            jacks[card] = count = _jack_mask(game, seat, card).bit_count()
+            plays += count
+        elif chips[spaces[0]] == EMPTY:
+            plays += 1 + (chips[spaces[1]] == EMPTY)
+        elif chips[spaces[1]] == EMPTY:
+            plays += 1
         else:
-            if opponent_mask < 0:
-                opponent_mask = _opponent_mask(game, seat)
-            count = opponent_mask.bit_count()
-        counts.append(count)
-        plays += count
+            dead.append(card)
+    if game.dead_card_used:
+        dead = []
     draw = seat in game.owed_draws
     index = _below(rng, plays + draw + len(dead) + (not plays and not dead))
     if index < plays:
-        for card, count in zip(distinct, counts, strict=True):
-            if index < count:
-                space = _target(game, card, index)
-                return tuple.__new__(Move, (PLAY, seat, card, space, None, None))
+        for card in distinct:
+            spaces = card_spaces.get(card)
+            if spaces is None:
+                count = jacks[card]
+                if index < count:
+                    space = _nth_bit(_jack_mask(game, seat, card), index)
+                    break
+            else:
+                a, b = spaces
+                count = (chips[a] == EMPTY) + (chips[b] == EMPTY)
+                if index < count:
+                    space = b if index or chips[a] != EMPTY else a
+                    break
             index -= count
+        return tuple.__new__(Move, (PLAY, seat, card, space, None, None))
     index -= plays
     if draw:
         if not index:
@@ -99,32 +103,27 @@ def _below(rng: random.Random, count: int) -> int:
     return rng._randbelow(count)
 
 
-def _open_mask(game: Game) -> int:
-    """A bit per open space."""
+def _jack_mask(game: Game, seat: int, jack: str) -> int:
+    """A bit per space ``jack`` can be played on by ``seat``.
+
+    A two-eyed jack: every open space. A one-eyed jack: every opponent chip not locked.
+    """
+    masks = game._masks
+    if jack in ONE_EYED_JACKS:
+        team = seat % game.settings.teams
+        mask = 0
+        for other, chips in enumerate(masks):
+            if other != team:
+                mask |= chips
+        return mask & ~game._locked_mask
     taken = 0
-    for mask in game._masks:
-        taken |= mask
+    for chips in masks:
+        taken |= chips
     return _BOARD_MASK & ~taken
 
 
-def _opponent_mask(game: Game, seat: int) -> int:
-    """A bit per chip a one-eyed jack of ``seat`` may remove: an opponent's, not locked."""
-    team = game.team_of(seat)
-    mask = 0
-    for other, chips in enumerate(game._masks):
-        if other != team:
-            mask |= chips
-    return mask & ~game._locked_mask
-
-
-def _target(game: Game, card: str, index: int) -> int:
-    """The ``index``-th target space of ``card`` for the seat to move, in space order."""
-    spaces = CARD_SPACES.get(card)
-    if spaces is not None:
-        a, b = spaces
-        return b if index or game.chips[a] != EMPTY else a
-    mask = _opponent_mask(game, game.turn) if card in ONE_EYED_JACKS else _open_mask(game)
+def _nth_bit(mask: int, index: int) -> int:
+    """The space of the ``index``-th set bit of ``mask``, lowest first."""
     for _ in range(index):
         mask &= mask - 1  # drop the lowest bit
     return (mask & -mask).bit_length() - 1
-
