@@ -36,7 +36,7 @@ from .moves import (
     Window,
 )
 from .outcome import Termination
-from .sequences import BITS, CORNER, EMPTY, Option, may_complete, room_score, sequence_options
+from .sequences import BITS, CORNER, EMPTY, Option, room_score, sequence_options
 from .settings import TEAM_NAMES, GameSettings
 
 ACTIVE = "active"
@@ -105,9 +105,10 @@ class Game:
         self.reshuffles_since_sequence = 0
         #: The last board change: ("placed" | "removed", space), or None.
         self.last_change: tuple[str, int] | None = None
-        #: A bit per chip of each team, for the quick "no sequence here" test.
+        #: A bit per chip of each team and per locked space, kept by moves for the random player
+        #: (:mod:`.randomplay`). Validation never reads them: tests that edit ``chips`` by hand
+        #: stay right.
         self._masks: list[int] = [0] * settings.teams
-        #: A bit per locked space.
         self._locked_mask = 0
 
     # ----------------------------------------------------------------- building
@@ -227,8 +228,6 @@ class Game:
         if move.kind != PLAY or is_one_eyed(move.card or "") or move.space is None:
             return []
         team = self.team_of(move.seat)
-        if not may_complete(self._masks[team], move.space):
-            return []
         before = self.chips[move.space]
         self.chips[move.space] = team
         try:

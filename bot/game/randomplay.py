@@ -3,6 +3,8 @@
 :func:`push_random` makes exactly the move ``rng.choice(game.legal_moves)`` would, with the same
 draws from ``rng``, but without building the list: it counts the legal moves, draws one index and
 builds that move alone. The engine made the move, so it applies it without validating it again.
+It reads the board from the bitmasks the game keeps up to date move by move, so it needs a game
+changed only by moves (or rebuilt by ``Game.from_dict``), never one whose ``chips`` were edited.
 """
 
 from __future__ import annotations
