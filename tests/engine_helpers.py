@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import pytest
+from hypothesis import strategies as st
 
 from bot.game import (
     CORNER,
@@ -21,8 +22,14 @@ from bot.game import (
     parse_space,
 )
 from bot.game.board import LINES_THROUGH
+from bot.game.moves import DRAW, FORFEIT, REMOVE, RESIGN, TABLETALK
 
 Space = int | str
+
+#: Every player count of both presets, with the default options.
+CONFIGS = [GameSettings.create(players) for players in (2, 3, 4, 6, 8, 9, 10, 12)] + [
+    GameSettings.create(players, preset="convoy") for players in (2, 4, 6, 8)
+]
 
 
 def sp(space: Space) -> int:
@@ -197,3 +204,43 @@ def straight_windows() -> list[tuple[int, ...]]:
             for first in range(len(line) - 4):
                 windows.add(tuple(line[first : first + 5]))
     return sorted(windows)
+
+
+HOUSE_OPTIONS = st.builds(
+    lambda config, to_win, chooses, manual, small, guard: GameSettings.create(
+        config.players,
+        config.teams,
+        config.preset,
+        sequences_to_win=to_win,
+        engine_chooses_five=chooses,
+        manual_draw=manual,
+        small_hands=small,
+        endless_play_guard=guard,
+    ),
+    st.sampled_from(CONFIGS),
+    st.one_of(st.none(), st.integers(1, 3)),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+)
+
+
+def out_of_turn(game: Game, rng: random.Random) -> Move | None:
+    """Now and then a move outside the turn: table talk, a forfeit, a manual draw, a departure."""
+    roll = rng.random()
+    players = game.settings.players
+    owing = [s for s in range(players) if game.owed_forfeits[s]]
+    if owing and roll < 0.3:
+        seat = rng.choice(owing)
+        return Move(FORFEIT, seat, rng.choice(game.hands[seat]))
+    if game.owed_draws and roll < 0.6:
+        return Move(DRAW, rng.choice(sorted(game.owed_draws)))
+    if roll > 0.9985:
+        seat = rng.choice([s for s in range(players) if not game.out[s]])
+        if rng.random() < 0.5:
+            return Move(REMOVE, seat)
+        return Move(RESIGN, seat, team=game.team_of(seat))
+    if roll > 0.985:
+        return Move(TABLETALK, game.turn, team=rng.choice(game.active_teams()))
+    return None

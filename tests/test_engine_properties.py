@@ -26,26 +26,27 @@ from bot.game import (
     GameSettings,
     IllegalMove,
     Move,
+    Termination,
     player_view,
     public_view,
 )
-from bot.game.moves import DRAW, FORFEIT, REMOVE, RESIGN, TABLETALK
 from tests.engine_helpers import (
+    CONFIGS,
     FULL_DECK,
+    HOUSE_OPTIONS,
     all_cards,
     card_total,
+    out_of_turn,
     play_random_game,
     push_random,
     straight_windows,
 )
 
-#: Random 3-team games can fill the board without a sequence and then cycle through one-eyed
-#: jacks for a few thousand moves (1 game in 1,000 passes 3,000); no game may pass this bound.
+#: With the endless-play guard off, random 3-team games can fill the board without a sequence
+#: and then cycle through one-eyed jacks for a few thousand moves (1 game in 1,000 passes 3,000);
+#: no game may pass this bound. With the guard on (the default) see test_engine_endless.py.
 MAX_MOVES = 15_000
 
-CONFIGS = [GameSettings.create(players) for players in (2, 3, 4, 6, 8, 9, 10, 12)] + [
-    GameSettings.create(players, preset="convoy") for players in (2, 4, 6, 8)
-]
 WINDOWS = straight_windows()
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 PROPERTY = hypothesis_settings(
@@ -96,6 +97,10 @@ def check_end(game: Game) -> None:
     else:
         assert game.winner is None
         assert all(n < settings.sequences_to_win for n in counts)
+        assert game.termination in (Termination.STALEMATE, Termination.ENDLESS_PLAY)
+    assert game.termination == Termination.from_reason(game.end_reason)
+    if game.termination == Termination.ENDLESS_PLAY:
+        assert settings.endless_play_guard and not settings.convoy
     check_sequences(game)
     assert all_cards(game) == FULL_DECK
     data = game.to_dict()
@@ -142,44 +147,6 @@ def test_every_configuration_plays_to_a_legal_end(settings: GameSettings) -> Non
 @given(settings=st.sampled_from(CONFIGS), seed=SEEDS)
 def test_random_games_keep_every_invariant(settings: GameSettings, seed: int) -> None:
     play_checked(settings, seed)
-
-
-HOUSE_OPTIONS = st.builds(
-    lambda config, to_win, chooses, manual, small: GameSettings.create(
-        config.players,
-        config.teams,
-        config.preset,
-        sequences_to_win=to_win,
-        engine_chooses_five=chooses,
-        manual_draw=manual,
-        small_hands=small,
-    ),
-    st.sampled_from(CONFIGS),
-    st.one_of(st.none(), st.integers(1, 3)),
-    st.booleans(),
-    st.booleans(),
-    st.booleans(),
-)
-
-
-def out_of_turn(game: Game, rng: random.Random) -> Move | None:
-    """Now and then a move outside the turn: table talk, a forfeit, a manual draw, a departure."""
-    roll = rng.random()
-    players = game.settings.players
-    owing = [s for s in range(players) if game.owed_forfeits[s]]
-    if owing and roll < 0.3:
-        seat = rng.choice(owing)
-        return Move(FORFEIT, seat, rng.choice(game.hands[seat]))
-    if game.owed_draws and roll < 0.6:
-        return Move(DRAW, rng.choice(sorted(game.owed_draws)))
-    if roll > 0.9985:
-        seat = rng.choice([s for s in range(players) if not game.out[s]])
-        if rng.random() < 0.5:
-            return Move(REMOVE, seat)
-        return Move(RESIGN, seat, team=game.team_of(seat))
-    if roll > 0.985:
-        return Move(TABLETALK, game.turn, team=rng.choice(game.active_teams()))
-    return None
 
 
 @hypothesis_settings(PROPERTY, max_examples=200)

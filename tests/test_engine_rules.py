@@ -22,6 +22,7 @@ from bot.game import (
     public_view,
 )
 from bot.game.moves import (
+    AGREE_DRAW,
     DEAD,
     DRAW,
     FORFEIT,
@@ -572,7 +573,9 @@ def test_bad_notation_is_refused(text: str) -> None:
 def test_bad_move_dict_is_refused() -> None:
     with pytest.raises(MoveError, match="Unknown move kind"):
         Move.from_dict({"kind": "fly", "seat": 0})
-    assert set(KINDS) == {PLAY, DEAD, PASS, DRAW, FORFEIT, TABLETALK, SKIP, RESIGN, REMOVE}
+    assert set(KINDS) == {
+        PLAY, DEAD, PASS, DRAW, FORFEIT, TABLETALK, SKIP, RESIGN, REMOVE, AGREE_DRAW
+    }
 
 
 # ------------------------------------------------------------------------------------ views

@@ -4,6 +4,7 @@ from .board import CARD_SPACES, CORNERS, LAYOUT, SpaceError, parse_space, space_
 from .cards import CardError, card_label, card_name, full_deck, is_one_eyed, is_two_eyed, parse_card
 from .game import ACTIVE, DRAWN, WON, ChoiceRequired, Game, IllegalMove
 from .moves import Move, MoveError
+from .outcome import Termination
 from .sequences import CORNER, EMPTY
 from .settings import GameSettings, SettingsError
 from .view import PlayerView, player_view, public_view
@@ -27,6 +28,7 @@ __all__ = [
     "PlayerView",
     "SettingsError",
     "SpaceError",
+    "Termination",
     "card_label",
     "card_name",
     "full_deck",

@@ -37,6 +37,10 @@ RED_SUITS = frozenset("HD")
 ALL_CARDS: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS)
 
 
+#: Each card code mapped to its one shared string: loaded games intern their cards through it.
+CANONICAL_CARDS: dict[str, str] = {card: card for card in ALL_CARDS}
+
+
 class CardError(ValueError):
     """A text that does not name a card."""
 

@@ -12,8 +12,17 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .board import CARD_SPACES, CORNERS, space_name
-from .cards import RANKS, card_label, full_deck, is_one_eyed, is_two_eyed
+from .cards import (
+    CANONICAL_CARDS,
+    ONE_EYED_JACKS,
+    RANKS,
+    card_label,
+    full_deck,
+    is_one_eyed,
+    is_two_eyed,
+)
 from .moves import (
+    AGREE_DRAW,
     DEAD,
     DRAW,
     FORFEIT,
@@ -26,12 +35,19 @@ from .moves import (
     Move,
     Window,
 )
-from .sequences import CORNER, EMPTY, Option, room_score, sequence_options
+from .outcome import Termination
+from .sequences import BITS, CORNER, EMPTY, Option, room_score, sequence_options
 from .settings import TEAM_NAMES, GameSettings
 
 ACTIVE = "active"
 WON = "won"
 DRAWN = "drawn"
+
+#: The endless-play guard: a classic game is drawn at the deck's second reshuffle with no new
+#: sequence since the deal or the last sequence (house option ``endless_play_guard``).
+ENDLESS_PLAY_RESHUFFLES = 2
+#: :meth:`Game.endless_play` holds from this many reshuffles with no new sequence.
+ENDLESS_PLAY_NEAR = ENDLESS_PLAY_RESHUFFLES - 1
 
 #: Cut order: 2 lowest, ace highest.
 _CUT_VALUE = {rank: value for value, rank in enumerate(RANKS)}
@@ -60,7 +76,8 @@ class Game:
         self.chips: list[int] = [CORNER if s in CORNERS else EMPTY for s in range(100)]
         self.locked: list[bool] = [False] * 100
         self.sequences: list[tuple[int, Window]] = []
-        self._team_sequences: list[list[frozenset[int]]] = [[] for _ in range(settings.teams)]
+        #: Each team's completed sequences (the windows of ``sequences``, shared).
+        self._team_sequences: list[list[Window]] = [[] for _ in range(settings.teams)]
         self.cut, self.dealer = _cut_for_dealer(seed, count, highest_deals=settings.convoy)
         deck = full_deck()
         random.Random(f"{seed}:shuffle").shuffle(deck)
@@ -80,10 +97,19 @@ class Game:
         self.status = ACTIVE
         self.winner: int | None = None
         self.end_reason = ""
+        #: The kind of ending, once the game is over.
+        self.termination: Termination | None = None
         self.passes_in_row = 0
         self.reshuffles = 0
+        #: Reshuffles since the deal or the last completed sequence (the endless-play count).
+        self.reshuffles_since_sequence = 0
         #: The last board change: ("placed" | "removed", space), or None.
         self.last_change: tuple[str, int] | None = None
+        #: A bit per chip of each team and per locked space, kept by moves for the random player
+        #: (:mod:`.randomplay`). Validation never reads them: tests that edit ``chips`` by hand
+        #: stay right.
+        self._masks: list[int] = [0] * settings.teams
+        self._locked_mask = 0
 
     # ----------------------------------------------------------------- building
     @classmethod
@@ -119,6 +145,15 @@ class Game:
     def active_teams(self) -> list[int]:
         """Teams with at least one seat still in the game."""
         return sorted({self.team_of(s) for s in range(self.settings.players) if not self.out[s]})
+
+    def endless_play(self) -> bool:
+        """True when the endless-play condition holds: play may be going round in circles.
+
+        That is once the deck has been reshuffled since the deal or the last completed sequence,
+        with the game still on: one more such reshuffle draws it under the endless-play guard
+        (with the guard off, nothing ends it). Computer players offer a draw only then.
+        """
+        return self.status == ACTIVE and self.reshuffles_since_sequence >= ENDLESS_PLAY_NEAR
 
     def is_dead(self, card: str) -> bool:
         """A non-jack card whose two spaces are both covered."""
@@ -203,7 +238,10 @@ class Game:
     # ----------------------------------------------------------------- applying
     def push(self, move: Move) -> None:
         """Apply a legal move; raise :class:`IllegalMove` (nothing changes) when it is not."""
-        options = self._check(move)
+        self._apply(move, self._check(move))
+
+    def _apply(self, move: Move, options: list[Option]) -> None:
+        """Apply a move already known to be legal, with its sequence options."""
         kind, seat = move.kind, move.seat
         if kind == PLAY:
             self._play(move, options)
@@ -236,11 +274,28 @@ class Game:
         elif kind == RESIGN:
             for member in self.settings.seats_of(move.team):  # type: ignore[arg-type]
                 self._leave(member)
-            self._after_leaving(f"{TEAM_NAMES[move.team]} resigned.")  # type: ignore[index]
+            self._after_leaving(
+                f"{TEAM_NAMES[move.team]} resigned.",  # type: ignore[index]
+                Termination.RESIGNATION,
+            )
         elif kind == REMOVE:
             self._leave(seat)
-            self._after_leaving(f"The last {TEAM_NAMES[self.team_of(seat)]} player left.")
+            self._after_leaving(
+                f"The last {TEAM_NAMES[self.team_of(seat)]} player left.", Termination.DEPARTURE
+            )
+        elif kind == AGREE_DRAW:
+            self._finish(None, "Drawn by agreement.", Termination.AGREEMENT)
         self.moves.append(move)
+        if (
+            self.reshuffles_since_sequence >= ENDLESS_PLAY_RESHUFFLES
+            and self.status == ACTIVE
+            and self.settings.endless_play_guard
+        ):
+            self._finish(
+                None,
+                "Endless play: the deck ran out twice with no new sequence, so the game is a draw.",
+                Termination.ENDLESS_PLAY,
+            )
 
     def _check(self, move: Move) -> list[Option]:
         """Raise :class:`IllegalMove` unless ``move`` is legal; return the play's options."""
@@ -248,6 +303,8 @@ class Game:
             raise IllegalMove("The game is over.")
         kind, seat = move.kind, move.seat
         count = self.settings.players
+        if kind == AGREE_DRAW:
+            return []
         if kind in (TABLETALK, RESIGN):
             if move.team is None or not 0 <= move.team < self.settings.teams:
                 raise IllegalMove("There is no such team.")
@@ -340,16 +397,21 @@ class Game:
     def _play(self, move: Move, options: list[Option]) -> None:
         seat, card, space = move.seat, move.card, move.space
         assert card is not None and space is not None
-        self._discard(seat, card)
-        team = self.team_of(seat)
+        self.hands[seat].remove(card)
+        self.discards[seat].append(card)
+        team = seat % self.settings.teams
         self.passes_in_row = 0
-        if is_one_eyed(card):
+        won = False
+        if card in ONE_EYED_JACKS:
+            self._masks[self.chips[space]] &= ~BITS[space]
             self.chips[space] = EMPTY
             self.last_change = ("removed", space)
         else:
             self.chips[space] = team
+            self._masks[team] |= BITS[space]
             self.last_change = ("placed", space)
             if options:
+                self.reshuffles_since_sequence = 0
                 if move.five is not None:
                     chosen: Option = move.five
                 elif len(options) == 1:
@@ -358,6 +420,7 @@ class Game:
                     chosen = max(options, key=lambda o: room_score(self.chips, o, team))
                 for window in chosen:
                     self._lock(team, window)
+                won = len(self._team_sequences[team]) >= self.settings.sequences_to_win
         if self.settings.manual_draw:
             self.owed_draws[seat] = self.turn_number
             for other, earned in list(self.owed_draws.items()):
@@ -365,19 +428,25 @@ class Game:
                     del self.owed_draws[other]
         else:
             self._draw(seat)
-        if self.sequence_count(team) >= self.settings.sequences_to_win:
+        if won:
             count = self.sequence_count(team)
             plural = "s" if count > 1 else ""
-            self._finish(team, f"{TEAM_NAMES[team]} completed {count} sequence{plural}.")
+            self._finish(
+                team,
+                f"{TEAM_NAMES[team]} completed {count} sequence{plural}.",
+                Termination.SEQUENCES,
+            )
             return
         self._end_turn()
 
     def _lock(self, team: int, window: Window) -> None:
-        self.sequences.append((team, tuple(window)))  # type: ignore[arg-type]
-        self._team_sequences[team].append(frozenset(window))
+        window = tuple(window)  # type: ignore[assignment]
+        self.sequences.append((team, window))
+        self._team_sequences[team].append(window)
         for space in window:
             if space not in CORNERS:
                 self.locked[space] = True
+                self._locked_mask |= BITS[space]
 
     def _discard(self, seat: int, card: str) -> None:
         self.hands[seat].remove(card)
@@ -388,6 +457,7 @@ class Game:
             pile = [card for discards in self.discards for card in discards]
             if pile:
                 self.reshuffles += 1
+                self.reshuffles_since_sequence += 1
                 random.Random(f"{self.seed}:reshuffle:{self.reshuffles}").shuffle(pile)
                 self.deck = pile
                 self.discards = [[] for _ in self.discards]
@@ -413,16 +483,17 @@ class Game:
             if not self.out[seat]:
                 break
         self.turn = seat
-        if self.settings.convoy and not self.deck and self._hands_empty():
+        if not self.deck and self.settings.convoy and self._hands_empty():
             self._finish_stalled()
 
     def _hands_empty(self) -> bool:
         return all(not hand for seat, hand in enumerate(self.hands) if not self.out[seat])
 
-    def _finish(self, team: int | None, reason: str) -> None:
+    def _finish(self, team: int | None, reason: str, termination: Termination) -> None:
         self.status = WON if team is not None else DRAWN
         self.winner = team
         self.end_reason = reason
+        self.termination = termination
 
     def _finish_stalled(self) -> None:
         """Nobody can go on: the most sequences wins (convoy), otherwise a draw."""
@@ -431,10 +502,14 @@ class Game:
         leaders = [team for team, n in counts.items() if n == best]
         if self.settings.convoy and len(leaders) == 1:
             self._finish(
-                leaders[0], f"Nobody can play on: {TEAM_NAMES[leaders[0]]} has the most convoys."
+                leaders[0],
+                f"Nobody can play on: {TEAM_NAMES[leaders[0]]} has the most convoys.",
+                Termination.MOST_CONVOYS,
             )
         else:
-            self._finish(None, "Nobody can play on: the game is a draw (stalemate).")
+            self._finish(
+                None, "Nobody can play on: the game is a draw (stalemate).", Termination.STALEMATE
+            )
 
     def _leave(self, seat: int) -> None:
         if self.out[seat]:
@@ -445,12 +520,12 @@ class Game:
         self.owed_forfeits[seat] = 0
         self.owed_draws.pop(seat, None)
 
-    def _after_leaving(self, reason: str) -> None:
+    def _after_leaving(self, reason: str, termination: Termination) -> None:
         teams = self.active_teams()
         if len(teams) == 1:
-            self._finish(teams[0], reason)
+            self._finish(teams[0], reason, termination)
         elif not teams:
-            self._finish(None, reason)
+            self._finish(None, reason, termination)
         elif self.out[self.turn]:
             self._end_turn()
 
@@ -488,33 +563,43 @@ class Game:
             "status": self.status,
             "winner": self.winner,
             "end_reason": self.end_reason,
+            "termination": self.termination.value if self.termination else None,
             "passes_in_row": self.passes_in_row,
             "reshuffles": self.reshuffles,
+            "reshuffles_since_sequence": self.reshuffles_since_sequence,
             "last_change": list(self.last_change) if self.last_change else None,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
-        """Rebuild a game from :meth:`to_dict` data, using the snapshot (no replay)."""
+        """Rebuild a game from :meth:`to_dict` data, using the snapshot (no replay).
+
+        Card codes and other repeated strings are shared with every other loaded game (the
+        JSON decoder makes a new string for each), so a loaded game holds little of its own.
+        """
         settings = GameSettings.from_dict(data["settings"])
         game = cls.__new__(cls)
         game.settings = settings
         game.seed = data["seed"]
-        game.moves = [Move.from_dict(m) for m in data["moves"]]
+        move_from_dict = Move.from_dict
+        game.moves = [move_from_dict(m) for m in data["moves"]]
         state = data["state"]
         game.chips = list(state["chips"])
         game.sequences = [(team, tuple(window)) for team, window in state["sequences"]]
         game._team_sequences = [[] for _ in range(settings.teams)]
         game.locked = [False] * 100
+        game._locked_mask = 0
         for team, window in game.sequences:
-            game._team_sequences[team].append(frozenset(window))
+            game._team_sequences[team].append(window)
             for space in window:
                 if space not in CORNERS:
                     game.locked[space] = True
-        game.hands = [list(hand) for hand in state["hands"]]
-        game.deck = list(state["deck"])
-        game.discards = [list(pile) for pile in state["discards"]]
-        game.cut = list(state["cut"])
+                    game._locked_mask |= BITS[space]
+        game._masks = _team_masks(game.chips, settings.teams)
+        game.hands = [_cards(hand) for hand in state["hands"]]
+        game.deck = _cards(state["deck"])
+        game.discards = [_cards(pile) for pile in state["discards"]]
+        game.cut = _cards(state["cut"])
         game.dealer = state["dealer"]
         game.turn = state["turn"]
         game.turn_number = state["turn_number"]
@@ -522,13 +607,20 @@ class Game:
         game.owed_forfeits = list(state["owed_forfeits"])
         game.owed_draws = {int(seat): n for seat, n in state["owed_draws"].items()}
         game.out = list(state["out"])
-        game.status = state["status"]
+        game.status = _WORDS.get(state["status"], state["status"])
         game.winner = state["winner"]
         game.end_reason = state["end_reason"]
+        termination = state.get("termination", _MISSING)
+        if termination is _MISSING:  # a snapshot from before terminations
+            termination = Termination.from_reason(game.end_reason)
+        game.termination = Termination(termination) if termination else None
         game.passes_in_row = state["passes_in_row"]
         game.reshuffles = state["reshuffles"]
+        game.reshuffles_since_sequence = state.get("reshuffles_since_sequence", _MISSING)
+        if game.reshuffles_since_sequence is _MISSING:  # a snapshot from before the guard
+            game.reshuffles_since_sequence = _reshuffles_since_sequence(game, data)
         last = state["last_change"]
-        game.last_change = (last[0], last[1]) if last else None
+        game.last_change = (_WORDS.get(last[0], last[0]), last[1]) if last else None
         return game
 
     def __eq__(self, other: object) -> bool:
@@ -543,6 +635,41 @@ class Game:
             f"<Game {self.settings.preset} {self.settings.players}p seed={self.seed} "
             f"moves={len(self.moves)} {self.status}>"
         )
+
+
+#: The repeated words of a snapshot, each as one shared string.
+_WORDS = {word: word for word in (ACTIVE, WON, DRAWN, "placed", "removed")}
+_MISSING: Any = object()
+
+
+def _cards(cards: Iterable[str]) -> list[str]:
+    """A list of card codes, each the one shared string of its card."""
+    canonical = CANONICAL_CARDS
+    try:
+        return [canonical[card] for card in cards]
+    except (KeyError, TypeError):  # not a card code: kept as it is, as before
+        return [canonical.get(card, card) if isinstance(card, str) else card for card in cards]
+
+
+def _team_masks(chips: Sequence[int], teams: int) -> list[int]:
+    """A bit per chip of each team."""
+    masks = [0] * teams
+    for space, chip in enumerate(chips):
+        if chip >= 0:
+            masks[chip] |= BITS[space]
+    return masks
+
+
+def _reshuffles_since_sequence(game: Game, data: dict[str, Any]) -> int:
+    """The endless-play count of a snapshot that does not store it (made before the guard).
+
+    Without sequences it is every reshuffle; without reshuffles it is 0; otherwise the log says.
+    """
+    if not game.sequences or not game.reshuffles:
+        return game.reshuffles
+    if not game.moves:  # a made-up position (a computer player's guess): no log to ask
+        return 0
+    return Game.replay(game.settings, game.seed, game.moves).reshuffles_since_sequence
 
 
 def _label(card: str | None) -> str:

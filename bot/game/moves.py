@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .board import parse_space, space_name
-from .cards import parse_card
+from .cards import CANONICAL_CARDS, parse_card
 
 PLAY = "play"  # a card onto a space (or a one-eyed jack removing the chip on it)
 DEAD = "dead"  # turn in a dead card and draw a replacement
@@ -16,8 +16,11 @@ TABLETALK = "tabletalk"  # the penalty imposed on a team: each member owes a for
 SKIP = "skip"  # the turn's time ran out: the turn passes, nothing played
 RESIGN = "resign"  # a whole team resigns
 REMOVE = "remove"  # a player leaves the game; their team plays on
+AGREE_DRAW = "agree_draw"  # every team agreed to a draw (table-wide: seat -1, no team)
 
-KINDS = (PLAY, DEAD, PASS, DRAW, FORFEIT, TABLETALK, SKIP, RESIGN, REMOVE)
+KINDS = (PLAY, DEAD, PASS, DRAW, FORFEIT, TABLETALK, SKIP, RESIGN, REMOVE, AGREE_DRAW)
+#: Each kind's one string object, so loaded moves share them.
+_KIND = {kind: kind for kind in KINDS}
 
 #: A completed sequence's five spaces, in line order.
 Window = tuple[int, int, int, int, int]
@@ -82,7 +85,7 @@ class Move(NamedTuple):
                 return cls(kind, seat, parse_card(arg))
             if kind in (TABLETALK, RESIGN):
                 return cls(kind, seat, team=int(arg))
-            if kind in (PASS, DRAW, SKIP, REMOVE):
+            if kind in (PASS, DRAW, SKIP, REMOVE, AGREE_DRAW):
                 return cls(kind, seat)
         except ValueError as error:
             raise MoveError(f"Cannot read the move {text!r}: {error}") from error
@@ -103,18 +106,57 @@ class Move(NamedTuple):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Move:
-        """Rebuild a move saved by :meth:`to_dict`."""
-        if data.get("kind") not in KINDS:
-            raise MoveError(f"Unknown move kind {data.get('kind')!r}.")
+        """Rebuild a move saved by :meth:`to_dict`.
+
+        Moves are immutable, so a plain move (no ``five``, no ``team``) is shared by every loaded
+        game that holds it: a loaded game keeps only references to them.
+        """
+        get = data.get
+        if "five" not in data and "team" not in data:
+            try:
+                move = _SHARED.get((get("kind"), get("seat"), get("card"), get("space")))
+            except TypeError:  # junk such as a list for a space: refused or kept below
+                move = None
+            if move is not None:
+                return move
+        kind = data.get("kind")
+        if kind not in KINDS:
+            raise MoveError(f"Unknown move kind {kind!r}.")
+        kind = _KIND[kind]
+        card = data.get("card")
+        if type(card) is str:
+            card = CANONICAL_CARDS.get(card, card)
         five = data.get("five")
+        team = data.get("team")
+        if five is None and team is None:
+            seat, space = data["seat"], data.get("space")
+            move = cls(kind, int(seat), card, space)
+            if _plain(seat, card, space):
+                _SHARED[(kind, seat, card, space)] = move
+            return move
         return cls(
-            data["kind"],
+            kind,
             int(data["seat"]),
-            data.get("card"),
+            card,
             data.get("space"),
             tuple(tuple(w) for w in five) if five is not None else None,  # type: ignore[misc]
-            data.get("team"),
+            team,
         )
+
+
+#: Plain moves already loaded, shared between games. Bounded: at most one per seat (-1..11),
+#: kind, card (or none) and space (or none), and in practice a few thousand.
+_SHARED: dict[tuple[Any, ...], Move] = {}
+
+
+def _plain(seat: Any, card: Any, space: Any) -> bool:
+    """True for the finite set of well-formed values kept in :data:`_SHARED` (never junk)."""
+    return (
+        type(seat) is int
+        and -1 <= seat < 12
+        and (card is None or (type(card) is str and card in CANONICAL_CARDS))
+        and (space is None or (type(space) is int and 0 <= space < 100))
+    )
 
 
 def _window(text: str) -> Window:

@@ -6,27 +6,62 @@ corner (which counts for every team).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from itertools import product
 
-from .board import LINES_THROUGH
+from .board import CORNERS, LINES_THROUGH
 from .moves import Window
 
 EMPTY = -1
 CORNER = -2
 
+#: One bit per space: bit ``s`` stands for space ``s`` in a board mask.
+BITS: tuple[int, ...] = tuple(1 << space for space in range(100))
+#: The four free corners, as a mask.
+CORNER_MASK = sum(BITS[corner] for corner in CORNERS)
+
+
+def _window_masks(space: int) -> tuple[int, ...]:
+    """Masks of the windows of five through ``space``, corners left out (they count for all)."""
+    masks = set()
+    for line, index in LINES_THROUGH[space]:
+        for first in range(max(0, index - 4), min(index, len(line) - 5) + 1):
+            masks.add(sum(BITS[s] for s in line[first : first + 5]) & ~CORNER_MASK)
+    return tuple(sorted(masks))
+
+
+#: For each space, the masks of the windows of five that hold it.
+WINDOWS_THROUGH: tuple[tuple[int, ...], ...] = tuple(_window_masks(s) for s in range(100))
+
+
+def may_complete(team_mask: int, space: int) -> bool:
+    """False when a chip on ``space`` surely completes no window of five for the team.
+
+    ``team_mask`` has a bit for each of the team's chips. A cheap first test: when it says
+    True, :func:`sequence_options` decides (the window may overlap an older sequence).
+    """
+    mask = team_mask | BITS[space]
+    for window in WINDOWS_THROUGH[space]:  # noqa: SIM110 (a plain loop beats any() here)
+        if mask & window == window:
+            return True
+    return False
+
 #: One option for a move: the new sequences it would complete (possibly several).
 Option = tuple[Window, ...]
 
 
-def _compatible(window: Window, existing: Sequence[frozenset[int]]) -> bool:
+def _compatible(window: Window, existing: Sequence[Collection[int]]) -> bool:
     """Two sequences of one team may share at most one space."""
     spaces = set(window)
-    return all(len(spaces & old) <= 1 for old in existing)
+    return all(len(spaces.intersection(old)) <= 1 for old in existing)
 
 
 def _direction_options(
-    chips: Sequence[int], space: int, team: int, direction: int, existing: Sequence[frozenset[int]]
+    chips: Sequence[int],
+    space: int,
+    team: int,
+    direction: int,
+    existing: Sequence[Collection[int]],
 ) -> list[Option]:
     """The ways a new chip on ``space`` completes sequences along one direction.
 
@@ -58,13 +93,14 @@ def _direction_options(
 
 
 def sequence_options(
-    chips: Sequence[int], space: int, team: int, existing: Sequence[frozenset[int]]
+    chips: Sequence[int], space: int, team: int, existing: Sequence[Collection[int]]
 ) -> list[Option]:
     """Every way the chip just placed on ``space`` completes the most new sequences.
 
     ``chips`` must already hold ``team`` on ``space``. ``existing`` are the team's completed
-    sequences. Returns ``[]`` when no sequence forms, one option when there is nothing to
-    choose, several when the mover must pick the five (a line of six or more).
+    sequences (their spaces: windows or sets). Returns ``[]`` when no sequence forms, one option
+    when there is nothing to choose, several when the mover must pick the five (a line of six or
+    more).
     """
     per_direction = [
         options

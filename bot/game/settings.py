@@ -47,6 +47,10 @@ class GameSettings:
     manual_draw: bool = False
     #: House option: 2 cards each (not 3) with 10 or 12 players.
     small_hands: bool = False
+    #: House option, on by default: the endless-play guard. A classic game is drawn when the
+    #: deck is reshuffled a second time with no new sequence since the deal or the last one.
+    #: Stored settings without this field are of games from before it: they load with it off.
+    endless_play_guard: bool = True
 
     @classmethod
     def create(
@@ -59,6 +63,7 @@ class GameSettings:
         engine_chooses_five: bool = False,
         manual_draw: bool = False,
         small_hands: bool = False,
+        endless_play_guard: bool = True,
     ) -> GameSettings:
         """Validate and build settings; raise :class:`SettingsError` with a clear reason."""
         if preset not in PRESETS:
@@ -103,6 +108,7 @@ class GameSettings:
             engine_chooses_five=engine_chooses_five,
             manual_draw=manual_draw,
             small_hands=small_hands,
+            endless_play_guard=endless_play_guard,
         )
 
     @property
@@ -124,12 +130,23 @@ class GameSettings:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameSettings:
-        """Rebuild settings saved by :meth:`to_dict`, validating them again."""
+        """Rebuild settings saved by :meth:`to_dict`, validating them again.
+
+        Settings saved before the endless-play guard existed load with the guard off, so an old
+        game replays exactly as it was played. Equal data gives the one shared (frozen) value.
+        """
+        try:
+            key = tuple(sorted(data.items()))
+            cached = _LOADED.get(key)
+        except TypeError:  # unhashable junk: validated (and refused) below
+            key, cached = None, None
+        if cached is not None:
+            return cached
         known = {f for f in cls.__dataclass_fields__}
         unknown = set(data) - known
         if unknown:
             raise SettingsError(f"Unknown setting(s): {', '.join(sorted(unknown))}.")
-        settings = cls(**data)
+        settings = cls(**{"endless_play_guard": False, **data})
         check = GameSettings.create(
             settings.players,
             settings.teams,
@@ -138,5 +155,13 @@ class GameSettings:
             engine_chooses_five=settings.engine_chooses_five,
             manual_draw=settings.manual_draw,
             small_hands=settings.small_hands,
+            endless_play_guard=settings.endless_play_guard,
         )
-        return replace(check, hand_size=settings.hand_size)
+        result = replace(check, hand_size=settings.hand_size)
+        if key is not None and len(_LOADED) < 1024:
+            _LOADED[key] = result
+        return result
+
+
+#: Settings already loaded, by their sorted items: a handful of distinct values in practice.
+_LOADED: dict[tuple[tuple[str, Any], ...], GameSettings] = {}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .game import Game
+from .game import ACTIVE, ENDLESS_PLAY_NEAR, Game
 from .moves import Move, Window
 from .settings import GameSettings
 
@@ -40,6 +40,10 @@ class PlayerView:
     last_move: Move | None
     last_change: tuple[str, int] | None
     move_count: int
+    #: The kind of ending (a :class:`~bot.game.outcome.Termination` value), once over.
+    termination: str | None = None
+    #: Deck reshuffles since the deal or the last completed sequence (see ``endless_play``).
+    reshuffles_since_sequence: int = 0
 
     def team_of(self, seat: int) -> int:
         """The team of a seat."""
@@ -48,6 +52,10 @@ class PlayerView:
     def sequence_count(self, team: int) -> int:
         """Completed sequences of one team."""
         return sum(1 for owner, _ in self.sequences if owner == team)
+
+    def endless_play(self) -> bool:
+        """True when the endless-play condition holds (see :meth:`Game.endless_play`)."""
+        return self.status == ACTIVE and self.reshuffles_since_sequence >= ENDLESS_PLAY_NEAR
 
     @property
     def is_public(self) -> bool:
@@ -81,6 +89,8 @@ def _view(game: Game, seat: int | None) -> PlayerView:
         last_move=last_move,
         last_change=game.last_change,
         move_count=len(game.moves),
+        termination=game.termination.value if game.termination else None,
+        reshuffles_since_sequence=game.reshuffles_since_sequence,
     )
 
 
