@@ -56,7 +56,7 @@ def draw_last_change(
     kind, space = last_change
     x0, y0, _, _ = cell_box(space)
     frame = sprites.last_move_frame()
-    image.paste(frame, (x0 - 8, y0 - 8 - dy), frame)
+    image.paste(frame, (x0, y0 - dy), frame)
     if kind == "removed" and chips[space] == EMPTY:
         x, y = centre(space)
         paste_centred(image, sprites.removed_ghost(CHIP_D), x, y, dy)

@@ -177,8 +177,9 @@ def _seat(image: Image.Image, view: PlayerView, names: Sequence[str], seat: int,
     _segments(image, x, top + 56, [team_run, (detail, theme.TEXT_DIM, 15, False)], right - 12 - x)
 
 
-def draw_footer(image: Image.Image, view: PlayerView, names: Sequence[str]) -> None:
-    """Every seat, in play order, with its last discard."""
+def draw_footer(image: Image.Image, view: PlayerView, names: Sequence[str], dy: int = 0) -> None:
+    """Every seat, in play order, with its last discard (``image`` starts ``dy`` rows down)."""
     players, teams = view.settings.players, view.settings.teams
     for seat in range(players):
-        _seat(image, view, names, seat, seat_box(seat, players, teams))
+        left, top, right, bottom = seat_box(seat, players, teams)
+        _seat(image, view, names, seat, Box(left, top - dy, right, bottom - dy))
