@@ -82,9 +82,7 @@ def _p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20)[-1]
 
 
-def positions(
-    count: int, first: int = 24, last: int = 74
-) -> list[tuple[PlayerView, PlayerView]]:
+def positions(count: int, first: int = 24, last: int = 74) -> list[tuple[PlayerView, PlayerView]]:
     """The public view and the hand of the seat to move after each move from move ``first`` to
     ``last`` of seeded 2-player games, game after game, until there are ``count`` of them."""
     views: list[tuple[PlayerView, PlayerView]] = []

@@ -55,12 +55,12 @@ def _emblem(draw: ImageDraw.ImageDraw, emblem: str, c: float, r: float, fill: RG
     elif emblem == "cross":
         s = SCALE
         for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
-            inner, outer = r * 0.5 / 2**0.5, r * 0.93 / 2**0.5
+            inner, outer = r * 0.46 / 2**0.5, r * 0.94 / 2**0.5
             start = ((c + dx * inner) * s, (c + dy * inner) * s)
             draw.line(
                 (start, ((c + dx * outer) * s, (c + dy * outer) * s)),
                 fill=fill,
-                width=round(r * 0.26 * s),
+                width=round(r * 0.34 * s),
             )
 
 
@@ -133,6 +133,34 @@ def _rounded_outline(size: int, inset: float, width: float, fill: RGBA, radius: 
     box = (inset * s, inset * s, (size - inset) * s, (size - inset) * s)
     draw.rounded_rectangle(box, radius * s, outline=fill, width=round(width * s))
     return _down(image, size)
+
+
+@cached
+def free_corner() -> Image.Image:
+    """A free corner's star and "FREE" label, drawn again over a sequence line through it.
+
+    The image is ``CELL`` square, pasted on the cell: a card-coloured plate keeps the label
+    readable, and a dark edge the star.
+    """
+    image = Image.new("RGBA", (CELL, CELL), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    card = CELL - 2 * INSET
+    cx = CELL / 2
+    label_y = INSET + card * 0.80
+    draw.rounded_rectangle(
+        (cx - 25, label_y - 10, cx + 25, label_y + 9), 6, fill=(*theme.CARD, 255)
+    )
+    draw.text(
+        (cx, INSET + card * 0.42),
+        "★",
+        font=font(50),
+        fill=theme.GOLD,
+        anchor="mm",
+        stroke_width=2,
+        stroke_fill=theme.shade(theme.GOLD, 0.5),
+    )
+    draw.text((cx, label_y), "FREE", font=font(14, bold=True), fill=theme.FREE_LABEL, anchor="mm")
+    return image
 
 
 @cached
