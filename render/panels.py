@@ -63,9 +63,9 @@ def fit_segments(parts: Sequence[Segment], width: int) -> list[Segment]:
     return fitted
 
 
-def _segments(image: Image.Image, x: int, y: int, parts: Sequence[Segment], width: int) -> None:
-    """Draw text runs side by side on one baseline, fitted in ``width`` (:func:`fit_segments`)."""
-    for text, colour, size, bold, _ in fit_segments(parts, width):
+def _draw_runs(image: Image.Image, x: int, y: int, parts: Sequence[Segment]) -> None:
+    """Draw text runs side by side on one baseline."""
+    for text, colour, size, bold, _ in parts:
         draw_text(image, (x, y), text, size, colour, bold=bold, anchor="ls")
         x += text_width(text, size, bold=bold)
 
@@ -157,22 +157,48 @@ def _deck(image: Image.Image, view: PlayerView, x: int) -> None:
     draw_text(image, (x + 52, top + 50), "in deck", 15, theme.TEXT_DIM, anchor="ls")
 
 
+def _title_right() -> int:
+    return WIDTH - SCORE_W - DECK_W - 16
+
+
+def header_lines(
+    view: PlayerView, names: Sequence[str], *, private: bool = False
+) -> tuple[int | None, list[list[Segment]]]:
+    """The header's icon team (None: a star) and its three lines of text as drawn: the title,
+    the subtitle and the info line, each fitted to its width."""
+    status = _private_status if private else _public_status
+    right = _title_right()
+    team, title, sub, info = status(view, names, right - TITLE_X)
+    lines = [
+        fit_segments(title, right - TITLE_X),
+        fit_segments(sub, right - TITLE_X),
+        fit_segments([Segment(info, theme.TEXT_DIM, 18, False)], right - 22),
+    ]
+    return team, lines
+
+
 def draw_header(
     image: Image.Image, view: PlayerView, names: Sequence[str], *, private: bool = False
 ) -> None:
     """Whose turn (or the result), the score, the deck and the last move."""
-    status = _private_status if private else _public_status
-    right = WIDTH - SCORE_W - DECK_W - 16
-    team, title, sub, info = status(view, names, right - TITLE_X)
+    team, lines = header_lines(view, names, private=private)
     if team is None:
         paste_centred(image, star(), 52, 54)
     else:
         paste_centred(image, chip(team, 58), 52, 54)
-    _segments(image, TITLE_X, 52, title, right - TITLE_X)
-    _segments(image, TITLE_X, 82, sub, right - TITLE_X)
-    _segments(image, 22, 114, [Segment(info, theme.TEXT_DIM, 18, False)], right - 22)
+    for (x, y), line in zip(((TITLE_X, 52), (TITLE_X, 82), (22, 114)), lines, strict=True):
+        _draw_runs(image, x, y, line)
     _score(image, view, WIDTH - SCORE_W - DECK_W)
     _deck(image, view, WIDTH - DECK_W + 4)
+
+
+def seat_name_lines(name: str, width: int) -> tuple[int, list[str]]:
+    """A seat's name in the footer: its type size and lines. One line from 20 down to 16
+    pixels, else two lines from 15 down to 13 pixels, cut short only when even that is full."""
+    size = fit_size(name, width, 20, 16, bold=True)
+    if size is not None:
+        return size, [name]
+    return wrap_fit(name, width, (15, 14, 13), 2, bold=True)
 
 
 def _seat(image: Image.Image, view: PlayerView, names: Sequence[str], seat: int, box: Box) -> None:
@@ -200,14 +226,12 @@ def _seat(image: Image.Image, view: PlayerView, names: Sequence[str], seat: int,
     image.paste(face, (cx - PAD, cy - PAD), face)
     x = cx + card_w + 12
     width = right - 12 - x
-    name = seat_name(names, seat)
     colour = theme.TEXT_DIM if out else theme.TEXT
-    size = fit_size(name, width, 20, 16, bold=True)
-    if size is not None:
-        draw_text(image, (x, top + 33), name, size, colour, bold=True, anchor="ls")
+    size, lines = seat_name_lines(seat_name(names, seat), width)
+    if len(lines) == 1:
+        draw_text(image, (x, top + 33), lines[0], size, colour, bold=True, anchor="ls")
         detail_y = top + 56
     else:
-        size, lines = wrap_fit(name, width, (15, 14, 13), 2, bold=True)
         for i, line in enumerate(lines):
             draw_text(image, (x, top + 25 + 17 * i), line, size, colour, bold=True, anchor="ls")
         detail_y = top + 61
@@ -221,7 +245,7 @@ def _seat(image: Image.Image, view: PlayerView, names: Sequence[str], seat: int,
             detail += " · to play"
     team_run = Segment(theme.team_name(team), team_text_colour(team), 15, True, keep=True)
     detail_run = Segment(detail, theme.TEXT_DIM, 15, False, keep=True)
-    _segments(image, x, detail_y, [team_run, detail_run], width)
+    _draw_runs(image, x, detail_y, fit_segments([team_run, detail_run], width))
 
 
 def draw_footer(image: Image.Image, view: PlayerView, names: Sequence[str], dy: int = 0) -> None:
