@@ -1,8 +1,9 @@
 """The medium player: the rules of thumb of a casual player, one move ahead.
 
-Complete a sequence if possible; else block an opponent's line of four; else extend the own
-longest line through a space. Jacks are kept for completing, blocking or breaking a four (or
-when nothing else can be played).
+Win if one play does it; else block another team's line of four whenever a card in hand can
+(by a chip on its open space or by removing one of its chips); else complete a sequence if
+possible; else extend the own longest line through a space. Jacks are kept for completing,
+blocking or breaking a four (or when nothing else can be played).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Iterable
 from ..cards import is_one_eyed, is_two_eyed
 from ..moves import Move
 from ..sequences import EMPTY
-from .evaluate import Analysis
+from .evaluate import WIN, Analysis
 from .lines import WINDOWS
 from .scoring import Pick, best_play, completion_value
 
@@ -87,6 +88,42 @@ def _value(item: tuple[int, float]) -> float:
 
 
 def medium_play(analysis: Analysis, team: int, plays: list[Move]) -> Move:
-    """The best play by medium's rules of thumb (the first of equals, in the engine's order)."""
+    """The best play by medium's rules of thumb (the first of equals, in the engine's order):
+    a win; else the block that leaves other teams the fewest spaces to complete a sequence on;
+    else the best by score."""
     scores = MediumScores(analysis, team)
-    return max(plays, key=lambda m: scores.play_score(m.card, m.space))  # type: ignore[arg-type]
+
+    def score(move: Move) -> float:
+        return scores.play_score(move.card, move.space)  # type: ignore[arg-type]
+
+    best = max(plays, key=score)
+    if score(best) >= WIN:
+        return best
+    threats = threat_windows(analysis, team)
+    if not threats:
+        return best
+    spoiled = {m: spoils(analysis, threats, m) for m in plays}
+    block = max(plays, key=lambda m: (spoiled[m], score(m)))
+    return block if spoiled[block] else best
+
+
+def threat_windows(analysis: Analysis, team: int) -> dict[int, list[int]]:
+    """Each space where another team than ``team`` completes a sequence with one chip, with
+    the windows it completes."""
+    threats: dict[int, list[int]] = {}
+    for other in range(analysis.position.teams):
+        if other != team:
+            for w in analysis.fours(other):
+                threats.setdefault(analysis.empties[w][0], []).append(w)
+    return threats
+
+
+def spoils(analysis: Analysis, threats: dict[int, list[int]], move: Move) -> int:
+    """How many of the spaces ``threats`` the play ``move`` takes away: the one it covers, or
+    (a one-eyed jack) those whose every window holds the chip it removes."""
+    space = move.space
+    if not is_one_eyed(move.card or ""):
+        return int(space in threats)
+    if analysis.position.locked[space]:  # type: ignore[index]
+        return 0
+    return sum(all(space in WINDOWS[w] for w in windows) for windows in threats.values())
