@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 
 import discord
 from discord import app_commands
@@ -104,7 +105,9 @@ class Computers(SequenceCog):
             if seat != game.turn and not game.owed_forfeits[seat]:
                 raise UserError("It is not your turn: a hint waits until it is.")
             budget = self.bot.settings.computer_budget_ms
-            move = await asyncio.to_thread(suggest_move, player_view(game, seat), budget)
+            move = await asyncio.to_thread(
+                suggest_move, player_view(game, seat), budget, clock=time.perf_counter
+            )
             await reply(interaction, f"💡 {describe_hint(move)}")
 
     async def _run(self, game_id: int) -> None:
@@ -134,7 +137,9 @@ class Computers(SequenceCog):
         rng = random.Random(f"{game.seed}:{len(game.moves)}:{seat}")
         budget = self.bot.settings.computer_budget_ms
         try:
-            move = await asyncio.to_thread(choose_move, view, level, rng, budget)
+            move = await asyncio.to_thread(
+                choose_move, view, level, rng, budget, clock=time.perf_counter
+            )
         except NoMoveError:
             return None
         try:

@@ -3,8 +3,11 @@ gives the same move for the same seed whatever the machine's load or clock."""
 
 from __future__ import annotations
 
+import multiprocessing
+import multiprocessing.synchronize
 import random
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -188,3 +191,87 @@ def test_medium_always_blocks_a_four_when_a_card_can(players: int, opponents: li
         ), (game.seed, len(game.moves), move, blocks)
         checked += 1
     assert checked >= 15
+
+
+# ------------------------------------------------------------------------------------- hard
+def hard_positions() -> list[Game]:
+    """Positions from medium-against-easy games, where hard has plays to weigh."""
+    found = []
+    for game in positions(["medium", "easy"], range(3)):
+        if len(game.moves) % 9 == 4 and any(m.kind == PLAY for m in game.legal_moves):
+            found.append(game)
+    return found[:12]
+
+
+def hard_moves(games: list[Game], clock: Callable[[], float] | None = None) -> list[Move]:
+    """Hard's move in each game, seed 7, with a safety cap far above its work budget."""
+    return [
+        choose_move(
+            player_view(g, g.turn), "hard", random.Random(7), 600_000, samples=SAMPLES, clock=clock
+        )
+        for g in games
+    ]
+
+
+def _burn(stop: multiprocessing.synchronize.Event) -> None:
+    while not stop.is_set():
+        sum(i * i for i in range(10_000))
+
+
+def test_hard_same_seed_same_move_under_different_load() -> None:
+    games = hard_positions()
+    quiet = hard_moves(games, time.perf_counter)
+    stop = multiprocessing.Event()
+    burners = [multiprocessing.Process(target=_burn, args=(stop,)) for _ in range(2)]
+    for burner in burners:
+        burner.start()
+    try:
+        loaded = hard_moves(games, time.perf_counter)
+    finally:
+        stop.set()
+        for burner in burners:
+            burner.join()
+    assert loaded == quiet
+    assert len(set(quiet)) > 1
+
+
+class SteppingClock:
+    """A clock that advances ``step`` seconds each time it is read: a fast or a slow machine."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.now += self.step
+        self.reads += 1
+        return self.now
+
+
+def test_hard_move_does_not_depend_on_the_clock() -> None:
+    games = hard_positions()
+    fast, slow = SteppingClock(1e-6), SteppingClock(5.0)
+    assert hard_moves(games, fast) == hard_moves(games, slow) == hard_moves(games)
+    assert fast.reads > 0 and slow.reads > 0
+
+
+def test_hard_safety_cap_cuts_the_search_short() -> None:
+    game = hard_positions()[0]
+    view = player_view(game, game.turn)
+    clock = SteppingClock(1.0)  # every guess seems to take a second; the cap is 2.5 s
+    move = choose_move(view, "hard", random.Random(7), 2500, samples=1000, clock=clock)
+    assert game.validate(move) is None
+    assert clock.reads < 10  # stopped after a guess or two, not a thousand
+
+
+def test_no_level_reads_a_clock_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_clock() -> float:
+        raise AssertionError("a computer player read the clock")
+
+    for name in ("perf_counter", "monotonic", "time", "process_time", "perf_counter_ns"):
+        monkeypatch.setattr(time, name, no_clock)
+    game = hard_positions()[1]
+    for level in ("easy", "medium", "hard"):
+        move = choose_move(player_view(game, game.turn), level, random.Random(1), samples=4)
+        assert game.validate(move) is None

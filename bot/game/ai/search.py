@@ -27,7 +27,7 @@ from .determinize import Deal, sample_deal, unseen_cards
 from .evaluate import BLOCK, SEQUENCE, WIN, Analysis, Fill
 from .inference import unlikely_cards
 from .lines import WINDOWS
-from .medium import MediumScores
+from .medium import MediumScores, medium_pick
 from .position import Position
 from .scoring import ONE_EYED_COST, TWO_EYED_COST, Pick, Scores, best_play, score_plays
 from .tracking import fill_factors
@@ -238,8 +238,11 @@ class _Search:
         hands = {seat: list(deal.hands[seat]) for seat in self.others}
         for seat in self.others:
             mover = seat % teams
-            scores = node.scores(mover, "own" if mover == team else "medium")
-            pick = best_play(scores, hands[seat], node.position.chips)
+            if mover == team:
+                pick = best_play(node.scores(mover, "own"), hands[seat], node.position.chips)
+            else:
+                scores = node.scores(mover, "medium")
+                pick = medium_pick(scores, node.analysis, mover, hands[seat])  # type: ignore[arg-type]
             if pick is None:
                 continue
             node = node.child(mover, pick[1], pick[2])
