@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 import discord
 from discord import app_commands
@@ -54,7 +55,9 @@ class Computers(SequenceCog):
             if seat != game.turn and not game.owed_forfeits[seat]:
                 raise UserError("It is not your turn: a hint waits until it is.")
             budget = self.bot.settings.computer_budget_ms
-            move = await asyncio.to_thread(suggest_move, player_view(game, seat), budget)
+            move = await asyncio.to_thread(
+                suggest_move, player_view(game, seat), budget, clock=time.perf_counter
+            )
             await reply(interaction, f"💡 {describe_hint(move)}")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -101,7 +102,9 @@ class ComputerPlayers:
         view = player_view(game, seat)
         rng = random.Random(f"{game.seed}:{len(game.moves)}:{seat}")
         try:
-            move = await asyncio.to_thread(choose_move, view, level, rng, self.budget_ms())
+            move = await asyncio.to_thread(
+                choose_move, view, level, rng, self.budget_ms(), clock=time.perf_counter
+            )
         except NoMoveError:
             return False
         try:
