@@ -172,3 +172,24 @@ async def test_a_backlog_runs_in_batches_and_never_too_many_at_once() -> None:
     await settle(2000)
     assert started == list(range(300))
     assert peak == 25 and running == 0 and len(scheduler) == 0
+
+
+async def test_a_timer_cancelled_while_waiting_for_a_free_slot_never_runs() -> None:
+    fake = FakeTime()
+    scheduler = scheduler_on(fake, concurrency=1)
+    log: list[str] = []
+    release = asyncio.Event()
+
+    async def slow() -> None:
+        log.append("slow")
+        await release.wait()
+
+    scheduler.at("slow", fake.now - 10, slow)
+    scheduler.at("dropped", fake.now - 5, recorder(log, "dropped"))
+    scheduler.at("kept", fake.now - 1, recorder(log, "kept"))
+    await settle()
+    assert log == ["slow"]
+    scheduler.cancel("dropped")
+    release.set()
+    await settle()
+    assert log == ["slow", "kept"]

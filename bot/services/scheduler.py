@@ -107,9 +107,13 @@ class Scheduler:
                 await self._nap(delay)
                 continue  # look again: the heap may have changed while sleeping
             self._sleeping_until = float("-inf")  # busy: `at` need not wake this task
+            if self._slots.locked():
+                await self._slots.acquire()  # wait for a running callback to end
+                self._slots.release()
+                continue  # look again: a timer may have been moved or cancelled meanwhile
+            await self._slots.acquire()
             heapq.heappop(self._heap)
             _, _, callback = self._entries.pop(key)
-            await self._slots.acquire()
             task = asyncio.create_task(self._run(key, callback))
             self._running.add(task)
             task.add_done_callback(self._finished)
