@@ -2,14 +2,32 @@
 
 from __future__ import annotations
 
+import difflib
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 TIME_LIMIT_POLICIES = ("skip", "computer", "remove")
+#: Every setting's environment variable (``.env.example`` and the README list them too).
+SETTING_NAMES = (
+    "DISCORD_TOKEN",
+    "SEQUENCE_DATABASE",
+    "LOG_LEVEL",
+    "DEV_GUILD_ID",
+    "SHARD_COUNT",
+    "TURN_TIME_LIMIT",
+    "TIME_LIMIT_POLICY",
+    "REMINDER_DELAY",
+    "LOBBY_EXPIRY",
+    "COMPUTER_MOVE_DELAY",
+    "COMPUTER_BUDGET_MS",
+)
+#: A bot token: three dot-separated parts of URL-safe base64.
+_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
 
 
 class ConfigError(ValueError):
@@ -91,6 +109,50 @@ class Settings:
     def with_overrides(self, **changes: Any) -> Settings:
         """A copy with some settings changed (tests and the demo use this)."""
         return replace(self, **changes)
+
+
+def token_problem(token: str) -> str | None:
+    """What is wrong with the shape of a bot token, or None (the token itself is never shown).
+
+    >>> token_problem("MTIz.abc.def") is None
+    True
+    >>> token_problem("Bot MTIz.abc.def")
+    'DISCORD_TOKEN starts with "Bot ": give the token alone, without that prefix.'
+    """
+    if token[:1] in "'\"" or token[-1:] in "'\"":
+        return "DISCORD_TOKEN is wrapped in quotes: write the token without them."
+    if token.lower().startswith("bot "):
+        return 'DISCORD_TOKEN starts with "Bot ": give the token alone, without that prefix.'
+    if not _TOKEN_SHAPE.fullmatch(token):
+        return (
+            "DISCORD_TOKEN does not look like a bot token (three parts separated by dots): "
+            "copy it again from the Developer Portal (your application > Bot > Reset Token)."
+        )
+    return None
+
+
+def unknown_settings(environ: Iterable[str], env_file: Iterable[str] = ()) -> list[str]:
+    """Warnings for names that look like settings but are not (a typo is otherwise ignored).
+
+    In the environment: names that start with ``SEQUENCE_`` or are close to a setting's name.
+    In the ``.env`` file: every name that is not a setting.
+
+    >>> unknown_settings(["TURN_TIME_LIMT", "PATH", "LOG_LEVEL"])
+    ['TURN_TIME_LIMT is not a setting (did you mean TURN_TIME_LIMIT?); it is ignored.']
+    """
+    warnings = []
+    sources = [(name, "") for name in environ] + [(name, " in .env") for name in env_file]
+    seen = set(SETTING_NAMES)
+    for name, where in sources:
+        if name in seen:
+            continue
+        seen.add(name)
+        close = difflib.get_close_matches(name.upper(), SETTING_NAMES, n=1, cutoff=0.85)
+        if not (close or where or name.upper().startswith("SEQUENCE_")):
+            continue
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        warnings.append(f"{name}{where} is not a setting{hint}; it is ignored.")
+    return warnings
 
 
 def read_env_file(path: Path) -> dict[str, str]:

@@ -122,11 +122,46 @@ def test_a_refused_token_is_one_line_and_never_printed(monkeypatch, capsys):
     assert "Traceback" not in err
 
 
-def test_run_stops_before_connecting_when_the_database_is_unusable(monkeypatch, tmp_path, capsys):
+@pytest.mark.parametrize(
+    ("database", "words"),
+    [
+        (".", "is a folder"),
+        ("/proc/sequence/x.db", "cannot be created"),
+        ("a-file/x.db", "cannot be created"),
+    ],
+)
+def test_run_stops_before_connecting_when_the_database_is_unusable(
+    monkeypatch, tmp_path, capsys, database, words
+):
+    """A SEQUENCE_DATABASE that cannot be used is a bad setting: one line, exit 2."""
+    (tmp_path / "a-file").write_text("not a folder", encoding="utf-8")
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("SEQUENCE_DATABASE", str(tmp_path))
-    assert main(["run"]) == 1
+    monkeypatch.setenv("SEQUENCE_DATABASE", database)
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and words in err
+
+
+def test_a_named_env_file_that_is_missing_is_an_error(tmp_path, capsys):
+    assert main(["run", "--env-file", "prod.env"]) == 2
+    err = capsys.readouterr().err
+    assert err == "error: --env-file prod.env does not exist: name a settings file like .env.\n"
+    assert main(["check", "--env-file", str(tmp_path)]) == 1  # check answers only 0 or 1
     assert "is a folder" in capsys.readouterr().err
+
+
+def test_a_misspelled_setting_is_warned_about(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("TURN_TIME_LIMT", "5")
+    monkeypatch.setenv("SEQUENCE_DB", "x.db")
+    (tmp_path / ".env").write_text("LOG_LEVEL=INFO\nREMINDER=60\n", encoding="utf-8")
+    assert main(["check"]) == 0
+    warnings = capsys.readouterr().err.splitlines()
+    assert warnings == [
+        "warning: TURN_TIME_LIMT is not a setting (did you mean TURN_TIME_LIMIT?); it is ignored.",
+        "warning: SEQUENCE_DB is not a setting; it is ignored.",
+        "warning: REMINDER in .env is not a setting; it is ignored.",
+    ]
 
 
 def test_no_command_prints_the_help(capsys):
@@ -143,6 +178,57 @@ def test_demo_options_are_validated(capsys):
     assert "--players" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("out", "words"),
+    [
+        ("/proc/sequence-demo", "cannot write there"),
+        ("a-file/demo", "a-file is a file, not a folder"),
+        ("blocked", "blocked/boards is a file, not a folder"),
+    ],
+)
+def test_the_demo_checks_its_folder_before_playing(tmp_path, capsys, out, words):
+    (tmp_path / "a-file").write_text("not a folder", encoding="utf-8")
+    (tmp_path / "blocked").mkdir()
+    (tmp_path / "blocked" / "boards").write_text("not a folder", encoding="utf-8")
+    assert main(["demo", "--out", out]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"error: --out {out}: ") and captured.err.count("\n") == 1
+    assert words in captured.err
+    assert "Playing" not in captured.err and not list(tmp_path.rglob("*.png"))
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    assert re.fullmatch(r"sequence-bot \S+\n", capsys.readouterr().out)
+
+
+def test_the_offline_commands_without_simcord_say_how_to_install_it(tmp_path):
+    """``demo`` and ``commands`` need the [demo] extra: one line and exit 2 without it."""
+    env = {k: v for k, v in os.environ.items() if k not in VARIABLES.values()}
+    env["PYTHONPATH"] = str(ROOT)
+    code = (  # None in sys.modules: Python's own way of making a module unimportable
+        "import sys\n"
+        "sys.modules['simcord'] = None\n"
+        "from bot.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    for command in (["demo"], ["commands"], ["play-local", "--no-browser"]):
+        done = subprocess.run(
+            [sys.executable, "-c", code, *command],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.count("\n") == 1 and "pip install -e" in done.stderr, done.stderr
+        assert not (tmp_path / "demo-output").exists()
+
+
 # --------------------------------------------------------------------------- check
 def test_check_passes_with_a_token_and_a_usable_database(monkeypatch, capsys):
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
@@ -156,6 +242,27 @@ def test_check_passes_with_a_token_and_a_usable_database(monkeypatch, capsys):
 def test_check_fails_without_a_token(capsys):
     assert main(["check"]) == 1
     assert "DISCORD_TOKEN is not set" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("token", "words"),
+    [
+        ("abc", "does not look like a bot token (three parts separated by dots)"),
+        (f"Bot {TOKEN}", 'starts with "Bot "'),
+        (f'"{TOKEN}"', "wrapped in quotes"),
+        (f"'{TOKEN}'", "wrapped in quotes"),
+        ("MTIz.abc", "three parts"),
+    ],
+)
+def test_check_and_run_refuse_a_token_of_the_wrong_shape(monkeypatch, capsys, token, words):
+    monkeypatch.setenv("DISCORD_TOKEN", token)
+    assert main(["check"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("error: DISCORD_TOKEN ") and err.count("\n") == 1
+    assert words in err and token not in err
+    assert main(["run"]) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith("error: DISCORD_TOKEN ") and err.count("\n") == 1 and token not in err
 
 
 def test_check_fails_on_a_bad_setting(monkeypatch, capsys):

@@ -25,7 +25,7 @@ from bot.logs import configure_logging
 from . import FAILED, OK, USAGE
 
 #: What SimCord's preview imports at run time (besides Pillow).
-PREVIEW_MODULES = ("aiohttp", "markdown_it", "linkify_it", "regex")
+PREVIEW_MODULES = ("simcord", "aiohttp", "markdown_it", "linkify_it", "regex")
 PLAYER_NAME = "you"
 
 
