@@ -416,6 +416,9 @@ async def test_play_local_serves_the_table_on_loopback_and_start_works():
             seen["index"] = response.status
         _, raw = _api(base, key, "POST", "/api/pages", {})
         page = json.loads(raw)
+        seen["lobby"] = [m for m in page["messages"].values() if _find_button(m, "Start")]
+        seen["bot"] = page["entities"]["applications"]
+        seen["assets"] = page["assets"]
         start = _find_button(page, "Start")
         assert start is not None
         message_id = start["control_key"].split(":")[1]
@@ -434,6 +437,7 @@ async def test_play_local_serves_the_table_on_loopback_and_start_works():
         seen["action"] = json.loads(raw)
         _, raw = _api(base, key, "GET", "/api/state", page=page["context"]["id"])
         seen["state"] = raw.decode()
+        seen["messages"] = list(json.loads(raw)["messages"].values())
 
     async def on_ready(url: str) -> None:
         assert url.startswith("http://127.0.0.1:")
@@ -443,6 +447,25 @@ async def test_play_local_serves_the_table_on_loopback_and_start_works():
     assert seen["index"] == 200
     assert seen["action"]["settlement"] == "settled", seen["action"]
     assert "Your hand" in seen["state"]
+    # The bot is "Sequence" with its own avatar, not SimCord's TestBot with a default one.
+    (bot,) = seen["bot"].values()
+    assert bot["name"] == "Sequence" and bot["avatar_kind"] == "custom"
+    assert seen["assets"][bot["avatar"]]["available"]
+    assert "TestBot" not in seen["state"]
+    # The lobby names its host and players; it shows no raw mention.
+    (lobby,) = seen["lobby"]
+    (embed,) = lobby["embeds"]
+    assert embed["description"].startswith("Host: **you**.")
+    assert "<@" not in json.dumps(embed) and "you" in json.dumps(embed["fields"])
+    # Each board is the message's own image, full width, not squeezed inside the embed.
+    boards = [
+        m for m in seen["messages"] if any(a["filename"] == "board.png" for a in m["attachments"])
+    ]
+    assert boards
+    for message in boards:
+        (image,) = message["attachments"]
+        assert image["inline"] and image["available"]
+        assert all("image" not in embed for embed in message["embeds"])
 
 
 # --------------------------------------------------------------------------- Docker
