@@ -474,7 +474,13 @@ def test_the_dockerfile_runs_existing_commands_as_a_non_root_user():
     assert re.search(r"^FROM python:3\.11-slim$", text, re.M)
     assert re.search(r"^USER 10001:10001$", text, re.M)
     assert 'VOLUME ["/data"]' in text and "SEQUENCE_DATABASE=/data/sequence.db" in text
-    assert "pip install --no-cache-dir ." in text
+    # The locked dependencies are installed in their own layer, before the code is copied.
+    lines = text.splitlines()
+    lock = lines.index("COPY requirements.lock ./")
+    deps = lines.index("RUN pip install --no-cache-dir --require-hashes -r requirements.lock")
+    code = lines.index("COPY bot ./bot")
+    app = lines.index("RUN pip install --no-cache-dir --no-deps --no-build-isolation .")
+    assert lock < deps < code < app
     cmd = json.loads(re.search(r"^CMD (\[.*\])$", text, re.M).group(1))
     check = json.loads(re.search(r"^\s+CMD (\[.*\])$", text, re.M).group(1))
     assert cmd[:2] == ["sequence-bot", "run"] and check[:2] == ["sequence-bot", "check"]
@@ -482,3 +488,52 @@ def test_the_dockerfile_runs_existing_commands_as_a_non_root_user():
     assert parser.parse_args(cmd[1:]).heartbeat == parser.parse_args(check[1:]).heartbeat
     ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()
     assert ".env" in ignored and ".git" in ignored
+
+
+# --------------------------------------------------------------------------- dependencies
+def _pyproject() -> dict[str, Any]:
+    import tomllib
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+
+
+def _locked() -> dict[str, str]:
+    """``requirements.lock``'s pins: normalised name -> version."""
+    from packaging.utils import canonicalize_name
+
+    text = (ROOT / "requirements.lock").read_text("utf-8")
+    return {
+        canonicalize_name(name): version
+        for name, version in re.findall(r"^([A-Za-z0-9_.-]+)==([^\s;]+)", text, re.M)
+    }
+
+
+def test_dependencies_are_bounded_and_simcord_is_an_extra():
+    from packaging.requirements import Requirement
+
+    project = _pyproject()
+    runtime = {Requirement(r).name.lower(): Requirement(r) for r in project["dependencies"]}
+    assert "simcord" not in runtime
+    for name, requirement in runtime.items():
+        assert any(spec.operator == "<" for spec in requirement.specifier), name
+    assert not runtime["openskill"].specifier.contains("7.0")  # a new major changes ratings
+    extras = project["optional-dependencies"]
+    assert [Requirement(r).name for r in extras["demo"]] == ["simcord"]
+    test = [Requirement(r) for r in extras["test"]]
+    assert any(r.name == "simcord" and "pytest" in r.extras for r in test)
+
+
+def test_the_lock_file_pins_every_dependency_within_its_bounds():
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    locked = _locked()
+    for line in _pyproject()["dependencies"]:
+        requirement = Requirement(line)
+        version = locked.get(canonicalize_name(requirement.name))
+        assert version is not None, f"{requirement.name} is not in requirements.lock"
+        assert requirement.specifier.contains(version), (requirement, version)
+    assert "simcord" not in locked  # the image carries no Discord simulator
+    text = (ROOT / "requirements.lock").read_text("utf-8")
+    pins = re.findall(r"^[A-Za-z0-9_.-]+==.*$", text, re.M)
+    assert pins and all(line.endswith("\\") for line in pins)  # each pin is followed by hashes
