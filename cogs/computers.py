@@ -142,7 +142,10 @@ class Computers(SequenceCog):
                 record.id, move, actor_id=None, expected_turn=view.turn_number
             )
         except UserError as error:
-            log.warning("Computer move %s in game %d refused: %s", move, record.id, error)
+            # Neither the move nor the refusal is logged: both can name a card of the hand.
+            log.warning(
+                "A computer's %s move in game %d (seat %d) was refused", move.kind, record.id, seat
+            )
             return None
         if outcome.turn_passed or outcome.finished:
             await self.bot.table.after_move(outcome)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import copy
+import io
 import json
 import logging
 import os
+import random
 import re
 import sqlite3
 import subprocess
@@ -537,3 +540,90 @@ def test_the_lock_file_pins_every_dependency_within_its_bounds():
     text = (ROOT / "requirements.lock").read_text("utf-8")
     pins = re.findall(r"^[A-Za-z0-9_.-]+==.*$", text, re.M)
     assert pins and all(line.endswith("\\") for line in pins)  # each pin is followed by hashes
+
+
+# --------------------------------------------------------------------------- no hidden card in logs
+_CODE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC])(?![A-Za-z0-9])")
+_LABEL = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
+_SUITS = dict(zip("♠♥♦♣", "SHDC", strict=True))
+
+
+def cards_named(text: str) -> set[str]:
+    """The cards a line names, as codes (``7S``), whether written ``7S`` or ``7♠``."""
+    found = set(_CODE.findall(text))
+    for rank, suit in _LABEL.findall(text):
+        found.add(("T" if rank == "10" else rank) + _SUITS[suit])
+    return found
+
+
+class HiddenCardWatch(logging.Handler):
+    """Checks every formatted line, as it is emitted, against the game's hidden cards then."""
+
+    def __init__(self, game_of: Any) -> None:
+        super().__init__(logging.DEBUG)
+        self.setFormatter(KeyValueFormatter())
+        self.game_of = game_of
+        self.lines = 0
+        self.leaks: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name.startswith("simcord"):
+            return  # the test harness's own Discord, not the bot
+        line = self.format(record)
+        self.lines += 1
+        game = self.game_of()
+        if game is None:
+            return
+        held = {card for hand in game.hands for card in hand} | set(game.deck)
+        public = {move.card for move in game.moves if move.card}
+        public |= {card for pile in game.discards for card in pile}
+        hidden = held - public
+        if (cards_named(line) & hidden) or '"deck"' in line or '"hands"' in line:
+            self.leaks.append(line)
+
+
+def test_cards_named():
+    assert cards_named("play 7S on C4, then 10♥ and J♣; not ASK or 7SS") == {"7S", "TH", "JC"}
+
+
+async def test_a_whole_game_at_debug_logs_no_hidden_card_and_not_the_deck(simcord_env):
+    """Root logger at DEBUG, every logger captured: no line names a card that is hidden at the
+    moment it is written (a hand or the deck), nor the stored snapshot."""
+    from bot.game import player_view
+    from bot.game.ai import choose_move
+
+    from .e2e_driver import make_move, play_to_the_end
+    from .e2e_helpers import make_table, open_and_start
+
+    stream = io.StringIO()
+    configure_logging("DEBUG", stream=stream)
+    assert logging.getLogger().level == logging.DEBUG
+    table = await make_table(simcord_env, ["alice", "bob"])
+    games = simcord_env.bot.games
+    state: dict[str, Any] = {}
+
+    def game_of() -> Any:
+        record = games.records.get(state["id"]) if "id" in state else None
+        if record is not None:
+            state["game"] = record.game
+        return state.get("game")
+
+    watch = HiddenCardWatch(game_of)
+    logging.getLogger().addHandler(watch)
+    try:
+        record = await open_and_start(table, seed=11)
+        state["id"] = record.id
+        await table.bot.db.games.load(record.id)  # a DEBUG-level read of the stored snapshot
+        # A computer move chosen on a state that has moved on since is refused, and logged
+        # without its card (the race a slow computer player can lose).
+        stale, seat = copy.deepcopy(record), record.game.turn
+        move = choose_move(player_view(record.game, seat), "medium", random.Random(1))
+        await make_move(table, record, seat, move)
+        assert await table.bot.get_cog("Computers").move_for(stale, seat, "medium") is None
+        assert "was refused" in stream.getvalue()
+        record = await play_to_the_end(table, record)
+    finally:
+        logging.getLogger().removeHandler(watch)
+    assert record.game.is_over()
+    assert watch.lines > 0 and stream.getvalue().count("\n") >= watch.lines
+    assert watch.leaks == []
