@@ -94,13 +94,18 @@ class Settings:
         parsed["dev_guild_id"] = _optional_int(values, "DEV_GUILD_ID", minimum=1)
         parsed["shard_count"] = _optional_int(values, "SHARD_COUNT", minimum=1)
         parsed["turn_time_limit"] = _int(values, "TURN_TIME_LIMIT", 0, minimum=0)
+        if 0 < parsed["turn_time_limit"] < 60:
+            raise ConfigError(
+                f"TURN_TIME_LIMIT={parsed['turn_time_limit']} is too short: "
+                "it must be 0 (no limit) or at least 60 seconds."
+            )
         policy = values.get("TIME_LIMIT_POLICY", "skip").strip().lower()
         if policy not in TIME_LIMIT_POLICIES:
             raise ConfigError(
                 f"TIME_LIMIT_POLICY={policy!r} is not a policy: use skip, computer or remove."
             )
         parsed["time_limit_policy"] = policy
-        parsed["reminder_delay"] = _int(values, "REMINDER_DELAY", 12 * 3600, minimum=60)
+        parsed["reminder_delay"] = _int(values, "REMINDER_DELAY", 12 * 3600, minimum=600)
         parsed["lobby_expiry"] = _int(values, "LOBBY_EXPIRY", 24 * 3600, minimum=60)
         parsed["computer_move_delay"] = _float(values, "COMPUTER_MOVE_DELAY", 2.0)
         parsed["computer_budget_ms"] = _int(values, "COMPUTER_BUDGET_MS", 250, minimum=1)

@@ -141,7 +141,7 @@ class Computers(SequenceCog):
             outcome = await self.bot.games.apply(
                 record.id, move, actor_id=None, expected_turn=view.turn_number
             )
-        except UserError as error:
+        except UserError:
             # Neither the move nor the refusal is logged: both can name a card of the hand.
             log.warning(
                 "A computer's %s move in game %d (seat %d) was refused", move.kind, record.id, seat
