@@ -37,17 +37,19 @@ ACTIONS = ("join", "leave", "switch", "start", "cancel", "addbot")
 def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
     """The lobby message: seats by team, the rules chosen, and how to start."""
     options = TableOptions.from_dict(lobby.options)
+    shown = {seat["user_id"]: discord.utils.escape_markdown(seat["name"]) for seat in lobby.seats}
+    host = f"**{shown[lobby.host_id]}**" if lobby.host_id in shown else f"<@{lobby.host_id}>"
     embed = discord.Embed(
         title=f"Sequence lobby · {options.preset}",
         description=(
-            f"Host: <@{lobby.host_id}>. Join, pick a team, then the host presses **Start**.\n"
+            f"Host: {host}. Join, pick a team, then the host presses **Start**.\n"
             "2, 3, 4, 6, 8, 9, 10 or 12 players; teams must be equal."
         ),
         colour=TEAM_COLOUR_VALUES[0],
     )
     for team, members in enumerate(lobby_teams(lobby)):
         names = "\n".join(
-            f"🤖 {seat['name']}" if seat.get("bot_level") else f"<@{seat['user_id']}>"
+            f"🤖 {shown[seat['user_id']]}" if seat.get("bot_level") else shown[seat["user_id"]]
             for seat in members
         )
         embed.add_field(name=team_label(team), value=names or "—", inline=True)

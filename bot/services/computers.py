@@ -109,8 +109,9 @@ class ComputerPlayers:
             return False
         try:
             await self.games.apply(game_id, move, actor_id=None, expected_turn=view.turn_number)
-        except UserError as error:
-            # The game moved on while the computer thought (never a card: the move stays private).
-            log.info("A computer move in game %d lapsed: %s", game_id, error)
+        except UserError:
+            # The game moved on while it thought. Neither the move nor the refusal is logged:
+            # both can name a card of the computer's hand.
+            log.info("A computer's %s move in game %d (seat %d) lapsed", move.kind, game_id, seat)
             return False
         return True

@@ -86,7 +86,8 @@ class Table:
             description=headline or None,
             colour=TEAM_COLOUR_VALUES[colour_team],
         )
-        embed.set_image(url="attachment://board.png")
+        # The board is the message's attachment, shown full width under the text; inside the
+        # embed, Discord (and SimCord's preview) would shrink the tall image to a thumbnail.
         embed.set_footer(text=scoreline(record))
         return embed
 
