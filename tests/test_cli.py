@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import copy
 import io
 import json
 import logging
@@ -592,7 +591,7 @@ async def test_a_whole_game_at_debug_logs_no_hidden_card_and_not_the_deck(simcor
     from bot.game import player_view
     from bot.game.ai import choose_move
 
-    from .e2e_driver import make_move, play_to_the_end
+    from .e2e_driver import play_to_the_end
     from .e2e_helpers import make_table, open_and_start
 
     stream = io.StringIO()
@@ -616,11 +615,15 @@ async def test_a_whole_game_at_debug_logs_no_hidden_card_and_not_the_deck(simcor
         await table.bot.db.games.load(record.id)  # a DEBUG-level read of the stored snapshot
         # A computer move chosen on a state that has moved on since is refused, and logged
         # without its card (the race a slow computer player can lose).
-        stale, seat = copy.deepcopy(record), record.game.turn
+        # The computer thinks for the seat on turn while that player moves: its move lapses.
+        seat = record.game.turn
         move = choose_move(player_view(record.game, seat), "medium", random.Random(1))
-        await make_move(table, record, seat, move)
-        assert await table.bot.get_cog("Computers").move_for(stale, seat, "medium") is None
-        assert "was refused" in stream.getvalue()
+        thought, _ = await asyncio.gather(
+            table.bot.computers.move_for(record.id, seat, "medium"),
+            table.bot.games.apply(record.id, move, actor_id=None, expected_turn=0),
+        )
+        assert thought is False
+        assert "lapsed" in stream.getvalue()
         record = await play_to_the_end(table, record)
     finally:
         logging.getLogger().removeHandler(watch)

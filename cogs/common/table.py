@@ -116,8 +116,8 @@ class Table:
         ``game`` is the game as a change left it (default: the game now).
         """
         live = record
-        if game is not None and game is not record.game:
-            record = dataclasses.replace(record, game=game)
+        # Bind the game now: a later change may swap the live record's game while this awaits.
+        record = dataclasses.replace(record, game=game or record.game)
         png = await render_public_board(record)
         content = result_line(record) if record.game.is_over() else turn_line(record)
         kwargs = {}
