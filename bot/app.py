@@ -11,10 +11,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.services.caps import Caps, CapSettings
 from bot.services.games import GameService
 from bot.services.lobbies import LobbyService
 from bot.services.scheduler import Scheduler
 from bot.store.database import Database
+from cogs.common.cooldowns import RateLimits
 from cogs.common.replies import SORRY
 
 log = logging.getLogger(__name__)
@@ -63,6 +65,8 @@ class SequenceBotMixin:
     db: Database
     games: GameService
     lobbies: LobbyService
+    caps: Caps
+    limits: RateLimits
 
     def _setup_sequence(self, settings: Settings) -> None:
         from cogs.common.table import Table
@@ -74,13 +78,15 @@ class SequenceBotMixin:
         )
         self.table = Table(self)  # type: ignore[arg-type]
         self.scheduler = Scheduler(self.clock)
+        self.limits = RateLimits(self.clock, settings)
 
     async def setup_hook(self) -> None:
         """Open the store, resume every game, load the cogs and sync the slash commands."""
         bot: Any = self
         self.db = await Database.open(self.settings.database_path)
         self.games = GameService(self.db, self.clock)
-        self.lobbies = LobbyService(self.db, self.clock)
+        self.caps = Caps(self.db, self.games, CapSettings.from_settings(self.settings))
+        self.lobbies = LobbyService(self.db, self.clock, caps=self.caps)
         records = await self.games.load_active()
         log.info("Resumed %d active game(s)", len(records))
         for extension in EXTENSIONS:

@@ -77,6 +77,18 @@ class Lobbies:
         """Every open lobby (for start-up), oldest first."""
         return await self._db.run(_select, "", ())
 
+    async def hosted_by(self, host_id: int) -> int:
+        """How many open lobbies this person hosts."""
+        return await self._db.run(_count, "WHERE host_id = ?", (host_id,))
+
+    async def in_guild(self, guild_id: int) -> int:
+        """How many lobbies are open in a server."""
+        return await self._db.run(_count, "WHERE guild_id = ?", (guild_id,))
+
+    async def seating(self, user_id: int) -> int:
+        """How many open lobbies this person sits in."""
+        return await self._db.run(_count, _SEATED, (user_id,))
+
     async def expire(self, older_than: float) -> list[LobbyRecord]:
         """Delete the lobbies created before ``older_than`` and return them."""
         return await self._db.run(_expire, older_than)
@@ -90,6 +102,17 @@ def _select(conn: sqlite3.Connection, where: str, params: tuple[Any, ...]) -> li
     # ``where`` is a constant of this module; values go in ``params``.
     rows = conn.execute(f"SELECT {_COLUMNS} FROM lobbies {where} ORDER BY id", params)
     return [_record(row) for row in rows]
+
+
+_SEATED = (
+    "WHERE EXISTS (SELECT 1 FROM json_each(lobbies.seats) "
+    "WHERE json_extract(json_each.value, '$.user_id') = ?)"
+)
+
+
+def _count(conn: sqlite3.Connection, where: str, params: tuple[Any, ...]) -> int:
+    # ``where`` is a constant of this module; values go in ``params``.
+    return conn.execute(f"SELECT COUNT(*) FROM lobbies {where}", params).fetchone()[0]
 
 
 def _create(conn: sqlite3.Connection, record: LobbyRecord, options: str, seats: str) -> int:
