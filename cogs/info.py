@@ -11,6 +11,7 @@ from discord import app_commands
 from bot.app import SequenceBot
 from bot.game import card_label
 from bot.services.options import TableOptions, describe_house_rules, format_duration
+from bot.services.rulings import RULING_RULE
 
 from .base import SequenceCog
 from .common.describe import result_line, scoreline, seat_label, team_label, turn_line
@@ -31,6 +32,13 @@ sequences of a team may share one space.
 • A **dead card** (both spaces covered) can be turned in once a turn for a new one.
 • **No table talk**: coaching a teammate costs every member of the team a card.
 Use the **Your hand** button under the board, or `/sequence hand`, to play privately."""
+
+
+def ruling_rule(timeout: int) -> str:
+    """Who rules on a table-talk call, with the configured time after which a call stands."""
+    if timeout > 0:
+        return RULING_RULE.format(fallback=f"stands after {format_duration(timeout)}")
+    return RULING_RULE.format(fallback="waits for a moderator")
 
 
 class Info(SequenceCog):
@@ -99,7 +107,7 @@ class Info(SequenceCog):
     @app_commands.command(name="rules", description="The rules of Sequence in one minute")
     async def rules(self, interaction: discord.Interaction) -> None:
         async with reporting(interaction):
-            text = RULES_TEXT
+            text = RULES_TEXT + "\n" + ruling_rule(self.bot.settings.table_talk_ruling_timeout)
             record = self.bot.games.find_in_channel(interaction.channel_id or 0)
             if record is not None:
                 rules = describe_house_rules(TableOptions.from_dict(record.options))
