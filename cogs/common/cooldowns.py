@@ -1,17 +1,17 @@
 """Cooldowns on the commands that post a message or draw an image: per person and per channel.
 
-Built on discord.py's token bucket (``app_commands.Cooldown``), read against the bot's clock
-(SimCord's virtual clock in tests), and checked at the top of a command inside ``reporting``:
-an overrun is a :class:`UserError`, answered ephemerally with how long to wait.
+A limit ``(uses, seconds)`` allows at most ``uses`` in any ``seconds`` (a sliding window),
+read on the bot's clock (SimCord's virtual clock in tests). It is checked at the top of a
+command inside ``reporting``: an overrun is a :class:`UserError`, answered ephemerally with
+how long to wait, and counts nothing.
 """
 
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
-
-from discord import app_commands
 
 from bot.services.errors import UserError
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 #: Actions limited as "creating" (``CREATE_RATE_LIMIT`` per person) rather than "posting".
 CREATING = frozenset({"new lobby", "new tournament"})
-#: Past this many buckets, the full ones (nobody used them within their window) are dropped.
+#: Past this many keys, those with no use left in their window are dropped.
 PRUNE_AT = 10_000
 YOURS = "You used that too often"
 CHANNELS = "That was used too often in this channel"
@@ -33,19 +33,38 @@ class TooFast(UserError):
 
     def __init__(self, retry_after: float, why: str) -> None:
         self.retry_after = retry_after
-        seconds = max(1, math.ceil(retry_after))
-        super().__init__(f"{why}: try again in {seconds} s.")
+        super().__init__(f"{why}: try again in {max(1, math.ceil(retry_after))} s.")
+
+
+class Window:
+    """The times of the uses within the last ``seconds``; at most ``uses`` of them."""
+
+    def __init__(self, uses: int, seconds: float) -> None:
+        self.uses, self.seconds = uses, seconds
+        self.times: deque[float] = deque()
+
+    def wait(self, now: float) -> float:
+        """Seconds until one more use is allowed (0: now)."""
+        while self.times and self.times[0] <= now - self.seconds:
+            self.times.popleft()
+        if len(self.times) < self.uses:
+            return 0.0
+        return self.times[0] + self.seconds - now
+
+    def use(self, now: float) -> None:
+        """Count one use (after :meth:`wait` said 0)."""
+        self.times.append(now)
 
 
 class RateLimits:
-    """Per-person and per-channel token buckets for each limited action."""
+    """Per-person and per-channel windows for each limited action."""
 
     def __init__(self, clock: Callable[[], float], settings: Settings) -> None:
         self.clock = clock
         self.user_rate = settings.user_rate_limit
         self.channel_rate = settings.channel_rate_limit
         self.create_rate = settings.create_rate_limit
-        self._buckets: dict[tuple[str, str, int], app_commands.Cooldown] = {}
+        self._windows: dict[tuple[str, str, int], Window] = {}
 
     def check(self, interaction: discord.Interaction, action: str) -> None:
         """Count one use of ``action`` by the user in the channel, or raise :class:`TooFast`
@@ -56,26 +75,26 @@ class RateLimits:
         """:meth:`check` for plain ids."""
         now = self.clock()
         user_rate = self.create_rate if action in CREATING else self.user_rate
-        mine = self._bucket((action, "user", user_id), user_rate)
-        channel = self._bucket((action, "channel", channel_id), self.channel_rate)
-        for bucket, why in ((mine, YOURS), (channel, CHANNELS)):
-            if bucket.get_tokens(now) == 0:
-                raise TooFast(bucket.get_retry_after(now), why)
-        mine.update_rate_limit(now)
-        channel.update_rate_limit(now)
+        mine = self._window((action, "user", user_id), user_rate)
+        channel = self._window((action, "channel", channel_id), self.channel_rate)
+        for window, why in ((mine, YOURS), (channel, CHANNELS)):
+            wait = window.wait(now)
+            if wait > 0:
+                raise TooFast(wait, why)
+        mine.use(now)
+        channel.use(now)
 
-    def _bucket(self, key: tuple[str, str, int], rate: tuple[int, int]) -> app_commands.Cooldown:
-        bucket = self._buckets.get(key)
-        if bucket is None:
-            if len(self._buckets) >= PRUNE_AT:
+    def _window(self, key: tuple[str, str, int], rate: tuple[int, int]) -> Window:
+        window = self._windows.get(key)
+        if window is None:
+            if len(self._windows) >= PRUNE_AT:
                 self._prune()
-            bucket = self._buckets[key] = app_commands.Cooldown(*rate)
-        return bucket
+            window = self._windows[key] = Window(*rate)
+        return window
 
     def _prune(self) -> None:
         now = self.clock()
-        self._buckets = {
-            key: bucket
-            for key, bucket in self._buckets.items()
-            if bucket.get_tokens(now) < bucket.rate
-        }
+        for key, window in list(self._windows.items()):
+            window.wait(now)  # forgets the uses older than its window
+            if not window.times:
+                del self._windows[key]
