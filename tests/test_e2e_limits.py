@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bot.app import create_bot
 from bot.config import Settings
 
 from .conftest import make_settings
@@ -202,3 +203,43 @@ async def test_tournaments_per_person_and_per_server(simcord_env) -> None:
     # once ann's has ended, cat may open one
     await ann.slash(halls[0], "tournament end")
     assert not (await cat.slash(halls[2], "tournament create", name="C", format="swiss")).ephemeral
+
+
+# ---------------------------------------------------------------------- replay cache
+def count_renders(bot: Any) -> list[int]:
+    """Wrap the real replay renderer of the bot's stats cog; returns the list it appends to."""
+    cache = bot.get_cog("Stats").replays
+    real, renders = cache.render, []
+
+    def counting(settings: Any, seed: int, moves: Any, names: Any) -> bytes:
+        renders.append(len(moves))
+        return real(settings, seed, moves, names)
+
+    cache.render = counting
+    return renders
+
+
+async def test_a_finished_games_replay_is_rendered_once(simcord_env, bot_settings) -> None:
+    env = simcord_env
+    table = await make_table(env, ["alice", "bob", "carol"])
+    alice, bob, carol = table.players
+    table.players = [alice, bob]
+    record = await open_and_start(table, seed=3)
+    assert not (await bob.slash(table.channel, "sequence resign")).ephemeral
+    renders = count_renders(env.bot)
+
+    first = await alice.slash(table.channel, "sequence replay", game=record.id)
+    second = await carol.slash(table.channel, "sequence replay", game=record.id)
+    gifs = [await r.response.attachments[0].read() for r in (first, second)]
+    assert gifs[0].startswith(b"GIF89a") and gifs[0] == gifs[1]
+    assert renders == [len(record.game.moves)]  # drawn once, for its final move count
+    kept = bot_settings.database_path.parent / "replays"
+    assert (kept / f"game-{record.id}-{len(record.game.moves)}.gif").read_bytes() == gifs[0]
+
+    # kept on disk: a restarted bot draws it no more
+    await env.bot.close()
+    await env.restart_bot(create_bot(bot_settings))
+    renders = count_renders(env.bot)
+    again = await bob.slash(table.channel, "sequence replay", game=record.id)
+    assert await again.response.attachments[0].read() == gifs[0]
+    assert renders == []
