@@ -159,7 +159,7 @@ async def test_one_person_hosts_at_most_two_lobbies_and_a_server_holds_three(sim
 async def test_one_person_plays_at_most_two_games_at_once(simcord_env) -> None:
     env = simcord_env
     guild = env.create_guild("Club")
-    rooms = [guild.create_text_channel(f"room-{n}") for n in range(3)]
+    rooms = [guild.create_text_channel(f"room-{n}") for n in range(4)]
     alice, bob, carol = (guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol"))
     env.bot.lobbies.new_seed = lambda: 1
     # alice plays one game, and sits in a second lobby
@@ -180,6 +180,9 @@ async def test_one_person_plays_at_most_two_games_at_once(simcord_env) -> None:
     assert [seat["user_id"] for seat in lobby.seats] == [bob.id]
     refused = await alice.slash(rooms[2], "sequence join")
     assert refused.ephemeral and "already in 2 games" in refused.response.content
+    refused = await alice.slash(rooms[3], "sequence new")
+    assert refused.ephemeral and "already in 2 games" in refused.response.content
+    assert await env.bot.db.lobbies.get_for_channel(rooms[3].id) is None
 
     # leaving a lobby frees a place
     left = await alice.slash(rooms[1], "sequence leave")
