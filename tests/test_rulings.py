@@ -127,3 +127,10 @@ def test_who_may_rule_in_words():
     assert describe_eligible(neutral, lambda t: f"team {t}") == (
         "a member with Manage Messages who is not accused or a player of team 1"
     )
+
+
+def test_the_rules_text_follows_the_timeout_setting():
+    from cogs.info import ruling_rule
+
+    assert "the call stands after 1 h unless the caller withdraws it" in ruling_rule(3600)
+    assert "the call waits for a moderator unless the caller withdraws it" in ruling_rule(0)
