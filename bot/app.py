@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.services.caps import Caps, CapSettings
 from bot.services.computers import ComputerPlayers
 from bot.services.events import EventBus
 from bot.services.games import GameService
@@ -20,6 +21,7 @@ from bot.services.tabletalk import TableTalkService
 from bot.services.turns import TurnClock
 from bot.services.undo import UndoService
 from bot.store.database import Database
+from cogs.common.cooldowns import RateLimits
 from cogs.common.replies import SORRY
 
 log = logging.getLogger(__name__)
@@ -73,6 +75,8 @@ class SequenceBotMixin:
     computers: ComputerPlayers
     tabletalk: TableTalkService
     undo: UndoService
+    caps: Caps
+    limits: RateLimits
 
     def _setup_sequence(self, settings: Settings) -> None:
         from cogs.common.table import Table
@@ -85,6 +89,7 @@ class SequenceBotMixin:
         self.table = Table(self)  # type: ignore[arg-type]
         self.scheduler = Scheduler(self.clock)
         self.bus = EventBus()
+        self.limits = RateLimits(self.clock, settings)
 
     async def setup_hook(self) -> None:
         """Open the store, wire the services and their subscribers, resume every game, load
@@ -94,7 +99,8 @@ class SequenceBotMixin:
         settings = self.settings
         self.db = await Database.open(settings.database_path)
         self.games = GameService(self.db, self.clock, self.bus)
-        self.lobbies = LobbyService(self.db, self.clock, games=self.games)
+        self.caps = Caps(self.db, self.games, CapSettings.from_settings(settings))
+        self.lobbies = LobbyService(self.db, self.clock, games=self.games, caps=self.caps)
         self.turn_clock = TurnClock(self.db, self.games, self.scheduler, self.clock)
         self.computers = ComputerPlayers(
             self.games,

@@ -60,6 +60,27 @@ class Settings:
     computer_move_delay: float = 2.0
     #: ``COMPUTER_BUDGET_MS``: the time budget of the hard computer player per move.
     computer_budget_ms: int = 250
+    #: ``USER_RATE_LIMIT``: how often one person may use each command that posts a message or
+    #: draws an image (board, status, replay, table-talk calls...), as ``uses/seconds``.
+    user_rate_limit: tuple[int, int] = (4, 60)
+    #: ``CHANNEL_RATE_LIMIT``: the same, for everyone in one channel together.
+    channel_rate_limit: tuple[int, int] = (10, 60)
+    #: ``CREATE_RATE_LIMIT``: how often one person may open a lobby or a tournament.
+    create_rate_limit: tuple[int, int] = (3, 600)
+    #: ``MAX_LOBBIES_PER_USER``: open lobbies one person may host at once (0: no cap).
+    max_lobbies_per_user: int = 2
+    #: ``MAX_LOBBIES_PER_SERVER``: open lobbies in one server at once (0: no cap).
+    max_lobbies_per_server: int = 25
+    #: ``MAX_GAMES_PER_USER``: games one person may play at once, lobbies they sit in counted
+    #: (0: no cap).
+    max_games_per_user: int = 10
+    #: ``MAX_TOURNAMENTS_PER_USER``: open tournaments one person may organise (0: no cap).
+    max_tournaments_per_user: int = 1
+    #: ``MAX_TOURNAMENTS_PER_SERVER``: open tournaments in one server at once (0: no cap).
+    max_tournaments_per_server: int = 3
+    #: ``TABLE_TALK_RULING_TIMEOUT``: seconds after which a table-talk call that nobody may
+    #: rule on stands, unless the caller withdrew it (0: never).
+    table_talk_ruling_timeout: int = 600
 
     @classmethod
     def from_env(
@@ -109,6 +130,19 @@ class Settings:
         parsed["lobby_expiry"] = _int(values, "LOBBY_EXPIRY", 24 * 3600, minimum=60)
         parsed["computer_move_delay"] = _float(values, "COMPUTER_MOVE_DELAY", 2.0)
         parsed["computer_budget_ms"] = _int(values, "COMPUTER_BUDGET_MS", 250, minimum=1)
+        parsed["user_rate_limit"] = _rate(values, "USER_RATE_LIMIT", (4, 60))
+        parsed["channel_rate_limit"] = _rate(values, "CHANNEL_RATE_LIMIT", (10, 60))
+        parsed["create_rate_limit"] = _rate(values, "CREATE_RATE_LIMIT", (3, 600))
+        parsed["max_lobbies_per_user"] = _int(values, "MAX_LOBBIES_PER_USER", 2, minimum=0)
+        parsed["max_lobbies_per_server"] = _int(values, "MAX_LOBBIES_PER_SERVER", 25, minimum=0)
+        parsed["max_games_per_user"] = _int(values, "MAX_GAMES_PER_USER", 10, minimum=0)
+        parsed["max_tournaments_per_user"] = _int(values, "MAX_TOURNAMENTS_PER_USER", 1, minimum=0)
+        parsed["max_tournaments_per_server"] = _int(
+            values, "MAX_TOURNAMENTS_PER_SERVER", 3, minimum=0
+        )
+        parsed["table_talk_ruling_timeout"] = _int(
+            values, "TABLE_TALK_RULING_TIMEOUT", 600, minimum=0
+        )
         return cls(**parsed)
 
     def with_overrides(self, **changes: Any) -> Settings:
@@ -209,3 +243,21 @@ def _float(values: Mapping[str, str], name: str, default: float) -> float:
     if not 0 <= number <= 60:
         raise ConfigError(f"{name}={number} must be between 0 and 60 seconds.")
     return number
+
+
+def _rate(values: Mapping[str, str], name: str, default: tuple[int, int]) -> tuple[int, int]:
+    """``uses/seconds`` such as ``4/60``: at most 4 uses in any 60 seconds."""
+    raw = values.get(name, "").strip()
+    if not raw:
+        return default
+    uses, sep, seconds = raw.partition("/")
+    try:
+        rate = (int(uses), int(seconds))
+    except ValueError:
+        rate = (0, 0)
+    if not sep or rate[0] < 1 or rate[1] < 1:
+        raise ConfigError(
+            f"{name}={raw!r} is not a rate: write uses/seconds with whole numbers of at least 1, "
+            "like 4/60."
+        )
+    return rate

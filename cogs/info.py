@@ -11,6 +11,7 @@ from discord import app_commands
 from bot.app import SequenceBot
 from bot.game import card_label
 from bot.services.options import TableOptions, describe_house_rules, format_duration
+from bot.services.rulings import RULING_RULE
 
 from .base import SequenceCog
 from .common.describe import result_line, scoreline, seat_label, team_label, turn_line
@@ -33,6 +34,13 @@ sequences of a team may share one space.
 Use the **Your hand** button under the board, or `/sequence hand`, to play privately."""
 
 
+def ruling_rule(timeout: int) -> str:
+    """Who rules on a table-talk call, with the configured time after which a call stands."""
+    if timeout > 0:
+        return RULING_RULE.format(fallback=f"stands after {format_duration(timeout)}")
+    return RULING_RULE.format(fallback="waits for a moderator")
+
+
 class Info(SequenceCog):
     """The board, the state of the game and the rules, on demand."""
 
@@ -42,6 +50,7 @@ class Info(SequenceCog):
     @app_commands.command(name="board", description="Post the current board again")
     async def board(self, interaction: discord.Interaction) -> None:
         async with reporting(interaction):
+            self.bot.limits.check(interaction, "board")
             record = self.bot.games.for_channel(interaction.channel_id or 0)
             png = await render_public_board(record)
             content = result_line(record) if record.game.is_over() else turn_line(record)
@@ -62,6 +71,7 @@ class Info(SequenceCog):
     @app_commands.command(name="status", description="Seats, turn, deck, discards and sequences")
     async def status(self, interaction: discord.Interaction) -> None:
         async with reporting(interaction):
+            self.bot.limits.check(interaction, "status")
             record = self.bot.games.for_channel(interaction.channel_id or 0)
             game = record.game
             lines = [f"**Game #{record.id}** · {game.settings.preset} · {scoreline(record)}"]
@@ -96,7 +106,7 @@ class Info(SequenceCog):
     @app_commands.command(name="rules", description="The rules of Sequence in one minute")
     async def rules(self, interaction: discord.Interaction) -> None:
         async with reporting(interaction):
-            text = RULES_TEXT
+            text = RULES_TEXT + "\n" + ruling_rule(self.bot.settings.table_talk_ruling_timeout)
             record = self.bot.games.find_in_channel(interaction.channel_id or 0)
             if record is not None:
                 rules = describe_house_rules(TableOptions.from_dict(record.options))

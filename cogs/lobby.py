@@ -223,6 +223,7 @@ class Lobby(SequenceCog):
                 hints=hints,
                 rated=rated and not hints,
             )
+            self.bot.limits.check(interaction, "new lobby")
             host = Person(interaction.user.id, user_name(interaction.user))
             lobby = await self.bot.lobbies.open(
                 interaction.guild_id, interaction.channel_id or 0, host, options
@@ -251,14 +252,44 @@ class Lobby(SequenceCog):
         async with reporting(interaction):
             await self.run_action(interaction, "start", edit=False)
 
-    @app_commands.command(name="kick", description="Remove a player from the lobby (host only)")
-    async def kick(self, interaction: discord.Interaction, player: discord.Member) -> None:
+    @app_commands.command(
+        name="kick", description="Remove a player or a computer from the lobby (host only)"
+    )
+    @app_commands.describe(
+        player="The person to remove", computer="The computer player to remove (pick from the list)"
+    )
+    async def kick(
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member | None = None,
+        computer: str | None = None,
+    ) -> None:
         async with reporting(interaction):
-            lobby = await self.bot.lobbies.kick(
-                interaction.channel_id or 0, interaction.user.id, player.id
-            )
-            await reply(interaction, f"{player.display_name} was removed from the lobby.")
+            channel_id, actor_id = interaction.channel_id or 0, interaction.user.id
+            if (player is None) == (computer is None):
+                raise UserError("Name one player, or one computer player, to remove.")
+            if computer is not None:
+                lobby, name = await self.bot.lobbies.kick_computer(channel_id, actor_id, computer)
+            else:
+                assert player is not None
+                lobby = await self.bot.lobbies.kick(channel_id, actor_id, player.id)
+                name = player.display_name
+            await reply(interaction, f"{name} was removed from the lobby.")
             await self.refresh_message(lobby)
+
+    @kick.autocomplete("computer")
+    async def kick_computer_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        lobby = await self.bot.db.lobbies.get_for_channel(interaction.channel_id or 0)
+        if lobby is None:
+            return []
+        wanted = current.casefold()
+        return [
+            app_commands.Choice(name=seat["name"], value=str(seat["user_id"]))
+            for seat in lobby.seats
+            if seat.get("bot_level") and wanted in seat["name"].casefold()
+        ][:25]
 
     @app_commands.command(name="team", description="Put a player on a team (host only)")
     @app_commands.choices(team=TEAM_CHOICES)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 from datetime import UTC, datetime
@@ -15,10 +14,10 @@ from bot.app import SequenceBot
 from bot.services.errors import UserError
 from bot.services.ratings import Rating, RatingService
 from bot.services.stats import HistoryEntry, PlayerStats, StatsService, sparkline
-from render.replay import render_replay_gif
 
 from .base import SequenceCog
 from .common.describe import team_label
+from .common.replays import ReplayCache
 from .common.replies import reply, reporting, user_name
 
 #: Discord's upload limit for a bot without boosts.
@@ -121,6 +120,7 @@ class Stats(SequenceCog):
             ratings = RatingService(bot.db)
             bot.ratings = ratings  # type: ignore[attr-defined]  # shared with tournaments
         self.stats = StatsService(bot.db, ratings)
+        self.replays = ReplayCache(bot.settings.database_path.parent / "replays")
         bot.add_dynamic_items(LeaderboardButton)
 
     @app_commands.command(name="stats", description="A player's games, wins, sequences and rating")
@@ -130,6 +130,7 @@ class Stats(SequenceCog):
     ) -> None:
         async with reporting(interaction):
             guild_id = _guild(interaction)
+            self.bot.limits.check(interaction, "stats")
             who = player or interaction.user
             stats = await self.stats.player(guild_id, who.id)
             await interaction.response.send_message(
@@ -142,7 +143,9 @@ class Stats(SequenceCog):
         self, interaction: discord.Interaction, page: app_commands.Range[int, 1] = 1
     ) -> None:
         async with reporting(interaction):
-            embed, view = await self.leaderboard_page(_guild(interaction), page)
+            guild_id = _guild(interaction)
+            self.bot.limits.check(interaction, "leaderboard")
+            embed, view = await self.leaderboard_page(guild_id, page)
             await interaction.response.send_message(
                 embed=embed, view=view, allowed_mentions=NO_PINGS
             )
@@ -193,11 +196,10 @@ class Stats(SequenceCog):
     ) -> None:
         async with reporting(interaction):
             guild_id = _guild(interaction)
+            self.bot.limits.check(interaction, "replay")
             found = await self.stats.replay(guild_id, game)
             await interaction.response.defer(thinking=True)
-            gif = await asyncio.to_thread(
-                render_replay_gif, found.settings, found.seed, found.moves, found.names
-            )
+            gif = await self.replays.gif(found)
             if len(gif) > UPLOAD_LIMIT:
                 raise UserError(f"The replay of game #{game} is too large to upload.")
             await interaction.followup.send(

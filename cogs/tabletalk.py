@@ -120,6 +120,7 @@ class TableTalk(SequenceCog):
     @app_commands.choices(team=TEAM_CHOICES)
     async def tabletalk(self, interaction: discord.Interaction, team: int) -> None:
         async with reporting(interaction):
+            self.bot.limits.check(interaction, "tabletalk")
             report = await self.service.report(
                 interaction.channel_id or 0, interaction.user.id, team
             )
@@ -130,6 +131,7 @@ class TableTalk(SequenceCog):
     ) -> None:
         """The message command: the author of the message is the one who coached."""
         async with reporting(interaction):
+            self.bot.limits.check(interaction, "tabletalk")
             record = self.bot.games.for_channel(interaction.channel_id or 0)
             seat = seat_of(record, message.author.id)
             if seat is None:

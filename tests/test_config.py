@@ -35,6 +35,15 @@ VARIABLES = {
     "lobby_expiry": "LOBBY_EXPIRY",
     "computer_move_delay": "COMPUTER_MOVE_DELAY",
     "computer_budget_ms": "COMPUTER_BUDGET_MS",
+    "user_rate_limit": "USER_RATE_LIMIT",
+    "channel_rate_limit": "CHANNEL_RATE_LIMIT",
+    "create_rate_limit": "CREATE_RATE_LIMIT",
+    "max_lobbies_per_user": "MAX_LOBBIES_PER_USER",
+    "max_lobbies_per_server": "MAX_LOBBIES_PER_SERVER",
+    "max_games_per_user": "MAX_GAMES_PER_USER",
+    "max_tournaments_per_user": "MAX_TOURNAMENTS_PER_USER",
+    "max_tournaments_per_server": "MAX_TOURNAMENTS_PER_SERVER",
+    "table_talk_ruling_timeout": "TABLE_TALK_RULING_TIMEOUT",
 }
 
 #: A bad value for a setting, and words its error message must contain.
@@ -55,6 +64,12 @@ BAD_SETTINGS = [
     ({"COMPUTER_MOVE_DELAY": "99"}, ["COMPUTER_MOVE_DELAY", "between 0 and 60"]),
     ({"COMPUTER_MOVE_DELAY": "fast"}, ["COMPUTER_MOVE_DELAY", "not a number"]),
     ({"COMPUTER_BUDGET_MS": "0"}, ["COMPUTER_BUDGET_MS", "at least 1"]),
+    ({"USER_RATE_LIMIT": "4"}, ["USER_RATE_LIMIT", "uses/seconds", "4/60"]),
+    ({"CHANNEL_RATE_LIMIT": "0/60"}, ["CHANNEL_RATE_LIMIT", "at least 1"]),
+    ({"CREATE_RATE_LIMIT": "many/600"}, ["CREATE_RATE_LIMIT", "uses/seconds"]),
+    ({"MAX_LOBBIES_PER_USER": "-1"}, ["MAX_LOBBIES_PER_USER", "at least 0"]),
+    ({"MAX_GAMES_PER_USER": "ten"}, ["MAX_GAMES_PER_USER", "whole number"]),
+    ({"TABLE_TALK_RULING_TIMEOUT": "10m"}, ["TABLE_TALK_RULING_TIMEOUT", "whole number"]),
 ]
 
 
@@ -79,6 +94,15 @@ def test_every_setting_is_read():
             "LOBBY_EXPIRY": "7200",
             "COMPUTER_MOVE_DELAY": "0.5",
             "COMPUTER_BUDGET_MS": "100",
+            "USER_RATE_LIMIT": "2/30",
+            "CHANNEL_RATE_LIMIT": " 5/10 ",
+            "CREATE_RATE_LIMIT": "1/3600",
+            "MAX_LOBBIES_PER_USER": "1",
+            "MAX_LOBBIES_PER_SERVER": "0",
+            "MAX_GAMES_PER_USER": "3",
+            "MAX_TOURNAMENTS_PER_USER": "2",
+            "MAX_TOURNAMENTS_PER_SERVER": "4",
+            "TABLE_TALK_RULING_TIMEOUT": "0",
         }
     )
     assert settings == Settings(
@@ -93,6 +117,15 @@ def test_every_setting_is_read():
         lobby_expiry=7200,
         computer_move_delay=0.5,
         computer_budget_ms=100,
+        user_rate_limit=(2, 30),
+        channel_rate_limit=(5, 10),
+        create_rate_limit=(1, 3600),
+        max_lobbies_per_user=1,
+        max_lobbies_per_server=0,
+        max_games_per_user=3,
+        max_tournaments_per_user=2,
+        max_tournaments_per_server=4,
+        table_talk_ruling_timeout=0,
     )
 
 

@@ -16,6 +16,7 @@ from .options import TableOptions
 from .timing import turn_timers
 
 if TYPE_CHECKING:
+    from bot.services.caps import Caps
     from bot.store.database import Database
     from bot.store.games import GameRecord
     from bot.store.lobbies import LobbyRecord
@@ -48,11 +49,13 @@ class LobbyService:
         new_seed: Callable[[], int] = lambda: secrets.randbits(62),
         *,
         games: GameService | None = None,
+        caps: Caps | None = None,
     ) -> None:
         self.db = db
         self.clock = clock
         self.new_seed = new_seed
         self.games = games
+        self.caps = caps
         self._locks = KeyedLocks()
 
     async def get(self, channel_id: int) -> LobbyRecord:
@@ -88,6 +91,8 @@ class LobbyService:
                 raise UserError(
                     "A game is being played here: one game per channel. Open a thread for another."
                 )
+            if self.caps is not None:
+                await self.caps.may_open_lobby(guild_id, host.user_id)
             return await self.db.lobbies.create(
                 guild_id,
                 channel_id,
@@ -105,6 +110,14 @@ class LobbyService:
                 raise UserError("You are already in this lobby.")
             if len(lobby.seats) >= MAX_PLAYERS:
                 raise UserError(f"The lobby is full: {MAX_PLAYERS} players at most.")
+            match = lobby.options.get("tournament")
+            if match is not None:
+                if person.user_id not in await self._match_players(match):
+                    raise UserError(
+                        "This lobby is a tournament match: only the players drawn for it sit here."
+                    )
+            elif self.caps is not None:
+                await self.caps.may_take_seat(person.user_id)
             lobby.seats.append(_seat(person, None))
             await self.db.lobbies.save(lobby)
             return lobby
@@ -161,6 +174,25 @@ class LobbyService:
             lobby.seats = [seat for seat in lobby.seats if seat["user_id"] != target_id]
             await self.db.lobbies.save(lobby)
             return lobby
+
+    async def kick_computer(
+        self, channel_id: int, actor_id: int, name: str
+    ) -> tuple[LobbyRecord, str]:
+        """The host removes a computer player, by its name as the lobby shows it (or the start
+        of it), or by the seat id the autocomplete offers; returns the lobby and the name."""
+        lobby = await self.get(channel_id)
+        _require_host(lobby, actor_id, "remove players")
+        seat = find_computer(lobby, name)
+        return await self.kick(channel_id, actor_id, seat["user_id"]), seat["name"]
+
+    async def _match_players(self, match: dict[str, Any]) -> set[int]:
+        """The people drawn for a tournament match (both entrants' members)."""
+        record = await self.db.tournaments.match(int(match.get("match", 0)))
+        if record is None:
+            return set()
+        entrants = await self.db.tournaments.entrants(record.tournament_id)
+        sides = {record.entrant_a, record.entrant_b}
+        return {user for entrant in entrants if entrant.id in sides for user in entrant.user_ids}
 
     async def add_computer(
         self, channel_id: int, actor_id: int, level: str, team: int | None = None
@@ -233,6 +265,29 @@ class LobbyService:
             if self.games is not None:
                 self.games.started(record, timers)
             return record
+
+
+def find_computer(lobby: LobbyRecord, name: str) -> dict[str, Any]:
+    """The one computer seat called ``name`` (exactly, else by its start; any case), or the one
+    whose seat id ``name`` is; a clear error if none or several match."""
+    computers = [seat for seat in lobby.seats if is_computer(seat)]
+    text = " ".join(name.split())
+    found = [seat for seat in computers if str(seat["user_id"]) == text]
+    wanted = text.casefold()
+    if not found:
+        found = [seat for seat in computers if seat["name"].casefold() == wanted]
+    if not found and wanted:
+        found = [seat for seat in computers if seat["name"].casefold().startswith(wanted)]
+    if len(found) == 1:
+        return found[0]
+    names = ", ".join(seat["name"] for seat in computers)
+    if not computers:
+        raise UserError("There is no computer player in this lobby.")
+    if found:
+        raise UserError(f"Several computer players match {text[:50]!r}: pick one from the list.")
+    raise UserError(
+        f"There is no computer player {text[:50]!r} in this lobby (there are: {names})."
+    )
 
 
 def lobby_team_count(lobby: LobbyRecord) -> int:

@@ -177,12 +177,14 @@ class StatsService:
 
     async def replay(self, guild_id: int, game_id: int) -> ReplayInput:
         """The settings, seed, live moves and names of a finished game of this server."""
+        # One answer for a missing game and another server's: it must not tell that one exists.
+        missing = UserError(f"There is no game #{game_id} in this server.")
         try:
             record = await self.db.games.load(game_id)
         except StoreError:
-            raise UserError(f"There is no game #{game_id}.") from None
+            raise missing from None
         if record.guild_id != guild_id:
-            raise UserError(f"There is no game #{game_id} in this server.")
+            raise missing
         if record.status == "active":
             raise UserError(f"Game #{game_id} is still being played: replays come at the end.")
         entries = await self.db.games.log(game_id)

@@ -83,6 +83,18 @@ class Lobbies:
         """Every open lobby (for start-up), oldest first."""
         return await self._db.read(_select, "WHERE closed_at IS NULL", ())
 
+    async def hosted_by(self, host_id: int) -> int:
+        """How many open lobbies this person hosts."""
+        return await self._db.read(_count, "host_id = ?", (host_id,))
+
+    async def in_guild(self, guild_id: int) -> int:
+        """How many lobbies are open in a server."""
+        return await self._db.read(_count, "guild_id = ?", (guild_id,))
+
+    async def seating(self, user_id: int) -> int:
+        """How many open lobbies this person sits in."""
+        return await self._db.read(_seating, user_id)
+
     async def expire(self, older_than: float) -> list[LobbyRecord]:
         """Close the open lobbies created before ``older_than`` and return them."""
         return await self._db.run(_expire, older_than)
@@ -96,6 +108,22 @@ async def _select(conn: Connection, where: str, params: tuple[Any, ...]) -> list
     # ``where`` is a constant of this module; values go in ``params``.
     rows = await conn.fetchall(f"SELECT {_COLUMNS} FROM lobbies {where} ORDER BY id", params)
     return [_record(row) for row in rows]
+
+
+async def _count(conn: Connection, where: str, params: tuple[Any, ...]) -> int:
+    # ``where`` is a constant of this module; values go in ``params``.
+    row = await conn.fetchone(
+        f"SELECT COUNT(*) FROM lobbies WHERE closed_at IS NULL AND {where}", params
+    )
+    return int(row[0]) if row else 0
+
+
+async def _seating(conn: Connection, user_id: int) -> int:
+    # A text match narrows the rows (on either backend); the seats decide.
+    rows = await conn.fetchall(
+        "SELECT seats FROM lobbies WHERE closed_at IS NULL AND seats LIKE ?", (f"%{user_id}%",)
+    )
+    return sum(any(seat["user_id"] == user_id for seat in loads(text)) for (text,) in rows)
 
 
 async def _create(conn: Connection, record: LobbyRecord, options: str, seats: str) -> int:

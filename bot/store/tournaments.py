@@ -156,6 +156,14 @@ class Tournaments:
         )
         return rows[0] if rows else None
 
+    async def open_in_guild(self, guild_id: int) -> int:
+        """How many tournaments are signing up or running in a server."""
+        return await self._db.read(_count_open, "guild_id", guild_id)
+
+    async def open_by(self, organiser_id: int) -> int:
+        """How many tournaments one person organises that are signing up or running."""
+        return await self._db.read(_count_open, "organiser_id", organiser_id)
+
     async def in_channel(self, channel_id: int) -> list[TournamentRecord]:
         """Every tournament ever held in a channel, oldest first."""
         return await self._db.read(_select_t, "WHERE channel_id = ?", (channel_id,))
@@ -400,3 +408,10 @@ async def _save_m(conn: Connection, match_id: int, params: tuple[Any, ...]) -> N
     )
     if updated != 1:
         raise NotFoundError(f"There is no match {match_id}.")
+
+
+async def _count_open(conn: Connection, column: str, value: int) -> int:
+    # ``column`` is a constant of this module; the value goes in the parameters.
+    sql = f"SELECT COUNT(*) FROM tournaments WHERE {column} = ? AND status IN ('signup', 'running')"
+    row = await conn.fetchone(sql, (value,))
+    return int(row[0]) if row else 0

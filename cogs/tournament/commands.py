@@ -128,6 +128,8 @@ class TournamentCommands(
                     "Create a tournament in a server's text channel: each match gets a thread "
                     "there."
                 )
+            self.bot.limits.check(interaction, "new tournament")
+            await self.bot.caps.may_open_tournament(interaction.guild_id, interaction.user.id)
             table = TableOptions(
                 preset=preset,
                 teams=2,
@@ -331,6 +333,7 @@ class TournamentCommands(
     async def standings(self, interaction: discord.Interaction) -> None:
         async with reporting(interaction):
             tournament = await self.current(interaction, latest=True)
+            self.bot.limits.check(interaction, "standings")
             snapshot = await self.service.snapshot(tournament.id)
             await interaction.response.defer(thinking=True)
             kwargs = {}

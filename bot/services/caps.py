@@ -1,0 +1,100 @@
+"""Caps on what one person or one server may have open at once: lobbies, tournaments, games.
+
+Each cap is a setting (``MAX_*``; 0 means no cap). A person's caps count everywhere the bot is;
+a server's count only that server. Tournament matches are seated by the tournament and never
+refused here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .errors import UserError
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+    from bot.store.database import Database
+
+    from .games import GameService
+
+
+class CapReached(UserError):
+    """Opening or joining one more would pass a cap; the message names it."""
+
+
+@dataclass(frozen=True)
+class CapSettings:
+    """The caps in force (0: none)."""
+
+    lobbies_per_user: int = 0
+    lobbies_per_server: int = 0
+    games_per_user: int = 0
+    tournaments_per_user: int = 0
+    tournaments_per_server: int = 0
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> CapSettings:
+        """The caps of the bot's settings."""
+        return cls(
+            settings.max_lobbies_per_user,
+            settings.max_lobbies_per_server,
+            settings.max_games_per_user,
+            settings.max_tournaments_per_user,
+            settings.max_tournaments_per_server,
+        )
+
+
+def reached(count: int, cap: int) -> bool:
+    """True when ``count`` things are open and the cap allows no more (0: no cap)."""
+    return cap > 0 and count >= cap
+
+
+class Caps:
+    """Checks a cap before a lobby, a seat or a tournament is taken."""
+
+    def __init__(self, db: Database, games: GameService, caps: CapSettings) -> None:
+        self.db = db
+        self.games = games
+        self.caps = caps
+
+    async def may_open_lobby(self, guild_id: int, user_id: int) -> None:
+        """Refuse a new lobby past the host's or the server's cap (and the host's seat cap)."""
+        caps = self.caps
+        if reached(await self.db.lobbies.hosted_by(user_id), caps.lobbies_per_user):
+            raise CapReached(
+                f"You already host {caps.lobbies_per_user} open lobb"
+                f"{'y' if caps.lobbies_per_user == 1 else 'ies'}: start or cancel one first."
+            )
+        if reached(await self.db.lobbies.in_guild(guild_id), caps.lobbies_per_server):
+            raise CapReached(
+                f"This server has {caps.lobbies_per_server} open lobbies, the most it may have: "
+                "join one, or wait for one to start."
+            )
+        await self.may_take_seat(user_id)
+
+    async def may_take_seat(self, user_id: int) -> None:
+        """Refuse a seat to someone already playing (or seated for) as many games as allowed."""
+        cap = self.caps.games_per_user
+        if cap <= 0:
+            return
+        playing = len(self.games.games_of(user_id)) + await self.db.lobbies.seating(user_id)
+        if reached(playing, cap):
+            raise CapReached(
+                f"You are already in {playing} games or lobbies, the most one person may be in "
+                "at once: finish or leave one first."
+            )
+
+    async def may_open_tournament(self, guild_id: int, user_id: int) -> None:
+        """Refuse a new tournament past the organiser's or the server's cap."""
+        caps = self.caps
+        if reached(await self.db.tournaments.open_by(user_id), caps.tournaments_per_user):
+            raise CapReached(
+                f"You already run {caps.tournaments_per_user} open tournament"
+                f"{'' if caps.tournaments_per_user == 1 else 's'}: end one first."
+            )
+        if reached(await self.db.tournaments.open_in_guild(guild_id), caps.tournaments_per_server):
+            raise CapReached(
+                f"This server has {caps.tournaments_per_server} open tournaments, the most it may "
+                "have: wait for one to end."
+            )

@@ -1,0 +1,248 @@
+"""Cooldowns and caps through Discord: what one person or one channel may post, and what one
+person or one server may have open at once. Time is SimCord's virtual clock."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from bot.app import create_bot
+from bot.config import Settings
+
+from .conftest import make_settings
+from .e2e_helpers import make_table, open_and_start
+
+WAIT = re.compile(r"try again in (\d+) s\.")
+
+
+@pytest.fixture
+def bot_settings(tmp_path) -> Settings:
+    """Small limits, so that a test shows each one being reached."""
+    return make_settings(
+        tmp_path,
+        user_rate_limit=(2, 30),
+        channel_rate_limit=(3, 30),
+        create_rate_limit=(3, 600),
+        max_lobbies_per_user=2,
+        max_lobbies_per_server=3,
+        max_games_per_user=2,
+        max_tournaments_per_user=1,
+        max_tournaments_per_server=2,
+    )
+
+
+def waited(result: Any) -> int:
+    """The seconds an ephemeral "try again in N s" answer asks to wait."""
+    assert result.ephemeral, result.response.content
+    found = WAIT.search(result.response.content)
+    assert found, result.response.content
+    return int(found.group(1))
+
+
+# ---------------------------------------------------------------------- cooldowns
+async def test_a_spectator_cannot_post_the_board_over_and_over(simcord_env) -> None:
+    table = await make_table(simcord_env, ["alice", "bob", "watcher"])
+    alice, bob, watcher = table.players
+    table.players = [alice, bob]
+    await open_and_start(table)
+    channel = table.channel
+    for _ in range(2):
+        posted = await watcher.slash(channel, "sequence board")
+        assert not posted.ephemeral and posted.response.attachments
+    before = len(channel.history())
+    refused = await watcher.slash(channel, "sequence board")
+    wait = waited(refused)
+    assert 0 < wait <= 30 and refused.response.content.startswith("⚠️ You used that too often")
+    assert not refused.response.attachments
+    assert len(channel.history()) == before  # nothing was posted
+
+    # another person still may, until the channel's own limit (3 in 30 s) is spent
+    assert not (await alice.slash(channel, "sequence board")).ephemeral
+    busy = await bob.slash(channel, "sequence board")
+    assert waited(busy) <= 30 and "in this channel" in busy.response.content
+
+    # the limit lifts once the time has passed
+    await simcord_env.advance_time(wait)
+    again = await watcher.slash(channel, "sequence board")
+    assert not again.ephemeral and again.response.attachments
+
+
+async def test_status_has_its_own_cooldown(simcord_env) -> None:
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, _ = table.players
+    await open_and_start(table)
+    for _ in range(2):
+        shown = await alice.slash(table.channel, "sequence status")
+        assert "Game #" in shown.response.content
+    assert waited(await alice.slash(table.channel, "sequence status")) <= 30
+    # the board is another command: its own count
+    assert not (await alice.slash(table.channel, "sequence board")).ephemeral
+
+
+async def test_a_player_cannot_call_table_talk_over_and_over(simcord_env) -> None:
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, _ = table.players
+    await open_and_start(table)
+    reports: list[Any] = []
+    for _ in range(2):
+        called = await alice.slash(table.channel, "sequence tabletalk", team=1)
+        assert not called.ephemeral and "calls **table talk**" in called.response.content
+        reports.append(called)
+    before = len(table.channel.history())
+    refused = await alice.slash(table.channel, "sequence tabletalk", team=1)
+    assert waited(refused) <= 30
+    assert len(table.channel.history()) == before
+    record = table.game()
+    assert len(await simcord_env.bot.db.tabletalk.for_game(record.id)) == 2
+
+
+async def test_opening_lobbies_is_limited_per_person(simcord_env) -> None:
+    table = await make_table(simcord_env, ["alice"])
+    (alice,) = table.players
+    for _ in range(3):
+        opened = await alice.slash(table.channel, "sequence new")
+        assert not opened.ephemeral
+        assert not (await alice.slash(table.channel, "sequence cancel")).ephemeral
+    refused = await alice.slash(table.channel, "sequence new")
+    wait = waited(refused)
+    assert 570 <= wait <= 600
+    assert await simcord_env.bot.db.lobbies.get_for_channel(table.channel.id) is None
+    await simcord_env.advance_time(wait)
+    assert not (await alice.slash(table.channel, "sequence new")).ephemeral
+
+
+async def test_creating_tournaments_is_limited_per_person(simcord_env) -> None:
+    table = await make_table(simcord_env, ["ann"])
+    (ann,) = table.players
+    for number in range(3):
+        created = await ann.slash(
+            table.channel, "tournament create", name=f"Cup {number}", format="round_robin"
+        )
+        assert not created.ephemeral, created.response.content
+        assert not (await ann.slash(table.channel, "tournament end")).ephemeral
+    refused = await ann.slash(
+        table.channel, "tournament create", name="Cup 4", format="round_robin"
+    )
+    assert waited(refused) > 500
+    assert len(await simcord_env.bot.db.tournaments.in_channel(table.channel.id)) == 3
+
+
+# ---------------------------------------------------------------------- caps
+async def test_one_person_hosts_at_most_two_lobbies_and_a_server_holds_three(simcord_env) -> None:
+    env = simcord_env
+    guild = env.create_guild("Club")
+    rooms = [guild.create_text_channel(f"room-{n}") for n in range(5)]
+    alice, bob = (guild.add_member(env.create_user(name)) for name in ("alice", "bob"))
+    for room in rooms[:2]:
+        assert not (await alice.slash(room, "sequence new")).ephemeral
+    third = await alice.slash(rooms[2], "sequence new")
+    assert third.ephemeral and "You already host 2 open lobbies" in third.response.content
+    assert await env.bot.db.lobbies.get_for_channel(rooms[2].id) is None
+
+    assert not (await bob.slash(rooms[2], "sequence new")).ephemeral
+    full = await bob.slash(rooms[3], "sequence new")
+    assert full.ephemeral and "This server has 3 open lobbies" in full.response.content
+
+    # another server has its own count
+    other = env.create_guild("Elsewhere")
+    room = other.create_text_channel("general")
+    carol = other.add_member(env.create_user("carol"))
+    assert not (await carol.slash(room, "sequence new")).ephemeral
+
+    # a cancelled lobby frees its place
+    await alice.slash(rooms[0], "sequence cancel")
+    assert not (await bob.slash(rooms[3], "sequence new")).ephemeral
+
+
+async def test_one_person_plays_at_most_two_games_at_once(simcord_env) -> None:
+    env = simcord_env
+    guild = env.create_guild("Club")
+    rooms = [guild.create_text_channel(f"room-{n}") for n in range(4)]
+    alice, bob, carol = (guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol"))
+    env.bot.lobbies.new_seed = lambda: 1
+    # alice plays one game, and sits in a second lobby
+    await bob.slash(rooms[0], "sequence new")
+    lobby_message = rooms[0].last_message
+    assert (await alice.click(lobby_message, label="Join")).acknowledged
+    assert (await bob.click(lobby_message, label="Start")).acknowledged
+    assert env.bot.games.find_in_channel(rooms[0].id) is not None
+    await carol.slash(rooms[1], "sequence new")
+    assert (await alice.slash(rooms[1], "sequence join")).response.content == "alice joined."
+
+    # a third is refused, by the button, the command or a lobby of her own
+    await carol.slash(rooms[1], "sequence leave")  # (carol's lobby stays with alice hosting)
+    await bob.slash(rooms[2], "sequence new")
+    refused = await alice.click(rooms[2].last_message, label="Join")
+    assert refused.ephemeral and "already in 2 games or lobbies" in refused.response.content
+    lobby = await env.bot.db.lobbies.get_for_channel(rooms[2].id)
+    assert [seat["user_id"] for seat in lobby.seats] == [bob.id]
+    refused = await alice.slash(rooms[2], "sequence join")
+    assert refused.ephemeral and "already in 2 games" in refused.response.content
+    refused = await alice.slash(rooms[3], "sequence new")
+    assert refused.ephemeral and "already in 2 games" in refused.response.content
+    assert await env.bot.db.lobbies.get_for_channel(rooms[3].id) is None
+
+    # leaving a lobby frees a place
+    left = await alice.slash(rooms[1], "sequence leave")
+    assert "closed" in left.response.content
+    assert (await alice.slash(rooms[2], "sequence join")).response.content == "alice joined."
+
+
+async def test_tournaments_per_person_and_per_server(simcord_env) -> None:
+    env = simcord_env
+    guild = env.create_guild("Club")
+    halls = [guild.create_text_channel(f"hall-{n}") for n in range(3)]
+    ann, ben, cat = (guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat"))
+    created = await ann.slash(halls[0], "tournament create", name="Spring", format="swiss")
+    assert not created.ephemeral
+    second = await ann.slash(halls[1], "tournament create", name="Summer", format="swiss")
+    assert second.ephemeral and "You already run 1 open tournament" in second.response.content
+    assert await env.bot.db.tournaments.open_in_channel(halls[1].id) is None
+    assert not (await ben.slash(halls[1], "tournament create", name="B", format="swiss")).ephemeral
+    full = await cat.slash(halls[2], "tournament create", name="C", format="swiss")
+    assert full.ephemeral and "This server has 2 open tournaments" in full.response.content
+    # once ann's has ended, cat may open one
+    await ann.slash(halls[0], "tournament end")
+    assert not (await cat.slash(halls[2], "tournament create", name="C", format="swiss")).ephemeral
+
+
+# ---------------------------------------------------------------------- replay cache
+def count_renders(bot: Any) -> list[int]:
+    """Wrap the real replay renderer of the bot's stats cog; returns the list it appends to."""
+    cache = bot.get_cog("Stats").replays
+    real, renders = cache.render, []
+
+    def counting(settings: Any, seed: int, moves: Any, names: Any) -> bytes:
+        renders.append(len(moves))
+        return real(settings, seed, moves, names)
+
+    cache.render = counting
+    return renders
+
+
+async def test_a_finished_games_replay_is_rendered_once(simcord_env, bot_settings) -> None:
+    env = simcord_env
+    table = await make_table(env, ["alice", "bob", "carol"])
+    alice, bob, carol = table.players
+    table.players = [alice, bob]
+    record = await open_and_start(table, seed=3)
+    assert not (await bob.slash(table.channel, "sequence resign")).ephemeral
+    renders = count_renders(env.bot)
+
+    first = await alice.slash(table.channel, "sequence replay", game=record.id)
+    second = await carol.slash(table.channel, "sequence replay", game=record.id)
+    gifs = [await r.response.attachments[0].read() for r in (first, second)]
+    assert gifs[0].startswith(b"GIF89a") and gifs[0] == gifs[1]
+    assert renders == [len(record.game.moves)]  # drawn once, for its final move count
+    kept = bot_settings.database_path.parent / "replays"
+    assert (kept / f"game-{record.id}-{len(record.game.moves)}.gif").read_bytes() == gifs[0]
+
+    # kept on disk: a restarted bot draws it no more
+    await env.bot.close()
+    await env.restart_bot(create_bot(bot_settings))
+    renders = count_renders(env.bot)
+    again = await bob.slash(table.channel, "sequence replay", game=record.id)
+    assert await again.response.attachments[0].read() == gifs[0]
+    assert renders == []

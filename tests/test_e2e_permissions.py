@@ -1,0 +1,131 @@
+"""Who may do what, through Discord: replays of other servers' games, strangers in a
+tournament match's lobby, the host removing a computer player, and who rules on table talk."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .e2e_helpers import make_table, open_and_start
+from .test_e2e_tournament import check_in, game_in, match_of, snapshot, thread_of
+
+
+async def finished_game(table: Any) -> Any:
+    """A two-player game that the second player ended by resigning."""
+    record = await open_and_start(table, seed=3)
+    resigned = await table.players[1].slash(table.channel, "sequence resign")
+    assert not resigned.ephemeral and record.game.is_over()
+    return record
+
+
+# ---------------------------------------------------------------------- replays
+async def test_replay_gives_one_answer_for_a_missing_game_and_another_servers(
+    simcord_env,
+) -> None:
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await finished_game(table)
+    other = simcord_env.create_guild("Elsewhere")
+    room = other.create_text_channel("general")
+    stranger = other.add_member(simcord_env.create_user("stranger"))
+
+    foreign = await stranger.slash(room, "sequence replay", game=record.id)
+    missing = await stranger.slash(room, "sequence replay", game=record.id + 1000)
+    assert foreign.ephemeral and missing.ephemeral
+    assert not foreign.response.attachments
+    assert foreign.response.content == f"⚠️ There is no game #{record.id} in this server."
+    assert missing.response.content == f"⚠️ There is no game #{record.id + 1000} in this server."
+
+    # at home, the same game replays
+    shown = await table.players[0].slash(table.channel, "sequence replay", game=record.id)
+    assert not shown.ephemeral and shown.response.attachments
+
+
+# ---------------------------------------------------------------------- tournament lobbies
+async def test_a_match_lobby_seats_only_the_players_drawn_for_it(simcord_env) -> None:
+    env = simcord_env
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("cup")
+    ann, ben, cat = (guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat"))
+    env.bot.lobbies.new_seed = lambda: 2
+    created = await ann.slash(channel, "tournament create", name="Duel", format="elimination")
+    for player in (ann, ben):
+        assert (await player.click(created.response, label="Join")).acknowledged
+    await ann.slash(channel, "tournament start")
+    snap = await snapshot(env.bot, channel)
+    match = match_of(snap, 1, "ann")
+    thread = thread_of(channel, match)
+    lobby = await env.bot.db.lobbies.get_for_channel(thread.id)
+    lobby_message = next(m for m in thread.history() if m.id == lobby.message_id)
+
+    # a stranger can join neither by the button nor by the command
+    by_button = await cat.click(lobby_message, label="Join")
+    by_command = await cat.slash(thread, "sequence join")
+    for refused in (by_button, by_command):
+        assert refused.ephemeral
+        assert "only the players drawn for it" in refused.response.content
+    lobby = await env.bot.db.lobbies.get_for_channel(thread.id)
+    assert sorted(seat["user_id"] for seat in lobby.seats) == sorted([ann.id, ben.id])
+
+    # a player drawn for it who left may sit down again
+    assert "left" in (await ben.slash(thread, "sequence leave")).response.content
+    assert (await ben.slash(thread, "sequence join")).response.content == "ben joined."
+
+    # so the check-in starts the game as drawn
+    match = match_of(await snapshot(env.bot, channel), 1, "ann")
+    await check_in(channel, match, [ann, ben])
+    record = game_in(env.bot, match)
+    assert sorted(seat["user_id"] for seat in record.seats) == sorted([ann.id, ben.id])
+
+
+# ---------------------------------------------------------------------- computer seats
+async def test_the_host_removes_a_computer_player_by_name_or_from_the_list(simcord_env) -> None:
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    channel = table.channel
+    await alice.slash(channel, "sequence new")
+    await bob.slash(channel, "sequence join")
+    for level in ("easy", "medium", "hard"):
+        await alice.slash(channel, "sequence addbot", level=level)
+    lobby = await table.bot.db.lobbies.get_for_channel(channel.id)
+    names = [seat["name"] for seat in lobby.seats if seat["bot_level"]]
+    assert names == ["Ada (easy bot)", "Babbage (medium bot)", "Turing (hard bot)"]
+
+    # the list offers the computers only
+    offered = await alice.autocomplete(channel, "sequence kick", "computer", "")
+    assert [choice["name"] for choice in offered] == names
+    babbage = await alice.autocomplete(channel, "sequence kick", "computer", "bab")
+    assert [choice["name"] for choice in babbage] == ["Babbage (medium bot)"]
+
+    # only the host may remove one
+    refused = await bob.slash(channel, "sequence kick", computer=babbage[0]["value"])
+    assert refused.ephemeral and "Only the host" in refused.response.content
+
+    removed = await alice.slash(channel, "sequence kick", computer=babbage[0]["value"])
+    assert removed.response.content == "Babbage (medium bot) was removed from the lobby."
+    by_name = await alice.slash(channel, "sequence kick", computer="turing")
+    assert by_name.response.content == "Turing (hard bot) was removed from the lobby."
+    unknown = await alice.slash(channel, "sequence kick", computer="Deep Blue")
+    assert unknown.ephemeral and "no computer player 'Deep Blue'" in unknown.response.content
+    both = await alice.slash(channel, "sequence kick", player=bob, computer="ada")
+    assert "Name one player, or one computer player" in both.response.content
+
+    lobby = await table.bot.db.lobbies.get_for_channel(channel.id)
+    assert [seat["name"] for seat in lobby.seats] == ["alice", "bob", "Ada (easy bot)"]
+    embed = channel.history()[0].embeds[0]  # the lobby message shows it
+    assert "Babbage" not in str([f.value for f in embed.fields])
+    assert "Ada (easy bot)" in str([f.value for f in embed.fields])
+
+    # people are still removed by the member option
+    kicked = await alice.slash(channel, "sequence kick", player=bob)
+    assert kicked.response.content == "bob was removed from the lobby."
+
+
+# ---------------------------------------------------------------------- table-talk rulings
+async def test_the_rules_say_who_may_rule_on_table_talk(simcord_env) -> None:
+    table = await make_table(simcord_env, ["alice"])
+    shown = await table.players[0].slash(table.channel, "sequence rules")
+    text = shown.response.content
+    assert "**Who rules on a table-talk call**: never anyone on the accused team." in text
+    assert "otherwise the host, unless the host's team is accused" in text
+    assert "a player of a team that neither made nor faces the call" in text
+    assert "the call stands after 10 min unless the caller withdraws it" in text
+    assert len(text) <= 2000
