@@ -13,11 +13,16 @@ RUN useradd --no-log-init --create-home --uid 10001 --user-group sequence \
     && chown sequence:sequence /data
 
 WORKDIR /app
+# The locked dependencies first, in their own layer: a change to the code does not reinstall
+# them. requirements.lock pins every package with its hashes (its header says how to refresh it);
+# SimCord (the demo's [demo] extra) is not in it.
+COPY requirements.lock ./
+RUN pip install --no-cache-dir --require-hashes -r requirements.lock
 COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY cogs ./cogs
 COPY render ./render
-RUN pip install --no-cache-dir .
+RUN pip install --no-cache-dir --no-deps --no-build-isolation .
 
 USER 10001:10001
 VOLUME ["/data"]

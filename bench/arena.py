@@ -1,9 +1,13 @@
 """Computer players against each other: win rates with 95% intervals, and move times.
 
 Plays complete 2-player games between each pair of levels, in both presets, every deal twice
-with the seats swapped. Seeds are fixed, so a run is reproducible (up to the hard player's time
-budget). Prints each pair's win rate with a Wilson 95% interval (draws count as not-wins) and
-each level's 95th-percentile time per move. Run: ``python bench/arena.py [--games N]``.
+with the seats swapped. "random" (a uniformly random legal mover) is a yardstick, not a level.
+Hard plays at a fixed work budget (``--samples`` guesses of the hidden cards per move) and no
+clock is given to it, so a run is reproducible on any machine and under any load. Prints each
+pair's win rate with a Wilson 95% interval (draws count as not-wins) and each level's time per
+move (mean, 95th percentile, max), and how many of hard's moves took longer than ``--cap`` (the
+safety cap the bot gives it, which would have cut those searches short).
+Run: ``python bench/arena.py [--games N] [--pairs random-easy,easy-medium,medium-hard]``.
 """
 
 from __future__ import annotations
@@ -15,16 +19,25 @@ import time
 from collections import defaultdict
 from multiprocessing import Pool
 
-from bot.game import Game, GameSettings, player_view
-from bot.game.ai import LEVELS, choose_move
+from bot.game import Game, GameSettings, Move, player_view
+from bot.game.ai import LEVELS, choose_move, legal_moves
+from bot.game.ai.search import DEFAULT_SAMPLES
 
-PAIRS = (("easy", "medium"), ("medium", "hard"), ("easy", "hard"))
+PAIRS = (("random", "easy"), ("easy", "medium"), ("medium", "hard"))
+PLAYERS = ("random", *LEVELS)
 PRESETS = ("classic", "convoy")
 
 
-def play_game(task: tuple[str, str, str, int, bool, float, int]) -> dict:
+def random_move(game: Game, seat: int, rng: random.Random) -> Move:
+    """A uniformly random legal move (and choice of five) for ``seat``, from its view."""
+    move = rng.choice(legal_moves(player_view(game, seat)))
+    options = game.sequence_options(move)
+    return move._replace(five=rng.choice(options)) if len(options) > 1 else move
+
+
+def play_game(task: tuple[str, str, str, int, bool, int, int]) -> dict:
     """One game; returns the winner's level (or None), moves made and each level's move times."""
-    first, second, preset, seed, swapped, budget_ms, max_moves = task
+    first, second, preset, seed, swapped, samples, max_moves = task
     levels = [second, first] if swapped else [first, second]
     game = Game.new(GameSettings.create(2, preset=preset), seed)
     rngs = [random.Random(f"{seed}:{seat}:{levels[seat]}") for seat in range(2)]
@@ -33,7 +46,10 @@ def play_game(task: tuple[str, str, str, int, bool, float, int]) -> dict:
         seat = game.turn
         view = player_view(game, seat)
         start = time.perf_counter()
-        move = choose_move(view, levels[seat], rngs[seat], budget_ms)
+        if levels[seat] == "random":
+            move = random_move(game, seat, rngs[seat])
+        else:
+            move = choose_move(view, levels[seat], rngs[seat], samples=samples)
         times[levels[seat]].append((time.perf_counter() - start) * 1000)
         game.push(move)
     winner = None if game.winner is None else levels[game.winner]
@@ -65,19 +81,22 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400, help="games per pair (default 400)")
     parser.add_argument("--pairs", default=",".join(f"{a}-{b}" for a, b in PAIRS))
     parser.add_argument("--presets", default=",".join(PRESETS))
-    parser.add_argument("--budget", type=float, default=200.0, help="hard's budget per move, ms")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--samples", type=int, default=DEFAULT_SAMPLES, help="hard's work budget per move"
+    )
+    parser.add_argument("--cap", type=float, default=250.0, help="hard's safety cap, ms")
+    parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0, help="first deal's seed")
     parser.add_argument("--max-moves", type=int, default=2000, help="a longer game is a draw")
     args = parser.parse_args()
     pairs = [tuple(p.split("-")) for p in args.pairs.split(",")]
     presets = args.presets.split(",")
     for pair in pairs:
-        if len(pair) != 2 or not set(pair) <= set(LEVELS):
-            parser.error(f"bad pair {'-'.join(pair)}: use levels {', '.join(LEVELS)}")
+        if len(pair) != 2 or not set(pair) <= set(PLAYERS):
+            parser.error(f"bad pair {'-'.join(pair)}: use {', '.join(PLAYERS)}")
     deals = max(1, args.games // (2 * len(presets)))
     tasks = [
-        (a, b, preset, args.seed + i, swapped, args.budget, args.max_moves)
+        (a, b, preset, args.seed + i, swapped, args.samples, args.max_moves)
         for a, b in pairs
         for preset in presets
         for i in range(deals)
@@ -93,7 +112,10 @@ def main() -> None:
             for level, values in result["times"].items():
                 times[level].extend(values)
     elapsed = time.perf_counter() - start
-    print(f"{len(tasks)} games in {elapsed:.0f} s ({args.workers} workers)\n")
+    print(
+        f"{len(tasks)} games in {elapsed:.0f} s ({args.workers} workers); hard's work budget "
+        f"{args.samples} guesses per move, no clock\n"
+    )
     print(
         f"{'pair (A vs B)':<16}{'preset':<9}{'games':>6}{'A wins':>8}{'B wins':>8}{'draws':>7}"
         f"{'B win rate [95% CI]':>26}{'moves/game':>12}"
@@ -112,15 +134,19 @@ def main() -> None:
                 f"{a + '-' + b:<16}{preset:<9}{n:>6}{a_wins:>8}{b_wins:>8}{draws:>7}"
                 f"{rate:>26}{moves:>12.1f}"
             )
-    print(f"\n{'level':<8}{'moves':>8}{'mean ms':>10}{'p95 ms':>9}{'max ms':>9}")
-    for level in LEVELS:
+    print(f"\n{'level':<8}{'moves':>8}{'mean ms':>10}{'p95 ms':>9}{'max ms':>9}{'> cap':>7}")
+    for level in PLAYERS:
         values = times.get(level, [])
         if values:
             mean = sum(values) / len(values)
+            over = sum(v > args.cap for v in values) if level == "hard" else 0
             print(
                 f"{level:<8}{len(values):>8}{mean:>10.2f}{percentile(values, 95):>9.2f}"
-                f"{max(values):>9.2f}"
+                f"{max(values):>9.2f}{over:>7}"
             )
+    print(
+        f"\nhard's safety cap: {args.cap:.0f} ms, not applied here ('> cap': moves over it)"
+    )
 
 
 if __name__ == "__main__":

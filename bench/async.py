@@ -1,9 +1,12 @@
 """Many slow games in one process: 1,000 open games, each with a pending reminder and a pending
-turn time limit, resumed by a fresh bot at start-up.
+turn time limit, resumed by a fresh bot at start-up; and the scheduler on its own.
 
 Prints the time from creating the bot to having every game loaded and every timer re-armed
 (against the same start-up with an empty database, measured in the same run), and the memory
-the process uses. Run: ``python bench/async.py [--games N]``.
+the process uses. Then the scheduler alone: the time to arm 20,000 timers, and a restart after
+a day of downtime (thousands of overdue timers whose callbacks do a little async work): how long
+it takes to work through them and the longest stall of the event loop meanwhile (a ticker task
+measures its own lag). Run: ``python bench/async.py [--games N] [--timers N] [--overdue N]``.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from bot.app import create_bot  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.game import Game, GameSettings  # noqa: E402
 from bot.game.randomplay import push_random  # noqa: E402
+from bot.services.scheduler import Scheduler  # noqa: E402
 from bot.services.turns import LIMIT, REMINDER  # noqa: E402
 from bot.store import Database  # noqa: E402
 
@@ -107,6 +111,75 @@ async def measure(games: int) -> None:
     )
 
 
+def arm_ms(timers: int) -> float:
+    """Milliseconds to arm ``timers`` timers at random times in the next two days."""
+    rng = random.Random(3)
+    now = time.time()
+    dues = [now + DAY + rng.random() * DAY for _ in range(timers)]
+
+    async def noop() -> None:
+        return None
+
+    scheduler = Scheduler(time.time)
+    start = time.perf_counter()
+    for key, due in enumerate(dues):
+        scheduler.at(key, due, noop)
+    elapsed = time.perf_counter() - start
+    scheduler.close()
+    return elapsed * 1000
+
+
+async def overdue_burst(timers: int) -> tuple[float, float, int]:
+    """Work through ``timers`` overdue timers: seconds to finish all, longest loop stall (ms)."""
+    done = 0
+
+    async def callback() -> None:  # a little async work, like a reminder's database update
+        nonlocal done
+        for _ in range(3):
+            await asyncio.sleep(0)
+            sum(range(300))
+        done += 1
+
+    stall = 0.0
+    stop = asyncio.Event()
+
+    async def ticker() -> None:
+        nonlocal stall
+        while not stop.is_set():
+            before = time.perf_counter()
+            await asyncio.sleep(0.001)
+            stall = max(stall, time.perf_counter() - before - 0.001)
+
+    ticking = asyncio.create_task(ticker())
+    await asyncio.sleep(0.01)
+    scheduler = Scheduler(time.time)
+    now = time.time()
+    start = time.perf_counter()
+    for key in range(timers):
+        scheduler.at(key, now - DAY + key, callback)
+    while done < timers:
+        await asyncio.sleep(0.001)
+    elapsed = time.perf_counter() - start
+    stop.set()
+    await ticking
+    scheduler.close()
+    return elapsed, stall * 1000, done
+
+
+async def measure_scheduler(timers: int, overdue: int, runs: int = 5) -> None:
+    arms = sorted(arm_ms(timers) for _ in range(runs))
+    print(
+        f"scheduler: arming {timers} timers takes {arms[len(arms) // 2]:.1f} ms "
+        f"(median of {runs}; {arms[0]:.1f} to {arms[-1]:.1f})"
+    )
+    for _ in range(runs):
+        elapsed, stall, done = await overdue_burst(overdue)
+        print(
+            f"scheduler: {done} overdue timers run in {elapsed * 1000:.0f} ms; "
+            f"longest event-loop stall {stall:.1f} ms"
+        )
+
+
 def peak_mb() -> float:
     """The peak resident memory of this process, in MB."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -115,7 +188,13 @@ def peak_mb() -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=1000, help="open games to resume")
-    asyncio.run(measure(parser.parse_args().games))
+    parser.add_argument("--timers", type=int, default=20_000, help="timers to arm")
+    parser.add_argument("--overdue", type=int, default=5000, help="overdue timers at a restart")
+    parser.add_argument("--scheduler-only", action="store_true", help="skip the bot's start-up")
+    args = parser.parse_args()
+    if not args.scheduler_only:
+        asyncio.run(measure(args.games))
+    asyncio.run(measure_scheduler(args.timers, args.overdue))
 
 
 if __name__ == "__main__":

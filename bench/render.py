@@ -1,14 +1,25 @@
-"""Board image speed and size: draw and encode the posted image of a mid-game, many times.
+"""Board image speed and size: draw and encode the posted image, move after move.
 
-Prints the median and 95th-percentile wall time per posted image (compose + PNG encode), its
-size in bytes, the CPU time per image, and the ratio against drawing every element from
-scratch (every cache cleared: fonts, base board, sprites, palette). Also the private hand image
-and the replay GIF of a complete game. Run: ``python bench/render.py [--runs N]``.
+Prints, per posted image (compose + PNG encode):
+
+* ``board``: the median and 95th-percentile wall time over a run of consecutive mid-game
+  positions, each rendered once, in order, as the bot posts them after every move (a board row
+  that did not change keeps its encoded bytes, as in play), the CPU time, and the size of the
+  standard mid-game board (``render.samples.midgame``);
+* ``floor``: an image of the same size holding 100 flat rectangles, encoded the same way (same
+  bands, same levels, no cache), timed between the boards; and the board's ratio to it;
+* the same board with every row re-encoded (each move's caches cleared: the worst move), the
+  board drawn from scratch (every drawing cache cleared) and a cold start;
+* the private hand image and the replay GIF of a complete game.
+
+Run: ``python bench/render.py [--runs N]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import random
 import statistics
 import sys
 import time
@@ -19,11 +30,37 @@ from pathlib import Path
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _HERE]
 
-from bot.game import GameSettings, player_view, public_view  # noqa: E402
+from PIL import Image, ImageDraw  # noqa: E402
+
+from bot.game import Game, GameSettings, PlayerView, player_view, public_view  # noqa: E402
+from bot.game.randomplay import push_random  # noqa: E402
+from render.bands import board_like_png  # noqa: E402
 from render.board import render_board, render_hand  # noqa: E402
-from render.caching import clear_caches  # noqa: E402
+from render.caching import clear_caches, clear_outputs  # noqa: E402
+from render.encode import to_palette  # noqa: E402
+from render.layout import board_image_size, cell_box  # noqa: E402
+from render.palette import palette  # noqa: E402
 from render.replay import render_replay_gif  # noqa: E402
 from render.samples import midgame, random_game, sample_names  # noqa: E402
+
+
+def _paired(
+    first: Callable[[], bytes], second: Callable[[], bytes], runs: int
+) -> tuple[list[float], float, list[float]]:
+    """Wall times (ms) of ``runs`` calls of each, interleaved so both see the same load, and the
+    CPU time per call of ``first`` (ms)."""
+    walls: list[float] = []
+    seconds: list[float] = []
+    cpu = 0.0
+    for _ in range(runs):
+        wall, start = time.perf_counter(), time.process_time()
+        first()
+        cpu += time.process_time() - start
+        walls.append((time.perf_counter() - wall) * 1000)
+        wall = time.perf_counter()
+        second()
+        seconds.append((time.perf_counter() - wall) * 1000)
+    return walls, cpu * 1000 / runs, seconds
 
 
 def _times(function: Callable[[], bytes], runs: int, before: Callable[[], None] | None = None):
@@ -45,6 +82,45 @@ def _p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20)[-1]
 
 
+def positions(count: int, first: int = 24, last: int = 74) -> list[tuple[PlayerView, PlayerView]]:
+    """The public view and the hand of the seat to move after each move from move ``first`` to
+    ``last`` of seeded 2-player games, game after game, until there are ``count`` of them."""
+    views: list[tuple[PlayerView, PlayerView]] = []
+    seed = 100
+    while len(views) < count:
+        game = Game.new(GameSettings.create(2), seed)
+        rng = random.Random(seed)
+        while not game.is_over() and len(game.moves) < last and len(views) < count:
+            push_random(game, rng)
+            if len(game.moves) >= first:
+                views.append((public_view(game), player_view(game, game.turn)))
+        seed += 1
+    return views
+
+
+def floor_image(size: tuple[int, int]) -> Image.Image:
+    """A palette image of ``size`` with 100 flat rectangles where the board's cards are."""
+    image = Image.new("P", size, 0)
+    image.putpalette(palette().getpalette() or [])
+    draw = ImageDraw.Draw(image)
+    for space in range(100):
+        left, top, right, bottom = cell_box(space)
+        draw.rectangle((left + 3, top + 3, right - 4, bottom - 4), fill=(space * 7) % 255)
+    return image
+
+
+def _legacy_floor(size: tuple[int, int]) -> bytes:
+    """The floor through the former encoder: RGB, palette mapped, Pillow's PNG at level 1."""
+    image = Image.new("RGB", size, (16, 66, 48))
+    draw = ImageDraw.Draw(image)
+    for space in range(100):
+        left, top, right, bottom = cell_box(space)
+        draw.rectangle((left + 3, top + 3, right - 4, bottom - 4), fill=(space * 2, 200, 90))
+    buffer = io.BytesIO()
+    to_palette(image).save(buffer, "PNG", optimize=False, compress_level=1)
+    return buffer.getvalue()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=300, help="posted images to time")
@@ -54,13 +130,42 @@ def main() -> None:
     game = midgame(2)
     view, names = public_view(game), sample_names(2)
     chips = sum(1 for chip in view.chips if chip >= 0)
-    render_board(view, names)  # warm the caches: the base board, sprites, palette, fonts
-    walls, cpu, png = _times(lambda: render_board(view, names), args.runs)
+    png = render_board(view, names)  # warm the caches: the base board, sprites, palette, fonts
+    moves = positions(args.runs + 1)
+    render_board(moves[0][0], names)  # the position before the first timed one
+    stream = iter(public for public, _ in moves[1:])
+    size = board_image_size(2, 2)
+    floor = floor_image(size)
+    walls, cpu, floor_walls = _paired(
+        lambda: render_board(next(stream), names), lambda: board_like_png(floor), args.runs
+    )
     median = statistics.median(walls)
-    print(f"board: mid-game, {chips} chips, {len(view.sequences)} sequences, {args.runs} runs")
+    print(
+        f"board: {args.runs} consecutive positions (moves 24-74 of 2-player games); "
+        f"size at the mid-game board ({chips} chips, {len(view.sequences)} sequences)"
+    )
     print(
         f"board: median {median:.1f} ms, p95 {_p95(walls):.1f} ms, CPU {cpu:.1f} ms/image, "
         f"{len(png):,} bytes"
+    )
+    floor_median = statistics.median(floor_walls)
+    print(
+        f"floor: {size[0]}x{size[1]}, 100 rectangles, same bands and levels, no cache "
+        f"(timed between the boards): median {floor_median:.1f} ms, "
+        f"{len(board_like_png(floor)):,} bytes; board/floor ratio {median / floor_median:.2f}x"
+    )
+    legacy, _, _ = _times(lambda: _legacy_floor(size), max(args.runs // 3, 5))
+    print(
+        f"floor through the former encoder (RGB, palette mapped, Pillow PNG level 1): "
+        f"median {statistics.median(legacy):.1f} ms"
+    )
+    worst, worst_cpu, _ = _times(
+        lambda: render_board(view, names), max(args.runs // 3, 5), before=clear_outputs
+    )
+    print(
+        f"board with every row re-encoded (the mid-game board, move caches cleared): "
+        f"median {statistics.median(worst):.1f} ms, p95 {_p95(worst):.1f} ms, "
+        f"CPU {worst_cpu:.1f} ms/image"
     )
     scratch, scratch_cpu, _ = _times(
         lambda: render_board(view, names),
@@ -78,7 +183,13 @@ def main() -> None:
 
     hand_view = player_view(game, game.turn)
     render_hand(hand_view, names)
-    hand_walls, hand_cpu, hand_png = _times(lambda: render_hand(hand_view, names), args.runs // 3)
+    hand_moves = [hand for _, hand in moves[: args.runs // 3 + 1]]
+    render_hand(hand_moves[0], names)
+    hand_stream = iter(hand_moves[1:])
+    hand_walls, hand_cpu, _ = _times(
+        lambda: render_hand(next(hand_stream), names), len(hand_moves) - 1
+    )
+    hand_png = render_hand(hand_view, names)
     print(
         f"hand: median {statistics.median(hand_walls):.1f} ms, p95 {_p95(hand_walls):.1f} ms, "
         f"CPU {hand_cpu:.1f} ms/image, {len(hand_png):,} bytes"

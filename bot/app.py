@@ -11,9 +11,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.services.computers import ComputerPlayers
+from bot.services.events import EventBus
 from bot.services.games import GameService
 from bot.services.lobbies import LobbyService
 from bot.services.scheduler import Scheduler
+from bot.services.tabletalk import TableTalkService
+from bot.services.turns import TurnClock
+from bot.services.undo import UndoService
 from bot.store.database import Database
 from cogs.common.replies import SORRY
 
@@ -61,8 +66,13 @@ class SequenceBotMixin:
 
     settings: Settings
     db: Database
+    bus: EventBus
     games: GameService
     lobbies: LobbyService
+    turn_clock: TurnClock
+    computers: ComputerPlayers
+    tabletalk: TableTalkService
+    undo: UndoService
 
     def _setup_sequence(self, settings: Settings) -> None:
         from cogs.common.table import Table
@@ -74,17 +84,35 @@ class SequenceBotMixin:
         )
         self.table = Table(self)  # type: ignore[arg-type]
         self.scheduler = Scheduler(self.clock)
+        self.bus = EventBus()
 
     async def setup_hook(self) -> None:
-        """Open the store, resume every game, load the cogs and sync the slash commands."""
+        """Open the store, wire the services and their subscribers, resume every game, load
+        the cogs and sync the slash commands. This is the one place where consequences are
+        wired to the events the game service publishes."""
         bot: Any = self
-        self.db = await Database.open(self.settings.database_path)
-        self.games = GameService(self.db, self.clock)
-        self.lobbies = LobbyService(self.db, self.clock)
+        settings = self.settings
+        self.db = await Database.open(settings.database_path)
+        self.games = GameService(self.db, self.clock, self.bus)
+        self.lobbies = LobbyService(self.db, self.clock, games=self.games)
+        self.turn_clock = TurnClock(self.db, self.games, self.scheduler, self.clock)
+        self.computers = ComputerPlayers(
+            self.games,
+            self.scheduler,
+            delay=lambda: settings.computer_move_delay,
+            budget_ms=lambda: settings.computer_budget_ms,
+        )
+        self.tabletalk = TableTalkService(self.db, self.games, self.clock)
+        self.undo = UndoService(self.games)
+        self.table.subscribe(self.bus)
         records = await self.games.load_active()
         log.info("Resumed %d active game(s)", len(records))
         for extension in EXTENSIONS:
             await bot.load_extension(extension)
+        # Consequences a crash may have cut short, rebuilt from the store alone.
+        await self.games.reconcile()
+        await self.turn_clock.resume()
+        self.computers.resume()
         bot.tree.add_command(self.sequence_group)
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
@@ -96,6 +124,7 @@ class SequenceBotMixin:
     async def close(self) -> None:
         """Close Discord, then the store."""
         self.scheduler.close()
+        self.bus.close()
         await super().close()  # type: ignore[misc]
         db = getattr(self, "db", None)
         if db is not None:

@@ -2,14 +2,32 @@
 
 from __future__ import annotations
 
+import difflib
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 TIME_LIMIT_POLICIES = ("skip", "computer", "remove")
+#: Every setting's environment variable (``.env.example`` and the README list them too).
+SETTING_NAMES = (
+    "DISCORD_TOKEN",
+    "SEQUENCE_DATABASE",
+    "LOG_LEVEL",
+    "DEV_GUILD_ID",
+    "SHARD_COUNT",
+    "TURN_TIME_LIMIT",
+    "TIME_LIMIT_POLICY",
+    "REMINDER_DELAY",
+    "LOBBY_EXPIRY",
+    "COMPUTER_MOVE_DELAY",
+    "COMPUTER_BUDGET_MS",
+)
+#: A bot token: three dot-separated parts of URL-safe base64.
+_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
 
 
 class ConfigError(ValueError):
@@ -76,13 +94,18 @@ class Settings:
         parsed["dev_guild_id"] = _optional_int(values, "DEV_GUILD_ID", minimum=1)
         parsed["shard_count"] = _optional_int(values, "SHARD_COUNT", minimum=1)
         parsed["turn_time_limit"] = _int(values, "TURN_TIME_LIMIT", 0, minimum=0)
+        if 0 < parsed["turn_time_limit"] < 60:
+            raise ConfigError(
+                f"TURN_TIME_LIMIT={parsed['turn_time_limit']} is too short: "
+                "it must be 0 (no limit) or at least 60 seconds."
+            )
         policy = values.get("TIME_LIMIT_POLICY", "skip").strip().lower()
         if policy not in TIME_LIMIT_POLICIES:
             raise ConfigError(
                 f"TIME_LIMIT_POLICY={policy!r} is not a policy: use skip, computer or remove."
             )
         parsed["time_limit_policy"] = policy
-        parsed["reminder_delay"] = _int(values, "REMINDER_DELAY", 12 * 3600, minimum=60)
+        parsed["reminder_delay"] = _int(values, "REMINDER_DELAY", 12 * 3600, minimum=600)
         parsed["lobby_expiry"] = _int(values, "LOBBY_EXPIRY", 24 * 3600, minimum=60)
         parsed["computer_move_delay"] = _float(values, "COMPUTER_MOVE_DELAY", 2.0)
         parsed["computer_budget_ms"] = _int(values, "COMPUTER_BUDGET_MS", 250, minimum=1)
@@ -91,6 +114,50 @@ class Settings:
     def with_overrides(self, **changes: Any) -> Settings:
         """A copy with some settings changed (tests and the demo use this)."""
         return replace(self, **changes)
+
+
+def token_problem(token: str) -> str | None:
+    """What is wrong with the shape of a bot token, or None (the token itself is never shown).
+
+    >>> token_problem("MTIz.abc.def") is None
+    True
+    >>> token_problem("Bot MTIz.abc.def")
+    'DISCORD_TOKEN starts with "Bot ": give the token alone, without that prefix.'
+    """
+    if token[:1] in "'\"" or token[-1:] in "'\"":
+        return "DISCORD_TOKEN is wrapped in quotes: write the token without them."
+    if token.lower().startswith("bot "):
+        return 'DISCORD_TOKEN starts with "Bot ": give the token alone, without that prefix.'
+    if not _TOKEN_SHAPE.fullmatch(token):
+        return (
+            "DISCORD_TOKEN does not look like a bot token (three parts separated by dots): "
+            "copy it again from the Developer Portal (your application > Bot > Reset Token)."
+        )
+    return None
+
+
+def unknown_settings(environ: Iterable[str], env_file: Iterable[str] = ()) -> list[str]:
+    """Warnings for names that look like settings but are not (a typo is otherwise ignored).
+
+    In the environment: names that start with ``SEQUENCE_`` or are close to a setting's name.
+    In the ``.env`` file: every name that is not a setting.
+
+    >>> unknown_settings(["TURN_TIME_LIMT", "PATH", "LOG_LEVEL"])
+    ['TURN_TIME_LIMT is not a setting (did you mean TURN_TIME_LIMIT?); it is ignored.']
+    """
+    warnings = []
+    sources = [(name, "") for name in environ] + [(name, " in .env") for name in env_file]
+    seen = set(SETTING_NAMES)
+    for name, where in sources:
+        if name in seen:
+            continue
+        seen.add(name)
+        close = difflib.get_close_matches(name.upper(), SETTING_NAMES, n=1, cutoff=0.85)
+        if not (close or where or name.upper().startswith("SEQUENCE_")):
+            continue
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        warnings.append(f"{name}{where} is not a setting{hint}; it is ignored.")
+    return warnings
 
 
 def read_env_file(path: Path) -> dict[str, str]:

@@ -14,7 +14,7 @@ import re
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +24,11 @@ from bot.app import create_bot
 from bot.config import Settings
 from bot.game import player_view
 from bot.game.ai import LEVELS, choose_move
-from bot.game.board import CORNERS, DIRECTIONS, SIZE
-from bot.game.cards import is_jack
+from bot.game.board import SIZE
+from bot.game.cards import full_deck, is_jack
 from bot.game.moves import DEAD, PASS, PLAY, Move
-from bot.game.sequences import CORNER, EMPTY
 from bot.game.settings import TEAM_NAMES
+from bot.services.events import MoveCommitted
 from bot.store.games import GameRecord
 from render.replay import render_replay_gif
 
@@ -41,6 +41,7 @@ BOT_NAME = "Sequence bot"
 HOST_LEVEL = "medium"
 MAX_HOST_ACTIONS = 1000
 REPLAY_COMMAND = "sequence replay"
+DECK_SIZE = len(full_deck())
 
 #: ``progress(moves, fraction, status)``: called after every committed move.
 Progress = Callable[[int, float, str], None]
@@ -162,12 +163,12 @@ async def _open_table(env: Any, options: DemoOptions, progress: Progress | None)
 def _report_moves(bot: Any, channel_id: int, progress: Progress) -> None:
     """Call ``progress`` after every committed move in the channel (a bot event listener)."""
 
-    async def on_sequence_move(outcome: Any) -> None:
-        record = outcome.record
+    async def on_move(event: MoveCommitted) -> None:
+        record = replace(event.record, game=event.outcome.game)
         if record.channel_id == channel_id:
-            progress(len(record.game.moves), win_progress(record), score_text(record))
+            progress(len(record.game.moves), deck_progress(record), progress_text(record))
 
-    bot.add_listener(on_sequence_move, "on_sequence_move")
+    bot.bus.subscribe(MoveCommitted, on_move)
 
 
 async def _play(env: Any, table: _Table, seed: int) -> None:
@@ -258,63 +259,41 @@ def _expect(result: Any, doing: str) -> Any:
 
 
 # --------------------------------------------------------------------------- progress and words
-def win_progress(record: GameRecord) -> float:
-    """How close the leading team is to winning, from 0 to 1 (1 once the game is over).
+def deck_progress(record: GameRecord) -> float:
+    """How much of the first draw deck has been drawn, from 0 to 1 (1 once the game is over).
 
-    A team's progress is its sequences plus its best open line of five (its own chips and free
-    corners, no opponent chip), over the sequences it needs.
+    It only grows: the deck only shrinks until it is used up, and after a reshuffle (the game
+    is then past one whole deck) it stays at 1.
     """
     game = record.game
-    if game.is_over():
+    if game.is_over() or game.reshuffles:
         return 1.0
-    needed = game.settings.sequences_to_win
-    best = 0.0
-    for team in range(game.settings.teams):
-        done = [set(window) for owner, window in game.sequences if owner == team]
-        partial = max(
-            (
-                _own_in_window(game.chips, window, team)
-                for window in _WINDOWS
-                if all(len(used.intersection(window)) <= 1 for used in done)
-            ),
-            default=0,
-        )
-        best = max(best, min(1.0, (len(done) + partial / 5) / needed))
-    return min(best, 0.99)
+    dealt = DECK_SIZE - game.settings.players * game.settings.hand_size
+    return min(1.0, (dealt - len(game.deck)) / dealt) if dealt > 0 else 1.0
 
 
-def _windows() -> list[tuple[int, ...]]:
-    windows = []
-    for row in range(SIZE):
-        for col in range(SIZE):
-            for dr, dc in DIRECTIONS:
-                end_r, end_c = row + 4 * dr, col + 4 * dc
-                if 0 <= end_r < SIZE and 0 <= end_c < SIZE:
-                    windows.append(tuple((row + i * dr) * SIZE + col + i * dc for i in range(5)))
-    return windows
+def progress_text(record: GameRecord) -> str:
+    """``58 cards left in the deck · Blue leads 1/2`` (what the progress bar shows beside it)."""
+    game = record.game
+    left = len(game.deck)
+    deck = f"{left} card{'s' if left != 1 else ''} left in the deck"
+    if game.reshuffles:
+        deck += " (reshuffled)"
+    return f"{deck} · {leader_text(record)}"
 
 
-_WINDOWS = _windows()
-
-
-def _own_in_window(chips: list[int], window: tuple[int, ...], team: int) -> int:
-    count = 0
-    for space in window:
-        chip = chips[space]
-        if chip in (team, CORNER) or space in CORNERS:
-            count += 1
-        elif chip != EMPTY:
-            return 0
-    return count
-
-
-def score_text(record: GameRecord) -> str:
-    """``Blue 1/2 · Green 0/2``."""
+def leader_text(record: GameRecord) -> str:
+    """``Blue leads 1/2``, ``Blue and Green 1/2 each`` or ``no sequence yet``."""
     game = record.game
     needed = game.settings.sequences_to_win
-    return " · ".join(
-        f"{TEAM_NAMES[t]} {game.sequence_count(t)}/{needed}" for t in range(game.settings.teams)
-    )
+    counts = [game.sequence_count(team) for team in range(game.settings.teams)]
+    best = max(counts)
+    if best == 0:
+        return "no sequence yet"
+    leaders = [TEAM_NAMES[team] for team, count in enumerate(counts) if count == best]
+    if len(leaders) == 1:
+        return f"{leaders[0]} leads {best}/{needed}"
+    return f"{' and '.join(leaders)} {best}/{needed} each"
 
 
 def winner_text(record: GameRecord) -> str:
@@ -439,6 +418,6 @@ __all__ = [
     "DemoOptions",
     "DemoResult",
     "channel_transcript",
+    "deck_progress",
     "run_demo",
-    "win_progress",
 ]

@@ -38,7 +38,6 @@ class Endings(SequenceCog):
                 )
                 return
             await reply(interaction, f"🏳️ {team_label(team)} resigns.", ephemeral=False)
-            await self.bot.table.after_move(result.outcome)
 
     @app_commands.command(
         name="cancel", description="Cancel the lobby or game here (host or Manage Channels)"
@@ -65,7 +64,6 @@ class Endings(SequenceCog):
                 f"🛑 Game #{record.id} was cancelled by <@{interaction.user.id}>. No result is recorded.",  # noqa: E501
                 ephemeral=False,
             )
-            self.bot.dispatch("sequence_end", record)
 
 
 async def setup(bot: SequenceBot) -> None:

@@ -224,7 +224,7 @@ async def play_and_announce(
     *,
     edit: bool,
 ) -> None:
-    """Apply a move for the clicking player, refresh their panel, then post the board."""
+    """Apply a move for the clicking player and refresh their panel (the table posts the board)."""
     bot = _bot(interaction)
     try:
         outcome = await bot.games.apply(
@@ -240,8 +240,6 @@ async def play_and_announce(
         await panel.edit(interaction, keep_image=not outcome.turn_passed)
     else:
         await panel.send(interaction)
-    if outcome.turn_passed or outcome.finished or move.kind != DEAD:
-        await bot.table.after_move(outcome)
 
 
 CARD = r"(?P<card>[0-9TJQKA][SHDC])"
@@ -574,7 +572,6 @@ class ForfeitSelect(
         notice = f"✅ You forfeited {card_label(card)}."
         panel = await build_panel(bot, outcome.record, seat, notice=notice)
         await panel.edit(interaction, keep_image=False)
-        bot.dispatch("sequence_move", outcome)
 
 
 COMPONENTS = (

@@ -57,8 +57,7 @@ class Info(SequenceCog):
                 **kwargs,
             )
             message = await interaction.original_response()
-            await self.bot.db.games.set_board_message(record.id, message.id)
-            record.board_message_id = message.id
+            await self.bot.games.remember_board(record, message.id)
 
     @app_commands.command(name="status", description="Seats, turn, deck, discards and sequences")
     async def status(self, interaction: discord.Interaction) -> None:

@@ -37,17 +37,19 @@ ACTIONS = ("join", "leave", "switch", "start", "cancel", "addbot")
 def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
     """The lobby message: seats by team, the rules chosen, and how to start."""
     options = TableOptions.from_dict(lobby.options)
+    shown = {seat["user_id"]: discord.utils.escape_markdown(seat["name"]) for seat in lobby.seats}
+    host = f"**{shown[lobby.host_id]}**" if lobby.host_id in shown else f"<@{lobby.host_id}>"
     embed = discord.Embed(
         title=f"Sequence lobby · {options.preset}",
         description=(
-            f"Host: <@{lobby.host_id}>. Join, pick a team, then the host presses **Start**.\n"
+            f"Host: {host}. Join, pick a team, then the host presses **Start**.\n"
             "2, 3, 4, 6, 8, 9, 10 or 12 players; teams must be equal."
         ),
         colour=TEAM_COLOUR_VALUES[0],
     )
     for team, members in enumerate(lobby_teams(lobby)):
         names = "\n".join(
-            f"🤖 {seat['name']}" if seat.get("bot_level") else f"<@{seat['user_id']}>"
+            f"🤖 {shown[seat['user_id']]}" if seat.get("bot_level") else shown[seat["user_id"]]
             for seat in members
         )
         embed.add_field(name=team_label(team), value=names or "—", inline=True)
@@ -92,9 +94,7 @@ class LobbyButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         cog: Lobby = interaction.client.get_cog("Lobby")  # type: ignore[union-attr, assignment]
         async with reporting(interaction):
-            lobby = await cog.bot.lobbies.get(interaction.channel_id or 0)
-            if lobby.id != self.lobby_id:
-                raise UserError("This lobby is closed.")
+            await cog.bot.lobbies.for_button(interaction.channel_id or 0, self.lobby_id)
             await cog.run_action(interaction, self.action, edit=True)
 
 
@@ -125,11 +125,10 @@ class AddComputerSelect(
         cog: Lobby = interaction.client.get_cog("Lobby")  # type: ignore[union-attr, assignment]
         async with reporting(interaction):
             level = (interaction.data or {}).get("values", ["medium"])[0]  # type: ignore[union-attr]
+            await cog.bot.lobbies.for_button(interaction.channel_id or 0, self.lobby_id)
             lobby = await cog.bot.lobbies.add_computer(
                 interaction.channel_id or 0, interaction.user.id, level
             )
-            if lobby.id != self.lobby_id:
-                raise UserError("This lobby is closed.")
             await interaction.response.edit_message(
                 embed=lobby_embed(lobby), view=lobby_view(lobby)
             )
@@ -161,11 +160,9 @@ class Lobby(SequenceCog):
         self.bot.scheduler.at(("lobby", lobby.id), due, partial(self._expire, lobby))
 
     async def _expire(self, lobby: LobbyRecord) -> None:
-        current = await self.bot.db.lobbies.get(lobby.id)
-        if current is None:
-            return
-        await self.bot.db.lobbies.delete(lobby.id)
-        await self.close_message(current, "⌛ This lobby expired before it started.")
+        current = await self.bot.lobbies.expire(lobby.id, lobby.channel_id)
+        if current is not None:
+            await self.close_message(current, "⌛ This lobby expired before it started.")
 
     # ------------------------------------------------------------------ commands
     @app_commands.command(name="new", description="Open a Sequence lobby in this channel or thread")
@@ -370,8 +367,7 @@ class Lobby(SequenceCog):
     async def begin(
         self, interaction: discord.Interaction, record: GameRecord, *, edit: bool
     ) -> None:
-        """The game has started: say who deals and who starts, then post the first board."""
-        self.bot.games.add(record)
+        """The game has started: say who deals and who starts (the table posts the board)."""
         game = record.game
         cut = ", ".join(
             f"{seat['name']} {card_label(game.cut[index])}"
@@ -396,8 +392,6 @@ class Lobby(SequenceCog):
                 )
                 with contextlib.suppress(discord.HTTPException):
                     await channel.get_partial_message(record.lobby_message_id).edit(view=None)
-        await self.bot.table.post_board(record, "The game is on.")
-        self.bot.dispatch("sequence_start", record)
 
 
 async def setup(bot: SequenceBot) -> None:

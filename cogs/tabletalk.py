@@ -3,6 +3,7 @@ by the host or a moderator, and the Forfeit button for every member of a penalis
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
@@ -11,7 +12,8 @@ from discord import app_commands
 
 from bot.app import SequenceBot
 from bot.services.errors import UserError
-from bot.services.games import MoveOutcome, seat_of
+from bot.services.events import RulingMade
+from bot.services.games import seat_of
 from bot.services.tabletalk import TableTalkService
 from bot.store.games import GameRecord
 from bot.store.tabletalk import ReportRecord
@@ -97,7 +99,7 @@ class TableTalk(SequenceCog):
 
     def __init__(self, bot: SequenceBot) -> None:
         super().__init__(bot)
-        self.service = TableTalkService(bot.db, bot.games, bot.clock)
+        self.service: TableTalkService = bot.tabletalk
         bot.add_dynamic_items(DecisionButton, ForfeitButton)
         bot.table.board_buttons.append(forfeit_button)
         self.report_menu = app_commands.ContextMenu(
@@ -105,7 +107,11 @@ class TableTalk(SequenceCog):
         )
         bot.tree.add_command(self.report_menu)
 
+    async def cog_load(self) -> None:
+        self.bot.bus.subscribe(RulingMade, self.penalty_posted)
+
     async def cog_unload(self) -> None:
+        self.bot.bus.unsubscribe(RulingMade, self.penalty_posted)
         self.bot.tree.remove_command(self.report_menu.name, type=self.report_menu.type)
 
     @app_commands.command(
@@ -145,10 +151,9 @@ class TableTalk(SequenceCog):
         )
         if record.options.get("tabletalk_stands"):
             await reply(interaction, text, ephemeral=False)
-            _, outcome = await self.service.resolve(
+            await self.service.resolve(
                 report.id, interaction.user.id, uphold=True, can_moderate=True
             )
-            await self.penalty_posted(outcome)
             return
         view = discord.ui.View(timeout=None)
         view.add_item(DecisionButton(report.id, "uphold"))
@@ -163,25 +168,24 @@ class TableTalk(SequenceCog):
         self, interaction: discord.Interaction, report_id: int, *, uphold: bool
     ) -> None:
         """A button on the call: uphold or dismiss."""
-        report, outcome = await self.service.resolve(
+        report, _ = await self.service.resolve(
             report_id,
             interaction.user.id,
             uphold=uphold,
             can_moderate=can_manage(interaction, "manage_messages"),
         )
-        verdict = "upheld ⚖️" if uphold else "dismissed"
+        verdict = "upheld ⚖️" if report.status == "upheld" else "dismissed"
         await interaction.response.edit_message(
             content=f"🗣️ Table talk on {team_label(report.team)} was **{verdict}** by <@{interaction.user.id}>.",  # noqa: E501
             view=None,
         )
-        if outcome is not None:
-            await self.penalty_posted(outcome)
 
-    async def penalty_posted(self, outcome: MoveOutcome | None) -> None:
-        """Tell the offending team to forfeit, with the Forfeit button."""
+    async def penalty_posted(self, event: RulingMade) -> None:
+        """After an upheld call: tell the offending team to forfeit, with the Forfeit button."""
+        outcome = event.outcome
         if outcome is None:
             return
-        record = outcome.record
+        record = dataclasses.replace(event.record, game=outcome.game)
         owing = [s for s, owed in enumerate(record.game.owed_forfeits) if owed]
         if not owing:
             await self.bot.table.notice(record, "The penalised team has no cards left to forfeit.")
@@ -195,7 +199,6 @@ class TableTalk(SequenceCog):
             "before playing again. Press **Forfeit a card**.",
             view=view,
         )
-        self.bot.dispatch("sequence_move", outcome)
 
 
 async def setup(bot: SequenceBot) -> None:

@@ -4,18 +4,15 @@
 from __future__ import annotations
 
 import logging
-from functools import partial
 
 import discord
 from discord import app_commands
 
 from bot.app import SequenceBot
-from bot.services.games import MoveOutcome
+from bot.services.events import ReminderDue, TimedOut, TurnStarted
 from bot.services.lobbies import is_computer
 from bot.services.options import format_duration
-from bot.services.turns import LIMIT, REMINDER, Expiry, TurnClock
 from bot.store.games import GameRecord
-from bot.store.timers import TimerRecord
 
 from .base import SequenceCog
 from .common.describe import describe_move, seat_label, team_label
@@ -34,42 +31,26 @@ def board_link(record: GameRecord) -> str:
 
 
 class Turns(SequenceCog):
-    """Keeps slow games moving."""
+    """Keeps slow games moving: the words of reminders, time-outs and turn DMs.
 
-    def __init__(self, bot: SequenceBot) -> None:
-        super().__init__(bot)
-        self.turn_clock = TurnClock(bot.db, bot.games, bot.clock)
+    The turn clock (:mod:`bot.services.turns`) decides when; this cog only tells the players.
+    """
 
     async def cog_load(self) -> None:
-        for timer in await self.bot.db.timers.all():
-            self.schedule(timer)
+        bus = self.bot.bus
+        bus.subscribe(ReminderDue, self.remind)
+        bus.subscribe(TimedOut, self.timed_out)
+        bus.subscribe(TurnStarted, self.turn_started)
 
-    # ------------------------------------------------------------------ timers
-    def schedule(self, timer: TimerRecord) -> None:
-        """Fire ``timer`` at its time (replacing the game's earlier timer of that kind)."""
-        key = ("turn", timer.game_id, timer.kind)
-        self.bot.scheduler.at(key, timer.due_at, partial(self.fire, timer))
+    async def cog_unload(self) -> None:
+        bus = self.bot.bus
+        bus.unsubscribe(ReminderDue, self.remind)
+        bus.unsubscribe(TimedOut, self.timed_out)
+        bus.unsubscribe(TurnStarted, self.turn_started)
 
-    def cancel_game(self, game_id: int) -> None:
-        """Drop the pending timers of a game."""
-        for kind in (REMINDER, LIMIT):
-            self.bot.scheduler.cancel(("turn", game_id, kind))
-
-    async def fire(self, timer: TimerRecord) -> None:
-        """A reminder or a time limit is due."""
-        record = self.turn_clock.is_current(timer)
-        if record is None:
-            await self.bot.db.timers.clear(timer.game_id, timer.kind)
-            return
-        if timer.kind == REMINDER:
-            await self.remind(record)
-            self.schedule(await self.turn_clock.remind_again(record, timer))
-        elif timer.kind == LIMIT:
-            await self.time_out(record)
-
-    async def remind(self, record: GameRecord) -> None:
+    async def remind(self, event: ReminderDue) -> None:
         """Nudge the player to move, in the channel and (if they asked) by DM."""
-        seat = record.game.turn
+        record, seat = event.record, event.seat
         waited = format_duration(record.options.get("reminder_delay") or 0)
         text = (
             f"⏰ {seat_label(record, seat, mention=True)}, it is still your turn in game "
@@ -83,58 +64,29 @@ class Turns(SequenceCog):
             f"⏰ Reminder: it is your turn in Sequence game #{record.id}: {board_link(record)}",
         )
 
-    async def time_out(self, record: GameRecord) -> None:
-        """The turn's time ran out: forfeits, then skip, a computer move, or removal."""
-        expiry: Expiry = await self.turn_clock.expire(record)
-        seat = expiry.seat
-        who = seat_label(record, seat)
+    async def timed_out(self, event: TimedOut) -> None:
+        """Say that the turn's time ran out, and what happens (the board follows as a move)."""
+        record = event.record
+        who = seat_label(record, event.seat)
         lines = [f"⌛ {who} ran out of time."]
-        lines += [
-            f"The bot forfeited a random card for {who} (table talk)." for _ in expiry.forfeits
-        ]
-        if expiry.policy == "computer":
+        lines += [f"The bot forfeited a random card for {who} (table talk)."] * event.forfeits
+        if event.policy == "computer":
             lines.append("A computer player moves for them this turn.")
-            await self.bot.table.notice(record, "\n".join(lines))
-            computers = self.bot.get_cog("Computers")
-            if computers is not None:
-                await computers.move_for(record, seat, level="medium")  # type: ignore[attr-defined]
-            return
         await self.bot.table.notice(record, "\n".join(lines))
-        if expiry.outcome is not None:
-            await self.bot.table.after_move(expiry.outcome)
 
-    # ------------------------------------------------------------------ events
-    @SequenceCog.listener()
-    async def on_sequence_move(self, outcome: MoveOutcome) -> None:
-        if outcome.finished:
-            self.cancel_game(outcome.record.id)
-            await self.bot.db.timers.clear_game(outcome.record.id)
-        elif outcome.turn_passed:
-            await self.turn_started(outcome.record)
-
-    @SequenceCog.listener()
-    async def on_sequence_start(self, record: GameRecord) -> None:
-        await self.turn_started(record)
-
-    @SequenceCog.listener()
-    async def on_sequence_end(self, record: GameRecord) -> None:
-        self.cancel_game(record.id)
-        await self.bot.db.timers.clear_game(record.id)
-
-    async def turn_started(self, record: GameRecord) -> None:
-        """Arm the new turn's timers and ping the player by DM if they asked for it."""
-        self.cancel_game(record.id)
-        for timer in await self.turn_clock.arm(record):
-            self.schedule(timer)
-        seat = record.game.turn
-        if not is_computer(record.seats[seat]):
-            last = record.game.moves[-1] if record.game.moves else None
-            happened = f"{describe_move(record, last)}\n" if last else ""
-            await self.direct_message(
-                record,
-                seat,
-                f"{happened}🎲 Your turn in Sequence game #{record.id}: {board_link(record)}",
-            )
+    async def turn_started(self, event: TurnStarted) -> None:
+        """Ping the player whose turn it is by DM, if they asked for it."""
+        record, game = event.record, event.game
+        seat = game.turn
+        if is_computer(record.seats[seat]):
+            return
+        last = game.moves[-1] if game.moves else None
+        happened = f"{describe_move(record, last)}\n" if last else ""
+        await self.direct_message(
+            record,
+            seat,
+            f"{happened}🎲 Your turn in Sequence game #{record.id}: {board_link(record)}",
+        )
 
     async def direct_message(self, record: GameRecord, seat: int, text: str) -> None:
         """DM a player who opted in; a failure (DMs closed) is noted and never breaks the game."""

@@ -55,7 +55,7 @@ class Undo(SequenceCog):
 
     def __init__(self, bot: SequenceBot) -> None:
         super().__init__(bot)
-        self.service = UndoService(bot.db, bot.games, bot.clock)
+        self.service: UndoService = bot.undo
         bot.add_dynamic_items(UndoButton)
 
     @app_commands.command(
@@ -93,12 +93,6 @@ class Undo(SequenceCog):
             await interaction.response.send_message(text, view=view)
         else:
             await interaction.response.send_message(text)
-        if state.done:
-            self.bot.dispatch("sequence_undo", record)
-            await self.bot.table.post_board(record, "The last move was undone.")
-            cog = self.bot.get_cog("Turns")
-            if cog is not None:
-                await cog.turn_started(record)  # type: ignore[attr-defined]
 
 
 async def setup(bot: SequenceBot) -> None:

@@ -9,8 +9,7 @@ from collections.abc import Sequence
 
 from bot.game.view import PlayerView
 
-from .compose import compose_board, compose_hand
-from .encode import png_bytes
+from .bands import board_png, hand_png
 
 
 def render_board(view: PlayerView, names: Sequence[str]) -> bytes:
@@ -19,7 +18,7 @@ def render_board(view: PlayerView, names: Sequence[str]) -> bytes:
     ``view`` should be the public view (a hand in it is never drawn); ``names[seat]`` is each
     seat's display name.
     """
-    return png_bytes(compose_board(view, names))
+    return board_png(view, names)
 
 
 def render_hand(view: PlayerView, names: Sequence[str]) -> bytes:
@@ -29,4 +28,4 @@ def render_hand(view: PlayerView, names: Sequence[str]) -> bytes:
     """
     if view.hand is None or view.seat is None:
         raise ValueError("render_hand needs a player's view with a hand (player_view).")
-    return png_bytes(compose_hand(view, names))
+    return hand_png(view, names)

@@ -1,7 +1,8 @@
 """Module-level caches for everything static, clearable at once (the bench's "from scratch").
 
-Two kinds: drawings (the base board, sprites, text masks) and resources (loaded fonts, the
-palette), so that drawing from scratch can be measured apart from a cold start.
+Three kinds: drawings (the base board, sprites, text masks), resources (loaded fonts, the
+palette) and outputs (encoded board rows, which change from move to move), so that drawing from
+scratch, a cold start and a move whose every row is new can be measured apart.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 _DRAWINGS: list[Any] = []
 _RESOURCES: list[Any] = []
+_OUTPUTS: list[Any] = []
 
 
 def cached(function: F) -> F:
@@ -42,6 +44,24 @@ def cached_resource(function: F) -> F:
 
 
 def clear_caches(*, resources: bool = True) -> None:
-    """Forget every cached drawing, and unless told otherwise every font and the palette."""
-    for wrapper in _DRAWINGS + (_RESOURCES if resources else []):
+    """Forget every cached drawing and encoded part, and unless told otherwise every font and
+    the palette."""
+    for wrapper in _DRAWINGS + _OUTPUTS + (_RESOURCES if resources else []):
+        wrapper.cache_clear()
+
+
+def cached_output(maxsize: int) -> Callable[[F], F]:
+    """Like :func:`functools.lru_cache`, for encoded parts of images that change per move."""
+
+    def decorate(function: F) -> F:
+        wrapper = functools.lru_cache(maxsize=maxsize)(function)
+        _OUTPUTS.append(wrapper)
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def clear_outputs() -> None:
+    """Forget the encoded parts of images (each move's rows), keeping every static drawing."""
+    for wrapper in _OUTPUTS:
         wrapper.cache_clear()

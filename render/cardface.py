@@ -61,7 +61,7 @@ def board_card(card: str, size: int) -> Image.Image:
             (cx, top + size * 0.80),
             "FREE",
             font=font(14, bold=True),
-            fill=(150, 120, 60),
+            fill=theme.FREE_LABEL,
             anchor="mm",
         )
         return image

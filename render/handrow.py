@@ -56,18 +56,21 @@ def hand_marks(view: PlayerView) -> HandMarks:
     return HandMarks(numbered, frozenset(wild - set(numbered)), frozenset(remove))
 
 
-def draw_hand_marks(image: Image.Image, marks: HandMarks) -> None:
-    """Frame and number the spaces of normal cards, dot the wild ones, target removable chips."""
+def draw_hand_marks(image: Image.Image, marks: HandMarks, dy: int = 0) -> None:
+    """Frame and number the spaces of normal cards, dot the wild ones, target removable chips.
+
+    ``image`` starts ``dy`` rows below the top of the posted image.
+    """
     for space in sorted(marks.wild):
         x, y, _, _ = cell_box(space)
-        image.paste(sprites.wild_mark(), (x, y), sprites.wild_mark())
+        image.paste(sprites.wild_mark(), (x, y - dy), sprites.wild_mark())
     for space, number in sorted(marks.numbered.items()):
         frame = sprites.target_frame(number)
         x, y, _, _ = cell_box(space)
-        image.paste(frame, (x, y), frame)
+        image.paste(frame, (x, y - dy), frame)
     for space in sorted(marks.remove):
         x, y = centre(space)
-        paste_centred(image, sprites.remove_mark(CHIP_D), x, y)
+        paste_centred(image, sprites.remove_mark(CHIP_D), x, y, dy)
 
 
 def _label(view: PlayerView, card: str, team: int) -> tuple[str, bool]:
@@ -82,13 +85,17 @@ def _label(view: PlayerView, card: str, team: int) -> tuple[str, bool]:
     return " · ".join(space_name(s) for s in targets), True
 
 
-def draw_hand_row(image: Image.Image, view: PlayerView) -> None:
-    """The hand as a row of cards, each numbered, with where it goes written below it."""
+def draw_hand_row(image: Image.Image, view: PlayerView, dy: int = 0) -> None:
+    """The hand as a row of cards, each numbered, with where it goes written below it.
+
+    ``image`` starts ``dy`` rows below the top of the posted image.
+    """
     assert view.hand is not None and view.seat is not None
     team = view.team_of(view.seat)
     boxes = hand_card_boxes(len(view.hand))
     for number, (card, box) in enumerate(zip(view.hand, boxes, strict=True), start=1):
         left, top, right, bottom = box
+        top, bottom = top - dy, bottom - dy
         width, height = right - left, bottom - top
         label, playable = _label(view, card, team)
         dead = not playable and not (is_two_eyed(card) or is_one_eyed(card))

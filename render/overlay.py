@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from PIL import Image
 
+from bot.game.board import CORNERS
 from bot.game.sequences import EMPTY
 
 from . import sprites
@@ -26,7 +27,9 @@ def paste_centred(image: Image.Image, sprite: Image.Image, x: int, y: int, dy: i
 def draw_sequences(
     image: Image.Image, sequences: Sequence[tuple[int, Window]], dy: int = 0
 ) -> None:
-    """A gold-edged line through the five spaces of each completed sequence."""
+    """A gold-edged line through the five spaces of each completed sequence; a free corner on
+    a line keeps its star and label on top."""
+    corners: set[int] = set()
     for team, window in sequences:
         step = window[1] - window[0]
         rows = [s // 10 for s in window]
@@ -35,6 +38,10 @@ def draw_sequences(
         y = BOARD_Y + min(rows) * CELL - dy
         line = sprites.sequence_line(team, step)
         image.paste(line, (x, y), line)
+        corners.update(CORNERS.intersection(window))
+    for space in sorted(corners):
+        x0, y0, _, _ = cell_box(space)
+        image.paste(sprites.free_corner(), (x0, y0 - dy), sprites.free_corner())
 
 
 def draw_chips(
@@ -56,7 +63,7 @@ def draw_last_change(
     kind, space = last_change
     x0, y0, _, _ = cell_box(space)
     frame = sprites.last_move_frame()
-    image.paste(frame, (x0 - 8, y0 - 8 - dy), frame)
+    image.paste(frame, (x0, y0 - dy), frame)
     if kind == "removed" and chips[space] == EMPTY:
         x, y = centre(space)
         paste_centred(image, sprites.removed_ghost(CHIP_D), x, y, dy)

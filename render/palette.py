@@ -1,4 +1,4 @@
-"""The fixed 256-colour palette every posted image is mapped to (fast to encode, small PNG).
+"""The fixed palette every posted image is mapped to (fast to encode, small PNG).
 
 It is computed once, deterministically, from reference pictures that use every colour the
 renderer draws: three teams' chips (locked and not), lines, marks, header, footer and a hand.
@@ -15,6 +15,7 @@ from bot.game.sequences import EMPTY
 from bot.game.settings import GameSettings
 from bot.game.view import PlayerView, player_view
 
+from . import theme
 from .caching import cached_resource
 from .compose import compose_board, compose_hand
 
@@ -58,10 +59,42 @@ def _swatch() -> Image.Image:
     return swatch
 
 
+#: Colours in the palette: fewer colours, fewer distinct edge pixels, a smaller PNG; 127 keep
+#: text and edges smooth (one index of 128 stays free for the GIF writer's "unchanged" pixels).
+COLOURS = 127
+
+
+def key_colours() -> list[theme.RGB]:
+    """The flat colours the renderer fills with, kept exact in the palette."""
+    colours = [value for value in vars(theme).values() if _is_rgb(value)]
+    for team in range(len(theme.TEAM_COLOURS)):
+        colour = theme.team_colour(team)
+        for factor in (0.5, 0.8, 1.35, 1.75):
+            colours.append(theme.shade(colour, factor))
+    for factor in (0.5, 0.6, 0.7, 0.75):
+        colours.append(theme.shade(theme.GOLD, factor))
+    colours += [theme.shade(theme.PANEL, 1.06), theme.FREE_LABEL, (255, 255, 255)]
+    return list(dict.fromkeys(colours))
+
+
+def _is_rgb(value: object) -> bool:
+    return (
+        isinstance(value, tuple)
+        and len(value) == 3
+        and all(isinstance(c, int) and 0 <= c <= 255 for c in value)
+    )
+
+
 @cached_resource
 def palette() -> Image.Image:
-    """A ``P`` image whose palette the renderer quantizes to.
-
-    255 colours: one index stays free, for the GIF writer's transparent "unchanged" pixels.
-    """
-    return _swatch().quantize(255, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    """A ``P`` image whose palette the renderer quantizes to: the key colours exactly, and the
+    most used blends of them (edges, text) from reference pictures, ``COLOURS`` in all."""
+    keys = key_colours()
+    blends = _swatch().quantize(
+        COLOURS - len(keys), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+    )
+    colours = [c for rgb in keys for c in rgb]
+    colours += (blends.getpalette() or [])[: 3 * (COLOURS - len(keys))]
+    image = Image.new("P", (1, 1))
+    image.putpalette(colours)
+    return image

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -14,23 +15,57 @@ from .layout import HEADER_H, WIDTH, Box, seat_box
 from .overlay import paste_centred
 from .sprites import chip, pip, star
 from .text import last_move_text, seat_name, team_members
-from .typeface import draw_text, fit, text_width
+from .typeface import draw_text, fit, fit_size, text_width, wrap_fit
 
-#: A run of text: the text, its colour, its size, bold or not.
-Segment = tuple[str, theme.RGB, int, bool]
+
+class Segment(NamedTuple):
+    """A run of text: its colour, size and weight; ``keep`` runs (a count, "to play") are
+    never cut, the others (names) are when even smaller type cannot fit the line."""
+
+    text: str
+    colour: theme.RGB
+    size: int
+    bold: bool
+    keep: bool = False
+
+
 #: The header's icon team (None: a star), title runs, subtitle runs and info line.
 Status = tuple[int | None, list[Segment], list[Segment], str]
+#: The smallest a line's type may shrink to fit, as a share of its size.
+SMALLEST = 0.7
 
 SCORE_W = 200
 DECK_W = 124
 TITLE_X = 96
 
 
-def _segments(image: Image.Image, x: int, y: int, parts: Sequence[Segment], width: int) -> None:
-    """Draw text runs side by side on one baseline, each cut to fit in ``width``."""
-    right = x + width
-    for text, colour, size, bold in parts:
-        text = fit(text, right - x, size, bold=bold)
+def _width(parts: Sequence[Segment]) -> int:
+    return sum(text_width(part.text, part.size, bold=part.bold) for part in parts)
+
+
+def fit_segments(parts: Sequence[Segment], width: int) -> list[Segment]:
+    """The runs of a line made to fit in ``width``: the same type if it fits, else smaller type
+    (down to ``SMALLEST`` of it), else the names cut short; ``keep`` runs are never cut."""
+    steps = round((1 - SMALLEST) * 20)
+    sized = list(parts)
+    for step in range(steps + 1):
+        scale = 1 - step / 20
+        sized = [part._replace(size=max(round(part.size * scale), 8)) for part in parts]
+        if _width(sized) <= width:
+            return sized
+    room = width - _width([part for part in sized if part.keep])
+    fitted = []
+    for part in sized:
+        if not part.keep:
+            part = part._replace(text=fit(part.text, max(room, 0), part.size, bold=part.bold))
+            room -= text_width(part.text, part.size, bold=part.bold)
+        fitted.append(part)
+    return fitted
+
+
+def _draw_runs(image: Image.Image, x: int, y: int, parts: Sequence[Segment]) -> None:
+    """Draw text runs side by side on one baseline."""
+    for text, colour, size, bold, _ in parts:
         draw_text(image, (x, y), text, size, colour, bold=bold, anchor="ls")
         x += text_width(text, size, bold=bold)
 
@@ -40,7 +75,7 @@ def team_text_colour(team: int) -> theme.RGB:
     return theme.shade(theme.team_colour(team), 1.35)
 
 
-def _private_status(view: PlayerView, names: Sequence[str]) -> Status:
+def _private_status(view: PlayerView, names: Sequence[str], width: int) -> Status:
     seat = view.seat or 0
     team = view.team_of(seat)
     if view.status != "active":
@@ -49,39 +84,48 @@ def _private_status(view: PlayerView, names: Sequence[str]) -> Status:
         turn = "your turn!"
     else:
         turn = f"{seat_name(names, view.turn)} to play"
-    title = [("Your hand", theme.TEXT, 34, True)]
+    title = [Segment("Your hand", theme.TEXT, 34, True, keep=True)]
     sub = [
-        (f"{seat_name(names, seat)} · ", theme.TEXT_DIM, 20, False),
-        (theme.team_name(team), team_text_colour(team), 20, True),
-        (f" · {turn}", theme.TEXT_DIM, 20, False),
+        Segment(seat_name(names, seat), theme.TEXT_DIM, 20, False),
+        Segment(" · ", theme.TEXT_DIM, 20, False, keep=True),
+        Segment(theme.team_name(team), team_text_colour(team), 20, True, keep=True),
+        Segment(f" · {turn}", theme.TEXT_DIM, 20, False),
     ]
     return team, title, sub, "Only you see this. A number marks where that card can go."
 
 
-def _public_status(view: PlayerView, names: Sequence[str]) -> Status:
+def _public_status(view: PlayerView, names: Sequence[str], width: int) -> Status:
     info = last_move_text(view, names)
     if view.status == "active":
         team = view.team_of(view.turn)
         title = [
-            (seat_name(names, view.turn), theme.TEXT, 34, True),
-            ("  to play", theme.TEXT_DIM, 26, False),
+            Segment(seat_name(names, view.turn), theme.TEXT, 34, True),
+            Segment("  to play", theme.TEXT_DIM, 26, False, keep=True),
         ]
         sub = [
-            (f"{theme.team_name(team)} team", team_text_colour(team), 20, True),
-            (f" · turn {view.turn_number + 1}", theme.TEXT_DIM, 20, False),
+            Segment(f"{theme.team_name(team)} team", team_text_colour(team), 20, True, keep=True),
+            Segment(f" · move {view.move_count}", theme.TEXT_DIM, 20, False, keep=True),
         ]
         return team, title, sub, info
     if view.winner is not None:
         team = view.winner
         count = view.sequence_count(team)
-        title = [(f"{theme.team_name(team)} wins!", team_text_colour(team), 36, True)]
-        sub = [
-            (team_members(view, names, team), theme.TEXT, 20, True),
-            (f" · {count} sequence{'s' if count != 1 else ''}", theme.TEXT_DIM, 20, False),
+        title = [Segment(f"{theme.team_name(team)} wins!", team_text_colour(team), 36, True)]
+        plural = "s" if count != 1 else ""
+        tail = [
+            Segment(f" · {count} sequence{plural}", theme.TEXT_DIM, 20, False, keep=True),
+            Segment(f" · move {view.move_count}", theme.TEXT_DIM, 20, False, keep=True),
         ]
+        members = team_members(view, names, team)
+        sub = [Segment(members, theme.TEXT, 20, True), *tail]
+        if fit_segments(sub, width)[0].text != members:
+            sub[0] = sub[0]._replace(text=team_members(view, names, team, short=True))
         return team, title, sub, info
-    title = [("Draw", theme.TEXT, 36, True)]
-    sub = [("Nobody can play on: the game is drawn.", theme.TEXT_DIM, 20, False)]
+    title = [Segment("Draw", theme.TEXT, 36, True)]
+    sub = [
+        Segment("Nobody can play on: the game is drawn", theme.TEXT_DIM, 20, False),
+        Segment(f" · move {view.move_count}", theme.TEXT_DIM, 20, False, keep=True),
+    ]
     return None, title, sub, info
 
 
@@ -113,22 +157,48 @@ def _deck(image: Image.Image, view: PlayerView, x: int) -> None:
     draw_text(image, (x + 52, top + 50), "in deck", 15, theme.TEXT_DIM, anchor="ls")
 
 
+def _title_right() -> int:
+    return WIDTH - SCORE_W - DECK_W - 16
+
+
+def header_lines(
+    view: PlayerView, names: Sequence[str], *, private: bool = False
+) -> tuple[int | None, list[list[Segment]]]:
+    """The header's icon team (None: a star) and its three lines of text as drawn: the title,
+    the subtitle and the info line, each fitted to its width."""
+    status = _private_status if private else _public_status
+    right = _title_right()
+    team, title, sub, info = status(view, names, right - TITLE_X)
+    lines = [
+        fit_segments(title, right - TITLE_X),
+        fit_segments(sub, right - TITLE_X),
+        fit_segments([Segment(info, theme.TEXT_DIM, 18, False)], right - 22),
+    ]
+    return team, lines
+
+
 def draw_header(
     image: Image.Image, view: PlayerView, names: Sequence[str], *, private: bool = False
 ) -> None:
     """Whose turn (or the result), the score, the deck and the last move."""
-    status = _private_status if private else _public_status
-    team, title, sub, info = status(view, names)
+    team, lines = header_lines(view, names, private=private)
     if team is None:
         paste_centred(image, star(), 52, 54)
     else:
         paste_centred(image, chip(team, 58), 52, 54)
-    right = WIDTH - SCORE_W - DECK_W - 16
-    _segments(image, TITLE_X, 52, title, right - TITLE_X)
-    _segments(image, TITLE_X, 82, sub, right - TITLE_X)
-    _segments(image, 22, 114, [(info, theme.TEXT_DIM, 18, False)], right - 22)
+    for (x, y), line in zip(((TITLE_X, 52), (TITLE_X, 82), (22, 114)), lines, strict=True):
+        _draw_runs(image, x, y, line)
     _score(image, view, WIDTH - SCORE_W - DECK_W)
     _deck(image, view, WIDTH - DECK_W + 4)
+
+
+def seat_name_lines(name: str, width: int) -> tuple[int, list[str]]:
+    """A seat's name in the footer: its type size and lines. One line from 20 down to 16
+    pixels, else two lines from 15 down to 13 pixels, cut short only when even that is full."""
+    size = fit_size(name, width, 20, 16, bold=True)
+    if size is not None:
+        return size, [name]
+    return wrap_fit(name, width, (15, 14, 13), 2, bold=True)
 
 
 def _seat(image: Image.Image, view: PlayerView, names: Sequence[str], seat: int, box: Box) -> None:
@@ -155,17 +225,17 @@ def _seat(image: Image.Image, view: PlayerView, names: Sequence[str], seat: int,
     face = mini_card(pile[-1], card_w, card_h) if pile else empty_slot(card_w, card_h)
     image.paste(face, (cx - PAD, cy - PAD), face)
     x = cx + card_w + 12
-    name = fit(seat_name(names, seat), right - 12 - x, 20, bold=True)
-    draw_text(
-        image,
-        (x, top + 33),
-        name,
-        20,
-        theme.TEXT_DIM if out else theme.TEXT,
-        bold=True,
-        anchor="ls",
-    )
-    room = right - 12 - x - text_width(theme.team_name(team), 15, bold=True)
+    width = right - 12 - x
+    colour = theme.TEXT_DIM if out else theme.TEXT
+    size, lines = seat_name_lines(seat_name(names, seat), width)
+    if len(lines) == 1:
+        draw_text(image, (x, top + 33), lines[0], size, colour, bold=True, anchor="ls")
+        detail_y = top + 56
+    else:
+        for i, line in enumerate(lines):
+            draw_text(image, (x, top + 25 + 17 * i), line, size, colour, bold=True, anchor="ls")
+        detail_y = top + 61
+    room = width - text_width(theme.team_name(team), 15, bold=True)
     if out:
         detail = " · left the game"
     else:
@@ -173,12 +243,14 @@ def _seat(image: Image.Image, view: PlayerView, names: Sequence[str], seat: int,
         detail = f" · {count} card{'s' if count != 1 else ''}"
         if active and text_width(detail + " · to play", 15) <= room:
             detail += " · to play"
-    team_run = (theme.team_name(team), team_text_colour(team), 15, True)
-    _segments(image, x, top + 56, [team_run, (detail, theme.TEXT_DIM, 15, False)], right - 12 - x)
+    team_run = Segment(theme.team_name(team), team_text_colour(team), 15, True, keep=True)
+    detail_run = Segment(detail, theme.TEXT_DIM, 15, False, keep=True)
+    _draw_runs(image, x, detail_y, fit_segments([team_run, detail_run], width))
 
 
-def draw_footer(image: Image.Image, view: PlayerView, names: Sequence[str]) -> None:
-    """Every seat, in play order, with its last discard."""
+def draw_footer(image: Image.Image, view: PlayerView, names: Sequence[str], dy: int = 0) -> None:
+    """Every seat, in play order, with its last discard (``image`` starts ``dy`` rows down)."""
     players, teams = view.settings.players, view.settings.teams
     for seat in range(players):
-        _seat(image, view, names, seat, seat_box(seat, players, teams))
+        left, top, right, bottom = seat_box(seat, players, teams)
+        _seat(image, view, names, seat, Box(left, top - dy, right, bottom - dy))

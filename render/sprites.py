@@ -44,34 +44,54 @@ def _shadow(size: int, cx: float, cy: float, r: float, alpha: int, blur: float) 
     return _down(image, size).filter(ImageFilter.GaussianBlur(blur))
 
 
+#: Each team's emblem around the letter, so that chips differ by more than colour.
+EMBLEMS: tuple[str, ...] = ("solid", "ring", "cross")
+
+
+def _emblem(draw: ImageDraw.ImageDraw, emblem: str, c: float, r: float, fill: RGBA) -> None:
+    """A light emblem on a chip's face, clear of the letter: a broad ring or a diagonal cross."""
+    if emblem == "ring":
+        _ring(draw, c, c, r * 0.78, r * 0.2, fill)
+    elif emblem == "cross":
+        s = SCALE
+        for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+            inner, outer = r * 0.46 / 2**0.5, r * 0.94 / 2**0.5
+            start = ((c + dx * inner) * s, (c + dy * inner) * s)
+            draw.line(
+                (start, ((c + dx * outer) * s, (c + dy * outer) * s)),
+                fill=fill,
+                width=round(r * 0.34 * s),
+            )
+
+
+def emblem_of(team: int) -> str:
+    """``"solid"``, ``"ring"`` or ``"cross"``: the pattern on a team's chips."""
+    return EMBLEMS[team]
+
+
 @cached
 def chip(team: int, diameter: int, locked: bool = False) -> Image.Image:
-    """A chip with its shadow and letter, centred in a square of ``diameter + 16`` pixels.
+    """A chip in ``diameter + 16`` pixels: its team's colour, emblem and letter.
 
-    A locked chip (part of a completed sequence) wears a gold ring.
+    Flat colours with a dark rim (cheap to compress); a locked chip (part of a completed
+    sequence) wears a gold ring.
     """
     size = diameter + 16
     c = size / 2
     r = diameter / 2
     colour = theme.team_colour(team)
-    image = _shadow(size, c + 0.5, c + 2.5, r + 1, 150, max(1.5, diameter / 28))
-    body, draw = _canvas(size)
+    image, draw = _canvas(size)
+    _disc(draw, c + 0.5, c + 1.5, r + (4 if locked else 1), (0, 0, 0, 90))
     if locked:
         _disc(draw, c, c, r + 4, (*theme.shade(theme.GOLD, 0.7), 255))
         _disc(draw, c, c, r + 3, (*theme.GOLD_LIGHT, 255))
-    _disc(draw, c, c, r, (*theme.shade(colour, 0.6), 255))
-    _disc(draw, c, c, r - max(2, r * 0.09), (*colour, 255))
-    # A soft light from the top: a lighter disc offset upwards, clipped by the body.
-    _disc(draw, c, c - r * 0.08, r * 0.82, (*theme.shade(colour, 1.12), 255))
-    _disc(draw, c, c + r * 0.03, r * 0.72, (*colour, 255))
-    _ring(draw, c, c, r * 0.72, max(1.0, r / 22), (*theme.shade(colour, 1.45), 255))
-    if locked:
-        _ring(draw, c, c, r * 0.9, max(1.0, r / 18), (*theme.GOLD_LIGHT, 230))
-    image.alpha_composite(_down(body, size))
+    _disc(draw, c, c, r, (*theme.shade(colour, 0.5), 255))
+    _disc(draw, c, c, r - max(1.5, r * 0.07), (*colour, 255))
+    _emblem(draw, EMBLEMS[team], c, r, (*theme.shade(colour, 1.75), 255))
+    image = _down(image, size)
     letter = theme.TEAM_LETTERS[team]
     face = font(round(diameter * 0.42), bold=True)
     text = ImageDraw.Draw(image)
-    text.text((c + 1, c + 1.5), letter, font=face, fill=(0, 0, 0, 110), anchor="mm")
     text.text((c, c), letter, font=face, fill=(255, 255, 255, 255), anchor="mm")
     return image
 
@@ -116,15 +136,42 @@ def _rounded_outline(size: int, inset: float, width: float, fill: RGBA, radius: 
 
 
 @cached
-def last_move_frame() -> Image.Image:
-    """A glowing gold frame around a cell's card: the space the last move changed.
+def free_corner() -> Image.Image:
+    """A free corner's star and "FREE" label, drawn again over a sequence line through it.
 
-    The image is ``CELL + 16`` square: paste it 8 pixels up and left of the cell.
+    The image is ``CELL`` square, pasted on the cell: a card-coloured plate keeps the label
+    readable, and a dark edge the star.
     """
-    size = CELL + 16
-    glow = _rounded_outline(size, 8 + INSET - 2, 8, (*theme.HIGHLIGHT, 200), 12)
-    image = glow.filter(ImageFilter.GaussianBlur(4))
-    image.alpha_composite(_rounded_outline(size, 8 + INSET - 1, 5, (*theme.HIGHLIGHT, 255), 11))
+    image = Image.new("RGBA", (CELL, CELL), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    card = CELL - 2 * INSET
+    cx = CELL / 2
+    label_y = INSET + card * 0.80
+    draw.rounded_rectangle(
+        (cx - 25, label_y - 10, cx + 25, label_y + 9), 6, fill=(*theme.CARD, 255)
+    )
+    draw.text(
+        (cx, INSET + card * 0.42),
+        "★",
+        font=font(50),
+        fill=theme.GOLD,
+        anchor="mm",
+        stroke_width=2,
+        stroke_fill=theme.shade(theme.GOLD, 0.5),
+    )
+    draw.text((cx, label_y), "FREE", font=font(14, bold=True), fill=theme.FREE_LABEL, anchor="mm")
+    return image
+
+
+@cached
+def last_move_frame() -> Image.Image:
+    """A bright gold frame on a cell's card edge: the space the last move changed.
+
+    The image is ``CELL`` square, pasted on the cell; it stays inside the cell.
+    """
+    glow = _rounded_outline(CELL, 1, 9, (*theme.HIGHLIGHT, 150), 12)
+    image = glow.filter(ImageFilter.GaussianBlur(2))
+    image.alpha_composite(_rounded_outline(CELL, INSET - 1, 5, (*theme.HIGHLIGHT, 255), 11))
     return image
 
 

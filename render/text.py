@@ -30,10 +30,16 @@ def last_move_text(view: PlayerView, names: Sequence[str]) -> str:
     return f"Last move: {who} played {card_label(move.card)} on {where}."
 
 
-def team_members(view: PlayerView, names: Sequence[str], team: int) -> str:
-    """``"Alice & Carol"``: the names of a team's seats."""
+def team_members(view: PlayerView, names: Sequence[str], team: int, *, short: bool = False) -> str:
+    """``"Alice & Carol"``: the names of a team's seats (``short``: each name's first word)."""
     seats = view.settings.seats_of(team)
-    return " & ".join(seat_name(names, seat) for seat in seats)
+    return " & ".join(
+        _first_word(seat_name(names, seat)) if short else seat_name(names, seat) for seat in seats
+    )
+
+
+def _first_word(name: str) -> str:
+    return name.split()[0] if name.split() else name
 
 
 def team_label(team: int) -> str:

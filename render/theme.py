@@ -33,6 +33,7 @@ HIGHLIGHT: RGB = (255, 206, 40)
 TARGET: RGB = (255, 170, 30)
 REMOVE_MARK: RGB = (255, 84, 84)
 CARD_BACK: RGB = (126, 34, 48)
+FREE_LABEL: RGB = (150, 120, 60)
 
 
 def team_name(team: int) -> str:

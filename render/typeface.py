@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib import resources
 from io import BytesIO
 
@@ -93,3 +94,45 @@ def text_width(text: str, size: int, *, bold: bool = False) -> int:
 @cached_lru(1024)
 def _length(text: str, size: int, bold: bool) -> float:
     return font(size, bold=bold).getlength(text)
+
+
+def fit_size(text: str, width: int, size: int, smallest: int, *, bold: bool = False) -> int | None:
+    """The largest type size from ``size`` down to ``smallest`` at which ``text`` fits in
+    ``width`` pixels, or None when it does not fit even at ``smallest``."""
+    for candidate in range(size, smallest - 1, -1):
+        if _length(text, candidate, bold) <= width:
+            return candidate
+    return None
+
+
+def wrap(text: str, width: int, size: int, lines: int, *, bold: bool = False) -> list[str]:
+    """``text`` broken into at most ``lines`` lines of at most ``width`` pixels, at spaces where
+    it can (inside a word that is too long alone); only the last line is ever cut short."""
+    words = text.split()
+    result: list[str] = []
+    while words and len(result) < lines - 1:
+        line = words.pop(0)
+        while _length(line, size, bold) > width:
+            cut = len(line) - 1
+            while cut > 1 and _length(line[:cut], size, bold) > width:
+                cut -= 1
+            words.insert(0, line[cut:])
+            line = line[:cut]
+        while words and _length(f"{line} {words[0]}", size, bold) <= width:
+            line = f"{line} {words.pop(0)}"
+        result.append(line)
+    if words:
+        result.append(fit(" ".join(words), width, size, bold=bold))
+    return result
+
+
+def wrap_fit(
+    text: str, width: int, sizes: Sequence[int], lines: int, *, bold: bool = False
+) -> tuple[int, list[str]]:
+    """``text`` on at most ``lines`` lines at the first of ``sizes`` where it fits uncut, else
+    at the last size, cut on its last line."""
+    for size in sizes:
+        wrapped = wrap(text, width, size, lines, bold=bold)
+        if " ".join(wrapped).replace(" ", "") == text.replace(" ", ""):
+            return size, wrapped
+    return sizes[-1], wrap(text, width, sizes[-1], lines, bold=bold)

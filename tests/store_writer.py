@@ -1,7 +1,9 @@
-"""A writer for the crash test: plays and stores moves forever, printing each acknowledged one.
+"""A writer for the crash test: plays games through the game service forever (the bot's one
+path: lock, draft, one transaction per change), printing each acknowledged change.
 
 Run as ``python -m tests.store_writer DB_PATH SEED``. After each commit it prints and flushes:
-``m GAME NUMBER NOTATION`` for a move, ``u GAME NUMBER`` for an undo, ``f GAME`` for a finish.
+``m GAME NUMBER NOTATION`` for a move, ``u GAME NUMBER`` for an undo, ``f GAME`` when that move
+ended the game (its status and result row are part of the same commit).
 """
 
 from __future__ import annotations
@@ -11,11 +13,12 @@ import random
 import sys
 import time
 
-from bot.game import Game
+from bot.services.games import Draft, GameService
 from bot.store import Database
 from tests.store_util import new_game, push_random
 
 CHANNEL = 1
+SEATS = [{"user_id": 1, "name": "ada"}, {"user_id": 2, "name": "bob"}]
 
 
 def ack(line: str) -> None:
@@ -23,30 +26,35 @@ def ack(line: str) -> None:
     sys.stdout.flush()
 
 
+async def undo_last(draft: Draft) -> None:
+    draft.undo_last()
+
+
 async def main(path: str, seed: int) -> None:
     rng = random.Random(seed)
     db = await Database.open(path)
-    games = db.games
+    games = GameService(db, time.time)
+    await games.load_active()
+    await games.reconcile()  # a game whose end a crash cut short is finished now
     while True:
-        record = await games.active_for_channel(CHANNEL)
+        record = games.find_in_channel(CHANNEL)
         if record is None:
             game = new_game(rng.randrange(1 << 30))
-            record = await games.create(1, CHANNEL, game, [], {}, None, time.time())
-        game = record.game
-        while not game.is_over():
-            if game.moves and rng.random() < 0.03:
-                count = len(game.moves)
-                before = Game.replay(game.settings, game.seed, game.moves[:-1])
-                await games.truncate_last(record.id, count, before, time.time())
-                game = record.game = before
+            record = await db.games.create(1, CHANNEL, game, SEATS, {}, None, time.time())
+            games.add(record)
+        while not record.game.is_over():
+            if record.game.moves and rng.random() < 0.03:
+                count = len(record.game.moves)
+                await games.change(record.id, undo_last)
                 ack(f"u {record.id} {count - 1}")
                 continue
-            move = push_random(game, rng)
-            number = len(game.moves) - 1
-            await games.append_move(record.id, number, move, None, game, time.time())
+            draft = record.game.copy()
+            move = push_random(draft, rng)
+            number = len(record.game.moves)
+            outcome = await games.apply(record.id, move, actor_id=None)
             ack(f"m {record.id} {number} {move.notation()}")
-        await games.finish(record.id, "finished", time.time())
-        ack(f"f {record.id}")
+            if outcome.finished:
+                ack(f"f {record.id}")
 
 
 if __name__ == "__main__":

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import copy
+import io
 import json
 import logging
 import os
+import random
 import re
 import sqlite3
 import subprocess
@@ -122,11 +125,46 @@ def test_a_refused_token_is_one_line_and_never_printed(monkeypatch, capsys):
     assert "Traceback" not in err
 
 
-def test_run_stops_before_connecting_when_the_database_is_unusable(monkeypatch, tmp_path, capsys):
+@pytest.mark.parametrize(
+    ("database", "words"),
+    [
+        (".", "is a folder"),
+        ("/proc/sequence/x.db", "cannot be created"),
+        ("a-file/x.db", "cannot be created"),
+    ],
+)
+def test_run_stops_before_connecting_when_the_database_is_unusable(
+    monkeypatch, tmp_path, capsys, database, words
+):
+    """A SEQUENCE_DATABASE that cannot be used is a bad setting: one line, exit 2."""
+    (tmp_path / "a-file").write_text("not a folder", encoding="utf-8")
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("SEQUENCE_DATABASE", str(tmp_path))
-    assert main(["run"]) == 1
+    monkeypatch.setenv("SEQUENCE_DATABASE", database)
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and words in err
+
+
+def test_a_named_env_file_that_is_missing_is_an_error(tmp_path, capsys):
+    assert main(["run", "--env-file", "prod.env"]) == 2
+    err = capsys.readouterr().err
+    assert err == "error: --env-file prod.env does not exist: name a settings file like .env.\n"
+    assert main(["check", "--env-file", str(tmp_path)]) == 1  # check answers only 0 or 1
     assert "is a folder" in capsys.readouterr().err
+
+
+def test_a_misspelled_setting_is_warned_about(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("TURN_TIME_LIMT", "5")
+    monkeypatch.setenv("SEQUENCE_DB", "x.db")
+    (tmp_path / ".env").write_text("LOG_LEVEL=INFO\nREMINDER=60\n", encoding="utf-8")
+    assert main(["check"]) == 0
+    warnings = capsys.readouterr().err.splitlines()
+    assert warnings == [
+        "warning: TURN_TIME_LIMT is not a setting (did you mean TURN_TIME_LIMIT?); it is ignored.",
+        "warning: SEQUENCE_DB is not a setting; it is ignored.",
+        "warning: REMINDER in .env is not a setting; it is ignored.",
+    ]
 
 
 def test_no_command_prints_the_help(capsys):
@@ -143,6 +181,57 @@ def test_demo_options_are_validated(capsys):
     assert "--players" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("out", "words"),
+    [
+        ("/proc/sequence-demo", "cannot write there"),
+        ("a-file/demo", "a-file is a file, not a folder"),
+        ("blocked", "blocked/boards is a file, not a folder"),
+    ],
+)
+def test_the_demo_checks_its_folder_before_playing(tmp_path, capsys, out, words):
+    (tmp_path / "a-file").write_text("not a folder", encoding="utf-8")
+    (tmp_path / "blocked").mkdir()
+    (tmp_path / "blocked" / "boards").write_text("not a folder", encoding="utf-8")
+    assert main(["demo", "--out", out]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"error: --out {out}: ") and captured.err.count("\n") == 1
+    assert words in captured.err
+    assert "Playing" not in captured.err and not list(tmp_path.rglob("*.png"))
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    assert re.fullmatch(r"sequence-bot \S+\n", capsys.readouterr().out)
+
+
+def test_the_offline_commands_without_simcord_say_how_to_install_it(tmp_path):
+    """``demo`` and ``commands`` need the [demo] extra: one line and exit 2 without it."""
+    env = {k: v for k, v in os.environ.items() if k not in VARIABLES.values()}
+    env["PYTHONPATH"] = str(ROOT)
+    code = (  # None in sys.modules: Python's own way of making a module unimportable
+        "import sys\n"
+        "sys.modules['simcord'] = None\n"
+        "from bot.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    for command in (["demo"], ["commands"], ["play-local", "--no-browser"]):
+        done = subprocess.run(
+            [sys.executable, "-c", code, *command],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.count("\n") == 1 and "pip install -e" in done.stderr, done.stderr
+        assert not (tmp_path / "demo-output").exists()
+
+
 # --------------------------------------------------------------------------- check
 def test_check_passes_with_a_token_and_a_usable_database(monkeypatch, capsys):
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
@@ -156,6 +245,27 @@ def test_check_passes_with_a_token_and_a_usable_database(monkeypatch, capsys):
 def test_check_fails_without_a_token(capsys):
     assert main(["check"]) == 1
     assert "DISCORD_TOKEN is not set" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("token", "words"),
+    [
+        ("abc", "does not look like a bot token (three parts separated by dots)"),
+        (f"Bot {TOKEN}", 'starts with "Bot "'),
+        (f'"{TOKEN}"', "wrapped in quotes"),
+        (f"'{TOKEN}'", "wrapped in quotes"),
+        ("MTIz.abc", "three parts"),
+    ],
+)
+def test_check_and_run_refuse_a_token_of_the_wrong_shape(monkeypatch, capsys, token, words):
+    monkeypatch.setenv("DISCORD_TOKEN", token)
+    assert main(["check"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("error: DISCORD_TOKEN ") and err.count("\n") == 1
+    assert words in err and token not in err
+    assert main(["run"]) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith("error: DISCORD_TOKEN ") and err.count("\n") == 1 and token not in err
 
 
 def test_check_fails_on_a_bad_setting(monkeypatch, capsys):
@@ -309,6 +419,9 @@ async def test_play_local_serves_the_table_on_loopback_and_start_works():
             seen["index"] = response.status
         _, raw = _api(base, key, "POST", "/api/pages", {})
         page = json.loads(raw)
+        seen["lobby"] = [m for m in page["messages"].values() if _find_button(m, "Start")]
+        seen["bot"] = page["entities"]["applications"]
+        seen["assets"] = page["assets"]
         start = _find_button(page, "Start")
         assert start is not None
         message_id = start["control_key"].split(":")[1]
@@ -327,6 +440,7 @@ async def test_play_local_serves_the_table_on_loopback_and_start_works():
         seen["action"] = json.loads(raw)
         _, raw = _api(base, key, "GET", "/api/state", page=page["context"]["id"])
         seen["state"] = raw.decode()
+        seen["messages"] = list(json.loads(raw)["messages"].values())
 
     async def on_ready(url: str) -> None:
         assert url.startswith("http://127.0.0.1:")
@@ -336,6 +450,25 @@ async def test_play_local_serves_the_table_on_loopback_and_start_works():
     assert seen["index"] == 200
     assert seen["action"]["settlement"] == "settled", seen["action"]
     assert "Your hand" in seen["state"]
+    # The bot is "Sequence" with its own avatar, not SimCord's TestBot with a default one.
+    (bot,) = seen["bot"].values()
+    assert bot["name"] == "Sequence" and bot["avatar_kind"] == "custom"
+    assert seen["assets"][bot["avatar"]]["available"]
+    assert "TestBot" not in seen["state"]
+    # The lobby names its host and players; it shows no raw mention.
+    (lobby,) = seen["lobby"]
+    (embed,) = lobby["embeds"]
+    assert embed["description"].startswith("Host: **you**.")
+    assert "<@" not in json.dumps(embed) and "you" in json.dumps(embed["fields"])
+    # Each board is the message's own image, full width, not squeezed inside the embed.
+    boards = [
+        m for m in seen["messages"] if any(a["filename"] == "board.png" for a in m["attachments"])
+    ]
+    assert boards
+    for message in boards:
+        (image,) = message["attachments"]
+        assert image["inline"] and image["available"]
+        assert all("image" not in embed for embed in message["embeds"])
 
 
 # --------------------------------------------------------------------------- Docker
@@ -344,7 +477,13 @@ def test_the_dockerfile_runs_existing_commands_as_a_non_root_user():
     assert re.search(r"^FROM python:3\.11-slim$", text, re.M)
     assert re.search(r"^USER 10001:10001$", text, re.M)
     assert 'VOLUME ["/data"]' in text and "SEQUENCE_DATABASE=/data/sequence.db" in text
-    assert "pip install --no-cache-dir ." in text
+    # The locked dependencies are installed in their own layer, before the code is copied.
+    lines = text.splitlines()
+    lock = lines.index("COPY requirements.lock ./")
+    deps = lines.index("RUN pip install --no-cache-dir --require-hashes -r requirements.lock")
+    code = lines.index("COPY bot ./bot")
+    app = lines.index("RUN pip install --no-cache-dir --no-deps --no-build-isolation .")
+    assert lock < deps < code < app
     cmd = json.loads(re.search(r"^CMD (\[.*\])$", text, re.M).group(1))
     check = json.loads(re.search(r"^\s+CMD (\[.*\])$", text, re.M).group(1))
     assert cmd[:2] == ["sequence-bot", "run"] and check[:2] == ["sequence-bot", "check"]
@@ -352,3 +491,139 @@ def test_the_dockerfile_runs_existing_commands_as_a_non_root_user():
     assert parser.parse_args(cmd[1:]).heartbeat == parser.parse_args(check[1:]).heartbeat
     ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()
     assert ".env" in ignored and ".git" in ignored
+
+
+# --------------------------------------------------------------------------- dependencies
+def _pyproject() -> dict[str, Any]:
+    import tomllib
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+
+
+def _locked() -> dict[str, str]:
+    """``requirements.lock``'s pins: normalised name -> version."""
+    from packaging.utils import canonicalize_name
+
+    text = (ROOT / "requirements.lock").read_text("utf-8")
+    return {
+        canonicalize_name(name): version
+        for name, version in re.findall(r"^([A-Za-z0-9_.-]+)==([^\s;]+)", text, re.M)
+    }
+
+
+def test_dependencies_are_bounded_and_simcord_is_an_extra():
+    from packaging.requirements import Requirement
+
+    project = _pyproject()
+    runtime = {Requirement(r).name.lower(): Requirement(r) for r in project["dependencies"]}
+    assert "simcord" not in runtime
+    for name, requirement in runtime.items():
+        assert any(spec.operator == "<" for spec in requirement.specifier), name
+    assert not runtime["openskill"].specifier.contains("7.0")  # a new major changes ratings
+    extras = project["optional-dependencies"]
+    assert [Requirement(r).name for r in extras["demo"]] == ["simcord"]
+    test = [Requirement(r) for r in extras["test"]]
+    assert any(r.name == "simcord" and "pytest" in r.extras for r in test)
+
+
+def test_the_lock_file_pins_every_dependency_within_its_bounds():
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    locked = _locked()
+    for line in _pyproject()["dependencies"]:
+        requirement = Requirement(line)
+        version = locked.get(canonicalize_name(requirement.name))
+        assert version is not None, f"{requirement.name} is not in requirements.lock"
+        assert requirement.specifier.contains(version), (requirement, version)
+    assert "simcord" not in locked  # the image carries no Discord simulator
+    text = (ROOT / "requirements.lock").read_text("utf-8")
+    pins = re.findall(r"^[A-Za-z0-9_.-]+==.*$", text, re.M)
+    assert pins and all(line.endswith("\\") for line in pins)  # each pin is followed by hashes
+
+
+# --------------------------------------------------------------------------- no hidden card in logs
+_CODE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC])(?![A-Za-z0-9])")
+_LABEL = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
+_SUITS = dict(zip("♠♥♦♣", "SHDC", strict=True))
+
+
+def cards_named(text: str) -> set[str]:
+    """The cards a line names, as codes (``7S``), whether written ``7S`` or ``7♠``."""
+    found = set(_CODE.findall(text))
+    for rank, suit in _LABEL.findall(text):
+        found.add(("T" if rank == "10" else rank) + _SUITS[suit])
+    return found
+
+
+class HiddenCardWatch(logging.Handler):
+    """Checks every formatted line, as it is emitted, against the game's hidden cards then."""
+
+    def __init__(self, game_of: Any) -> None:
+        super().__init__(logging.DEBUG)
+        self.setFormatter(KeyValueFormatter())
+        self.game_of = game_of
+        self.lines = 0
+        self.leaks: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name.startswith("simcord"):
+            return  # the test harness's own Discord, not the bot
+        line = self.format(record)
+        self.lines += 1
+        game = self.game_of()
+        if game is None:
+            return
+        held = {card for hand in game.hands for card in hand} | set(game.deck)
+        public = {move.card for move in game.moves if move.card}
+        public |= {card for pile in game.discards for card in pile}
+        hidden = held - public
+        if (cards_named(line) & hidden) or '"deck"' in line or '"hands"' in line:
+            self.leaks.append(line)
+
+
+def test_cards_named():
+    assert cards_named("play 7S on C4, then 10♥ and J♣; not ASK or 7SS") == {"7S", "TH", "JC"}
+
+
+async def test_a_whole_game_at_debug_logs_no_hidden_card_and_not_the_deck(simcord_env):
+    """Root logger at DEBUG, every logger captured: no line names a card that is hidden at the
+    moment it is written (a hand or the deck), nor the stored snapshot."""
+    from bot.game import player_view
+    from bot.game.ai import choose_move
+
+    from .e2e_driver import make_move, play_to_the_end
+    from .e2e_helpers import make_table, open_and_start
+
+    stream = io.StringIO()
+    configure_logging("DEBUG", stream=stream)
+    assert logging.getLogger().level == logging.DEBUG
+    table = await make_table(simcord_env, ["alice", "bob"])
+    games = simcord_env.bot.games
+    state: dict[str, Any] = {}
+
+    def game_of() -> Any:
+        record = games.records.get(state["id"]) if "id" in state else None
+        if record is not None:
+            state["game"] = record.game
+        return state.get("game")
+
+    watch = HiddenCardWatch(game_of)
+    logging.getLogger().addHandler(watch)
+    try:
+        record = await open_and_start(table, seed=11)
+        state["id"] = record.id
+        await table.bot.db.games.load(record.id)  # a DEBUG-level read of the stored snapshot
+        # A computer move chosen on a state that has moved on since is refused, and logged
+        # without its card (the race a slow computer player can lose).
+        stale, seat = copy.deepcopy(record), record.game.turn
+        move = choose_move(player_view(record.game, seat), "medium", random.Random(1))
+        await make_move(table, record, seat, move)
+        assert await table.bot.get_cog("Computers").move_for(stale, seat, "medium") is None
+        assert "was refused" in stream.getvalue()
+        record = await play_to_the_end(table, record)
+    finally:
+        logging.getLogger().removeHandler(watch)
+    assert record.game.is_over()
+    assert watch.lines > 0 and stream.getvalue().count("\n") >= watch.lines
+    assert watch.leaks == []

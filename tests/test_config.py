@@ -10,7 +10,14 @@ import pytest
 from discord.ext import commands
 
 from bot.app import create_bot
-from bot.config import ConfigError, Settings, read_env_file
+from bot.config import (
+    SETTING_NAMES,
+    ConfigError,
+    Settings,
+    read_env_file,
+    token_problem,
+    unknown_settings,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -41,7 +48,9 @@ BAD_SETTINGS = [
     ({"TURN_TIME_LIMIT": "-5"}, ["TURN_TIME_LIMIT", "at least 0"]),
     ({"TURN_TIME_LIMIT": "10m"}, ["TURN_TIME_LIMIT", "whole number"]),
     ({"TIME_LIMIT_POLICY": "nap"}, ["TIME_LIMIT_POLICY", "skip, computer or remove"]),
-    ({"REMINDER_DELAY": "10"}, ["REMINDER_DELAY", "at least 60"]),
+    ({"TURN_TIME_LIMIT": "30"}, ["TURN_TIME_LIMIT", "at least 60"]),
+    ({"REMINDER_DELAY": "10"}, ["REMINDER_DELAY", "at least 600"]),
+    ({"REMINDER_DELAY": "300"}, ["REMINDER_DELAY", "at least 600"]),
     ({"LOBBY_EXPIRY": "soon"}, ["LOBBY_EXPIRY", "whole number"]),
     ({"COMPUTER_MOVE_DELAY": "99"}, ["COMPUTER_MOVE_DELAY", "between 0 and 60"]),
     ({"COMPUTER_MOVE_DELAY": "fast"}, ["COMPUTER_MOVE_DELAY", "not a number"]),
@@ -161,3 +170,30 @@ def test_env_example_comments_every_setting():
 
 def test_env_example_parses_as_an_env_file():
     assert read_env_file(ROOT / ".env.example") == {"DISCORD_TOKEN": ""}
+
+
+def test_the_setting_names_are_every_setting():
+    assert sorted(SETTING_NAMES) == sorted(VARIABLES.values())
+
+
+def test_names_close_to_a_setting_are_warned_about_and_others_are_not():
+    environ = ["PATH", "HOME", "LOG_LEVL", "SEQUENCE_DATBASE", "SEQUENCE_DATABASE", "LANG"]
+    assert unknown_settings(environ, ["COMPUTER_DELAY", "LOG_LEVEL"]) == [
+        "LOG_LEVL is not a setting (did you mean LOG_LEVEL?); it is ignored.",
+        "SEQUENCE_DATBASE is not a setting (did you mean SEQUENCE_DATABASE?); it is ignored.",
+        "COMPUTER_DELAY in .env is not a setting; it is ignored.",
+    ]
+
+
+@pytest.mark.parametrize(
+    "token",
+    ["", "abc", "a.b", "a.b.c.d", "Bot a.b.c", "bot a.b.c", '"a.b.c"', "'a.b.c'", "a b.c.d"],
+)
+def test_tokens_of_the_wrong_shape(token):
+    problem = token_problem(token)
+    assert problem is not None and problem.startswith("DISCORD_TOKEN ")
+    assert "\n" not in problem
+
+
+def test_a_token_of_the_right_shape():
+    assert token_problem("MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz_-0123") is None

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.demo import DemoOptions, check_options, run_demo, win_progress
+from bot.demo import DemoOptions, check_options, deck_progress, leader_text, run_demo
 
 
 async def test_the_demo_plays_to_the_end_and_writes_its_files(tmp_path: Path):
@@ -23,12 +23,14 @@ async def test_the_demo_plays_to_the_end_and_writes_its_files(tmp_path: Path):
 
     assert result.winner.startswith(("Blue wins", "Green wins"))
     assert result.moves >= 10 and 0 < result.plays <= result.moves
-    # progress after every move, ending at 100 %
+    # progress after every move, only forward, ending at 100 %
     assert calls[0][0] == 1
     assert [moves for moves, _, _ in calls] == sorted(moves for moves, _, _ in calls)
+    fractions = [fraction for _, fraction, _ in calls]
+    assert fractions == sorted(fractions) and 0 < fractions[0] < 0.1
     assert calls[-1][0] == result.moves and calls[-1][1] == 1.0
-    assert all(0 <= fraction < 1 for _, fraction, _ in calls[:-1])
-    assert "Blue" in calls[-1][2] and "Green" in calls[-1][2]
+    assert "cards left in the deck" in calls[0][2] and "no sequence yet" in calls[0][2]
+    assert result.winner.split()[0] + " leads 2/2" in calls[-1][2]
 
     boards = sorted((out / "boards").glob("board-*.png"))
     assert boards[0].name == "board-000.png"
@@ -65,10 +67,15 @@ def test_options_the_demo_cannot_play_are_refused(options, message):
         check_options(options)
 
 
-def test_win_progress_starts_near_zero():
+def test_deck_progress_and_the_leader():
     from bot.game import Game, GameSettings
 
     class Record:
         game = Game.new(GameSettings.create(4), seed=1)
 
-    assert win_progress(Record()) == pytest.approx(0.1)  # a free corner is a fifth of a line
+    assert deck_progress(Record()) == 0.0
+    assert leader_text(Record()) == "no sequence yet"
+    Record.game.deck = Record.game.deck[:40]  # 104 - 4 * 6 dealt = 80: half drawn
+    assert deck_progress(Record()) == 0.5
+    Record.game.reshuffles = 1
+    assert deck_progress(Record()) == 1.0

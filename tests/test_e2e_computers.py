@@ -26,13 +26,12 @@ async def test_a_computer_moves_after_its_pause_and_posts_like_a_player(simcord_
     table.bot.lobbies.new_seed = lambda: 3  # seed 3: the second seat (the computer) starts
     await alice.click(lobby, label="Start")
     record = table.game()
-    game = record.game
-    assert record.seats[game.turn].get("bot_level") == "medium"
+    assert record.seats[record.game.turn].get("bot_level") == "medium"
     assert "is thinking" in table.channel.last_message.content
     await simcord_env.advance_time(PAUSE - 1)
-    assert game.moves == []
+    assert record.game.moves == []
     await simcord_env.advance_time(2)
-    assert len(game.moves) == 1 and game.moves[0].kind == "play"
+    assert len(record.game.moves) == 1 and record.game.moves[0].kind == "play"
     board = table.channel.last_message
     assert "played" in board.embeds[0].description and f"<@{alice.id}>" in board.content
 

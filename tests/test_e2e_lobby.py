@@ -88,7 +88,7 @@ async def test_malformed_settings_get_a_clear_answer(simcord_env):
     bad = await host.slash(table.channel, "sequence new", time_limit="soon")
     assert bad.ephemeral and "is not a duration" in bad.response.content
     bad = await host.slash(table.channel, "sequence new", time_limit="5s")
-    assert bad.ephemeral and "at least 30 seconds" in bad.response.content
+    assert bad.ephemeral and "at least 1 minute" in bad.response.content
     bad = await host.slash(table.channel, "sequence new", hints=True, rated=True, teams=3)
     assert not bad.ephemeral  # hints make the game unrated, which is allowed
     second = await host.slash(table.channel, "sequence new")

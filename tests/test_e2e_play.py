@@ -55,8 +55,8 @@ async def test_play_through_the_panel_buttons(simcord_env):
     buttons = [c["label"] for c in components(panel) if c.get("custom_id", "").startswith("seq:go")]
     assert buttons == [f"Play on {space_name(s)}" for s in targets]
     await mover.click(panel, label=f"Play on {space_name(targets[0])}")
-    assert game.chips[targets[0]] == game.team_of(seat)
-    assert game.turn != seat
+    assert record.game.chips[targets[0]] == record.game.team_of(seat)
+    assert record.game.turn != seat
     assert "Done" in panel.content
     new_board = table.channel.last_message
     assert new_board.id != board.id and "your turn" in new_board.content
@@ -80,8 +80,8 @@ async def test_two_eyed_jack_row_then_space_then_confirm(simcord_env):
     await mover.select(panel, ["44"], custom_id=space_select["custom_id"])
     assert "Confirm" in panel.content
     await mover.click(panel, custom_id=find_component(panel, "seq:go:")["custom_id"])
-    assert game.chips[44] == game.team_of(seat)
-    assert game.discards[seat][-1] == jack
+    assert record.game.chips[44] == record.game.team_of(seat)
+    assert record.game.discards[seat][-1] == jack
 
 
 async def test_one_eyed_jack_removes_an_opponent_chip_and_places_nothing(simcord_env):
@@ -102,6 +102,7 @@ async def test_one_eyed_jack_removes_an_opponent_chip_and_places_nothing(simcord
     card = normal_playable(game, other)
     target = game.targets(other, card)[0]
     await opponent.slash(table.channel, "sequence play", card=card, space=space_name(target))
+    game = record.game
     jack = next(c for c in game.hands[first] if c in ("JH", "JS"))
     chips_before = sum(1 for c in game.chips if c >= 0)
     panel = await open_hand(table, jacker)
@@ -113,8 +114,8 @@ async def test_one_eyed_jack_removes_an_opponent_chip_and_places_nothing(simcord
     assert str(target) in [o["value"] for o in space_select["options"]]
     await jacker.select(panel, [str(target)], custom_id=space_select["custom_id"])
     await jacker.click(panel, custom_id=find_component(panel, "seq:go:")["custom_id"])
-    assert game.chips[target] == -1
-    assert sum(1 for c in game.chips if c >= 0) == chips_before - 1
+    assert record.game.chips[target] == -1
+    assert sum(1 for c in record.game.chips if c >= 0) == chips_before - 1
     assert "removed the chip" in table.channel.last_message.embeds[0].description
 
 
@@ -152,8 +153,8 @@ async def test_dead_card_turned_in_then_the_turn_goes_on(simcord_env):
     await mover.select(panel, [dead], custom_id=find_component(panel, "seq:card:")["custom_id"])
     assert "is dead" in panel.content
     await mover.click(panel, custom_id=find_component(panel, "seq:dead:")["custom_id"])
-    assert dead not in game.hands[seat] and len(game.hands[seat]) == hand_size
-    assert game.turn == seat and game.dead_card_used  # still this player's turn
+    assert dead not in record.game.hands[seat] and len(record.game.hands[seat]) == hand_size
+    assert record.game.turn == seat and record.game.dead_card_used  # still this player's turn
     assert "carry on" in panel.content
     second = next((c for c in game.hands[seat] if not is_jack(c) and c != dead), None)
     if second is not None and game.is_dead(second):
@@ -185,10 +186,10 @@ async def test_a_line_of_six_lets_the_mover_choose_the_five(simcord_env):
     assert len(fives) >= 2 and "choose which five" in result.response.content
     chosen = fives[-1]
     await mover.click(result.response, custom_id=chosen["custom_id"])
-    assert len(game.sequences) == 1
+    assert len(record.game.sequences) == 1
     first, last = chosen["label"].split("–")
-    assert game.sequences[0][1][0] == parse_space(first)
-    assert game.sequences[0][1][-1] == parse_space(last)
+    assert record.game.sequences[0][1][0] == parse_space(first)
+    assert record.game.sequences[0][1][-1] == parse_space(last)
     assert "Sequence!" in table.channel.last_message.embeds[0].description
 
 
@@ -207,7 +208,7 @@ async def test_bad_input_is_answered_privately_and_changes_nothing(simcord_env):
         result = await actor.slash(table.channel, "sequence play", **options)
         assert result.ephemeral, result.response.content
         assert text in result.response.content, result.response.content
-        assert game.to_dict() == before
+        assert record.game.to_dict() == before
 
     card = normal_playable(game, game.turn)
     space = space_name(game.targets(game.turn, card)[0])
@@ -231,6 +232,7 @@ async def test_bad_input_is_answered_privately_and_changes_nothing(simcord_env):
     await refused(mover, "is played on", card=card, space=space_name(wrong))
     # a covered space, then a locked chip
     await mover.slash(table.channel, "sequence play", card=card, space=space)
+    game = record.game
     covered = parse_space(space)
     theirs = normal_playable(game, game.turn)
     before = game.to_dict()
@@ -296,10 +298,10 @@ async def test_a_discord_error_while_posting_loses_nothing(simcord_env):
     simcord_env.inject_error("POST", "/channels/*/messages", status=500)
     result = await mover.slash(table.channel, "sequence play", card=card, space=space_name(space))
     assert result.ephemeral and "Done" in result.response.content
-    assert game.chips[space] == game.team_of(seat)
+    assert record.game.chips[space] == record.game.team_of(seat)
     assert table.channel.last_message.id == board_before.id  # the board could not be posted
     saved = await table.bot.db.games.load(record.id, verify=True)
-    assert saved.game == game  # the move is saved all the same
+    assert saved.game == record.game  # the move is saved all the same
     again = await mover.slash(table.channel, "sequence board")
     assert not again.ephemeral
     assert again.response.attachments[0].filename == "board.png"
@@ -307,8 +309,8 @@ async def test_a_discord_error_while_posting_loses_nothing(simcord_env):
 
 async def test_restart_in_the_middle_of_a_game(simcord_env, bot_settings):
     table, record = await two_player_game(simcord_env)
-    game = record.game
     for _ in range(3):
+        game = record.game
         seat = game.turn
         card = normal_playable(game, seat)
         actor = seat_actor(table, record, seat)
@@ -316,7 +318,7 @@ async def test_restart_in_the_middle_of_a_game(simcord_env, bot_settings):
             table.channel, "sequence play", card=card, space=space_name(game.targets(seat, card)[0])
         )
     old_board = table.channel.last_message
-    snapshot = game.to_dict()
+    snapshot = record.game.to_dict()
     await simcord_env.bot.close()
     await simcord_env.restart_bot(create_bot(bot_settings))
     restored = simcord_env.bot.games.find_in_channel(table.channel.id)

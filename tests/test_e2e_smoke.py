@@ -20,5 +20,5 @@ async def test_two_players_start_and_play_one_card(simcord_env):
     space = space_name(game.targets(game.turn, card)[0])
     result = await mover.slash(table.channel, "sequence play", card=card, space=space)
     assert result.ephemeral
-    assert len(game.moves) == 1
+    assert len(record.game.moves) == 1
     assert table.channel.last_message.id != board.id

@@ -16,9 +16,9 @@ async def test_a_team_resigns_when_all_its_members_have(simcord_env):
     first, second = (seat_actor(table, record, s) for s in game.settings.seats_of(0))
     vote = await first.slash(table.channel, "sequence resign")
     assert not vote.ephemeral and f"<@{second.id}>" in vote.response.content
-    assert not game.is_over()
+    assert not record.game.is_over()
     await second.slash(table.channel, "sequence resign")
-    assert game.is_over() and game.winner == 1
+    assert record.game.is_over() and record.game.winner == 1
     assert "Green wins" in table.channel.last_message.content
     result = await table.bot.db.results.get(record.id)
     assert result is not None and result.winner_team == 1

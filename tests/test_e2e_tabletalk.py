@@ -38,7 +38,7 @@ async def test_table_talk_from_the_call_to_every_forfeit(simcord_env):
     assert upheld.acknowledged and "upheld" in call.response.content
     notice = table.channel.last_message
     assert "forfeits one card" in notice.content
-    assert all(game.owed_forfeits[s] == 1 for s in sizes)
+    assert all(record.game.owed_forfeits[s] == 1 for s in sizes)
     # the player to move cannot play before forfeiting
     mover = seat_actor(table, record, game.turn)
     card = next(c for c in game.hands[game.turn] if game.targets(game.turn, c))
@@ -51,9 +51,9 @@ async def test_table_talk_from_the_call_to_every_forfeit(simcord_env):
         choice = game.hands[seat][0]
         await player.select(chooser.response, [choice], custom_id=f"seq:forfeit:{record.id}")
         assert f"forfeited {card_label(choice)}" in chooser.response.content
-        assert len(game.hands[seat]) == sizes[seat] - 1  # no replacement is drawn
-        assert game.discards[seat][-1] == choice
-    assert not any(game.owed_forfeits)
+        assert len(record.game.hands[seat]) == sizes[seat] - 1  # no replacement is drawn
+        assert record.game.discards[seat][-1] == choice
+    assert not any(record.game.owed_forfeits)
     again = await seat_actor(table, record, next(iter(sizes))).click(notice, label="Forfeit a card")
     assert again.ephemeral and "owe no card" in again.response.content
 
@@ -90,9 +90,9 @@ async def test_a_call_that_stands_by_itself_and_outsiders_cannot_call(simcord_en
     call = await alice.slash(table.channel, "sequence tabletalk", team=bob_team)
     assert not call.ephemeral
     bob_seat = game.settings.seats_of(bob_team)[0]
-    assert game.owed_forfeits[bob_seat] == 1
+    assert record.game.owed_forfeits[bob_seat] == 1
     panel = await open_hand(table, bob)
     assert "forfeit" in panel.content
     card = game.hands[bob_seat][-1]
     await bob.select(panel, [card], custom_id=find_component(panel, "seq:forfeit:")["custom_id"])
-    assert game.owed_forfeits[bob_seat] == 0
+    assert record.game.owed_forfeits[bob_seat] == 0

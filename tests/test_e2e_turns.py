@@ -55,11 +55,11 @@ async def test_time_limit_skip(simcord_env):
     game = record.game
     seat = game.turn
     await simcord_env.advance_time(10 * 60 + 1)
-    assert game.turn != seat and game.moves[-1].kind == "skip"
+    assert record.game.turn != seat and record.game.moves[-1].kind == "skip"
     assert "ran out of time" in timeouts(table)[0].content
     assert "your turn" in table.channel.last_message.content
     await simcord_env.advance_time(10 * 60 + 1)
-    assert game.turn == seat and len(timeouts(table)) == 2  # the next player's clock ran too
+    assert record.game.turn == seat and len(timeouts(table)) == 2  # the next player's clock ran too
 
 
 async def test_time_limit_computer_moves_for_them(simcord_env):
@@ -68,7 +68,7 @@ async def test_time_limit_computer_moves_for_them(simcord_env):
     game = record.game
     seat = game.turn
     await simcord_env.advance_time(HOUR + 1)
-    assert game.moves[-1].kind == "play" and game.moves[-1].seat == seat
+    assert record.game.moves[-1].kind == "play" and record.game.moves[-1].seat == seat
     assert "computer player moves for them" in timeouts(table)[0].content
 
 
@@ -78,11 +78,11 @@ async def test_time_limit_remove_and_the_team_plays_on(simcord_env):
     game = record.game
     seat = game.turn
     await simcord_env.advance_time(HOUR + 1)
-    assert game.out[seat] and not game.is_over()
-    assert game.hands[seat] == []
-    assert game.turn != seat
+    assert record.game.out[seat] and not record.game.is_over()
+    assert record.game.hands[seat] == []
+    assert record.game.turn != seat
     for _ in range(4):  # the removed seat is skipped from now on
-        assert game.turn != seat
+        assert record.game.turn != seat
         await play_one(table, record)
 
 
@@ -95,8 +95,8 @@ async def test_a_forfeit_not_chosen_in_time_is_made_at_random(simcord_env):
     await caller.slash(table.channel, "sequence tabletalk", team=game.team_of(seat))
     size = len(game.hands[seat])
     await simcord_env.advance_time(HOUR + 1)
-    assert game.owed_forfeits[seat] == 0 and len(game.hands[seat]) == size - 1
-    assert [m.kind for m in game.moves[-2:]] == ["forfeit", "skip"]
+    assert record.game.owed_forfeits[seat] == 0 and len(record.game.hands[seat]) == size - 1
+    assert [m.kind for m in record.game.moves[-2:]] == ["forfeit", "skip"]
 
 
 async def test_a_pending_timer_fires_once_after_a_restart(simcord_env, bot_settings):

@@ -52,7 +52,7 @@ def table_rows(marker: str) -> list[str]:
 def test_the_two_setup_commands():
     demo, tests = setup_command("Try it"), setup_command("Test it")
     assert demo.startswith(VENV_PART) and tests.startswith(VENV_PART)
-    assert demo == VENV_PART + "pip install -e . && sequence-bot demo"
+    assert demo == VENV_PART + 'pip install -e ".[demo]" && sequence-bot demo'
     assert tests.startswith(VENV_PART + 'pip install -e ".[test]" && ')
 
 
@@ -84,25 +84,50 @@ def test_every_sequence_bot_command_in_the_readme_exists():
         assert exited.value.code == 0, command
 
 
-def test_the_demo_command_runs(tmp_path):
-    """``sequence-bot demo`` as a newcomer runs it (a short game, in a temporary folder)."""
+def sequence_bot(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run the installed ``sequence-bot`` script as a newcomer would."""
     script = Path(sys.executable).with_name("sequence-bot")
     command = [str(script)] if script.exists() else [shutil.which("sequence-bot") or "false"]
-    out = tmp_path / "demo-output"
     env = {k: v for k, v in os.environ.items() if k not in VARIABLES.values()}
-    done = subprocess.run(
-        [*command, "demo", "--seed", "5", "--out", str(out), "--quiet"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    return subprocess.run(
+        [*command, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=180
     )
+
+
+def test_the_demo_command_runs_and_its_replay_line_plays_the_same_game(tmp_path):
+    """``sequence-bot demo`` as a newcomer runs it; the "Same game again" line it prints
+    repeats every option that shaped the game, so it replays the very same game."""
+    out = tmp_path / "demo-output"
+    done = sequence_bot("demo", "--seed", "5", "--players", "2", "--level", "easy", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert " wins " in done.stdout and "--seed 5" in done.stdout
+    assert " wins " in done.stdout
+    assert "move 10 · " in done.stderr and "cards left in the deck" in done.stderr
     assert (out / "replay.gif").stat().st_size > 0
-    assert (out / "transcript.txt").stat().st_size > 0
     assert (out / "boards" / "board-000.png").exists()
+    (again,) = [line for line in done.stdout.splitlines() if line.startswith("Same game again: ")]
+    command = again.removeprefix("Same game again: ").split()
+    assert command[:2] == ["sequence-bot", "demo"]
+    assert command[2:] == ["--seed", "5", "--players", "2", "--level", "easy"]
+    replay = sequence_bot(*command[1:], "--out", "again", "--quiet", cwd=tmp_path)
+    assert replay.returncode == 0, replay.stderr
+    first = (out / "transcript.txt").read_text("utf-8")
+    assert (tmp_path / "again" / "transcript.txt").read_text("utf-8") == first
+
+
+def test_the_demo_folders_the_readme_suggests_are_ignored_by_git():
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    folders = {"demo-output", *re.findall(r"--out (\S+?)`?\s", README)}
+    assert len(folders) > 1
+    for folder in sorted(folders):
+        if folder.startswith("/"):
+            continue
+        ignored = subprocess.run(
+            ["git", "check-ignore", "-q", "--no-index", f"{folder}/boards/board-000.png"],
+            cwd=ROOT,
+            check=False,
+        )
+        assert ignored.returncode == 0, f"{folder} is not ignored by git"
 
 
 def test_the_board_image_exists():

@@ -97,6 +97,10 @@ async def test_acknowledged_moves_survive_sigkill(tmp_path: Path) -> None:
             assert all(live[n] == m for n, m in known[:-1])  # the last may have been undone
             record = await db.games.load(game_id)
             assert await db.games.verify(game_id), f"game {game_id}: snapshot != log"
+            # The end commits with the final move: never a finished game without its status
+            # and result, nor an active one whose log is over.
+            result = await db.results.get(game_id)
+            assert record.game.is_over() == (record.status == "finished") == (result is not None)
             if game_id in finished:
                 assert record.status == "finished"
         assert len(await db.games.active()) <= 1

@@ -6,7 +6,6 @@ import asyncio
 import json
 import logging
 import random
-import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from bot.store import (
     StaleMoveError,
     StoreError,
 )
+from bot.store.connection import Connection
 from tests.store_util import create_game, new_game, play, push_random
 
 
@@ -167,8 +167,8 @@ async def test_one_active_game_per_channel(db: Database) -> None:
         await create_game(db, 1, seed=2)
     await create_game(db, 2)  # another channel is fine
 
-    def sneak_in(conn: sqlite3.Connection) -> None:  # past the repository: the schema refuses
-        conn.execute(
+    async def sneak_in(conn: Connection) -> None:  # past the repository: the schema refuses
+        await conn.execute(
             "INSERT INTO games (guild_id, channel_id, settings, seed, seats, options, created_at)"
             " VALUES (1, 1, '{}', '1', '[]', '{}', 0)"
         )
@@ -222,8 +222,8 @@ async def test_a_stale_snapshot_is_rebuilt_from_the_log(
     await play(db, record, 12, random.Random(8))
     expected = record.game
 
-    def roll_back_snapshot(conn: sqlite3.Connection) -> None:
-        conn.execute("UPDATE snapshots SET move_count = 3 WHERE game_id = ?", (record.id,))
+    async def roll_back_snapshot(conn: Connection) -> None:
+        await conn.execute("UPDATE snapshots SET move_count = 3 WHERE game_id = ?", (record.id,))
 
     await db.run(roll_back_snapshot)
     with caplog.at_level(logging.WARNING, logger="bot.store.games"):
@@ -238,9 +238,9 @@ async def test_a_wrong_snapshot_is_caught_by_verification(
     record = await create_game(db, 1)
     await play(db, record, 12, random.Random(8))
 
-    def tamper(conn: sqlite3.Connection) -> None:
+    async def tamper(conn: Connection) -> None:
         other = new_game(seed=12345).state_dict()
-        conn.execute(
+        await conn.execute(
             "UPDATE snapshots SET state = json(?) WHERE game_id = ?",
             (json.dumps(other), record.id),
         )
@@ -252,7 +252,10 @@ async def test_a_wrong_snapshot_is_caught_by_verification(
     assert (await db.games.load(record.id)).game == record.game
     assert await db.games.verify(record.id)
 
-    await db.run(lambda c: c.execute("UPDATE snapshots SET state = '{}'"))
+    async def unreadable(conn: Connection) -> None:
+        await conn.execute("UPDATE snapshots SET state = '{}'")
+
+    await db.run(unreadable)
     assert (await db.games.load(record.id)).game == record.game  # unreadable: replayed
 
 
@@ -263,13 +266,13 @@ async def test_an_unreplayable_log_is_reported_and_skipped_at_start_up(
     bad = await create_game(db, 2)
     await play(db, bad, 3, random.Random(1))
 
-    def break_log(conn: sqlite3.Connection) -> None:
-        conn.execute(
+    async def break_log(conn: Connection) -> None:
+        await conn.execute(
             'UPDATE moves SET move = \'{"kind":"play","seat":0,"card":"2S","space":0}\''
             " WHERE game_id = ? AND number = 1",
             (bad.id,),
         )
-        conn.execute("UPDATE snapshots SET move_count = 0 WHERE game_id = ?", (bad.id,))
+        await conn.execute("UPDATE snapshots SET move_count = 0 WHERE game_id = ?", (bad.id,))
 
     await db.run(break_log)
     with pytest.raises(CorruptGameError):

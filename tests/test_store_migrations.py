@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.store import Database, MigrationError, SchemaTooNewError
+from bot.store.connection import Connection
 from bot.store.migrations import MIGRATIONS, checksum, latest_version
 
 #: The version a migration appended after this code's last one would get.
@@ -26,14 +27,19 @@ def tables(path: Path) -> set[str]:
     return {name for (name,) in rows}
 
 
+async def pragma(conn: Connection, name: str) -> object:
+    row = await conn.fetchone(f"PRAGMA {name}")
+    return row[0] if row else None
+
+
 async def test_empty_file_is_created_with_its_folder_and_migrated(tmp_path: Path) -> None:
     path = tmp_path / "deep" / "er" / "sequence.db"
     db = await Database.open(path)
     try:
         assert path.exists()
         assert await db.schema_version() == latest_version()
-        assert await db.run(lambda c: c.execute("PRAGMA journal_mode").fetchone()[0]) == "wal"
-        assert await db.run(lambda c: c.execute("PRAGMA foreign_keys").fetchone()[0]) == 1
+        assert await db.read(pragma, "journal_mode") == "wal"
+        assert await db.read(pragma, "foreign_keys") == 1
     finally:
         await db.close()
     assert {"lobbies", "games", "moves", "snapshots", "results", "timers"} <= tables(path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 from pathlib import Path
 
 from bot.demo import PLAYER_COUNTS
@@ -21,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play Sequence, the card-and-chip board game, on Discord.",
         epilog="New here? Start with: sequence-bot demo",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     run = commands.add_parser("run", help="connect to Discord (needs DISCORD_TOKEN)")
@@ -74,11 +76,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def version() -> str:
+    """The installed version of the ``sequence-bot`` package."""
+    try:
+        return metadata.version("sequence-bot")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
 def _env_file(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--env-file",
         type=Path,
-        default=Path(".env"),
+        default=None,
         metavar="FILE",
         help="settings file read under the environment (default: ./.env, if it exists)",
     )

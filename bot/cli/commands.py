@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import logging
 import re
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ from discord import app_commands
 from bot.app import create_bot
 from bot.config import Settings
 
-from . import OK
+from . import OK, USAGE
 
 #: The command whose options are the table's house options.
 NEW_GAME = "sequence new"
@@ -158,6 +159,12 @@ def update_readme(text: str, commands: list[Command]) -> str:
 
 def commands_command(args: argparse.Namespace) -> int:
     """Print the commands (plain, or the README's Markdown tables), or refresh the README."""
+    from .offline import simcord_missing
+
+    missing = simcord_missing("`sequence-bot commands`")
+    if missing:
+        print(missing, file=sys.stderr)
+        return USAGE
     logging.getLogger("discord").setLevel(logging.ERROR)
     commands = asyncio.run(live_commands())
     if args.write_readme is not None:

@@ -13,22 +13,25 @@ import sys
 import time
 from pathlib import Path
 
-from bot.config import ConfigError, Settings
-from bot.store.migrations import current_version, latest_version
+from bot.config import ConfigError, Settings, token_problem
+from bot.store.migrations import latest_version
 
 from . import FAILED, OK
+from .settings import load_settings
 
 
 def check_command(args: argparse.Namespace) -> int:
     """Print what was checked; exit 0 when healthy, 1 with the reason when not."""
     try:
-        settings = Settings.from_env(env_file=args.env_file)
+        settings = load_settings(args.env_file)
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return FAILED
     problems = []
     if not settings.discord_token:
         problems.append("DISCORD_TOKEN is not set (in the environment or .env).")
+    elif shape := token_problem(settings.discord_token):
+        problems.append(shape)
     database = database_problem(settings.database_path)
     if database:
         problems.append(database)
@@ -54,23 +57,36 @@ def describe(settings: Settings) -> str:
     )
 
 
-def database_problem(path: Path) -> str | None:
-    """Why the bot could not use the database file at ``path``, or None (read-only check)."""
+def database_problem(path: Path, *, create_folder: bool = False) -> str | None:
+    """Why the bot could not use the database file at ``path``, or None.
+
+    A read-only check, unless ``create_folder``: then the file's folder is created, as the bot
+    would (``run`` does this; ``check`` never writes).
+    """
     if path.is_dir():
         return f"SEQUENCE_DATABASE={path} is a folder: give a file path like {path}/sequence.db."
     if not path.exists():
         folder = path.parent
         while not folder.exists() and folder != folder.parent:
             folder = folder.parent
+        if not folder.is_dir():
+            return f"the database {path} cannot be created: {folder} is a file, not a folder."
         if not os.access(folder, os.W_OK | os.X_OK):
             return f"the database {path} cannot be created: the folder {folder} is not writable."
+        if create_folder:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                reason = error.strerror or type(error).__name__
+                return f"the database {path} cannot be created: {reason} ({error.filename})."
         return None
     try:
         uri = f"{path.resolve().as_uri()}?mode=ro"
         with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=5.0)) as conn:
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
             if "schema_version" in tables:
-                found, known = current_version(conn), latest_version()
+                found = conn.execute("SELECT max(version) FROM schema_version").fetchone()[0] or 0
+                known = latest_version()
                 if found > known:
                     return (
                         f"the database {path} has schema version {found}; this bot knows up to "

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib.util
+import io
 import logging
 import sys
 import tempfile
@@ -17,6 +18,7 @@ import webbrowser
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bot.app import create_bot
 from bot.config import Settings
@@ -25,8 +27,11 @@ from bot.logs import configure_logging
 from . import FAILED, OK, USAGE
 
 #: What SimCord's preview imports at run time (besides Pillow).
-PREVIEW_MODULES = ("aiohttp", "markdown_it", "linkify_it", "regex")
+PREVIEW_MODULES = ("simcord", "aiohttp", "markdown_it", "linkify_it", "regex")
 PLAYER_NAME = "you"
+#: The bot's name and avatar in the page (SimCord's default bot user is "TestBot").
+BOT_NAME = "Sequence"
+AVATAR_KEY = "sequence-chips"
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,38 @@ class LocalOptions:
     level: str = "medium"
     seed: int | None = None
     port: int | None = None
+
+
+def avatar_png(size: int = 128) -> bytes:
+    """The bot's avatar: three team chips on the felt of the board."""
+    from PIL import Image
+
+    from render import sprites, theme
+
+    image = Image.new("RGBA", (size, size), (*theme.FELT, 255))
+    diameter = size * 2 // 5
+    spots = ((size * 0.30, size * 0.34), (size * 0.70, size * 0.34), (size * 0.50, size * 0.70))
+    for team, (x, y) in enumerate(spots):
+        chip = sprites.chip(team, diameter)
+        image.alpha_composite(chip, (round(x - chip.width / 2), round(y - chip.height / 2)))
+    buffer = io.BytesIO()
+    image.convert("RGB").save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+async def dress_the_bot(env: Any) -> dict[str, tuple[str, bytes]]:
+    """Name the bot "Sequence" (as it renames itself on Discord) and give it its avatar.
+
+    Returns the preview's ``assets``: SimCord models no avatar upload, so the picture is
+    served to the page under the avatar URL its preview asks for.
+    """
+    from simcord.backend.cdn import CDN_BASE
+
+    await env.bot.user.edit(username=BOT_NAME)
+    user = env.backend.bot_user
+    user.avatar = AVATAR_KEY
+    url = f"{CDN_BASE}/avatars/{user.id}/{AVATAR_KEY}.png"
+    return {url: ("avatar.png", avatar_png())}
 
 
 def missing_modules() -> list[str]:
@@ -64,13 +101,16 @@ async def play_local(
             try:
                 if options.seed is not None:
                     bot.lobbies.new_seed = lambda: options.seed
+                assets = await dress_the_bot(env)
                 guild = env.create_guild("Sequence Club")
                 channel = guild.create_text_channel("sequence")
                 you = guild.add_member(env.create_user(PLAYER_NAME))
                 await you.slash(channel, "sequence new")
                 for _ in range(options.players - 1):
                     await you.slash(channel, "sequence addbot", level=options.level)
-                preview = env.preview(channel, viewers=[you], layout="channel", port=options.port)
+                preview = env.preview(
+                    channel, viewers=[you], layout="channel", port=options.port, assets=assets
+                )
                 async with preview as page:
                     if on_ready is not None:
                         await on_ready(page.url)

@@ -14,12 +14,13 @@ import aiohttp
 import discord
 
 from bot.app import create_bot
-from bot.config import ConfigError, Settings
+from bot.config import ConfigError, Settings, token_problem
 from bot.logs import RedactFilter, configure_logging
 from bot.store.errors import StoreError
 
 from . import FAILED, OK, USAGE
 from .health import database_problem
+from .settings import load_settings
 
 log = logging.getLogger("bot.run")
 
@@ -33,11 +34,6 @@ The README explains how to create a Discord application and get its token.
 To try the bot without Discord or a token, run: sequence-bot demo"""
 
 
-def load_settings(env_file: Path) -> Settings:
-    """Settings from the environment over ``env_file`` (raises :class:`ConfigError`)."""
-    return Settings.from_env(env_file=env_file)
-
-
 def run_command(args: argparse.Namespace) -> int:
     """Validate the settings, then run until stopped; every failure is one clear line."""
     try:
@@ -49,10 +45,12 @@ def run_command(args: argparse.Namespace) -> int:
     if not token:
         print(NO_TOKEN, file=sys.stderr)
         return USAGE
-    problem = database_problem(settings.database_path)
+    problem = token_problem(token) or database_problem(
+        settings.database_path, create_folder=True
+    )
     if problem:
         print(f"error: {problem}", file=sys.stderr)
-        return FAILED
+        return USAGE
     configure_logging(settings.log_level, secrets=[token])
     redact = RedactFilter([token]).redact
     log.info(

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from .echo import echo
+
 _LAYOUT_TEXT = """
 XX 2S 3S 4S 5S 6S 7S 8S 9S XX
 6C 5C 4C 3C 2C AH KH QH TH TS
@@ -47,6 +49,10 @@ COLUMNS = "ABCDEFGHIJ"
 DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 
+#: Longer input is not a space (it is cut to this length before parsing).
+MAX_SPACE_TEXT = 8
+
+
 class SpaceError(ValueError):
     """A text that does not name a space."""
 
@@ -60,10 +66,10 @@ def parse_space(text: str) -> int:
     >>> parse_space("a1"), parse_space("J10"), parse_space("c4")
     (0, 99, 32)
     """
-    match = _SPACE_RE.match(text)
-    if not match:
+    match = _SPACE_RE.match(text[:MAX_SPACE_TEXT])
+    if not match or len(text) > MAX_SPACE_TEXT:
         raise SpaceError(
-            f"{text!r} is not a space: write a column A-J then a row 1-10, like C4 or J10."
+            f"{echo(text)} is not a space: write a column A-J then a row 1-10, like C4 or J10."
         )
     column = COLUMNS.index(match.group(1).upper())
     row = int(match.group(2)) - 1

@@ -6,6 +6,8 @@ engine fast and every value JSON-compatible.
 
 from __future__ import annotations
 
+from .echo import echo
+
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
 
@@ -39,6 +41,9 @@ ALL_CARDS: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RAN
 
 #: Each card code mapped to its one shared string: loaded games intern their cards through it.
 CANONICAL_CARDS: dict[str, str] = {card: card for card in ALL_CARDS}
+
+#: Longer input is not a card (it is cut to this length before parsing).
+MAX_CARD_TEXT = 8
 
 
 class CardError(ValueError):
@@ -78,12 +83,14 @@ def parse_card(text: str) -> str:
     >>> parse_card("j♣")
     'JC'
     """
-    cleaned = text.strip().upper().replace("10", "T")
+    cleaned = text.strip()[:MAX_CARD_TEXT].upper().replace("10", "T")
     for suit, symbol in SUIT_SYMBOLS.items():
         cleaned = cleaned.replace(symbol, suit)
     if len(cleaned) == 2 and cleaned[0] in RANKS and cleaned[1] in SUITS:
         return cleaned
-    raise CardError(f"{text!r} is not a card: write a rank and a suit, like 7S, TD, QH or JC.")
+    raise CardError(
+        f"{echo(text)} is not a card: write a rank and a suit, like 7S, TD, QH or JC."
+    )
 
 
 def card_label(card: str) -> str:

@@ -1,27 +1,54 @@
-"""Playing: every move goes through here, under the game's lock, validated, then committed."""
+"""The game service: the one path for every change to a game.
+
+A move, a pass, a time-out, a table-talk ruling, a forfeit, an undo, a resignation, a cancel:
+each is a *change*. :meth:`GameService.change` takes the game's lock, checks that what the change
+acts on is still current, lets the change work on a :class:`Draft` (a copy of the game), commits
+everything it wrote in one transaction (moves, snapshot, options, the end and its result row,
+the next turn's timers, a report's or a request's state) and only then swaps the copy in and
+publishes the events. No other coroutine ever sees a move that is not saved.
+"""
 
 from __future__ import annotations
 
+import copy
 import logging
-from collections.abc import Callable
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.game import ChoiceRequired, Game, IllegalMove, Move
 from bot.game.moves import FORFEIT, PLAY, RESIGN, TABLETALK
 from bot.game.sequences import Option
+from bot.store.errors import StaleMoveError
 
 from .errors import UserError
-from .lobbies import is_computer
+from .events import (
+    EventBus,
+    GameEnded,
+    GameEvent,
+    GameStarted,
+    MoveCommitted,
+    MoveOutcome,
+    MoveUndone,
+    TurnStarted,
+)
 from .locks import KeyedLocks
+from .timing import turn_timers
 
 if TYPE_CHECKING:
     from bot.store.database import Database
     from bot.store.games import GameRecord
+    from bot.store.timers import TimerRecord
 
 log = logging.getLogger(__name__)
 
 STALE = "That was for an earlier turn: the game has moved on. Open your hand again."
+RESIGN_VOTES = "resign_votes"
+
+T = TypeVar("T")
+
+__all__ = ["STALE", "ChoiceNeeded", "Draft", "GameService", "MoveOutcome", "ResignVote", "seat_of"]
 
 
 class ChoiceNeeded(UserError):
@@ -36,26 +63,6 @@ class ChoiceNeeded(UserError):
 
 
 @dataclass(frozen=True)
-class MoveOutcome:
-    """What a committed move did, for the messages that follow it."""
-
-    record: GameRecord
-    move: Move
-    new_sequences: tuple[tuple[int, tuple[int, ...]], ...]
-    turn_passed: bool
-
-    @property
-    def game(self) -> Game:
-        """The game after the move."""
-        return self.record.game
-
-    @property
-    def finished(self) -> bool:
-        """True when this move ended the game."""
-        return self.record.game.is_over()
-
-
-@dataclass(frozen=True)
 class ResignVote:
     """A resignation vote: the move once the whole team agreed, or who must still agree."""
 
@@ -63,20 +70,104 @@ class ResignVote:
     waiting_for: list[int]
 
 
-class GameService:
-    """The active games, cached in memory, written through to the store on every move."""
+class Draft:
+    """A change being prepared under the game's lock, on a copy of the game.
 
-    def __init__(self, db: Database, clock: Callable[[], float]) -> None:
+    ``push`` validates and applies moves to the copy; ``options`` is a copy of the table's
+    options; ``writes`` are further store calls that belong to the same transaction; ``events``
+    are published (before the derived ones) once it is committed.
+    """
+
+    def __init__(self, record: GameRecord, now: float) -> None:
+        self.record = record
+        self.now = now
+        self.game = record.game.copy()
+        self.options: dict[str, Any] = copy.deepcopy(record.options)
+        self.moves: list[tuple[Move, int | None]] = []
+        self.undone: Move | None = None
+        self.cancelled = False
+        self.writes: list[Callable[[], Awaitable[object]]] = []
+        self.events: list[GameEvent] = []
+        self.outcome: MoveOutcome | None = None
+
+    def push(self, move: Move, actor_id: int | None) -> None:
+        """Apply ``move`` to the copy, or raise the reason it is illegal (nothing changes)."""
+        try:
+            self.game.push(move)
+        except ChoiceRequired as choice:
+            raise ChoiceNeeded(move, choice.options) from None
+        except IllegalMove as error:
+            raise UserError(str(error)) from None
+        self.moves.append((move, actor_id))
+
+    def undo_last(self) -> Move:
+        """Take back the last move (the copy becomes the game replayed without it)."""
+        game = self.game
+        self.undone = game.moves[-1]
+        self.game = Game.replay(game.settings, game.seed, game.moves[:-1])
+        return self.undone
+
+    def write(self, call: Callable[[], Awaitable[object]]) -> None:
+        """A store call that commits (or not) with this change."""
+        self.writes.append(call)
+
+    @property
+    def changed(self) -> bool:
+        """True when there is something to commit."""
+        return bool(
+            self.moves
+            or self.undone
+            or self.cancelled
+            or self.writes
+            or self.options != self.record.options
+        )
+
+
+class GameService:
+    """The active games, served from memory and written through to the store on every change."""
+
+    def __init__(
+        self, db: Database, clock: Callable[[], float], bus: EventBus | None = None
+    ) -> None:
         self.db = db
         self.clock = clock
+        self.bus = bus or EventBus()
         self.records: dict[int, GameRecord] = {}
+        self._by_channel: dict[int, int] = {}
+        self._by_player: defaultdict[int, set[int]] = defaultdict(set)
         self.locks = KeyedLocks()
 
+    # ------------------------------------------------------------------ the registry
     async def load_active(self) -> list[GameRecord]:
         """Load every active game from the store (at start-up)."""
-        records = await self.db.games.active()
-        self.records = {record.id: record for record in records}
-        return records
+        for record in await self.db.games.active():
+            self.add(record)
+        return list(self.records.values())
+
+    async def reconcile(self) -> None:
+        """At start-up: a game whose final move was saved but not its end is finished now
+        (status, result row), and its end is published like any other."""
+        for record in [r for r in self.records.values() if r.game.is_over()]:
+            log.warning("Game %d ended before a restart; recording its end now", record.id)
+            await self.change(record.id, _nothing)
+
+    def add(self, record: GameRecord) -> None:
+        """Start serving a game."""
+        self.records[record.id] = record
+        self._by_channel[record.channel_id] = record.id
+        for seat in record.seats:
+            self._by_player[seat["user_id"]].add(record.id)
+
+    def _forget(self, record: GameRecord) -> None:
+        self.records.pop(record.id, None)
+        if self._by_channel.get(record.channel_id) == record.id:
+            del self._by_channel[record.channel_id]
+        for seat in record.seats:
+            games = self._by_player.get(seat["user_id"])
+            if games is not None:
+                games.discard(record.id)
+                if not games:
+                    del self._by_player[seat["user_id"]]
 
     def get(self, game_id: int) -> GameRecord:
         """An active game by id, or a clear error."""
@@ -94,21 +185,138 @@ class GameService:
 
     def find_in_channel(self, channel_id: int) -> GameRecord | None:
         """The active game of a channel, if any."""
-        return next((r for r in self.records.values() if r.channel_id == channel_id), None)
+        game_id = self._by_channel.get(channel_id)
+        return None if game_id is None else self.records.get(game_id)
 
     def games_of(self, user_id: int, guild_id: int | None = None) -> list[GameRecord]:
         """The active games a user plays in (in one server, or everywhere)."""
-        return [
-            record
-            for record in self.records.values()
-            if seat_of(record, user_id) is not None
-            and (guild_id is None or record.guild_id == guild_id)
+        found = (self.records[g] for g in self._by_player.get(user_id, ()) if g in self.records)
+        return [r for r in found if guild_id is None or r.guild_id == guild_id]
+
+    def require_seat(self, record: GameRecord, user_id: int) -> int:
+        """The seat of ``user_id`` in a game, or a clear error."""
+        seat = seat_of(record, user_id)
+        if seat is None:
+            raise UserError("You are not playing in this game.")
+        return seat
+
+    async def remember_board(self, record: GameRecord, message_id: int) -> None:
+        """Remember the message that shows the game's latest board (presentation, not play)."""
+        record.board_message_id = message_id
+        await self.db.games.set_board_message(record.id, message_id)
+
+    # ------------------------------------------------------------------ the one path
+    async def change(
+        self,
+        game_id: int,
+        work: Callable[[Draft], Awaitable[T]],
+        *,
+        expected_turn: int | None = None,
+    ) -> tuple[T, Draft]:
+        """Run ``work`` on a draft of the game under its lock, commit it, then publish.
+
+        ``expected_turn`` is the turn the caller acted on: if the game has moved on, the change
+        is refused with :data:`STALE` and nothing is written. A :class:`UserError` raised by
+        ``work`` also changes nothing.
+        """
+        async with self.locks(game_id):
+            record = self.get(game_id)
+            if expected_turn is not None and expected_turn != record.game.turn_number:
+                raise UserError(STALE)
+            draft = Draft(record, self.clock())
+            result = await work(draft)
+            if draft.changed or draft.game.is_over():
+                await self._commit(draft)
+        self.bus.publish(*draft.events)
+        return result, draft
+
+    async def _commit(self, draft: Draft) -> None:
+        record, game, now = draft.record, draft.game, draft.now
+        before = record.game
+        finished = game.is_over() and record.status == "active" and not draft.cancelled
+        new_turn = (
+            not finished
+            and not draft.cancelled
+            and (draft.undone is not None or game.turn_number != before.turn_number)
+        )
+        timers = turn_timers(record, game, draft.options, now) if new_turn else []
+        live = len(before.moves)
+        try:
+            async with self.db.transaction():
+                if draft.undone is not None:
+                    await self.db.games.truncate_last(record.id, live, draft.game, now=now)
+                    live -= 1
+                if draft.moves:
+                    await self.db.games.append_moves(record.id, live, draft.moves, game, now=now)
+                if draft.options != record.options:
+                    await self.db.games.set_options(record.id, draft.options)
+                for write in draft.writes:
+                    await write()
+                if draft.cancelled:
+                    await self.db.games.finish(record.id, "cancelled", now=now)
+                elif finished:
+                    await self.db.games.finish(record.id, "finished", now=now)
+                    await self._record_result(record, game, draft.options, now)
+                elif new_turn:
+                    await self.db.timers.replace(record.id, timers)
+        except StaleMoveError:
+            # Another process moved first: serve the stored game from now on.
+            log.warning("Game %d moved on in the store; reloading it", record.id)
+            record.game = (await self.db.games.load(record.id)).game
+            raise UserError(STALE) from None
+        # Committed: only now does anyone see the change.
+        record.game = game
+        record.options = draft.options
+        if draft.moves:
+            draft.outcome = MoveOutcome(
+                record=record,
+                game=game,
+                moves=tuple(move for move, _ in draft.moves),
+                new_sequences=tuple(game.sequences[len(before.sequences) :]),
+                turn_passed=game.turn_number != before.turn_number,
+            )
+            draft.events.append(MoveCommitted(record, outcome=draft.outcome))
+        if draft.undone is not None:
+            draft.events.append(MoveUndone(record, undone=draft.undone, game=game))
+        if new_turn:
+            draft.events.append(TurnStarted(record, game=game, timers=tuple(timers)))
+        if draft.cancelled or finished:
+            record.status = "cancelled" if draft.cancelled else "finished"
+            record.finished_at = now
+            self._forget(record)
+            draft.events.append(GameEnded(record, cancelled=draft.cancelled))
+
+    async def _record_result(
+        self, record: GameRecord, game: Game, options: dict[str, Any], now: float
+    ) -> None:
+        teams = [
+            [seat["user_id"] for seat in record.seats[team :: game.settings.teams]]
+            for team in range(game.settings.teams)
         ]
+        rated = bool(options.get("rated", True)) and not any(
+            seat.get("bot_level") for seat in record.seats
+        )
+        summary = {
+            "moves": len(game.moves),
+            "duration": now - record.created_at,
+            "sequences": [game.sequence_count(t) for t in range(game.settings.teams)],
+            "reason": game.end_reason,
+            "preset": game.settings.preset,
+        }
+        await self.db.results.record(
+            record.id, record.guild_id, teams, game.winner, rated, summary, now=now
+        )
 
-    def add(self, record: GameRecord) -> None:
-        """Start serving a game just created from a lobby."""
-        self.records[record.id] = record
+    # ------------------------------------------------------------------ starting
+    def started(self, record: GameRecord, timers: list[TimerRecord]) -> None:
+        """A game was just created (with its first turn's timers) from a lobby: serve it."""
+        self.add(record)
+        self.bus.publish(
+            GameStarted(record, timers=tuple(timers)),
+            TurnStarted(record, game=record.game, timers=tuple(timers)),
+        )
 
+    # ------------------------------------------------------------------ moves
     async def apply(
         self,
         game_id: int,
@@ -118,36 +326,13 @@ class GameService:
         expected_turn: int | None = None,
     ) -> MoveOutcome:
         """Validate ``move``, apply it and commit it; a :class:`UserError` changes nothing."""
-        async with self.locks(game_id):
-            record = self.get(game_id)
-            game = record.game
-            if expected_turn is not None and expected_turn != game.turn_number:
-                raise UserError(STALE)
-            sequences_before = len(game.sequences)
-            turn_before = game.turn_number
-            number = len(game.moves)
-            try:
-                game.push(move)
-            except ChoiceRequired as choice:
-                raise ChoiceNeeded(move, choice.options) from None
-            except IllegalMove as error:
-                raise UserError(str(error)) from None
-            try:
-                await self.db.games.append_move(
-                    game_id, number, move, actor_id, game, now=self.clock()
-                )
-            except Exception:
-                log.exception("Saving move %d of game %d failed; reloading it", number, game_id)
-                self.records[game_id] = await self.db.games.load(game_id)
-                raise
-            if game.is_over():
-                await self._finish(record)
-            return MoveOutcome(
-                record=record,
-                move=move,
-                new_sequences=tuple(game.sequences[sequences_before:]),
-                turn_passed=game.turn_number != turn_before,
-            )
+
+        async def work(draft: Draft) -> None:
+            draft.push(move, actor_id)
+
+        _, draft = await self.change(game_id, work, expected_turn=expected_turn)
+        assert draft.outcome is not None
+        return draft.outcome
 
     async def play(
         self,
@@ -165,88 +350,70 @@ class GameService:
         return await self.apply(game_id, move, actor_id=user_id, expected_turn=expected_turn)
 
     async def move_as(
-        self, game_id: int, user_id: int, kind: str, card: str | None = None, **extra: object
+        self,
+        game_id: int,
+        user_id: int,
+        kind: str,
+        card: str | None = None,
+        *,
+        expected_turn: int | None = None,
     ) -> MoveOutcome:
         """A move of another kind (dead card, pass, draw, forfeit) by the player ``user_id``."""
         seat = self.require_seat(self.get(game_id), user_id)
-        expected = extra.pop("expected_turn", None)
         move = Move(kind, seat, card)
-        return await self.apply(game_id, move, actor_id=user_id, expected_turn=expected)  # type: ignore[arg-type]
-
-    async def penalise_table_talk(self, game_id: int, team: int, actor_id: int) -> MoveOutcome:
-        """Every member of ``team`` now owes one card of their choice."""
-        return await self.apply(game_id, Move(TABLETALK, -1, team=team), actor_id=actor_id)
+        return await self.apply(game_id, move, actor_id=user_id, expected_turn=expected_turn)
 
     async def forfeit(self, game_id: int, user_id: int, card: str) -> MoveOutcome:
         """A penalised player gives up ``card`` to their discard pile."""
         seat = self.require_seat(self.get(game_id), user_id)
         return await self.apply(game_id, Move(FORFEIT, seat, card), actor_id=user_id)
 
-    async def resign_team(self, game_id: int, team: int, actor_id: int) -> MoveOutcome:
-        """A whole team resigns."""
+    @staticmethod
+    def penalty(team: int) -> Move:
+        """The engine's table-talk penalty on ``team``: each member owes one card."""
+        return Move(TABLETALK, -1, team=team)
+
+    # ------------------------------------------------------------------ ending early
+    async def resign_team(self, game_id: int, team: int, actor_id: int | None) -> MoveOutcome:
+        """A whole team resigns at once (a ruling, or a tournament's decision)."""
         return await self.apply(game_id, Move(RESIGN, -1, team=team), actor_id=actor_id)
 
     async def vote_resign(self, game_id: int, user_id: int) -> ResignVote:
         """A player votes to resign; the team resigns when all its human players have voted."""
-        async with self.locks(game_id):
-            record = self.get(game_id)
-            seat = self.require_seat(record, user_id)
-            game = record.game
+        seat = self.require_seat(self.get(game_id), user_id)
+
+        async def work(draft: Draft) -> list[int]:
+            game = draft.game
             team = game.team_of(seat)
-            votes = set(record.options.get("resign_votes", [])) | {seat}
+            votes = set(draft.options.get(RESIGN_VOTES, [])) | {seat}
             members = [
                 s
                 for s in game.settings.seats_of(team)
-                if not game.out[s] and not is_computer(record.seats[s])
+                if not game.out[s] and not draft.record.seats[s].get("bot_level")
             ]
-            waiting = [record.seats[s]["user_id"] for s in members if s not in votes]
+            waiting = [draft.record.seats[s]["user_id"] for s in members if s not in votes]
             if waiting:
-                record.options["resign_votes"] = sorted(votes)
-                await self.db.games.set_options(game_id, record.options)
-                return ResignVote(None, waiting)
-        outcome = await self.apply(game_id, Move(RESIGN, seat, team=team), actor_id=user_id)
-        return ResignVote(outcome, [])
+                draft.options[RESIGN_VOTES] = sorted(votes)
+            else:
+                draft.options.pop(RESIGN_VOTES, None)
+                draft.push(Move(RESIGN, seat, team=team), user_id)
+            return waiting
+
+        waiting, draft = await self.change(game_id, work)
+        return ResignVote(draft.outcome, waiting)
 
     async def cancel(self, game_id: int) -> GameRecord:
-        """End a game without a result (host or a moderator)."""
-        async with self.locks(game_id):
-            record = self.get(game_id)
-            await self.db.games.finish(game_id, "cancelled", now=self.clock())
-            record.status = "cancelled"
-            self.records.pop(game_id, None)
-            return record
+        """End a game without a result (host, a moderator, or a tournament's ruling)."""
 
-    async def _finish(self, record: GameRecord) -> None:
-        game = record.game
-        now = self.clock()
-        await self.db.games.finish(record.id, "finished", now=now)
-        record.status = "finished"
-        record.finished_at = now
-        teams = [
-            [seat["user_id"] for seat in record.seats[team :: game.settings.teams]]
-            for team in range(game.settings.teams)
-        ]
-        rated = bool(record.options.get("rated", True)) and not any(
-            is_computer(seat) for seat in record.seats
-        )
-        summary = {
-            "moves": len(game.moves),
-            "duration": now - record.created_at,
-            "sequences": [game.sequence_count(t) for t in range(game.settings.teams)],
-            "reason": game.end_reason,
-            "preset": game.settings.preset,
-        }
-        await self.db.results.record(
-            record.id, record.guild_id, teams, game.winner, rated, summary, now=now
-        )
-        self.records.pop(record.id, None)
+        async def work(draft: Draft) -> None:
+            draft.cancelled = True
 
-    def require_seat(self, record: GameRecord, user_id: int) -> int:
-        """The seat of ``user_id`` in a game, or a clear error."""
-        seat = seat_of(record, user_id)
-        if seat is None:
-            raise UserError("You are not playing in this game.")
-        return seat
+        _, draft = await self.change(game_id, work)
+        return draft.record
+
+
+async def _nothing(draft: Draft) -> None:
+    """A change that writes nothing of its own (the commit path completes a game's end)."""
 
 
 def seat_of(record: GameRecord, user_id: int) -> int | None:

@@ -13,11 +13,14 @@ from bot.game.settings import MAX_PLAYERS, TEAM_NAMES, default_team_count
 from .errors import UserError
 from .locks import KeyedLocks
 from .options import TableOptions
+from .timing import turn_timers
 
 if TYPE_CHECKING:
     from bot.store.database import Database
     from bot.store.games import GameRecord
     from bot.store.lobbies import LobbyRecord
+
+    from .games import GameService
 
 COMPUTER_NAMES = ("Ada", "Babbage", "Turing", "Hopper", "Lovelace", "Knuth", "Shannon", "Dijkstra")
 
@@ -43,10 +46,13 @@ class LobbyService:
         db: Database,
         clock: Callable[[], float],
         new_seed: Callable[[], int] = lambda: secrets.randbits(62),
+        *,
+        games: GameService | None = None,
     ) -> None:
         self.db = db
         self.clock = clock
         self.new_seed = new_seed
+        self.games = games
         self._locks = KeyedLocks()
 
     async def get(self, channel_id: int) -> LobbyRecord:
@@ -55,6 +61,21 @@ class LobbyService:
         if lobby is None:
             raise UserError("There is no open lobby here: open one with `/sequence new`.")
         return lobby
+
+    async def for_button(self, channel_id: int, lobby_id: int) -> LobbyRecord:
+        """The open lobby a message's button was made for, or "closed" (ids are never reused)."""
+        lobby = await self.db.lobbies.get_for_channel(channel_id)
+        if lobby is None or lobby.id != lobby_id:
+            raise UserError("This lobby is closed.")
+        return lobby
+
+    async def expire(self, lobby_id: int, channel_id: int) -> LobbyRecord | None:
+        """Close a lobby nobody started in time; None if it was already closed or started."""
+        async with self._locks(channel_id):
+            lobby = await self.db.lobbies.get(lobby_id)
+            if lobby is None or not await self.db.lobbies.delete(lobby_id, self.clock()):
+                return None
+            return lobby
 
     async def open(
         self, guild_id: int, channel_id: int, host: Person, options: TableOptions
@@ -97,7 +118,7 @@ class LobbyService:
             lobby.seats = [seat for seat in lobby.seats if seat["user_id"] != user_id]
             humans = [seat for seat in lobby.seats if not is_computer(seat)]
             if not humans:
-                await self.db.lobbies.delete(lobby.id)
+                await self.db.lobbies.delete(lobby.id, self.clock())
                 return None
             if lobby.host_id == user_id:
                 lobby.host_id = humans[0]["user_id"]
@@ -174,7 +195,7 @@ class LobbyService:
             lobby = await self.get(channel_id)
             if actor_id != lobby.host_id and not can_manage:
                 raise UserError("Only the host or someone with Manage Channels can cancel a lobby.")
-            await self.db.lobbies.delete(lobby.id)
+            await self.db.lobbies.delete(lobby.id, self.clock())
             return lobby
 
     async def start(self, channel_id: int, actor_id: int) -> GameRecord:
@@ -195,16 +216,22 @@ class LobbyService:
             settings = options.game_settings(players)
             seats = seat_alternately(lobby, settings.teams)
             game = Game.new(settings, self.new_seed())
-            record = await self.db.games.create(
-                lobby.guild_id,
-                channel_id,
-                game,
-                seats,
-                options.to_dict() | {"host_id": lobby.host_id},
-                lobby.message_id,
-                now=self.clock(),
-                lobby_id=lobby.id,
-            )
+            now = self.clock()
+            async with self.db.transaction():  # the lobby closes, the game and its timers begin
+                record = await self.db.games.create(
+                    lobby.guild_id,
+                    channel_id,
+                    game,
+                    seats,
+                    options.to_dict() | {"host_id": lobby.host_id},
+                    lobby.message_id,
+                    now=now,
+                    lobby_id=lobby.id,
+                )
+                timers = turn_timers(record, game, record.options, now)
+                await self.db.timers.replace(record.id, timers)
+            if self.games is not None:
+                self.games.started(record, timers)
             return record
 
 

@@ -10,6 +10,9 @@ from bot.game import GameSettings, SettingsError
 from .errors import UserError
 
 POLICIES = ("skip", "computer", "remove")
+#: The shortest turn time limit and reminder delay a table may set (0 turns either off).
+MIN_TURN_TIME_LIMIT = 60
+MIN_REMINDER_DELAY = 10 * 60
 
 
 @dataclass(frozen=True)
@@ -45,10 +48,12 @@ class TableOptions:
             raise UserError("The time-limit policy must be skip, computer or remove.")
         if not 0 <= self.turn_time_limit <= 14 * 86400:
             raise UserError("The turn time limit must be between 0 (none) and 14 days.")
-        if self.turn_time_limit and self.turn_time_limit < 30:
-            raise UserError("The turn time limit must be at least 30 seconds (or 0 for none).")
+        if self.turn_time_limit and self.turn_time_limit < MIN_TURN_TIME_LIMIT:
+            raise UserError("The turn time limit must be at least 1 minute (or none).")
         if not 0 <= self.reminder_delay <= 14 * 86400:
             raise UserError("The reminder delay must be between 0 (never) and 14 days.")
+        if self.reminder_delay and self.reminder_delay < MIN_REMINDER_DELAY:
+            raise UserError("Reminders must be at least 10 minutes apart (or none).")
         if self.hints and self.rated:
             raise UserError("Hints are for practice games: a rated game cannot allow them.")
 

@@ -1,16 +1,25 @@
-"""Table talk: a call against a team, confirmed or dismissed, then each member forfeits a card."""
+"""Table talk: a call against a team, upheld or dismissed, then each member forfeits a card.
+
+A ruling is a change of the game: under its lock, the call must still be pending, and the
+report's new state commits together with the penalty. Of two rulings on one call, exactly one
+takes effect; the other is told which one did."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from .errors import UserError
-from .games import GameService, MoveOutcome, seat_of
+from .events import RulingMade
+from .games import Draft, GameService, seat_of
 
 if TYPE_CHECKING:
     from bot.store.database import Database
     from bot.store.tabletalk import ReportRecord
+
+    from .events import MoveOutcome
 
 
 class TableTalkService:
@@ -40,23 +49,31 @@ class TableTalkService:
         self, report_id: int, actor_id: int, *, uphold: bool, can_moderate: bool
     ) -> tuple[ReportRecord, MoveOutcome | None]:
         """The host or a moderator upholds (the penalty applies) or dismisses a report."""
-        report = await self.db.tabletalk.get(report_id)
-        if report is None:
+        found = await self.db.tabletalk.get(report_id)
+        if found is None:
             raise UserError("There is no such table-talk report.")
-        if report.status != "pending":
-            raise UserError(f"This report was already {report.status}.")
-        record = self.games.get(report.game_id)
-        if actor_id != record.options.get("host_id") and not can_moderate:
-            raise UserError(
-                "Only the host or someone with Manage Messages can decide a table-talk call."
+
+        async def work(draft: Draft) -> ReportRecord:
+            report = await self.db.tabletalk.get(report_id)  # re-read under the game's lock
+            assert report is not None
+            if report.status != "pending":
+                raise UserError(f"This call was already {report.status}.")
+            if actor_id != draft.options.get("host_id") and not can_moderate:
+                raise UserError(
+                    "Only the host or someone with Manage Messages can decide a table-talk call."
+                )
+            status = "upheld" if uphold else "dismissed"
+            if uphold:
+                draft.push(self.games.penalty(report.team), actor_id)
+            draft.write(partial(self.db.tabletalk.resolve, report_id, status, draft.now, actor_id))
+            return dataclasses.replace(
+                report, status=status, resolved_at=draft.now, resolved_by=actor_id
             )
-        outcome = None
-        if uphold:
-            outcome = await self.games.penalise_table_talk(record.id, report.team, actor_id)
-        resolved = await self.db.tabletalk.resolve(
-            report_id, "upheld" if uphold else "dismissed", now=self.clock(), resolved_by=actor_id
-        )
-        return resolved, outcome
+
+        resolved, draft = await self.games.change(found.game_id, work)
+        ruling = RulingMade(draft.record, report=resolved, ruled_by=actor_id, outcome=draft.outcome)
+        self.games.bus.publish(ruling)
+        return resolved, draft.outcome
 
     async def set_message(self, report: ReportRecord, message_id: int) -> None:
         """Remember the message that shows the report."""

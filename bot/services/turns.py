@@ -1,111 +1,151 @@
-"""Games across days: the turn's reminder and time limit, kept in the store so they survive
-restarts, and what happens when the time runs out."""
+"""Games across days: the turn clock. It schedules each turn's reminder and time limit (stored
+with the move that started the turn) and, when one is due, makes the change through the game
+service: a reminder re-arms itself, a time limit forfeits owed cards and applies the policy."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 from bot.game import Move
 from bot.game.moves import FORFEIT, REMOVE, SKIP
+from bot.store.timers import TimerRecord
 
 from .errors import UserError
-from .games import GameService, MoveOutcome
-from .lobbies import is_computer
+from .events import GameEnded, ReminderDue, TimedOut, TurnStarted
+from .games import Draft, GameService
+from .timing import LIMIT, REMINDER, turn_timers
 
 if TYPE_CHECKING:
     from bot.store.database import Database
     from bot.store.games import GameRecord
-    from bot.store.timers import TimerRecord
+
+    from .scheduler import Scheduler
 
 log = logging.getLogger(__name__)
 
-REMINDER = "reminder"
-LIMIT = "limit"
-
-
-@dataclass(frozen=True)
-class Expiry:
-    """What a time limit did: the forfeits made for the player, then the policy's move."""
-
-    record: GameRecord
-    seat: int
-    forfeits: list[MoveOutcome]
-    policy: str
-    outcome: MoveOutcome | None
+__all__ = ["LIMIT", "REMINDER", "TurnClock"]
 
 
 class TurnClock:
-    """Arms, checks and fires the per-turn timers of every game."""
+    """Arms the timers of every game's current turn and fires them through the game service."""
 
-    def __init__(self, db: Database, games: GameService, clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        db: Database,
+        games: GameService,
+        scheduler: Scheduler,
+        clock: Callable[[], float],
+    ) -> None:
         self.db = db
         self.games = games
+        self.scheduler = scheduler
         self.clock = clock
+        games.bus.subscribe(TurnStarted, self._on_turn)
+        games.bus.subscribe(GameEnded, self._on_end)
 
-    async def arm(self, record: GameRecord) -> list[TimerRecord]:
-        """Set the reminder and the time limit for the turn now starting (or clear them)."""
-        game = record.game
-        armed: list[TimerRecord] = []
-        if game.is_over():
-            await self.db.timers.clear_game(record.id)
-            return armed
-        seat = game.turn
-        now = self.clock()
-        payload = {"turn": game.turn_number, "seat": seat}
-        human = not is_computer(record.seats[seat])
-        reminder = int(record.options.get("reminder_delay") or 0)
-        if reminder and human:
-            armed.append(await self.db.timers.set(record.id, REMINDER, now + reminder, payload))
-        else:
-            await self.db.timers.clear(record.id, REMINDER)
-        limit = int(record.options.get("turn_time_limit") or 0)
-        if limit and human:
-            armed.append(await self.db.timers.set(record.id, LIMIT, now + limit, payload))
-        else:
-            await self.db.timers.clear(record.id, LIMIT)
-        return armed
+    async def resume(self) -> None:
+        """At start-up: schedule every stored timer; rebuild those a crash did not store."""
+        stored: dict[int, list[TimerRecord]] = {}
+        for timer in await self.db.timers.all():
+            stored.setdefault(timer.game_id, []).append(timer)
+        for record in list(self.games.records.values()):
+            timers = stored.pop(record.id, [])
+            if any(t.payload.get("turn") != record.game.turn_number for t in timers) or (
+                not timers and _wants_timers(record)
+            ):
+                timers = await self.rebuild(record.id)
+            for timer in timers:
+                self.schedule(timer)
+        for game_id in stored:  # timers of games no longer active
+            await self.db.timers.clear_game(game_id)
 
-    def is_current(self, timer: TimerRecord) -> GameRecord | None:
-        """The game if the timer still belongs to the turn being played, else None."""
-        record = self.games.records.get(timer.game_id)
-        if record is None or record.game.is_over():
-            return None
-        if timer.payload.get("turn") != record.game.turn_number:
-            return None
-        return record
+    async def rebuild(self, game_id: int) -> list[TimerRecord]:
+        """Store fresh timers for the game's current turn (after a crash lost them)."""
 
-    async def remind_again(self, record: GameRecord, timer: TimerRecord) -> TimerRecord:
-        """After a reminder, the next one comes one delay later (at most one per delay)."""
-        delay = int(record.options.get("reminder_delay") or 0)
-        return await self.db.timers.set(record.id, REMINDER, self.clock() + delay, timer.payload)
+        async def work(draft: Draft) -> list[TimerRecord]:
+            timers = turn_timers(draft.record, draft.game, draft.options, draft.now)
+            draft.write(partial(self.db.timers.replace, game_id, timers))
+            return timers
 
-    async def expire(
-        self, record: GameRecord, computer_move: Callable[..., object] | None = None
-    ) -> Expiry:
-        """The turn's time ran out: forfeit owed cards at random, then apply the game's policy."""
-        game = record.game
-        seat = game.turn
-        await self.db.timers.clear(record.id, LIMIT)
-        await self.db.timers.clear(record.id, REMINDER)
-        forfeits = []
-        while game.owed_forfeits[seat] and game.hands[seat]:
-            card = game.forfeit_choice(seat)
-            forfeits.append(
-                await self.games.apply(record.id, Move(FORFEIT, seat, card), actor_id=None)
-            )
-        policy = str(record.options.get("time_limit_policy") or "skip")
-        outcome: MoveOutcome | None = None
-        if policy == "remove":
-            outcome = await self.games.apply(record.id, Move(REMOVE, seat), actor_id=None)
-        elif policy == "skip":
-            outcome = await self.games.apply(record.id, Move(SKIP, seat), actor_id=None)
-        return Expiry(record, seat, forfeits, policy, outcome)
+        timers, _ = await self.games.change(game_id, work)
+        return timers
+
+    def schedule(self, timer: TimerRecord) -> None:
+        """Fire ``timer`` at its time (replacing the game's earlier timer of that kind)."""
+        key = ("turn", timer.game_id, timer.kind)
+        self.scheduler.at(key, timer.due_at, partial(self.fire, timer))
+
+    def cancel_game(self, game_id: int) -> None:
+        """Drop the pending timers of a game."""
+        for kind in (REMINDER, LIMIT):
+            self.scheduler.cancel(("turn", game_id, kind))
+
+    async def _on_turn(self, event: TurnStarted) -> None:
+        self.cancel_game(event.game_id)
+        for timer in event.timers:
+            self.schedule(timer)
+
+    async def _on_end(self, event: GameEnded) -> None:
+        self.cancel_game(event.game_id)
+
+    async def fire(self, timer: TimerRecord) -> None:
+        """A reminder or a time limit is due: act only if its turn is still being played."""
+        turn = timer.payload.get("turn")
+        try:
+            if timer.kind == REMINDER:
+                await self.remind(timer.game_id, turn)
+            elif timer.kind == LIMIT:
+                await self.expire(timer.game_id, turn)
+        except UserError as error:
+            log.debug("Timer %s of game %d lapsed: %s", timer.kind, timer.game_id, error)
+
+    async def remind(self, game_id: int, turn: int | None) -> None:
+        """Nudge the player on turn, and arm the next reminder one delay later."""
+
+        async def work(draft: Draft) -> None:
+            delay = int(draft.options.get("reminder_delay") or 0)
+            seat = draft.game.turn
+            timer = None
+            if delay:
+                payload = {"turn": draft.game.turn_number, "seat": seat}
+                due = draft.now + delay
+                draft.write(partial(self.db.timers.set, game_id, REMINDER, due, payload))
+                timer = TimerRecord(game_id, REMINDER, due, payload)
+            draft.events.append(ReminderDue(draft.record, seat=seat, next_timer=timer))
+
+        _, draft = await self.games.change(game_id, work, expected_turn=turn)
+        for event in draft.events:
+            if isinstance(event, ReminderDue) and event.next_timer is not None:
+                self.schedule(event.next_timer)
+
+    async def expire(self, game_id: int, turn: int | None) -> None:
+        """The turn's time ran out: forfeit owed cards at random, then apply the policy.
+
+        Under the game's lock and only for the turn the timer was set for: a player who moved in
+        time is never skipped, removed or announced as late.
+        """
+
+        async def work(draft: Draft) -> None:
+            game = draft.game
+            seat = game.turn
+            draft.write(partial(self.db.timers.clear_game, game_id))
+            forfeits = 0
+            while game.owed_forfeits[seat] and game.hands[seat]:
+                draft.push(Move(FORFEIT, seat, game.forfeit_choice(seat)), None)
+                forfeits += 1
+            policy = str(draft.options.get("time_limit_policy") or "skip")
+            draft.events.append(TimedOut(draft.record, seat=seat, forfeits=forfeits, policy=policy))
+            if policy == "remove":
+                draft.push(Move(REMOVE, seat), None)
+            elif policy == "skip":
+                draft.push(Move(SKIP, seat), None)
+
+        await self.games.change(game_id, work, expected_turn=turn)
 
 
-def require_host(record: GameRecord, user_id: int, action: str) -> None:
-    """Only the host of a game may do ``action``."""
-    if record.options.get("host_id") != user_id:
-        raise UserError(f"Only the host (<@{record.options.get('host_id')}>) can {action}.")
+def _wants_timers(record: GameRecord) -> bool:
+    options = record.options
+    return bool(options.get("reminder_delay") or options.get("turn_time_limit"))

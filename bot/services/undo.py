@@ -1,23 +1,24 @@
 """Undo: the host asks to take back the last move; it happens when every other team agrees.
+
+The request names the move it would take back (the move count when it was made): once the game
+moves on, the request lapses and an answer to it changes nothing. The request lives in the
+game's options and changes with the game, under its lock, in one transaction.
 The move log keeps both the move and its undoing."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-from bot.game import Game
+from typing import TYPE_CHECKING, Any
 
 from .errors import UserError
-from .games import GameService, seat_of
+from .games import Draft, GameService, seat_of
 from .lobbies import is_computer
 
 if TYPE_CHECKING:
-    from bot.store.database import Database
     from bot.store.games import GameRecord
 
 REQUEST = "undo_request"
+LAPSED = "This undo request is no longer open: the game has moved on, or it was answered."
 
 
 @dataclass(frozen=True)
@@ -32,83 +33,79 @@ class UndoState:
 
 
 class UndoService:
-    """Undo requests live in the game's options, so they survive a restart."""
+    """Undo requests and their answers, each one change of the game."""
 
-    def __init__(self, db: Database, games: GameService, clock: Callable[[], float]) -> None:
-        self.db = db
+    def __init__(self, games: GameService) -> None:
         self.games = games
-        self.clock = clock
 
     async def request(self, game_id: int, user_id: int) -> UndoState:
         """The host asks to take back the last move."""
-        async with self.games.locks(game_id):
-            record = self.games.get(game_id)
-            if record.options.get("host_id") != user_id:
+
+        async def work(draft: Draft) -> UndoState:
+            if draft.options.get("host_id") != user_id:
                 raise UserError("Only the host can ask to undo a move.")
-            game = record.game
+            game = draft.game
             if not game.moves:
                 raise UserError("There is no move to undo yet.")
-            seat = seat_of(record, user_id)
-            host_team = game.team_of(seat) if seat is not None else None
-            record.options[REQUEST] = {
+            seat = seat_of(draft.record, user_id)
+            request = {
                 "count": len(game.moves),
                 "agreed": [],
-                "host_team": host_team,
+                "host_team": game.team_of(seat) if seat is not None else None,
             }
-            await self.db.games.set_options(game_id, record.options)
-        return await self._settle(game_id)
+            draft.options[REQUEST] = request
+            return _settle(draft, request)
+
+        state, _ = await self.games.change(game_id, work)
+        return state
 
     async def answer(self, game_id: int, user_id: int, count: int, *, agree: bool) -> UndoState:
-        """A player of another team agrees or refuses."""
-        async with self.games.locks(game_id):
-            record = self.games.get(game_id)
-            request = record.options.get(REQUEST)
-            if not request or request["count"] != count or len(record.game.moves) != count:
-                raise UserError("This undo request is no longer open.")
-            seat = seat_of(record, user_id)
+        """A player of another team agrees or refuses; the last needed agreement undoes."""
+
+        async def work(draft: Draft) -> UndoState:
+            request = draft.options.get(REQUEST)
+            if not request or request["count"] != count or len(draft.game.moves) != count:
+                raise UserError(LAPSED)
+            seat = seat_of(draft.record, user_id)
             if seat is None:
                 raise UserError("Only players of this game can answer.")
-            team = record.game.team_of(seat)
+            team = draft.game.team_of(seat)
             if team == request.get("host_team"):
                 raise UserError("The other teams decide on an undo, not the host's own team.")
             if not agree:
-                record.options.pop(REQUEST, None)
-                await self.db.games.set_options(game_id, record.options)
-                return UndoState(record, count, [], refused=True)
+                draft.options.pop(REQUEST, None)
+                return UndoState(draft.record, count, [], refused=True)
             if team not in request["agreed"]:
                 request["agreed"].append(team)
-                await self.db.games.set_options(game_id, record.options)
-        return await self._settle(game_id)
+            return _settle(draft, request)
 
-    async def _settle(self, game_id: int) -> UndoState:
-        async with self.games.locks(game_id):
-            record = self.games.get(game_id)
-            request = record.options[REQUEST]
-            waiting = [t for t in self._deciding_teams(record) if t not in request["agreed"]]
-            if waiting:
-                return UndoState(record, request["count"], waiting)
-            game = record.game
-            previous = Game.replay(game.settings, game.seed, game.moves[:-1])
-            record.options.pop(REQUEST, None)
-            await self.db.games.truncate_last(game_id, len(game.moves), previous, now=self.clock())
-            await self.db.games.set_options(game_id, record.options)
-            record.game = previous
-            return UndoState(record, request["count"], [], done=True)
+        state, _ = await self.games.change(game_id, work)
+        return state
 
-    @staticmethod
-    def _deciding_teams(record: GameRecord) -> list[int]:
-        """Other teams with a person still playing (computers always agree)."""
-        game = record.game
-        host_team = record.options[REQUEST].get("host_team")
-        teams = []
-        for team in game.active_teams():
-            if team == host_team:
-                continue
-            people = [
-                s
-                for s in game.settings.seats_of(team)
-                if not game.out[s] and not is_computer(record.seats[s])
-            ]
-            if people:
-                teams.append(team)
-        return teams
+
+def _settle(draft: Draft, request: dict[str, Any]) -> UndoState:
+    """Undo now if every deciding team agreed, else say who is still waited for."""
+    waiting = [t for t in _deciding_teams(draft, request) if t not in request["agreed"]]
+    if waiting:
+        return UndoState(draft.record, request["count"], waiting)
+    draft.options.pop(REQUEST, None)
+    draft.undo_last()
+    return UndoState(draft.record, request["count"], [], done=True)
+
+
+def _deciding_teams(draft: Draft, request: dict[str, Any]) -> list[int]:
+    """Other teams with a person still playing (computers always agree)."""
+    game = draft.game
+    host_team = request.get("host_team")
+    teams = []
+    for team in game.active_teams():
+        if team == host_team:
+            continue
+        people = [
+            s
+            for s in game.settings.seats_of(team)
+            if not game.out[s] and not is_computer(draft.record.seats[s])
+        ]
+        if people:
+            teams.append(team)
+    return teams

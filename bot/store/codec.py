@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 _encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
@@ -26,20 +23,3 @@ def loads_many(texts: list[str]) -> list[Any]:
     if not texts:
         return []
     return json.loads("[" + ",".join(texts) + "]")
-
-
-@contextmanager
-def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT``; roll back on any error so nothing is half-written.
-
-    IMMEDIATE takes the write lock at the start, so checks made inside the transaction still hold
-    at its commit, even with another process writing the same file.
-    """
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield conn
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise

@@ -1,23 +1,25 @@
 """The database: one SQLite file, one aiosqlite connection, and the repositories on it.
 
-Concurrency without an ``asyncio.Lock``: aiosqlite runs every call on one worker thread, one call
-at a time, in order. :meth:`Database.run` ships a whole blocking function (all statements of a
-transaction, from ``BEGIN`` to ``COMMIT``) to that thread as *one* call, so two coroutines can
-never interleave statements inside each other's transactions. Across processes, ``BEGIN
-IMMEDIATE`` and the schema's unique indexes do the guarding.
+One connection serves the whole process, so one ``asyncio.Lock`` keeps a transaction's statements
+together: no other coroutine runs a statement (or reads uncommitted rows) until it commits or
+rolls back. Across processes, ``BEGIN IMMEDIATE`` and the schema's unique indexes guard.
+Only aiosqlite's public API is used.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import aiosqlite
 
-from .errors import DatabaseUnreadableError, StoreError
+from .connection import Connection, current
+from .errors import DatabaseUnreadableError, IntegrityError, StoreError
 from .games import Games
 from .lobbies import Lobbies
 from .migrations import MIGRATIONS, current_version, migrate
@@ -46,12 +48,51 @@ _UNUSABLE = {
 }
 
 
+class SQLiteConnection:
+    """A :class:`~bot.store.connection.Connection` on the one aiosqlite connection."""
+
+    def __init__(self, raw: aiosqlite.Connection) -> None:
+        self._raw = raw
+        self.open = True
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; the number of rows it changed."""
+        try:
+            cursor = await self._raw.execute(sql, params)
+        except sqlite3.IntegrityError as error:
+            raise IntegrityError(str(error)) from error
+        return cursor.rowcount
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run one statement for each row of parameters."""
+        try:
+            await self._raw.executemany(sql, rows)
+        except sqlite3.IntegrityError as error:
+            raise IntegrityError(str(error)) from error
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Every row of a query (or of a statement with ``RETURNING``)."""
+        try:
+            return list(await self._raw.execute_fetchall(sql, params))
+        except sqlite3.IntegrityError as error:
+            raise IntegrityError(str(error)) from error
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        """The first row of a query, or None."""
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
+
+
 class Database:
     """The store. Open with ``await Database.open(path)``; repositories are attributes."""
 
+    dialect = "sqlite"
+
     def __init__(self, connection: aiosqlite.Connection, path: Path) -> None:
         self._connection = connection
+        self._lock = asyncio.Lock()
         self.path = path
+        self.location = str(path)
         self.lobbies = Lobbies(self)
         self.games = Games(self)
         self.results = Results(self)
@@ -97,10 +138,10 @@ class Database:
             raise _translate(path, error) from error
         db = cls(connection, path)
         try:
-            await db.run(_configure, mode)
-            await db.run(migrate, path, migrations)
+            await db.read(_configure, mode)
+            await migrate(db, migrations)
             if check:
-                problems = await db.run(_check, "quick_check")
+                problems = await db.read(_check, "quick_check")
                 if problems != ["ok"]:
                     raise DatabaseUnreadableError(
                         path, "the integrity check failed: " + "; ".join(problems[:3])
@@ -120,18 +161,67 @@ class Database:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Connection]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT`` (rolled back on any error); joins an open one.
+
+        IMMEDIATE takes the write lock at the start, so checks made inside the transaction still
+        hold at its commit, even with another process writing the same file.
+        """
+        joined = current.get()
+        if isinstance(joined, SQLiteConnection) and joined.open:
+            yield joined
+            return
+        async with self._lock:
+            raw = self._connection
+            conn = SQLiteConnection(raw)
+            token = current.set(conn)
+            try:
+                with self._translated():
+                    await raw.execute("BEGIN IMMEDIATE")
+                    try:
+                        yield conn
+                        await raw.execute("COMMIT")
+                    except BaseException:
+                        if raw.in_transaction:
+                            await raw.execute("ROLLBACK")
+                        raise
+            finally:
+                conn.open = False
+                current.reset(token)
+
     async def run(
-        self, fn: Callable[Concatenate[sqlite3.Connection, P], T], *args: P.args, **kwargs: P.kwargs
+        self,
+        fn: Callable[Concatenate[Connection, P], Awaitable[T]],
+        *args: P.args,
+        **kwargs: P.kwargs,
     ) -> T:
-        """Run ``fn(connection, *args)`` on the database thread, as one uninterrupted call.
+        """``await fn(connection, *args)`` in a transaction (the open one, if any).
 
         SQLite errors come back as :class:`StoreError` (:class:`DatabaseUnreadableError` when
         the file is damaged or unreadable).
         """
-        connection = self._connection
+        async with self.transaction() as conn:
+            return await fn(conn, *args, **kwargs)
+
+    async def read(
+        self,
+        fn: Callable[Concatenate[Connection, P], Awaitable[T]],
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> T:
+        """``await fn(connection, *args)`` outside a transaction (inside the open one, if any)."""
+        joined = current.get()
+        if isinstance(joined, SQLiteConnection) and joined.open:
+            return await fn(joined, *args, **kwargs)
+        async with self._lock:
+            with self._translated():
+                return await fn(SQLiteConnection(self._connection), *args, **kwargs)
+
+    @contextlib.contextmanager
+    def _translated(self) -> Iterator[None]:
         try:
-            raw = connection._conn  # the sqlite3 connection, used only on its own thread
-            return await connection._execute(fn, raw, *args, **kwargs)
+            yield
         except sqlite3.Error as error:
             raise _translate(self.path, error) from error
         except ValueError as error:
@@ -141,27 +231,28 @@ class Database:
 
     async def integrity_check(self) -> list[str]:
         """``PRAGMA integrity_check``: ``["ok"]`` for a sound file, else the problems found."""
-        return await self.run(_check, "integrity_check")
+        return await self.read(_check, "integrity_check")
 
     async def schema_version(self) -> int:
         """The highest applied migration."""
-        return await self.run(current_version)
+        return await self.read(current_version)
 
 
-def _configure(conn: sqlite3.Connection, synchronous: str) -> None:
-    mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-    if str(mode).lower() != "wal":
-        log.warning("SQLite could not switch %s to WAL mode (it is %s).", conn, mode)
-    conn.execute(f"PRAGMA synchronous = {synchronous}")  # a checked constant, not user input
-    conn.execute("PRAGMA foreign_keys = ON")
-    if conn.execute("PRAGMA foreign_keys").fetchone()[0] != 1:
+async def _configure(conn: Connection, synchronous: str) -> None:
+    row = await conn.fetchone("PRAGMA journal_mode = WAL")
+    if row is None or str(row[0]).lower() != "wal":
+        log.warning("SQLite could not switch to WAL mode (it is %s).", row and row[0])
+    await conn.execute(f"PRAGMA synchronous = {synchronous}")  # a checked constant
+    await conn.execute("PRAGMA foreign_keys = ON")
+    row = await conn.fetchone("PRAGMA foreign_keys")
+    if row is None or row[0] != 1:
         raise StoreError("This SQLite build cannot enforce foreign keys.")
 
 
-def _check(conn: sqlite3.Connection, pragma: str) -> list[str]:
+async def _check(conn: Connection, pragma: str) -> list[str]:
     if pragma not in ("quick_check", "integrity_check"):
         raise ValueError(pragma)
-    return [row[0] for row in conn.execute(f"PRAGMA {pragma}")]
+    return [row[0] for row in await conn.fetchall(f"PRAGMA {pragma}")]
 
 
 def _translate(path: Path, error: sqlite3.Error) -> StoreError:

@@ -73,3 +73,7 @@ class ChannelBusyError(StoreError):
 
 class CorruptGameError(StoreError):
     """A game whose snapshot and move log cannot be turned back into a game."""
+
+
+class IntegrityError(StoreError):
+    """A unique or foreign key constraint refused a write (either backend)."""

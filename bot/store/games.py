@@ -10,22 +10,23 @@ and by a unique index on the live move numbers: a second writer for the same tur
 from __future__ import annotations
 
 import logging
-import sqlite3
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from bot.game import Game, GameSettings, Move
 
-from .codec import dumps, loads, loads_many, transaction
+from .codec import dumps, loads, loads_many
 from .errors import (
     ChannelBusyError,
     CorruptGameError,
     GameNotActiveError,
+    IntegrityError,
     NotFoundError,
     StaleMoveError,
 )
 
 if TYPE_CHECKING:
+    from .connection import Connection
     from .database import Database
 
 log = logging.getLogger(__name__)
@@ -140,6 +141,28 @@ class Games:
             _append, game_id, move_number, move.seat, actor_user_id, move_text, state, now
         )
 
+    async def append_moves(
+        self,
+        game_id: int,
+        first_number: int,
+        moves: list[tuple[Move, int | None]],
+        snapshot: Game,
+        now: float,
+    ) -> None:
+        """Append ``moves`` (each with its actor) from number ``first_number``, one snapshot.
+
+        The guard is the same as :meth:`append_move`'s: the log must have exactly
+        ``first_number`` live moves, else :class:`StaleMoveError` and nothing is written.
+        """
+        if len(snapshot.moves) != first_number + len(moves):
+            raise ValueError("snapshot must be the game just after the moves being appended.")
+        state = dumps(snapshot.state_dict())
+        rows = [
+            (first_number + i, move.seat, actor, dumps(move.to_dict()))
+            for i, (move, actor) in enumerate(moves)
+        ]
+        await self._db.run(_append_many, game_id, first_number, rows, state, now)
+
     async def truncate_last(
         self, game_id: int, expected_count: int, snapshot: Game, now: float
     ) -> Move:
@@ -185,7 +208,7 @@ class Games:
 
     async def log(self, game_id: int) -> list[LogEntry]:
         """The whole move log in order, undone moves included (for audits and replays)."""
-        rows = await self._db.run(_fetch_log, game_id)
+        rows = await self._db.read(_fetch_log, game_id)
         return [
             LogEntry(number, Move.from_dict(loads(text)), seat, actor, created, undone)
             for number, seat, actor, text, created, undone in rows
@@ -216,44 +239,46 @@ _GAME_COLUMNS = (
 )
 
 
-def _create(
-    conn: sqlite3.Connection,
+async def _create(
+    conn: Connection,
     row: tuple[Any, ...],
     moves: list[tuple[int, int, str]],
     state: str,
     lobby_id: int | None,
 ) -> int:
     channel_id, now = row[1], row[-1]
-    with transaction(conn):
-        if conn.execute(
-            "SELECT 1 FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
-        ).fetchone():
-            raise ChannelBusyError(channel_id, "an active game")
-        if lobby_id is not None:
-            deleted = conn.execute(
-                "DELETE FROM lobbies WHERE id = ? AND channel_id = ?", (lobby_id, channel_id)
-            )
-            if deleted.rowcount != 1:
-                raise NotFoundError(f"There is no lobby {lobby_id} in this channel.")
-        game_id = conn.execute(
-            "INSERT INTO games (guild_id, channel_id, settings, seed, seats, options, "
-            "lobby_message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            row,
-        ).lastrowid
-        assert game_id is not None
-        conn.execute(
-            "INSERT INTO snapshots (game_id, move_count, state, updated_at) VALUES (?, ?, ?, ?)",
-            (game_id, len(moves), state, now),
+    if await conn.fetchone(
+        "SELECT 1 FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
+    ):
+        raise ChannelBusyError(channel_id, "an active game")
+    if lobby_id is not None:
+        closed = await conn.execute(
+            "UPDATE lobbies SET closed_at = ? WHERE id = ? AND channel_id = ? "
+            "AND closed_at IS NULL",
+            (now, lobby_id, channel_id),
         )
-        conn.executemany(
-            "INSERT INTO moves (game_id, number, seat, move, created_at) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, number, seat, text, now) for number, seat, text in moves],
-        )
+        if closed != 1:
+            raise NotFoundError(f"There is no lobby {lobby_id} in this channel.")
+    inserted = await conn.fetchone(
+        "INSERT INTO games (guild_id, channel_id, settings, seed, seats, options, "
+        "lobby_message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        row,
+    )
+    assert inserted is not None
+    game_id = int(inserted[0])
+    await conn.execute(
+        "INSERT INTO snapshots (game_id, move_count, state, updated_at) VALUES (?, ?, ?, ?)",
+        (game_id, len(moves), state, now),
+    )
+    await conn.executemany(
+        "INSERT INTO moves (game_id, number, seat, move, created_at) VALUES (?, ?, ?, ?, ?)",
+        [(game_id, number, seat, text, now) for number, seat, text in moves],
+    )
     return game_id
 
 
-def _append(
-    conn: sqlite3.Connection,
+async def _append(
+    conn: Connection,
     game_id: int,
     number: int,
     seat: int,
@@ -262,52 +287,76 @@ def _append(
     state: str,
     now: float,
 ) -> None:
-    with transaction(conn):
-        updated = conn.execute(
-            "UPDATE snapshots SET move_count = move_count + 1, state = ?, updated_at = ? "
-            "WHERE game_id = ? AND move_count = ? "
-            "AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'active')",
-            (state, now, game_id, number, game_id),
+    updated = await conn.execute(
+        "UPDATE snapshots SET move_count = move_count + 1, state = ?, updated_at = ? "
+        "WHERE game_id = ? AND move_count = ? "
+        "AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'active')",
+        (state, now, game_id, number, game_id),
+    )
+    if updated != 1:
+        raise await _refusal(conn, game_id, number)
+    try:
+        await conn.execute(
+            "INSERT INTO moves (game_id, number, seat, actor_id, move, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, number, seat, actor, move, now),
         )
-        if updated.rowcount != 1:
-            raise _refusal(conn, game_id, number)
-        try:
-            conn.execute(
-                "INSERT INTO moves (game_id, number, seat, actor_id, move, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, number, seat, actor, move, now),
-            )
-        except sqlite3.IntegrityError as error:  # the unique index: a second guard
-            raise StaleMoveError(game_id, number, number + 1) from error
+    except IntegrityError as error:  # the unique index: a second guard
+        raise StaleMoveError(game_id, number, number + 1) from error
 
 
-def _truncate(conn: sqlite3.Connection, game_id: int, expected: int, state: str, now: float) -> str:
-    with transaction(conn):
-        updated = conn.execute(
-            "UPDATE snapshots SET move_count = move_count - 1, state = ?, updated_at = ? "
-            "WHERE game_id = ? AND move_count = ? "
-            "AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'active')",
-            (state, now, game_id, expected, game_id),
+async def _append_many(
+    conn: Connection,
+    game_id: int,
+    first: int,
+    rows: list[tuple[int, int, int | None, str]],
+    state: str,
+    now: float,
+) -> None:
+    updated = await conn.execute(
+        "UPDATE snapshots SET move_count = move_count + ?, state = ?, updated_at = ? "
+        "WHERE game_id = ? AND move_count = ? "
+        "AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'active')",
+        (len(rows), state, now, game_id, first, game_id),
+    )
+    if updated != 1:
+        raise await _refusal(conn, game_id, first)
+    try:
+        await conn.executemany(
+            "INSERT INTO moves (game_id, number, seat, actor_id, move, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, number, seat, actor, text, now) for number, seat, actor, text in rows],
         )
-        if updated.rowcount != 1:
-            raise _refusal(conn, game_id, expected)
-        row = conn.execute(
-            "SELECT id, move FROM moves WHERE game_id = ? AND number = ? AND undone_at IS NULL",
-            (game_id, expected - 1),
-        ).fetchone()
-        if row is None:
-            raise CorruptGameError(f"Game {game_id} has no move {expected - 1} to undo.")
-        conn.execute("UPDATE moves SET undone_at = ? WHERE id = ?", (now, row[0]))
-    return row[1]
+    except IntegrityError as error:  # the unique index: a second guard
+        raise StaleMoveError(game_id, first, first + 1) from error
 
 
-def _refusal(conn: sqlite3.Connection, game_id: int, expected: int) -> Exception:
+async def _truncate(conn: Connection, game_id: int, expected: int, state: str, now: float) -> str:
+    updated = await conn.execute(
+        "UPDATE snapshots SET move_count = move_count - 1, state = ?, updated_at = ? "
+        "WHERE game_id = ? AND move_count = ? "
+        "AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'active')",
+        (state, now, game_id, expected, game_id),
+    )
+    if updated != 1:
+        raise await _refusal(conn, game_id, expected)
+    row = await conn.fetchone(
+        "SELECT id, move FROM moves WHERE game_id = ? AND number = ? AND undone_at IS NULL",
+        (game_id, expected - 1),
+    )
+    if row is None:
+        raise CorruptGameError(f"Game {game_id} has no move {expected - 1} to undo.")
+    await conn.execute("UPDATE moves SET undone_at = ? WHERE id = ?", (now, row[0]))
+    return str(row[1])
+
+
+async def _refusal(conn: Connection, game_id: int, expected: int) -> Exception:
     """Why a guarded update changed nothing."""
-    row = conn.execute(
+    row = await conn.fetchone(
         "SELECT g.status, s.move_count FROM games g LEFT JOIN snapshots s ON s.game_id = g.id "
         "WHERE g.id = ?",
         (game_id,),
-    ).fetchone()
+    )
     if row is None:
         return NotFoundError(f"There is no game {game_id}.")
     status, count = row
@@ -318,45 +367,51 @@ def _refusal(conn: sqlite3.Connection, game_id: int, expected: int) -> Exception
     return StaleMoveError(game_id, expected, count)
 
 
-#: Queries for the ids of the games to load; each is served by an index.
-_BY_ID = "SELECT id FROM games WHERE id = ?"
-_ACTIVE = "SELECT id FROM games WHERE status = 'active' ORDER BY id"
-_ACTIVE_IN_CHANNEL = "SELECT id FROM games WHERE channel_id = ? AND status = 'active'"
+#: Which games to load (a condition on ``games g``); each is served by an index.
+_BY_ID = "g.id = ?"
+_ACTIVE = "g.status = 'active'"
+_ACTIVE_IN_CHANNEL = "g.channel_id = ? AND g.status = 'active'"
 
 
-def _load(
-    conn: sqlite3.Connection, ids_query: str, params: tuple[Any, ...], verify: bool, strict: bool
+async def _load(
+    conn: Connection, where: str, params: tuple[Any, ...], verify: bool, strict: bool
 ) -> list[tuple[GameRecord, bool]]:
-    """Load the games ``ids_query`` selects: (record, snapshot_ok) each.
+    """Load the games ``where`` selects: (record, snapshot_ok) each.
 
-    One indexed lookup per game for its row and one for its live moves: the cost grows with the
-    games loaded, never with the history of finished games.
+    Two queries whatever the number of games (their rows, then their live moves in order): the
+    cost grows with the games loaded, never with the history of finished games.
     """
+    # ``where`` is one of this module's constants; values go in ``params``.
+    rows = await conn.fetchall(
+        f"SELECT {_GAME_COLUMNS} FROM games g LEFT JOIN snapshots s ON s.game_id = g.id "
+        f"WHERE {where} ORDER BY g.id",
+        params,
+    )
+    if not rows:
+        return []
+    texts: dict[int, list[str]] = {row[0]: [] for row in rows}
+    for game_id, text in await conn.fetchall(
+        "SELECT m.game_id, m.move FROM moves m WHERE m.undone_at IS NULL AND m.game_id IN "
+        f"(SELECT g.id FROM games g WHERE {where}) ORDER BY m.game_id, m.number",
+        params,
+    ):
+        texts[game_id].append(text)
     loaded: list[tuple[GameRecord, bool]] = []
-    for (game_id,) in conn.execute(ids_query, params).fetchall():
-        row = conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games g JOIN snapshots s ON s.game_id = g.id "
-            "WHERE g.id = ?",
-            (game_id,),
-        ).fetchone()
-        texts = [
-            text
-            for (text,) in conn.execute(
-                "SELECT move FROM moves WHERE game_id = ? AND undone_at IS NULL ORDER BY number",
-                (game_id,),
-            )
-        ]
+    for row in rows:
+        game_id = row[0]
         try:
-            if row is None:
+            if row[13] is None:
                 raise CorruptGameError(f"Game {game_id} has no snapshot.")
-            game, snapshot_ok = _rebuild(game_id, row[3], row[4], row[12], row[13], texts, verify)
+            game, snapshot_ok = _rebuild(
+                game_id, row[3], row[4], row[12], row[13], texts[game_id], verify
+            )
         except CorruptGameError:
             if strict:
                 raise
             log.exception("Game %s cannot be loaded; it is left out.", game_id)
             continue
         if not snapshot_ok:
-            _repair(conn, game_id, game)
+            await _repair(conn, game_id, game)
         record = GameRecord(
             game_id,
             row[1],
@@ -417,46 +472,44 @@ def _rebuild(
     return replayed, False
 
 
-def _repair(conn: sqlite3.Connection, game_id: int, game: Game) -> None:
+async def _repair(conn: Connection, game_id: int, game: Game) -> None:
     """Store the replayed state as the snapshot, unless the log moved on meanwhile."""
-    with transaction(conn):
-        conn.execute(
-            "UPDATE snapshots SET move_count = ?, state = ? WHERE game_id = ? AND ? = "
-            "(SELECT count(*) FROM moves WHERE game_id = ? AND undone_at IS NULL)",
-            (len(game.moves), dumps(game.state_dict()), game_id, len(game.moves), game_id),
-        )
+    await conn.execute(
+        "UPDATE snapshots SET move_count = ?, state = ? WHERE game_id = ? AND ? = "
+        "(SELECT count(*) FROM moves WHERE game_id = ? AND undone_at IS NULL)",
+        (len(game.moves), dumps(game.state_dict()), game_id, len(game.moves), game_id),
+    )
 
 
-def _fetch_log(conn: sqlite3.Connection, game_id: int) -> list[tuple[Any, ...]]:
-    if not conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
+async def _fetch_log(conn: Connection, game_id: int) -> list[tuple[Any, ...]]:
+    if not await conn.fetchone("SELECT 1 FROM games WHERE id = ?", (game_id,)):
         raise NotFoundError(f"There is no game {game_id}.")
-    return conn.execute(
+    return await conn.fetchall(
         "SELECT number, seat, actor_id, move, created_at, undone_at FROM moves "
         "WHERE game_id = ? ORDER BY id",
         (game_id,),
-    ).fetchall()
+    )
 
 
-def _update_column(conn: sqlite3.Connection, game_id: int, column: str, value: int | None) -> None:
+async def _update_column(conn: Connection, game_id: int, column: str, value: int | None) -> None:
     if column not in ("board_message_id", "lobby_message_id"):
         raise ValueError(column)
-    updated = conn.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (value, game_id))
-    if updated.rowcount != 1:
+    updated = await conn.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (value, game_id))
+    if updated != 1:
         raise NotFoundError(f"There is no game {game_id}.")
 
 
-def _set_options(conn: sqlite3.Connection, game_id: int, options: str) -> None:
-    updated = conn.execute("UPDATE games SET options = ? WHERE id = ?", (options, game_id))
-    if updated.rowcount != 1:
+async def _set_options(conn: Connection, game_id: int, options: str) -> None:
+    updated = await conn.execute("UPDATE games SET options = ? WHERE id = ?", (options, game_id))
+    if updated != 1:
         raise NotFoundError(f"There is no game {game_id}.")
 
 
-def _finish(conn: sqlite3.Connection, game_id: int, status: str, now: float) -> None:
-    with transaction(conn):
-        updated = conn.execute(
-            "UPDATE games SET status = ?, finished_at = ? WHERE id = ? AND status = 'active'",
-            (status, now, game_id),
-        )
-        if updated.rowcount != 1:
-            raise _refusal(conn, game_id, -1)
-        conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+async def _finish(conn: Connection, game_id: int, status: str, now: float) -> None:
+    updated = await conn.execute(
+        "UPDATE games SET status = ?, finished_at = ? WHERE id = ? AND status = 'active'",
+        (status, now, game_id),
+    )
+    if updated != 1:
+        raise await _refusal(conn, game_id, -1)
+    await conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .codec import dumps, loads, transaction
+from .codec import dumps, loads
 from .errors import ChannelBusyError, NotFoundError
 
 if TYPE_CHECKING:
+    from .connection import Connection
     from .database import Database
 
 
@@ -56,12 +56,18 @@ class Lobbies:
 
     async def get(self, lobby_id: int) -> LobbyRecord | None:
         """The lobby with this id, if it is still open."""
-        rows = await self._db.run(_select, "WHERE id = ?", (lobby_id,))
+        rows = await self._db.read(_select, "WHERE id = ? AND closed_at IS NULL", (lobby_id,))
         return rows[0] if rows else None
+
+    async def was_opened(self, lobby_id: int) -> bool:
+        """True when a lobby with this id ever existed (open or closed: ids are never reused)."""
+        return bool(await self._db.read(_select, "WHERE id = ?", (lobby_id,)))
 
     async def get_for_channel(self, channel_id: int) -> LobbyRecord | None:
         """The channel's open lobby, if any."""
-        rows = await self._db.run(_select, "WHERE channel_id = ?", (channel_id,))
+        rows = await self._db.read(
+            _select, "WHERE channel_id = ? AND closed_at IS NULL", (channel_id,)
+        )
         return rows[0] if rows else None
 
     async def save(self, record: LobbyRecord) -> None:
@@ -69,16 +75,16 @@ class Lobbies:
         params = (record.host_id, dumps(record.options), dumps(record.seats), record.message_id)
         await self._db.run(_save, record.id, params)
 
-    async def delete(self, lobby_id: int) -> bool:
-        """Close a lobby; False if it was already gone."""
-        return await self._db.run(_delete, lobby_id)
+    async def delete(self, lobby_id: int, now: float = 0.0) -> bool:
+        """Close a lobby (its row stays, so its id is never reused); False if already closed."""
+        return await self._db.run(_close, lobby_id, now)
 
     async def list_all(self) -> list[LobbyRecord]:
         """Every open lobby (for start-up), oldest first."""
-        return await self._db.run(_select, "", ())
+        return await self._db.read(_select, "WHERE closed_at IS NULL", ())
 
     async def expire(self, older_than: float) -> list[LobbyRecord]:
-        """Delete the lobbies created before ``older_than`` and return them."""
+        """Close the open lobbies created before ``older_than`` and return them."""
         return await self._db.run(_expire, older_than)
 
 
@@ -86,53 +92,60 @@ def _record(row: tuple[Any, ...]) -> LobbyRecord:
     return LobbyRecord(row[0], row[1], row[2], row[3], loads(row[4]), loads(row[5]), row[6], row[7])
 
 
-def _select(conn: sqlite3.Connection, where: str, params: tuple[Any, ...]) -> list[LobbyRecord]:
+async def _select(conn: Connection, where: str, params: tuple[Any, ...]) -> list[LobbyRecord]:
     # ``where`` is a constant of this module; values go in ``params``.
-    rows = conn.execute(f"SELECT {_COLUMNS} FROM lobbies {where} ORDER BY id", params)
+    rows = await conn.fetchall(f"SELECT {_COLUMNS} FROM lobbies {where} ORDER BY id", params)
     return [_record(row) for row in rows]
 
 
-def _create(conn: sqlite3.Connection, record: LobbyRecord, options: str, seats: str) -> int:
-    with transaction(conn):
-        channel = record.channel_id
-        if conn.execute("SELECT 1 FROM lobbies WHERE channel_id = ?", (channel,)).fetchone():
-            raise ChannelBusyError(channel, "an open lobby")
-        if conn.execute(
-            "SELECT 1 FROM games WHERE channel_id = ? AND status = 'active'", (channel,)
-        ).fetchone():
-            raise ChannelBusyError(channel, "an active game")
-        lobby_id = conn.execute(
-            "INSERT INTO lobbies (guild_id, channel_id, host_id, options, seats, message_id, "
-            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                record.guild_id,
-                channel,
-                record.host_id,
-                options,
-                seats,
-                record.message_id,
-                record.created_at,
-            ),
-        ).lastrowid
-    assert lobby_id is not None
-    return lobby_id
+async def _create(conn: Connection, record: LobbyRecord, options: str, seats: str) -> int:
+    channel = record.channel_id
+    if await conn.fetchone(
+        "SELECT 1 FROM lobbies WHERE channel_id = ? AND closed_at IS NULL", (channel,)
+    ):
+        raise ChannelBusyError(channel, "an open lobby")
+    if await conn.fetchone(
+        "SELECT 1 FROM games WHERE channel_id = ? AND status = 'active'", (channel,)
+    ):
+        raise ChannelBusyError(channel, "an active game")
+    row = await conn.fetchone(
+        "INSERT INTO lobbies (guild_id, channel_id, host_id, options, seats, message_id, "
+        "created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        (
+            record.guild_id,
+            channel,
+            record.host_id,
+            options,
+            seats,
+            record.message_id,
+            record.created_at,
+        ),
+    )
+    assert row is not None
+    return int(row[0])
 
 
-def _save(conn: sqlite3.Connection, lobby_id: int, params: tuple[Any, ...]) -> None:
-    updated = conn.execute(
-        "UPDATE lobbies SET host_id = ?, options = ?, seats = ?, message_id = ? WHERE id = ?",
+async def _save(conn: Connection, lobby_id: int, params: tuple[Any, ...]) -> None:
+    updated = await conn.execute(
+        "UPDATE lobbies SET host_id = ?, options = ?, seats = ?, message_id = ? "
+        "WHERE id = ? AND closed_at IS NULL",
         (*params, lobby_id),
     )
-    if updated.rowcount != 1:
+    if updated != 1:
         raise NotFoundError(f"There is no open lobby {lobby_id}.")
 
 
-def _delete(conn: sqlite3.Connection, lobby_id: int) -> bool:
-    return conn.execute("DELETE FROM lobbies WHERE id = ?", (lobby_id,)).rowcount == 1
+async def _close(conn: Connection, lobby_id: int, now: float) -> bool:
+    closed = await conn.execute(
+        "UPDATE lobbies SET closed_at = ? WHERE id = ? AND closed_at IS NULL", (now, lobby_id)
+    )
+    return closed == 1
 
 
-def _expire(conn: sqlite3.Connection, older_than: float) -> list[LobbyRecord]:
-    with transaction(conn):
-        expired = _select(conn, "WHERE created_at < ?", (older_than,))
-        conn.execute("DELETE FROM lobbies WHERE created_at < ?", (older_than,))
+async def _expire(conn: Connection, older_than: float) -> list[LobbyRecord]:
+    expired = await _select(conn, "WHERE created_at < ? AND closed_at IS NULL", (older_than,))
+    await conn.execute(
+        "UPDATE lobbies SET closed_at = created_at WHERE created_at < ? AND closed_at IS NULL",
+        (older_than,),
+    )
     return expired

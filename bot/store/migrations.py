@@ -12,9 +12,13 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .codec import transaction
 from .errors import MigrationError, SchemaTooNewError
+
+if TYPE_CHECKING:
+    from .connection import Connection
+    from .database import Database
 
 _V1 = """
 CREATE TABLE lobbies (
@@ -181,8 +185,16 @@ CREATE INDEX tournament_matches_by_thread ON tournament_matches (thread_id);
 CREATE INDEX tournament_matches_by_game ON tournament_matches (game_id);
 """
 
+#: Closed lobbies keep their row (and so their id, never reused): a button on an old lobby
+#: message then answers that the lobby is closed instead of acting on a newer one.
+_V3 = """
+ALTER TABLE lobbies ADD COLUMN closed_at REAL;
+DROP INDEX lobbies_one_per_channel;
+CREATE UNIQUE INDEX lobbies_one_open_per_channel ON lobbies (channel_id) WHERE closed_at IS NULL;
+"""
+
 #: Every migration, in order: (version, sql). Append only.
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2))
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3))
 
 _VERSION_TABLE = """
 CREATE TABLE IF NOT EXISTS schema_version (
@@ -217,12 +229,8 @@ def statements(sql: str) -> list[str]:
     return result
 
 
-def migrate(
-    conn: sqlite3.Connection,
-    path: str | Path,
-    migrations: tuple[tuple[int, str], ...] = MIGRATIONS,
-) -> int:
-    """Bring the schema up to date (blocking; runs on the connection's thread).
+async def migrate(db: Database, migrations: tuple[tuple[int, str], ...] = MIGRATIONS) -> int:
+    """Bring the schema up to date, each migration in its own transaction.
 
     Returns the schema version. Raises :class:`SchemaTooNewError` for a database from a newer
     bot, and :class:`MigrationError` for one that is not ours or whose history differs.
@@ -230,51 +238,63 @@ def migrate(
     _check_sequence(migrations)
     known = dict(migrations)
     supported = latest_version(migrations)
-    has_table = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
-    ).fetchone()
+    path = db.location
+    has_table = await db.read(_has_version_table)
     if not has_table:
-        others = conn.execute(
-            "SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
-        ).fetchone()[0]
+        others = await db.read(_count_tables)
         if others:
             raise MigrationError(
                 f"{path} is a SQLite database, but not one of this bot's (it has tables and no "
                 "schema_version table). Point the bot at another file."
             )
-    with transaction(conn):
-        conn.execute(_VERSION_TABLE)
-    applied = _applied(conn)
+        await db.run(_execute, _VERSION_TABLE)
+    applied = await db.read(_applied)
     _check_applied(applied, known, supported, path)
     for version, sql in migrations:
-        if version in applied:
-            continue
-        with transaction(conn):
-            # Re-read inside the write lock: another process may have just applied it.
-            if conn.execute(
-                "SELECT 1 FROM schema_version WHERE version = ?", (version,)
-            ).fetchone():
-                continue
-            try:
-                for statement in statements(sql):
-                    conn.execute(statement)
-            except sqlite3.OperationalError as error:
-                raise MigrationError(f"Migration {version} failed: {error}") from error
-            conn.execute(
-                "INSERT INTO schema_version (version, checksum, applied_at) "
-                "VALUES (?, ?, (julianday('now') - 2440587.5) * 86400.0)",
-                (version, checksum(sql)),
-            )
+        if version not in applied:
+            await db.run(_apply, version, sql)
     return supported
 
 
-def current_version(conn: sqlite3.Connection) -> int:
+async def _apply(conn: Connection, version: int, sql: str) -> None:
+    # Re-read inside the write lock: another process may have just applied it.
+    if await conn.fetchone("SELECT 1 FROM schema_version WHERE version = ?", (version,)):
+        return
+    try:
+        for statement in statements(sql):
+            await conn.execute(statement)
+    except sqlite3.OperationalError as error:
+        raise MigrationError(f"Migration {version} failed: {error}") from error
+    await conn.execute(
+        "INSERT INTO schema_version (version, checksum, applied_at) "
+        "VALUES (?, ?, (julianday('now') - 2440587.5) * 86400.0)",
+        (version, checksum(sql)),
+    )
+
+
+async def _execute(conn: Connection, sql: str) -> None:
+    await conn.execute(sql)
+
+
+async def _has_version_table(conn: Connection) -> bool:
+    row = await conn.fetchone(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    )
+    return row is not None
+
+
+async def _count_tables(conn: Connection) -> int:
+    row = await conn.fetchone("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+    return int(row[0]) if row else 0
+
+
+async def current_version(conn: Connection) -> int:
     """The highest applied version (0 for an empty database)."""
-    return max(_applied(conn), default=0)
+    return max(await _applied(conn), default=0)
 
 
-def _applied(conn: sqlite3.Connection) -> dict[int, str]:
-    return dict(conn.execute("SELECT version, checksum FROM schema_version").fetchall())
+async def _applied(conn: Connection) -> dict[int, str]:
+    return dict(await conn.fetchall("SELECT version, checksum FROM schema_version"))
 
 
 def _check_sequence(migrations: tuple[tuple[int, str], ...]) -> None:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import TYPE_CHECKING, Any
 
 from .codec import dumps, loads
 
 if TYPE_CHECKING:
+    from .connection import Connection
     from .database import Database
 
 
@@ -19,7 +19,7 @@ class Prefs:
 
     async def get(self, user_id: int, key: str, default: Any = None) -> Any:
         """The stored value, or ``default``."""
-        text = await self._db.run(_get, user_id, key)
+        text = await self._db.read(_get, user_id, key)
         return default if text is None else loads(text)
 
     async def set(self, user_id: int, key: str, value: Any) -> None:
@@ -32,31 +32,33 @@ class Prefs:
 
     async def all(self, user_id: int) -> dict[str, Any]:
         """Every preference of a user."""
-        rows = await self._db.run(_all, user_id)
+        rows = await self._db.read(_all, user_id)
         return {key: loads(text) for key, text in rows}
 
 
-def _get(conn: sqlite3.Connection, user_id: int, key: str) -> str | None:
-    row = conn.execute(
+async def _get(conn: Connection, user_id: int, key: str) -> str | None:
+    row = await conn.fetchone(
         "SELECT value FROM preferences WHERE user_id = ? AND key = ?", (user_id, key)
-    ).fetchone()
+    )
     return row[0] if row else None
 
 
-def _set(conn: sqlite3.Connection, user_id: int, key: str, value: str) -> None:
-    conn.execute(
+async def _set(conn: Connection, user_id: int, key: str, value: str) -> None:
+    await conn.execute(
         "INSERT INTO preferences (user_id, key, value) VALUES (?, ?, ?) "
         "ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
         (user_id, key, value),
     )
 
 
-def _delete(conn: sqlite3.Connection, user_id: int, key: str) -> bool:
-    cursor = conn.execute("DELETE FROM preferences WHERE user_id = ? AND key = ?", (user_id, key))
-    return cursor.rowcount == 1
+async def _delete(conn: Connection, user_id: int, key: str) -> bool:
+    cursor = await conn.execute(
+        "DELETE FROM preferences WHERE user_id = ? AND key = ?", (user_id, key)
+    )
+    return cursor == 1
 
 
-def _all(conn: sqlite3.Connection, user_id: int) -> list[tuple[str, str]]:
-    return conn.execute(
+async def _all(conn: Connection, user_id: int) -> list[tuple[str, str]]:
+    return await conn.fetchall(
         "SELECT key, value FROM preferences WHERE user_id = ? ORDER BY key", (user_id,)
-    ).fetchall()
+    )

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .codec import dumps, loads, transaction
-from .errors import NotFoundError
+from .codec import dumps, loads
+from .errors import IntegrityError, NotFoundError
 
 if TYPE_CHECKING:
+    from .connection import Connection
     from .database import Database
 
 
@@ -69,7 +69,7 @@ class Results:
 
     async def get(self, game_id: int) -> ResultRecord | None:
         """The result of one game."""
-        rows = await self._db.run(_select, "WHERE r.game_id = ?", (game_id,))
+        rows = await self._db.read(_select, "WHERE r.game_id = ?", (game_id,))
         return rows[0] if rows else None
 
     async def for_guild(
@@ -80,7 +80,7 @@ class Results:
             "WHERE r.guild_id = ? AND (? IS NULL OR r.finished_at >= ?) AND (? = 0 OR r.rated = 1)"
         )
         params = (guild_id, since, since, int(rated_only))
-        return await self._db.run(_select, where, params)
+        return await self._db.read(_select, where, params)
 
     async def for_user(
         self, user_id: int, *, guild_id: int | None = None, rated_only: bool = False
@@ -91,44 +91,44 @@ class Results:
             "AND (? IS NULL OR r.guild_id = ?) AND (? = 0 OR r.rated = 1)"
         )
         params = (user_id, guild_id, guild_id, int(rated_only))
-        return await self._db.run(_select, where, params)
+        return await self._db.read(_select, where, params)
 
 
-def _record(conn: sqlite3.Connection, record: ResultRecord, teams: str, summary: str) -> None:
-    with transaction(conn):
-        try:
-            conn.execute(
-                "INSERT INTO results (game_id, guild_id, teams, winner_team, rated, summary, "
-                "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
-                "guild_id = excluded.guild_id, teams = excluded.teams, "
-                "winner_team = excluded.winner_team, rated = excluded.rated, "
-                "summary = excluded.summary, finished_at = excluded.finished_at",
-                (
-                    record.game_id,
-                    record.guild_id,
-                    teams,
-                    record.winner_team,
-                    int(record.rated),
-                    summary,
-                    record.finished_at,
-                ),
-            )
-        except sqlite3.IntegrityError as error:
-            raise NotFoundError(f"There is no game {record.game_id}.") from error
-        conn.execute("DELETE FROM result_players WHERE game_id = ?", (record.game_id,))
-        conn.executemany(
-            "INSERT OR IGNORE INTO result_players (game_id, team, user_id) VALUES (?, ?, ?)",
-            [
-                (record.game_id, team, user)
-                for team, members in enumerate(record.teams)
-                for user in members
-            ],
+async def _record(conn: Connection, record: ResultRecord, teams: str, summary: str) -> None:
+    try:
+        await conn.execute(
+            "INSERT INTO results (game_id, guild_id, teams, winner_team, rated, summary, "
+            "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+            "guild_id = excluded.guild_id, teams = excluded.teams, "
+            "winner_team = excluded.winner_team, rated = excluded.rated, "
+            "summary = excluded.summary, finished_at = excluded.finished_at",
+            (
+                record.game_id,
+                record.guild_id,
+                teams,
+                record.winner_team,
+                int(record.rated),
+                summary,
+                record.finished_at,
+            ),
         )
+    except IntegrityError as error:
+        raise NotFoundError(f"There is no game {record.game_id}.") from error
+    await conn.execute("DELETE FROM result_players WHERE game_id = ?", (record.game_id,))
+    await conn.executemany(
+        "INSERT INTO result_players (game_id, team, user_id) VALUES (?, ?, ?) "
+        "ON CONFLICT DO NOTHING",
+        [
+            (record.game_id, team, user)
+            for team, members in enumerate(record.teams)
+            for user in members
+        ],
+    )
 
 
-def _select(conn: sqlite3.Connection, where: str, params: tuple[Any, ...]) -> list[ResultRecord]:
+async def _select(conn: Connection, where: str, params: tuple[Any, ...]) -> list[ResultRecord]:
     # ``where`` is a constant of this module; values go in ``params``.
-    rows = conn.execute(
+    rows = await conn.fetchall(
         f"SELECT {_COLUMNS} FROM results r {where} ORDER BY r.finished_at, r.game_id", params
     )
     return [

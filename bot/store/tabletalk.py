@@ -6,13 +6,13 @@ The forfeits an upheld report imposes live in the engine (a ``tabletalk`` move, 
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from .errors import NotFoundError, StoreError
+from .errors import IntegrityError, NotFoundError, StoreError
 
 if TYPE_CHECKING:
+    from .connection import Connection
     from .database import Database
 
 PENDING = "pending"
@@ -63,18 +63,18 @@ class TableTalk:
 
     async def get(self, report_id: int) -> ReportRecord | None:
         """A report by id."""
-        rows = await self._db.run(_select, "WHERE id = ?", (report_id,))
+        rows = await self._db.read(_select, "WHERE id = ?", (report_id,))
         return rows[0] if rows else None
 
     async def pending(self, game_id: int | None = None) -> list[ReportRecord]:
         """Pending reports, of one game or of all (for start-up), oldest first."""
         if game_id is None:
-            return await self._db.run(_select, "WHERE status = 'pending'", ())
-        return await self._db.run(_select, "WHERE status = 'pending' AND game_id = ?", (game_id,))
+            return await self._db.read(_select, "WHERE status = 'pending'", ())
+        return await self._db.read(_select, "WHERE status = 'pending' AND game_id = ?", (game_id,))
 
     async def for_game(self, game_id: int) -> list[ReportRecord]:
         """Every report of a game, oldest first."""
-        return await self._db.run(_select, "WHERE game_id = ?", (game_id,))
+        return await self._db.read(_select, "WHERE game_id = ?", (game_id,))
 
     async def set_message(self, report_id: int, message_id: int | None) -> None:
         """Remember the message that shows the report."""
@@ -90,8 +90,8 @@ class TableTalk:
         return rows[0]
 
 
-def _create(
-    conn: sqlite3.Connection,
+async def _create(
+    conn: Connection,
     game_id: int,
     reporter_id: int,
     team: int,
@@ -99,42 +99,44 @@ def _create(
     now: float,
 ) -> int:
     try:
-        report_id = conn.execute(
+        row = await conn.fetchone(
             "INSERT INTO tabletalk_reports (game_id, reporter_id, team, message_id, created_at) "
-            "VALUES (?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?) RETURNING id",
             (game_id, reporter_id, team, message_id, now),
-        ).lastrowid
-    except sqlite3.IntegrityError as error:
+        )
+    except IntegrityError as error:
         raise NotFoundError(f"There is no game {game_id}.") from error
-    assert report_id is not None
-    return report_id
+    assert row is not None
+    return int(row[0])
 
 
-def _select(conn: sqlite3.Connection, where: str, params: tuple[Any, ...]) -> list[ReportRecord]:
+async def _select(conn: Connection, where: str, params: tuple[Any, ...]) -> list[ReportRecord]:
     # ``where`` is a constant of this module; values go in ``params``.
-    rows = conn.execute(f"SELECT {_COLUMNS} FROM tabletalk_reports {where} ORDER BY id", params)
+    rows = await conn.fetchall(
+        f"SELECT {_COLUMNS} FROM tabletalk_reports {where} ORDER BY id", params
+    )
     return [ReportRecord(*row) for row in rows]
 
 
-def _set_message(conn: sqlite3.Connection, report_id: int, message_id: int | None) -> None:
-    cursor = conn.execute(
+async def _set_message(conn: Connection, report_id: int, message_id: int | None) -> None:
+    cursor = await conn.execute(
         "UPDATE tabletalk_reports SET message_id = ? WHERE id = ?", (message_id, report_id)
     )
-    if cursor.rowcount != 1:
+    if cursor != 1:
         raise NotFoundError(f"There is no table-talk report {report_id}.")
 
 
-def _resolve(
-    conn: sqlite3.Connection, report_id: int, status: str, now: float, by: int | None
+async def _resolve(
+    conn: Connection, report_id: int, status: str, now: float, by: int | None
 ) -> list[ReportRecord]:
-    cursor = conn.execute(
+    cursor = await conn.execute(
         "UPDATE tabletalk_reports SET status = ?, resolved_at = ?, resolved_by = ? "
         "WHERE id = ? AND status = 'pending'",
         (status, now, by, report_id),
     )
-    rows = _select(conn, "WHERE id = ?", (report_id,))
+    rows = await _select(conn, "WHERE id = ?", (report_id,))
     if not rows:
         raise NotFoundError(f"There is no table-talk report {report_id}.")
-    if cursor.rowcount != 1:
+    if cursor != 1:
         raise StoreError(f"Table-talk report {report_id} was already {rows[0].status}.")
     return rows

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .codec import dumps, loads
-from .errors import NotFoundError
+from .errors import IntegrityError, NotFoundError
 
 if TYPE_CHECKING:
+    from .connection import Connection
     from .database import Database
 
 
@@ -37,9 +37,14 @@ class Timers:
         await self._db.run(_set, game_id, kind, due_at, dumps(record.payload))
         return record
 
+    async def replace(self, game_id: int, timers: list[TimerRecord]) -> None:
+        """The game's timers become exactly ``timers`` (the new turn's)."""
+        rows = [(t.kind, t.due_at, dumps(t.payload)) for t in timers]
+        await self._db.run(_replace, game_id, rows)
+
     async def get(self, game_id: int, kind: str) -> TimerRecord | None:
         """The game's timer of this kind, if set."""
-        rows = await self._db.run(_select, "WHERE game_id = ? AND kind = ?", (game_id, kind))
+        rows = await self._db.read(_select, "WHERE game_id = ? AND kind = ?", (game_id, kind))
         return rows[0] if rows else None
 
     async def clear(self, game_id: int, kind: str) -> bool:
@@ -52,35 +57,46 @@ class Timers:
 
     async def all(self) -> list[TimerRecord]:
         """Every timer, soonest first (to resume them at start-up)."""
-        return await self._db.run(_select, "", ())
+        return await self._db.read(_select, "", ())
 
     async def due(self, now: float) -> list[TimerRecord]:
         """The timers due at or before ``now``, soonest first."""
-        return await self._db.run(_select, "WHERE due_at <= ?", (now,))
+        return await self._db.read(_select, "WHERE due_at <= ?", (now,))
 
 
-def _set(conn: sqlite3.Connection, game_id: int, kind: str, due_at: float, payload: str) -> None:
+async def _set(conn: Connection, game_id: int, kind: str, due_at: float, payload: str) -> None:
     try:
-        conn.execute(
+        await conn.execute(
             "INSERT INTO timers (game_id, kind, due_at, payload) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (game_id, kind) DO UPDATE SET due_at = excluded.due_at, "
             "payload = excluded.payload",
             (game_id, kind, due_at, payload),
         )
-    except sqlite3.IntegrityError as error:
+    except IntegrityError as error:
         raise NotFoundError(f"There is no game {game_id}.") from error
 
 
-def _clear(conn: sqlite3.Connection, game_id: int, kind: str | None) -> int:
+async def _replace(conn: Connection, game_id: int, rows: list[tuple[str, float, str]]) -> None:
+    await conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+    if rows:
+        await conn.executemany(
+            "INSERT INTO timers (game_id, kind, due_at, payload) VALUES (?, ?, ?, ?)",
+            [(game_id, *row) for row in rows],
+        )
+
+
+async def _clear(conn: Connection, game_id: int, kind: str | None) -> int:
     if kind is None:
-        return conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,)).rowcount
-    cursor = conn.execute("DELETE FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind))
-    return cursor.rowcount
+        return await conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+    cursor = await conn.execute(
+        "DELETE FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind)
+    )
+    return cursor
 
 
-def _select(conn: sqlite3.Connection, where: str, params: tuple[Any, ...]) -> list[TimerRecord]:
+async def _select(conn: Connection, where: str, params: tuple[Any, ...]) -> list[TimerRecord]:
     # ``where`` is a constant of this module; values go in ``params``.
-    rows = conn.execute(
+    rows = await conn.fetchall(
         f"SELECT game_id, kind, due_at, payload FROM timers {where} ORDER BY due_at, game_id",
         params,
     )

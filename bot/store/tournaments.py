@@ -8,14 +8,14 @@ two writers can never pair the same round twice.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .codec import dumps, loads, transaction
-from .errors import ChannelBusyError, NotFoundError, StoreError
+from .codec import dumps, loads
+from .errors import ChannelBusyError, IntegrityError, NotFoundError, StoreError
 
 if TYPE_CHECKING:
+    from .connection import Connection
     from .database import Database
 
 OPEN_STATUSES = ("signup", "running")
@@ -146,23 +146,23 @@ class Tournaments:
 
     async def get(self, tournament_id: int) -> TournamentRecord | None:
         """A tournament by id."""
-        rows = await self._db.run(_select_t, "WHERE id = ?", (tournament_id,))
+        rows = await self._db.read(_select_t, "WHERE id = ?", (tournament_id,))
         return rows[0] if rows else None
 
     async def open_in_channel(self, channel_id: int) -> TournamentRecord | None:
         """The channel's tournament that is signing up or running, if any."""
-        rows = await self._db.run(
+        rows = await self._db.read(
             _select_t, "WHERE channel_id = ? AND status IN ('signup', 'running')", (channel_id,)
         )
         return rows[0] if rows else None
 
     async def in_channel(self, channel_id: int) -> list[TournamentRecord]:
         """Every tournament ever held in a channel, oldest first."""
-        return await self._db.run(_select_t, "WHERE channel_id = ?", (channel_id,))
+        return await self._db.read(_select_t, "WHERE channel_id = ?", (channel_id,))
 
     async def running(self) -> list[TournamentRecord]:
         """Every running tournament (for start-up)."""
-        return await self._db.run(_select_t, "WHERE status = 'running'", ())
+        return await self._db.read(_select_t, "WHERE status = 'running'", ())
 
     async def save(self, record: TournamentRecord) -> None:
         """Store the tournament's options, status, round, message and end time."""
@@ -183,11 +183,11 @@ class Tournaments:
 
     async def entrants(self, tournament_id: int) -> list[EntrantRecord]:
         """The entrants in sign-up order."""
-        return await self._db.run(_select_e, "WHERE tournament_id = ?", (tournament_id,))
+        return await self._db.read(_select_e, "WHERE tournament_id = ?", (tournament_id,))
 
     async def entrant_of(self, tournament_id: int, user_id: int) -> EntrantRecord | None:
         """The entrant a user plays for, if any."""
-        rows = await self._db.run(
+        rows = await self._db.read(
             _select_e,
             "WHERE id = (SELECT entrant_id FROM tournament_players "
             "WHERE tournament_id = ? AND user_id = ?)",
@@ -222,23 +222,23 @@ class Tournaments:
 
     async def matches(self, tournament_id: int) -> list[MatchRecord]:
         """Every match, by round and number."""
-        return await self._db.run(_select_m, "WHERE tournament_id = ?", (tournament_id,))
+        return await self._db.read(_select_m, "WHERE tournament_id = ?", (tournament_id,))
 
     async def match(self, match_id: int) -> MatchRecord | None:
         """A match by id."""
-        rows = await self._db.run(_select_m, "WHERE id = ?", (match_id,))
+        rows = await self._db.read(_select_m, "WHERE id = ?", (match_id,))
         return rows[0] if rows else None
 
     async def open_match_in_thread(self, thread_id: int) -> MatchRecord | None:
         """The match waiting or being played in a thread."""
-        rows = await self._db.run(
+        rows = await self._db.read(
             _select_m, "WHERE thread_id = ? AND status IN ('pending', 'playing')", (thread_id,)
         )
         return rows[0] if rows else None
 
     async def match_for_game(self, game_id: int) -> MatchRecord | None:
         """The match a game is played for."""
-        rows = await self._db.run(_select_m, "WHERE game_id = ?", (game_id,))
+        rows = await self._db.read(_select_m, "WHERE game_id = ?", (game_id,))
         return rows[0] if rows else None
 
     async def save_match(self, match: MatchRecord) -> None:
@@ -262,11 +262,11 @@ def _match_params(m: MatchRecord) -> tuple[Any, ...]:
     )
 
 
-def _create(conn: sqlite3.Connection, record: TournamentRecord, options: str) -> int:
+async def _create(conn: Connection, record: TournamentRecord, options: str) -> int:
     try:
-        cursor = conn.execute(
+        row = await conn.fetchone(
             "INSERT INTO tournaments (guild_id, channel_id, organiser_id, name, format, "
-            "team_size, options, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "team_size, options, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 record.guild_id,
                 record.channel_id,
@@ -278,124 +278,125 @@ def _create(conn: sqlite3.Connection, record: TournamentRecord, options: str) ->
                 record.created_at,
             ),
         )
-    except sqlite3.IntegrityError as error:
+    except IntegrityError as error:
         raise ChannelBusyError(record.channel_id, "an open tournament") from error
-    assert cursor.lastrowid is not None
-    return cursor.lastrowid
+    assert row is not None
+    return int(row[0])
 
 
-def _select_t(
-    conn: sqlite3.Connection, where: str, params: tuple[Any, ...]
+async def _select_t(
+    conn: Connection, where: str, params: tuple[Any, ...]
 ) -> list[TournamentRecord]:
     # ``where`` is a constant of this module; values go in ``params``.
-    rows = conn.execute(f"SELECT {_T_COLUMNS} FROM tournaments {where} ORDER BY id", params)
+    rows = await conn.fetchall(f"SELECT {_T_COLUMNS} FROM tournaments {where} ORDER BY id", params)
     return [
         TournamentRecord(*row[:7], loads(row[7]), *row[8:])  # type: ignore[misc]
         for row in rows
     ]
 
 
-def _save_t(conn: sqlite3.Connection, record: TournamentRecord, options: str) -> None:
-    updated = conn.execute(
+async def _save_t(conn: Connection, record: TournamentRecord, options: str) -> None:
+    updated = await conn.execute(
         "UPDATE tournaments SET options = ?, status = ?, round = ?, message_id = ?, "
         "finished_at = ? WHERE id = ?",
         (options, record.status, record.round, record.message_id, record.finished_at, record.id),
     )
-    if updated.rowcount != 1:
+    if updated != 1:
         raise NotFoundError(f"There is no tournament {record.id}.")
 
 
-def _add_entrant(conn: sqlite3.Connection, record: EntrantRecord, members: str) -> int:
-    with transaction(conn):
-        for user_id in record.user_ids:
-            if conn.execute(
-                "SELECT 1 FROM tournament_players WHERE tournament_id = ? AND user_id = ?",
-                (record.tournament_id, user_id),
-            ).fetchone():
-                raise AlreadyEnteredError(user_id)
-        try:
-            entrant_id = conn.execute(
-                "INSERT INTO tournament_entrants (tournament_id, name, members, joined_at) "
-                "VALUES (?, ?, ?, ?)",
-                (record.tournament_id, record.name, members, record.joined_at),
-            ).lastrowid
-        except sqlite3.IntegrityError as error:
-            raise NotFoundError(f"There is no tournament {record.tournament_id}.") from error
-        conn.executemany(
-            "INSERT INTO tournament_players (tournament_id, user_id, entrant_id) VALUES (?, ?, ?)",
-            [(record.tournament_id, user_id, entrant_id) for user_id in record.user_ids],
+async def _add_entrant(conn: Connection, record: EntrantRecord, members: str) -> int:
+    for user_id in record.user_ids:
+        if await conn.fetchone(
+            "SELECT 1 FROM tournament_players WHERE tournament_id = ? AND user_id = ?",
+            (record.tournament_id, user_id),
+        ):
+            raise AlreadyEnteredError(user_id)
+    try:
+        row = await conn.fetchone(
+            "INSERT INTO tournament_entrants (tournament_id, name, members, joined_at) "
+            "VALUES (?, ?, ?, ?) RETURNING id",
+            (record.tournament_id, record.name, members, record.joined_at),
         )
-    assert entrant_id is not None
+    except IntegrityError as error:
+        raise NotFoundError(f"There is no tournament {record.tournament_id}.") from error
+    assert row is not None
+    entrant_id = int(row[0])
+    await conn.executemany(
+        "INSERT INTO tournament_players (tournament_id, user_id, entrant_id) VALUES (?, ?, ?)",
+        [(record.tournament_id, user_id, entrant_id) for user_id in record.user_ids],
+    )
     return entrant_id
 
 
-def _remove_entrant(conn: sqlite3.Connection, entrant_id: int) -> bool:
-    with transaction(conn):
-        conn.execute("DELETE FROM tournament_players WHERE entrant_id = ?", (entrant_id,))
-        removed = conn.execute("DELETE FROM tournament_entrants WHERE id = ?", (entrant_id,))
-    return removed.rowcount == 1
+async def _remove_entrant(conn: Connection, entrant_id: int) -> bool:
+    await conn.execute("DELETE FROM tournament_players WHERE entrant_id = ?", (entrant_id,))
+    removed = await conn.execute("DELETE FROM tournament_entrants WHERE id = ?", (entrant_id,))
+    return removed == 1
 
 
-def _select_e(conn: sqlite3.Connection, where: str, params: tuple[Any, ...]) -> list[EntrantRecord]:
+async def _select_e(conn: Connection, where: str, params: tuple[Any, ...]) -> list[EntrantRecord]:
     # ``where`` is a constant of this module; values go in ``params``.
-    rows = conn.execute(f"SELECT {_E_COLUMNS} FROM tournament_entrants {where} ORDER BY id", params)
+    rows = await conn.fetchall(
+        f"SELECT {_E_COLUMNS} FROM tournament_entrants {where} ORDER BY id", params
+    )
     return [
         EntrantRecord(row[0], row[1], row[2], loads(row[3]), row[4], row[5], row[6]) for row in rows
     ]
 
 
-def _set_seeds(conn: sqlite3.Connection, seeds: dict[int, int]) -> None:
-    with transaction(conn):
-        conn.executemany(
-            "UPDATE tournament_entrants SET seed = ? WHERE id = ?",
-            [(seed, entrant_id) for entrant_id, seed in seeds.items()],
-        )
+async def _set_seeds(conn: Connection, seeds: dict[int, int]) -> None:
+    await conn.executemany(
+        "UPDATE tournament_entrants SET seed = ? WHERE id = ?",
+        [(seed, entrant_id) for entrant_id, seed in seeds.items()],
+    )
 
 
-def _drop(conn: sqlite3.Connection, entrant_id: int, now: float) -> None:
-    updated = conn.execute(
+async def _drop(conn: Connection, entrant_id: int, now: float) -> None:
+    updated = await conn.execute(
         "UPDATE tournament_entrants SET dropped_at = coalesce(dropped_at, ?) WHERE id = ?",
         (now, entrant_id),
     )
-    if updated.rowcount != 1:
+    if updated != 1:
         raise NotFoundError(f"There is no entrant {entrant_id}.")
 
 
-def _add_round(
-    conn: sqlite3.Connection, tournament_id: int, number: int, rows: list[tuple[Any, ...]]
+async def _add_round(
+    conn: Connection, tournament_id: int, number: int, rows: list[tuple[Any, ...]]
 ) -> list[int]:
-    with transaction(conn):
-        moved = conn.execute(
-            "UPDATE tournaments SET round = ? WHERE id = ? AND round = ? AND status = 'running'",
-            (number, tournament_id, number - 1),
+    moved = await conn.execute(
+        "UPDATE tournaments SET round = ? WHERE id = ? AND round = ? AND status = 'running'",
+        (number, tournament_id, number - 1),
+    )
+    if moved != 1:
+        raise StaleRoundError(f"Round {number} of tournament {tournament_id} is not next.")
+    ids = []
+    for row in rows:
+        inserted = await conn.fetchone(
+            "INSERT INTO tournament_matches (tournament_id, round, number, entrant_a, "
+            "entrant_b, status, outcome, winner, thread_id, game_id, message_id, checkins, "
+            "deadline, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "RETURNING id",
+            (tournament_id, number, *row),
         )
-        if moved.rowcount != 1:
-            raise StaleRoundError(f"Round {number} of tournament {tournament_id} is not next.")
-        ids = []
-        for row in rows:
-            cursor = conn.execute(
-                "INSERT INTO tournament_matches (tournament_id, round, number, entrant_a, "
-                "entrant_b, status, outcome, winner, thread_id, game_id, message_id, checkins, "
-                "deadline, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (tournament_id, number, *row),
-            )
-            ids.append(cursor.lastrowid)
+        assert inserted is not None
+        ids.append(int(inserted[0]))
     return ids
 
 
-def _select_m(conn: sqlite3.Connection, where: str, params: tuple[Any, ...]) -> list[MatchRecord]:
+async def _select_m(conn: Connection, where: str, params: tuple[Any, ...]) -> list[MatchRecord]:
     # ``where`` is a constant of this module; values go in ``params``.
-    rows = conn.execute(
+    rows = await conn.fetchall(
         f"SELECT {_M_COLUMNS} FROM tournament_matches {where} ORDER BY round, number", params
     )
     return [MatchRecord(*row[:12], loads(row[12]), row[13], row[14]) for row in rows]  # type: ignore[misc]
 
 
-def _save_m(conn: sqlite3.Connection, match_id: int, params: tuple[Any, ...]) -> None:
-    updated = conn.execute(
+async def _save_m(conn: Connection, match_id: int, params: tuple[Any, ...]) -> None:
+    updated = await conn.execute(
         "UPDATE tournament_matches SET status = ?, outcome = ?, winner = ?, thread_id = ?, "
         "game_id = ?, message_id = ?, checkins = ?, deadline = ?, finished_at = ? WHERE id = ?",
         (*params, match_id),
     )
-    if updated.rowcount != 1:
+    if updated != 1:
         raise NotFoundError(f"There is no match {match_id}.")

@@ -12,7 +12,7 @@ from bot.services.options import format_duration
 from render.theme import TEAM_EMOJI
 
 if TYPE_CHECKING:
-    from bot.services.games import MoveOutcome
+    from bot.services.events import MoveOutcome
     from bot.store.games import GameRecord
 
 
@@ -68,7 +68,7 @@ def describe_outcome(outcome: MoveOutcome) -> str:
     """The move, then any sequence it completed."""
     record = outcome.record
     lines = [describe_move(record, outcome.move)]
-    game = record.game
+    game = outcome.game
     needed = game.settings.sequences_to_win
     for team, window in outcome.new_sequences:
         ends = f"{space_name(window[0])}–{space_name(window[-1])}"

@@ -1,12 +1,14 @@
 """The table of a game: posts the board after every move, the result at the end, and notices.
 
-Everything here runs after the move is committed: a Discord failure loses nothing, and
-``/sequence board`` can always post the board again.
+It subscribes to the game service's events, so everything here runs after the change is
+committed: a Discord failure loses nothing, and ``/sequence board`` can always post the board
+again. Each handler draws the game as the event left it, never a later one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import logging
 from collections.abc import Callable
@@ -14,7 +16,9 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.game import public_view
+from bot.game import Game, public_view
+from bot.game.moves import DRAW, FORFEIT, TABLETALK
+from bot.services.events import EventBus, GameStarted, MoveCommitted, MoveUndone
 from render.board import render_board
 from render.theme import TEAM_COLOUR_VALUES
 
@@ -22,7 +26,6 @@ from .describe import describe_outcome, result_line, scoreline, turn_line
 
 if TYPE_CHECKING:
     from bot.app import SequenceBot
-    from bot.services.games import MoveOutcome
     from bot.store.games import GameRecord
 
 log = logging.getLogger(__name__)
@@ -31,6 +34,9 @@ log = logging.getLogger(__name__)
 BoardButton = Callable[["GameRecord"], discord.ui.Item | None]
 
 PINGS = discord.AllowedMentions(users=True, roles=False, everyone=False)
+
+#: Moves that change no chip and start no turn: the players concerned see them in their panel.
+QUIET = frozenset({FORFEIT, TABLETALK, DRAW})
 
 
 def seat_names(record: GameRecord) -> list[str]:
@@ -80,14 +86,38 @@ class Table:
             description=headline or None,
             colour=TEAM_COLOUR_VALUES[colour_team],
         )
-        embed.set_image(url="attachment://board.png")
+        # The board is the message's attachment, shown full width under the text; inside the
+        # embed, Discord (and SimCord's preview) would shrink the tall image to a thumbnail.
         embed.set_footer(text=scoreline(record))
         return embed
 
+    def subscribe(self, bus: EventBus) -> None:
+        """Post a board after each change that a player at the table should see."""
+        bus.subscribe(GameStarted, self._on_start)
+        bus.subscribe(MoveCommitted, self._on_move)
+        bus.subscribe(MoveUndone, self._on_undo)
+
+    async def _on_start(self, event: GameStarted) -> None:
+        await self.post_board(event.record, "The game is on.")
+
+    async def _on_move(self, event: MoveCommitted) -> None:
+        outcome = event.outcome
+        if outcome.finished or any(move.kind not in QUIET for move in outcome.moves):
+            await self.post_board(event.record, describe_outcome(outcome), game=outcome.game)
+
+    async def _on_undo(self, event: MoveUndone) -> None:
+        await self.post_board(event.record, "The last move was undone.", game=event.game)
+
     async def post_board(
-        self, record: GameRecord, headline: str | None = None
+        self, record: GameRecord, headline: str | None = None, *, game: Game | None = None
     ) -> discord.Message | None:
-        """Post the board with whose turn it is (or the result); None if Discord refused."""
+        """Post the board with whose turn it is (or the result); None if Discord refused.
+
+        ``game`` is the game as a change left it (default: the game now).
+        """
+        live = record
+        if game is not None and game is not record.game:
+            record = dataclasses.replace(record, game=game)
         png = await render_public_board(record)
         content = result_line(record) if record.game.is_over() else turn_line(record)
         kwargs = {}
@@ -109,14 +139,8 @@ class Table:
                 error.status,
             )
             return None
-        await self.bot.db.games.set_board_message(record.id, message.id)
-        record.board_message_id = message.id
+        await self.bot.games.remember_board(live, message.id)
         return message
-
-    async def after_move(self, outcome: MoveOutcome) -> None:
-        """Everything the table sees after a committed move, then tell the other cogs."""
-        await self.post_board(outcome.record, describe_outcome(outcome))
-        self.bot.dispatch("sequence_move", outcome)
 
     async def notice(
         self, record: GameRecord, content: str, **kwargs: object

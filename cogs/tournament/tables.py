@@ -14,6 +14,7 @@ import discord
 from discord.ext import commands
 
 from bot.services.errors import UserError
+from bot.services.events import GameEnded, GameStarted
 from bot.services.tournament import ELIMINATION, Progress, Snapshot, TournamentService
 from bot.store.lobbies import LobbyRecord
 from bot.store.tournaments import MatchRecord
@@ -25,8 +26,7 @@ from .views import CheckInButton, check_in_view
 
 if TYPE_CHECKING:
     from bot.app import SequenceBot
-    from bot.services.games import MoveOutcome
-    from bot.store.games import GameRecord
+
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +64,13 @@ class TournamentTables(commands.Cog):
         bot.add_dynamic_items(CheckInButton)
 
     async def cog_load(self) -> None:
+        self.bot.bus.subscribe(GameStarted, self.game_started)
+        self.bot.bus.subscribe(GameEnded, self.game_ended)
         self._startup = asyncio.create_task(self._resume())
 
     async def cog_unload(self) -> None:
+        self.bot.bus.unsubscribe(GameStarted, self.game_started)
+        self.bot.bus.unsubscribe(GameEnded, self.game_ended)
         if self._startup is not None:
             self._startup.cancel()
         for task in self.deadlines.values():
@@ -125,8 +129,9 @@ class TournamentTables(commands.Cog):
         await lobby_cog.begin(interaction, record, edit=False)
 
     # ------------------------------------------------------------------ game events
-    @commands.Cog.listener()
-    async def on_sequence_start(self, record: GameRecord) -> None:
+    async def game_started(self, event: GameStarted) -> None:
+        """A game began: if it is a match played as drawn, the match is on; else it stops."""
+        record = event.record
         found = await self.service.game_started(record)
         if found is None:
             return
@@ -135,24 +140,21 @@ class TournamentTables(commands.Cog):
         await self._strip_check_in(match)
         if as_drawn:
             return
-        cancelled = await self.bot.games.cancel(record.id)
+        await self.bot.games.cancel(record.id)
         await self.bot.table.notice(
             record,
             "🛑 This is a tournament match: it is played by the teams as drawn, without "
             "computer players. The game was stopped, and the lobby is set again.",
         )
-        self.bot.dispatch("sequence_end", cancelled)
 
-    @commands.Cog.listener()
-    async def on_sequence_move(self, outcome: MoveOutcome) -> None:
-        if not outcome.finished:
+    async def game_ended(self, event: GameEnded) -> None:
+        """A match's game ended: record the result, or play the match again if cancelled."""
+        record = event.record
+        if not event.cancelled:
+            progress = await self.service.game_finished(record)
+            if progress is not None:
+                await self.publish(progress)
             return
-        progress = await self.service.game_finished(outcome.record)
-        if progress is not None:
-            await self.publish(progress)
-
-    @commands.Cog.listener()
-    async def on_sequence_end(self, record: GameRecord) -> None:
         found = await self.service.game_cancelled(record)
         if found is None:
             return
@@ -171,7 +173,6 @@ class TournamentTables(commands.Cog):
             await self.bot.table.notice(
                 record, f"🛑 Game #{record.id} was stopped: its tournament match was decided."
             )
-            self.bot.dispatch("sequence_end", record)
         lobby_cog: Any = self.bot.get_cog("Lobby")
         for lobby in progress.closed_lobbies:
             if lobby_cog is not None:

@@ -1,18 +1,20 @@
 """The medium player: the rules of thumb of a casual player, one move ahead.
 
-Complete a sequence if possible; else block an opponent's line of four; else extend the own
-longest line through a space. Jacks are kept for completing, blocking or breaking a four (or
-when nothing else can be played).
+Win if one play does it; else block another team's line of four whenever a card in hand can
+(by a chip on its open space or by removing one of its chips); else complete a sequence if
+possible; else extend the own longest line through a space. Jacks are kept for completing,
+blocking or breaking a four (or when nothing else can be played).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..board import CARD_SPACES
 from ..cards import is_one_eyed, is_two_eyed
 from ..moves import Move
 from ..sequences import EMPTY
-from .evaluate import Analysis
+from .evaluate import WIN, Analysis
 from .lines import WINDOWS
 from .scoring import Pick, best_play, completion_value
 
@@ -87,6 +89,59 @@ def _value(item: tuple[int, float]) -> float:
 
 
 def medium_play(analysis: Analysis, team: int, plays: list[Move]) -> Move:
-    """The best play by medium's rules of thumb (the first of equals, in the engine's order)."""
-    scores = MediumScores(analysis, team)
-    return max(plays, key=lambda m: scores.play_score(m.card, m.space))  # type: ignore[arg-type]
+    """The play :func:`medium_pick` chooses among the legal ``plays``."""
+    pick = medium_pick(MediumScores(analysis, team), analysis, team, [m.card or "" for m in plays])
+    assert pick is not None
+    return next(m for m in plays if (m.card, m.space) == pick[1:])
+
+
+def threat_windows(analysis: Analysis, team: int) -> dict[int, list[int]]:
+    """Each space where another team than ``team`` completes a sequence with one chip, with
+    the windows it completes."""
+    threats: dict[int, list[int]] = {}
+    for other in range(analysis.position.teams):
+        if other != team:
+            for w in analysis.fours(other):
+                threats.setdefault(analysis.empties[w][0], []).append(w)
+    return threats
+
+
+def spoils(analysis: Analysis, threats: dict[int, list[int]], card: str, space: int) -> int:
+    """How many of the spaces ``threats`` playing ``card`` on ``space`` takes away: the one it
+    covers, or (a one-eyed jack) those whose every window holds the chip it removes."""
+    if not is_one_eyed(card):
+        return int(space in threats)
+    if analysis.position.locked[space]:
+        return 0
+    return sum(all(space in WINDOWS[w] for w in windows) for windows in threats.values())
+
+
+def medium_pick(
+    scores: MediumScores, analysis: Analysis, team: int, hand: list[str]
+) -> Pick | None:
+    """Medium's play from ``hand`` (score, card, space), or ``None`` when none is possible: a
+    win; else the block that leaves other teams the fewest spaces to complete a sequence on
+    (the best by score among equals); else the best by score."""
+    chips = analysis.position.chips
+    best = best_play(scores, hand, chips)
+    if best is None or best[0] >= WIN:
+        return best
+    threats = threat_windows(analysis, team)
+    if not threats:
+        return best
+    block: tuple[int, float, str, int] | None = None
+    for card in dict.fromkeys(hand):
+        if is_one_eyed(card):
+            spaces = {s for ws in threats.values() for w in ws for s in WINDOWS[w]}
+            targets = [s for s in sorted(spaces) if chips[s] >= 0 and chips[s] != team]
+        elif is_two_eyed(card):
+            targets = list(threats)
+        else:
+            targets = [s for s in CARD_SPACES[card] if s in threats and chips[s] == EMPTY]
+        for space in targets:
+            spoiled = spoils(analysis, threats, card, space)
+            if spoiled:
+                key = (spoiled, scores.play_score(card, space), card, space)
+                if block is None or key[:2] > block[:2]:
+                    block = key
+    return best if block is None else (block[1], block[2], block[3])

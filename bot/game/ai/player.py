@@ -11,12 +11,12 @@ from ..moves import DEAD, DRAW, FORFEIT, PASS, PLAY, Move
 from ..sequences import Option
 from ..view import PlayerView
 from .determinize import fixed_deal, game_from_view, own_hand
-from .easy import easy_move
+from .easy import easy_play
 from .evaluate import Analysis
 from .medium import medium_play
 from .position import Position
 from .scoring import least_useful
-from .search import DEFAULT_SAMPLES, hard_play
+from .search import DEFAULT_SAMPLES, Clock, hard_play
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -37,16 +37,19 @@ def choose_move(
     view: PlayerView,
     level: str,
     rng: random.Random,
-    budget_ms: float = 200,
+    cap_ms: float | None = None,
     *,
     samples: int = DEFAULT_SAMPLES,
+    clock: Clock | None = None,
 ) -> Move:
     """A complete legal move for ``view.seat`` at ``level`` ("easy", "medium" or "hard").
 
     Owed forfeits come first, then an owed draw; a dead card is turned in when that helps (in
-    the classic game it does not end the turn: ask again). ``hard`` thinks for at most
-    ``budget_ms`` milliseconds or ``samples`` deals of the hidden cards, whichever ends first.
-    Raises :class:`NoMoveError` when the seat has nothing to do.
+    the classic game it does not end the turn: ask again). ``hard`` weighs ``samples`` deals of
+    the hidden cards (its work budget), so the move depends only on the view and ``rng``. With
+    a ``clock`` (e.g. ``time.perf_counter``), ``cap_ms`` is a safety cap on hard's thinking
+    time; without one nothing here reads a clock. Raises :class:`NoMoveError` when the seat has
+    nothing to do.
     """
     if level not in LEVELS:
         raise ValueError(f"Unknown level {level!r}: choose one of {', '.join(LEVELS)}.")
@@ -59,29 +62,30 @@ def choose_move(
     team = view.team_of(seat)
     if moves[0].kind == FORFEIT:
         if level == "easy":
-            return easy_move(moves, rng)
+            return rng.choice(moves)
         return Move(FORFEIT, seat, least_useful(position, team, own_hand(view)))
     draws = [m for m in moves if m.kind == DRAW]
     if draws:
         return draws[0]
-    if level == "easy":
-        return with_five(position, team, easy_move(moves, rng), rng.choice)
     plays = [m for m in moves if m.kind == PLAY]
     dead = [m for m in moves if m.kind == DEAD]
     if dead and (not view.settings.convoy or not plays):
         return dead[0]
     if not plays:
         return Move(PASS, seat)
+    if level == "easy":
+        return with_five(position, team, easy_play(position, team, plays, rng), rng.choice)
     if level == "medium" or len(plays) == 1:
         move = medium_play(Analysis(position), team, plays)
     else:
-        move = hard_play(view, position, team, plays, rng, budget_ms, samples)
+        move = hard_play(view, position, team, plays, rng, samples, cap_ms, clock)
     return with_five(position, team, move)
 
 
-def hint(view: PlayerView, budget_ms: float = 200) -> Move:
-    """The move the hard player would make, for the ``/sequence hint`` command."""
-    return choose_move(view, "hard", random.Random(view.move_count), budget_ms)
+def hint(view: PlayerView, cap_ms: float | None = None, *, clock: Clock | None = None) -> Move:
+    """The move the hard player would make, for the ``/sequence hint`` command (``cap_ms`` and
+    ``clock`` as in :func:`choose_move`)."""
+    return choose_move(view, "hard", random.Random(view.move_count), cap_ms, clock=clock)
 
 
 def with_five(

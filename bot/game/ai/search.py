@@ -6,12 +6,17 @@ each candidate is played; the other seats answer as the medium player would with
 guess gives them; then the viewer's best answer is scored, less the sequence the next seat
 could then complete, plus one the viewer is then sure to complete. A candidate's value is its
 mean over the guesses. Positions reached are cached, so most guesses cost a few look-ups.
+
+The work budget is a number of guesses, so the same view and seed give the same move on any
+machine. No clock is read here: a caller may pass one (``clock``, seconds as a float, e.g.
+``time.perf_counter``) with a safety cap in milliseconds, which only cuts the search short when
+the machine is far slower than expected.
 """
 
 from __future__ import annotations
 
 import random
-from time import perf_counter
+from collections.abc import Callable
 
 from ..board import CARD_SPACES
 from ..cards import is_one_eyed, is_two_eyed
@@ -22,12 +27,15 @@ from .determinize import Deal, sample_deal, unseen_cards
 from .evaluate import BLOCK, SEQUENCE, WIN, Analysis, Fill
 from .inference import unlikely_cards
 from .lines import WINDOWS
-from .medium import MediumScores
+from .medium import MediumScores, medium_pick
 from .position import Position
 from .scoring import ONE_EYED_COST, TWO_EYED_COST, Pick, Scores, best_play, score_plays
 from .tracking import fill_factors
 
-#: Guesses of the hidden cards per move, unless the time budget ends first.
+#: A clock for the safety cap: seconds, as ``time.perf_counter`` gives them.
+Clock = Callable[[], float]
+
+#: Hard's work budget: guesses of the hidden cards per move (each weighs every candidate).
 DEFAULT_SAMPLES = 64
 #: Plays examined: the best by the one-move score (at most two per kind of jack).
 CANDIDATES = 8
@@ -43,12 +51,16 @@ def hard_play(
     team: int,
     plays: list[Move],
     rng: random.Random,
-    budget_ms: float,
     samples: int,
+    cap_ms: float | None = None,
+    clock: Clock | None = None,
 ) -> Move:
-    """The candidate with the best mean value over up to ``samples`` guesses, or fewer when
-    ``budget_ms`` runs out (a guess is only started when it should end in time)."""
-    deadline = perf_counter() + budget_ms / 1000
+    """The candidate with the best mean value over ``samples`` guesses.
+
+    With a ``clock``, a guess is not started when it would likely end after ``cap_ms``
+    milliseconds (a safety cap: at the intended budget it does not bind).
+    """
+    timer = _Timer(clock, cap_ms) if clock is not None and cap_ms is not None else None
     unseen = unseen_cards(view)
     fill = fill_factors(view, unseen)
     scored = score_plays(position, team, plays, fill)
@@ -60,16 +72,28 @@ def hard_play(
     search = _Search(view, position, team, fill)
     unlikely = unlikely_cards(view)
     totals = [0.0] * len(candidates)
-    for done in range(1, samples + 1):
-        started = perf_counter()
+    for done in range(1, max(1, samples) + 1):
         deal = sample_deal(view, rng, unseen, unlikely)
         for i, move in enumerate(candidates):
             totals[i] += search.value(move, deal)
-        now = perf_counter()
-        if done < samples and now + (now - started) > deadline:
+        if timer is not None and done < samples and timer.out_of_time():
             break
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
     return candidates[best]
+
+
+class _Timer:
+    """The safety cap: is there time for one more guess, judging by the last one?"""
+
+    def __init__(self, clock: Clock, cap_ms: float) -> None:
+        self.clock = clock
+        self.last = clock()
+        self.deadline = self.last + cap_ms / 1000
+
+    def out_of_time(self) -> bool:
+        now = self.clock()
+        step, self.last = now - self.last, now
+        return now + step > self.deadline
 
 
 def _candidates(scored: list[tuple[float, Move]]) -> list[Move]:
@@ -214,8 +238,11 @@ class _Search:
         hands = {seat: list(deal.hands[seat]) for seat in self.others}
         for seat in self.others:
             mover = seat % teams
-            scores = node.scores(mover, "own" if mover == team else "medium")
-            pick = best_play(scores, hands[seat], node.position.chips)
+            if mover == team:
+                pick = best_play(node.scores(mover, "own"), hands[seat], node.position.chips)
+            else:
+                scores = node.scores(mover, "medium")
+                pick = medium_pick(scores, node.analysis, mover, hands[seat])  # type: ignore[arg-type]
             if pick is None:
                 continue
             node = node.child(mover, pick[1], pick[2])

@@ -553,7 +553,7 @@ class TournamentService:
         now = self.clock()
         existing = await self.db.lobbies.get_for_channel(match.thread_id)
         if existing is not None:
-            await self.db.lobbies.delete(existing.id)
+            await self.db.lobbies.delete(existing.id, self.clock())
         lobby = await self.db.lobbies.create(
             snapshot.tournament.guild_id,
             match.thread_id,
@@ -596,7 +596,7 @@ class TournamentService:
                 progress.cancelled_games.append(await self.games.cancel(match.game_id))
         elif match.status == "pending":
             lobby = await self.db.lobbies.get_for_channel(match.thread_id)
-            if lobby is not None and await self.db.lobbies.delete(lobby.id):
+            if lobby is not None and await self.db.lobbies.delete(lobby.id, self.clock()):
                 progress.closed_lobbies.append(lobby)
 
     async def _advance(self, tournament_id: int, progress: Progress) -> None:

@@ -1,0 +1,117 @@
+"""Computer players: when a computer has something to do (its turn, an owed forfeit, a human's
+turn taken over after a time-out), it moves after a pause, through the game service like anyone."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from bot.game import player_view
+from bot.game.ai import NoMoveError, choose_move
+
+from .errors import UserError
+from .events import GameEvent, MoveCommitted, MoveUndone, TimedOut, TurnStarted
+
+if TYPE_CHECKING:
+    from bot.store.games import GameRecord
+
+    from .games import GameService
+    from .scheduler import Scheduler
+
+log = logging.getLogger(__name__)
+
+
+def computer_seats_to_act(record: GameRecord) -> list[int]:
+    """Computer seats that must act now: the one to move, and any owing a forfeit or a draw."""
+    game = record.game
+    if game.is_over():
+        return []
+    seats = [
+        seat
+        for seat, info in enumerate(record.seats)
+        if info.get("bot_level")
+        and not game.out[seat]
+        and (game.owed_forfeits[seat] or seat in game.owed_draws)
+    ]
+    if record.seats[game.turn].get("bot_level") and game.turn not in seats:
+        seats.append(game.turn)
+    return seats
+
+
+class ComputerPlayers:
+    """Runs the computer players of every game: one pending move per game at a time."""
+
+    def __init__(
+        self,
+        games: GameService,
+        scheduler: Scheduler,
+        *,
+        delay: Callable[[], float],
+        budget_ms: Callable[[], int],
+    ) -> None:
+        self.games = games
+        self.scheduler = scheduler
+        self.delay = delay
+        self.budget_ms = budget_ms
+        for kind in (TurnStarted, MoveCommitted, MoveUndone):
+            games.bus.subscribe(kind, self._wake_on)
+        games.bus.subscribe(TimedOut, self._on_timeout)
+
+    def resume(self) -> None:
+        """At start-up: every game whose computer has something to do gets its move."""
+        for record in list(self.games.records.values()):
+            self.wake(record.id)
+
+    async def _wake_on(self, event: GameEvent) -> None:
+        self.wake(event.game_id)
+
+    async def _on_timeout(self, event: TimedOut) -> None:
+        if event.policy == "computer":
+            await self.move_for(event.game_id, event.seat, level="medium")
+
+    def wake(self, game_id: int) -> None:
+        """Schedule the game's next computer move after the pause, if a computer must act."""
+        record = self.games.records.get(game_id)
+        if record is None or not computer_seats_to_act(record):
+            return
+        key = ("computer", game_id)
+        if key not in self.scheduler:
+            due = self.games.clock() + self.delay()
+            self.scheduler.at(key, due, lambda: self._act(game_id))
+
+    async def _act(self, game_id: int) -> None:
+        record = self.games.records.get(game_id)
+        if record is None:
+            return
+        seats = computer_seats_to_act(record)
+        if seats:
+            await self.move_for(game_id, seats[0])
+        # The commit's events wake the game again if a computer still has something to do.
+
+    async def move_for(self, game_id: int, seat: int, level: str | None = None) -> bool:
+        """Choose (from the seat's view only) and play one move for ``seat``; True if played."""
+        record = self.games.records.get(game_id)
+        if record is None:
+            return False
+        game = record.game
+        level = level or record.seats[seat].get("bot_level") or "medium"
+        view = player_view(game, seat)
+        rng = random.Random(f"{game.seed}:{len(game.moves)}:{seat}")
+        try:
+            move = await asyncio.to_thread(
+                choose_move, view, level, rng, self.budget_ms(), clock=time.perf_counter
+            )
+        except NoMoveError:
+            return False
+        try:
+            await self.games.apply(game_id, move, actor_id=None, expected_turn=view.turn_number)
+        except UserError:
+            # The game moved on while it thought. Neither the move nor the refusal is logged:
+            # both can name a card of the computer's hand.
+            log.info("A computer's %s move in game %d (seat %d) lapsed", move.kind, game_id, seat)
+            return False
+        return True

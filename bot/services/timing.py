@@ -1,0 +1,45 @@
+"""The timers of a turn: a reminder and a time limit, from the table's options.
+
+Pure: the game service stores them in the same transaction as the move that starts the turn.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bot.store.timers import TimerRecord
+
+if TYPE_CHECKING:
+    from bot.game import Game
+    from bot.store.games import GameRecord
+
+REMINDER = "reminder"
+LIMIT = "limit"
+
+
+def turn_timers(
+    record: GameRecord, game: Game, options: dict[str, Any], now: float
+) -> list[TimerRecord]:
+    """The reminder and time limit of the turn now starting (none for a computer, or at the end).
+
+    >>> from types import SimpleNamespace
+    >>> from bot.game import Game, GameSettings
+    >>> game = Game.new(GameSettings.create(2), seed=1)
+    >>> record = SimpleNamespace(id=7, seats=[{"user_id": 1}, {"user_id": 2}])
+    >>> [(t.kind, t.due_at) for t in turn_timers(record, game, {"turn_time_limit": 60}, 100.0)]
+    [('limit', 160.0)]
+    """
+    if game.is_over():
+        return []
+    seat = game.turn
+    if record.seats[seat].get("bot_level"):
+        return []
+    payload = {"turn": game.turn_number, "seat": seat}
+    timers = []
+    reminder = int(options.get("reminder_delay") or 0)
+    if reminder:
+        timers.append(TimerRecord(record.id, REMINDER, now + reminder, dict(payload)))
+    limit = int(options.get("turn_time_limit") or 0)
+    if limit:
+        timers.append(TimerRecord(record.id, LIMIT, now + limit, dict(payload)))
+    return timers

@@ -1,0 +1,223 @@
+"""Competing changes to one game, put in flight together: exactly one takes effect, the other is
+told, and what the players then see agrees with the store. Each test was a defect before every
+change went through the game service's one path (lock, current-state check, one transaction).
+
+The racing calls are the ones the bot's own handlers make (a click's service call, a timer's
+fire), started together with ``asyncio.gather``; the channel is then read as a player would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.app import create_bot
+from bot.game import Move
+from bot.game.cards import is_jack
+from bot.game.moves import RESIGN
+from bot.services.errors import UserError
+from bot.services.games import STALE
+from bot.services.timing import LIMIT
+from bot.services.undo import LAPSED
+
+from .e2e_helpers import make_table, open_and_start, seat_actor
+
+MINUTE = 60
+
+
+def playable(game):
+    """A normal card the player on turn can play, and its first space."""
+    seat = game.turn
+    card = next(c for c in game.hands[seat] if not is_jack(c) and game.targets(seat, c))
+    return seat, card, game.targets(seat, card)[0]
+
+
+def said(table, start: str) -> list[str]:
+    return [m.content for m in table.channel.history() if m.content.startswith(start)]
+
+
+async def settle(env) -> None:
+    await env.settle()
+    await env.bot.bus.idle()
+
+
+@pytest.mark.parametrize("policy", ["remove", "computer", "skip"])
+async def test_a_move_in_time_beats_its_expiry(simcord_env, policy):
+    """(a) The expiry fires while the player on turn moves: the move stands, nothing else."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, time_limit="10m", on_timeout=policy)
+    bot = table.bot
+    timer = await bot.db.timers.get(record.id, LIMIT)
+    seat, card, space = playable(record.game)
+    user = record.seats[seat]["user_id"]
+    played, expired = await asyncio.gather(
+        bot.games.play(record.id, user, card, space, expected_turn=record.game.turn_number),
+        bot.turn_clock.fire(timer),
+        return_exceptions=True,
+    )
+    await settle(simcord_env)
+    assert not isinstance(played, Exception) and expired is None
+    game = record.game
+    assert [m.kind for m in game.moves] == ["play"] and not any(game.out)
+    assert said(table, "⌛") == []  # no false "ran out of time"
+    assert await bot.db.results.get(record.id) is None
+
+
+async def test_an_expiry_first_refuses_the_late_move(simcord_env):
+    """(a) The other order: the time-out wins, and the late player is told, nothing else."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, time_limit="10m", on_timeout="skip")
+    bot = table.bot
+    timer = await bot.db.timers.get(record.id, LIMIT)
+    seat, card, space = playable(record.game)
+    user = record.seats[seat]["user_id"]
+    expired, played = await asyncio.gather(
+        bot.turn_clock.fire(timer),
+        bot.games.play(record.id, user, card, space, expected_turn=record.game.turn_number),
+        return_exceptions=True,
+    )
+    await settle(simcord_env)
+    assert expired is None and isinstance(played, UserError) and str(played) == STALE
+    assert [m.kind for m in record.game.moves] == ["skip"]
+    assert len(said(table, "⌛")) == 1
+
+
+async def four_player_game(env):
+    table = await make_table(env, ["alice", "bob", "carol", "dave"])
+    record = await open_and_start(table)
+    return table, record
+
+
+@pytest.mark.parametrize("verdicts", [("uphold", "uphold"), ("uphold", "dismiss")])
+async def test_two_rulings_on_one_call(simcord_env, verdicts):
+    """(b) Two rulings at once: exactly one takes effect; the other is told which one did."""
+    table, record = await four_player_game(simcord_env)
+    bot = table.bot
+    host = record.options["host_id"]
+    host_seat = next(i for i, s in enumerate(record.seats) if s["user_id"] == host)
+    host_team = record.game.team_of(host_seat)
+    offenders = 1 - host_team
+    reporter = next(
+        s["user_id"] for i, s in enumerate(record.seats) if record.game.team_of(i) == host_team
+    )
+    report = await bot.tabletalk.report(table.channel.id, reporter, offenders)
+    results = await asyncio.gather(
+        *(
+            bot.tabletalk.resolve(report.id, host, uphold=v == "uphold", can_moderate=True)
+            for v in verdicts
+        ),
+        return_exceptions=True,
+    )
+    await settle(simcord_env)
+    won = [r for r in results if not isinstance(r, Exception)]
+    lost = [r for r in results if isinstance(r, Exception)]
+    assert len(won) == 1 and len(lost) == 1
+    assert isinstance(lost[0], UserError) and "already upheld" in str(lost[0])
+    stored = await bot.db.tabletalk.get(report.id)
+    assert stored.status == won[0][0].status == "upheld"
+    owed = [record.game.owed_forfeits[s] for s in record.game.settings.seats_of(offenders)]
+    assert owed == [1, 1]  # one penalty, not two
+
+
+async def test_an_undo_takes_back_only_the_move_it_names(simcord_env):
+    """(c) The host asks to undo move 1; bob agrees as bob makes move 2: move 2 stands."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    record = await open_and_start(table)
+    bot = table.bot
+    mover = seat_actor(table, record, record.game.turn)
+    seat, card, space = playable(record.game)
+    await bot.games.play(record.id, mover.id, card, space, expected_turn=0)
+    ask = await alice.slash(table.channel, "sequence undo")
+    assert "Waiting for" in ask.response.content
+    seat, card, space = playable(record.game)
+    player = record.seats[seat]["user_id"]
+    played, answered = await asyncio.gather(
+        bot.games.play(record.id, player, card, space, expected_turn=1),
+        bot.undo.answer(record.id, bob.id, 1, agree=True),
+        return_exceptions=True,
+    )
+    await settle(simcord_env)
+    # the move came first: the undo lapsed, with a clear answer, and move 2 stands
+    assert not isinstance(played, Exception)
+    assert isinstance(answered, UserError) and str(answered) == LAPSED
+    assert len(record.game.moves) == 2
+    assert [e.undone_at for e in await bot.db.games.log(record.id)] == [None, None]
+
+
+async def test_agree_and_refuse_together_with_three_teams(simcord_env):
+    """(c) With 3 teams, one answer wins and the other is told; never the generic apology."""
+    table = await make_table(simcord_env, ["alice", "bob", "carol"])
+    record = await open_and_start(table)
+    bot = table.bot
+    mover = record.seats[record.game.turn]["user_id"]
+    _, card, space = playable(record.game)
+    await bot.games.play(record.id, mover, card, space, expected_turn=0)
+    host = record.options["host_id"]
+    await bot.undo.request(record.id, host)
+    others = [s["user_id"] for s in record.seats if s["user_id"] != host]
+    refused, agreed = await asyncio.gather(
+        bot.undo.answer(record.id, others[0], 1, agree=False),
+        bot.undo.answer(record.id, others[1], 1, agree=True),
+        return_exceptions=True,
+    )
+    assert refused.refused
+    assert isinstance(agreed, UserError) and str(agreed) == LAPSED
+    assert len(record.game.moves) == 1 and "undo_request" not in record.options
+
+
+async def test_a_saved_final_move_finishes_the_game_at_start_up(simcord_env, bot_settings):
+    """(d) A crash after the final move was saved, before the end was: after the restart the
+    game is finished with its result, and the channel is free."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice = table.players[0]
+    record = await open_and_start(table)
+    db = table.bot.db
+    # What such a crash leaves: the resignation saved as the last move, the status still active.
+    game = record.game.copy()
+    game.push(Move(RESIGN, -1, team=0))
+    await db.games.append_moves(record.id, 0, [(game.moves[-1], alice.id)], game, now=1.0)
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(create_bot(bot_settings))
+    await settle(simcord_env)
+    bot = simcord_env.bot
+    assert bot.games.find_in_channel(table.channel.id) is None
+    result = await bot.db.results.get(record.id)
+    assert result is not None and result.winner_team == 1
+    assert (await bot.db.games.load(record.id)).status == "finished"
+    fresh = await alice.slash(table.channel, "sequence new")
+    assert not fresh.ephemeral  # the channel is free
+
+
+async def test_lost_timers_are_rebuilt_at_start_up(simcord_env, bot_settings):
+    """(e) A crash that lost the turn's timers: at start-up they are rebuilt, and fire."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, time_limit="10m", on_timeout="skip")
+    db = table.bot.db
+    await db.timers.clear_game(record.id)
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(create_bot(bot_settings))
+    await settle(simcord_env)
+    assert await simcord_env.bot.db.timers.get(record.id, LIMIT) is not None
+    await simcord_env.advance_time(10 * MINUTE + 1)
+    restored = simcord_env.bot.games.find_in_channel(table.channel.id)
+    assert [m.kind for m in restored.game.moves] == ["skip"]
+
+
+async def test_a_closed_lobby_keeps_no_working_buttons(simcord_env):
+    """(f) The last player leaves: the old message's buttons answer "closed", even after a new
+    lobby opens in the channel (lobby ids are never reused)."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    old = (await alice.slash(table.channel, "sequence new")).response
+    left = await alice.slash(table.channel, "sequence leave")
+    assert left.acknowledged
+    again = await bob.click(old, label="Join")
+    assert again.ephemeral and "closed" in again.response.content
+    new = (await bob.slash(table.channel, "sequence new")).response
+    stale = await alice.click(old, label="Join")
+    assert stale.ephemeral and "closed" in stale.response.content
+    lobby = await table.bot.db.lobbies.get_for_channel(table.channel.id)
+    assert lobby.seats and [s["user_id"] for s in lobby.seats] == [bob.id]
+    assert new.id != old.id

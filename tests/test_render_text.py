@@ -1,0 +1,100 @@
+"""What the image says: the move count as the message says it, names that fit, free corners
+that stay readable under a sequence line."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+
+from PIL import Image
+
+from bot.game import GameSettings, public_view
+from render.board import render_board
+from render.layout import CARD_BOX_SIZE, INSET, cell_box, seat_box
+from render.panels import header_lines, seat_name_lines
+from render.samples import midgame, random_game, sample_names
+from render.theme import FREE_LABEL
+from render.typeface import text_width
+
+LONG = [
+    "Babbage (mechanical engine)",
+    "Lovelace, Countess of Computing",
+    "Grace Brewster Murray Hopper",
+    "Dmitri Ivanovich Longname",
+]
+
+
+def _texts(line) -> str:
+    return "".join(part.text for part in line)
+
+
+def test_header_counts_moves_like_the_board_message() -> None:
+    game = midgame(2)
+    _, lines = header_lines(public_view(game), sample_names(2))
+    sub = _texts(lines[1])
+    assert f"move {len(game.moves)}" in sub
+    assert "turn" not in sub
+
+
+def test_long_names_shrink_before_they_are_cut() -> None:
+    view = public_view(midgame(2))
+    _, lines = header_lines(view, LONG[:2])
+    title = _texts(lines[0])
+    assert title.startswith(LONG[0]) and title.endswith("to play")
+    assert lines[0][0].size < 34
+    assert "…" not in _texts(lines[2])
+
+
+def test_a_winning_teams_count_is_never_cut() -> None:
+    game = random_game(GameSettings.create(4), 3)
+    assert game.winner is not None
+    view = public_view(game)
+    count = view.sequence_count(game.winner)
+    _, lines = header_lines(view, LONG)
+    sub = _texts(lines[1])
+    assert f" · {count} sequence" in sub and f"move {len(game.moves)}" in sub
+    assert "…" not in sub
+    assert "&" in sub  # the team, in a shorter form: first names
+
+
+def test_seat_names_fit_on_one_or_two_lines() -> None:
+    for players, teams in ((2, 2), (6, 3), (8, 2), (12, 3)):
+        left, _, right, _ = seat_box(0, players, teams)
+        width = right - left - 82  # less the seat's discard and margins, as drawn
+        for name in [*LONG, "Al", "Ann-Marie Lindqvist-Johansson"]:
+            size, lines = seat_name_lines(name, width)
+            assert 1 <= len(lines) <= 2
+            assert all(text_width(line, size, bold=True) <= width for line in lines)
+            assert " ".join(lines) == name, (players, name, lines)
+
+
+def _label_ink(image: Image.Image, space: int) -> int:
+    """Pixels of a free corner's "FREE" label colour around where the label sits."""
+    left, top, _, _ = cell_box(space)
+    cx, cy = left + 48, top + INSET + round(CARD_BOX_SIZE * 0.80)
+    data = image.crop((cx - 24, cy - 8, cx + 24, cy + 8)).tobytes()
+    pixels = zip(data[0::3], data[1::3], data[2::3], strict=True)
+    return sum(
+        1
+        for pixel in pixels
+        if max(abs(a - b) for a, b in zip(pixel, FREE_LABEL, strict=True)) <= 40
+    )
+
+
+def test_free_corner_label_stays_over_a_sequence_line() -> None:
+    view = public_view(midgame(2))
+    chips, locked = list(view.chips), list(view.locked)
+    window = (0, 10, 20, 30, 40)
+    for space in window[1:]:
+        chips[space] = 1
+    for space in window:
+        locked[space] = True
+    through = replace(view, chips=tuple(chips), locked=tuple(locked), sequences=((1, window),))
+    names = sample_names(2)
+    plain = Image.open(io.BytesIO(render_board(view, names))).convert("RGB")
+    lined = Image.open(io.BytesIO(render_board(through, names))).convert("RGB")
+    assert _label_ink(plain, 0) > 40
+    assert _label_ink(lined, 0) >= 0.9 * _label_ink(plain, 0)
+    # The line does run through the corner: its centre is no longer the plain card.
+    x, y = cell_box(0)[0] + 48, cell_box(0)[1] + 90
+    assert lined.getpixel((x, y)) != plain.getpixel((x, y))
