@@ -30,11 +30,11 @@ from .panels import draw_footer, draw_footer_static, draw_header, draw_header_st
 from .pngwrite import Band, compress_band, png_from_bands
 
 #: zlib levels, chosen by measurement (bench/render.py): a board row is encoded once and then
-#: reused while nothing on it changes, so it can afford a slow, small level; the header and
-#: footer change every move; a hand's marked rows change with the hand.
+#: reused while nothing on it changes, so it can afford a slow, small level. A row with the
+#: last-move frame or a hand's marks is shown once, like the header and footer: fast level.
 ROW_LEVEL = 6
 PANEL_LEVEL = 2
-MARKED_ROW_LEVEL = 2
+FLEETING_ROW_LEVEL = 2
 #: How far beyond its cell a last-move frame reaches (it stays inside).
 _FRAME_REACH = 0
 
@@ -84,11 +84,11 @@ def _row_band(
     all_chips = before + chips + after
     all_locked = (False,) * (row * 10) + locked + (False,) * (90 - row * 10)
     draw_board_state(image, all_chips, all_locked, sequences, last_change, top)
-    if marks is None:
-        return compress_band(to_palette(image), ROW_LEVEL)
-    numbered, wild, remove = marks
-    draw_hand_marks(image, HandMarks(dict(numbered), wild, remove), top)
-    return compress_band(to_palette(image), MARKED_ROW_LEVEL)
+    if marks is not None:
+        numbered, wild, remove = marks
+        draw_hand_marks(image, HandMarks(dict(numbered), wild, remove), top)
+    lasting = marks is None and last_change is None
+    return compress_band(to_palette(image), ROW_LEVEL if lasting else FLEETING_ROW_LEVEL)
 
 
 def _row_marks(marks: HandMarks | None, row: int) -> RowMarks | None:
