@@ -53,12 +53,15 @@ def fit_segments(parts: Sequence[Segment], width: int) -> list[Segment]:
         sized = [part._replace(size=max(round(part.size * scale), 8)) for part in parts]
         if _width(sized) <= width:
             return sized
+    # Each run that may be cut gets a share of the room in proportion to its width.
     room = width - _width([part for part in sized if part.keep])
+    cut = [part for part in sized if not part.keep]
+    total = max(_width(cut), 1)
     fitted = []
     for part in sized:
         if not part.keep:
-            part = part._replace(text=fit(part.text, max(room, 0), part.size, bold=part.bold))
-            room -= text_width(part.text, part.size, bold=part.bold)
+            share = room * text_width(part.text, part.size, bold=part.bold) // total
+            part = part._replace(text=fit(part.text, max(share, 0), part.size, bold=part.bold))
         fitted.append(part)
     return fitted
 
@@ -79,17 +82,21 @@ def _private_status(view: PlayerView, names: Sequence[str], width: int) -> Statu
     seat = view.seat or 0
     team = view.team_of(seat)
     if view.status != "active":
-        turn = "game over"
+        turn = [Segment(" · game over", theme.TEXT_DIM, 20, False, keep=True)]
     elif view.turn == seat:
-        turn = "your turn!"
+        turn = [Segment(" · your turn!", theme.TEXT_DIM, 20, False, keep=True)]
     else:
-        turn = f"{seat_name(names, view.turn)} to play"
+        turn = [
+            Segment(" · ", theme.TEXT_DIM, 20, False, keep=True),
+            Segment(seat_name(names, view.turn), theme.TEXT_DIM, 20, False),
+            Segment(" to play", theme.TEXT_DIM, 20, False, keep=True),
+        ]
     title = [Segment("Your hand", theme.TEXT, 34, True, keep=True)]
     sub = [
         Segment(seat_name(names, seat), theme.TEXT_DIM, 20, False),
         Segment(" · ", theme.TEXT_DIM, 20, False, keep=True),
         Segment(theme.team_name(team), team_text_colour(team), 20, True, keep=True),
-        Segment(f" · {turn}", theme.TEXT_DIM, 20, False),
+        *turn,
     ]
     return team, title, sub, "Only you see this. A number marks where that card can go."
 
