@@ -7,7 +7,8 @@ Prints, per posted image (compose + PNG encode):
   that did not change keeps its encoded bytes, as in play), the CPU time, and the size of the
   standard mid-game board (``render.samples.midgame``);
 * ``floor``: an image of the same size holding 100 flat rectangles, encoded the same way (same
-  bands, same levels, no cache), timed between the boards; and the board's ratio to it;
+  bands, same levels, no cache), timed between the boards; and the board's ratio to it; also
+  the same rectangles through the former encoder (RGB, palette mapped, Pillow's PNG);
 * the same board with every row re-encoded (each move's caches cleared: the worst move), the
   board drawn from scratch (every drawing cache cleared) and a cold start;
 * the private hand image and the replay GIF of a complete game.
@@ -44,23 +45,28 @@ from render.replay import render_replay_gif  # noqa: E402
 from render.samples import midgame, random_game, sample_names  # noqa: E402
 
 
-def _paired(
-    first: Callable[[], bytes], second: Callable[[], bytes], runs: int
-) -> tuple[list[float], float, list[float]]:
-    """Wall times (ms) of ``runs`` calls of each, interleaved so both see the same load, and the
-    CPU time per call of ``first`` (ms)."""
+def _interleaved(
+    first: Callable[[], bytes], others: list[Callable[[], bytes]], runs: int, block: int = 10
+) -> tuple[list[float], float, list[list[float]]]:
+    """Wall times (ms) of ``runs`` calls of ``first`` and of each of ``others``, taken in turns
+    of ``block`` calls so that all see the same load (a turn of each keeps its own data in the
+    processor's caches, as a run of it alone would), and the CPU time per call of ``first``."""
     walls: list[float] = []
-    seconds: list[float] = []
+    other_walls: list[list[float]] = [[] for _ in others]
     cpu = 0.0
-    for _ in range(runs):
-        wall, start = time.perf_counter(), time.process_time()
-        first()
-        cpu += time.process_time() - start
-        walls.append((time.perf_counter() - wall) * 1000)
-        wall = time.perf_counter()
-        second()
-        seconds.append((time.perf_counter() - wall) * 1000)
-    return walls, cpu * 1000 / runs, seconds
+    for done in range(0, runs, block):
+        count = min(block, runs - done)
+        for _ in range(count):
+            wall, start = time.perf_counter(), time.process_time()
+            first()
+            cpu += time.process_time() - start
+            walls.append((time.perf_counter() - wall) * 1000)
+        for function, times in zip(others, other_walls, strict=True):
+            for _ in range(count):
+                wall = time.perf_counter()
+                function()
+                times.append((time.perf_counter() - wall) * 1000)
+    return walls, cpu * 1000 / runs, other_walls
 
 
 def _times(function: Callable[[], bytes], runs: int, before: Callable[[], None] | None = None):
@@ -100,12 +106,14 @@ def positions(count: int, first: int = 24, last: int = 74) -> list[tuple[PlayerV
 
 def floor_image(size: tuple[int, int]) -> Image.Image:
     """A palette image of ``size`` with 100 flat rectangles where the board's cards are."""
+    colours = palette().getpalette() or []
     image = Image.new("P", size, 0)
-    image.putpalette(palette().getpalette() or [])
+    image.putpalette(colours)
     draw = ImageDraw.Draw(image)
     for space in range(100):
         left, top, right, bottom = cell_box(space)
-        draw.rectangle((left + 3, top + 3, right - 4, bottom - 4), fill=(space * 7) % 255)
+        fill = (space * 7) % (len(colours) // 3)
+        draw.rectangle((left + 3, top + 3, right - 4, bottom - 4), fill=fill)
     return image
 
 
@@ -136,8 +144,10 @@ def main() -> None:
     stream = iter(public for public, _ in moves[1:])
     size = board_image_size(2, 2)
     floor = floor_image(size)
-    walls, cpu, floor_walls = _paired(
-        lambda: render_board(next(stream), names), lambda: board_like_png(floor), args.runs
+    walls, cpu, (floor_walls, legacy) = _interleaved(
+        lambda: render_board(next(stream), names),
+        [lambda: board_like_png(floor), lambda: _legacy_floor(size)],
+        args.runs,
     )
     median = statistics.median(walls)
     print(
@@ -151,13 +161,13 @@ def main() -> None:
     floor_median = statistics.median(floor_walls)
     print(
         f"floor: {size[0]}x{size[1]}, 100 rectangles, same bands and levels, no cache "
-        f"(timed between the boards): median {floor_median:.1f} ms, "
+        f"(timed in turns with the boards): median {floor_median:.1f} ms, "
         f"{len(board_like_png(floor)):,} bytes; board/floor ratio {median / floor_median:.2f}x"
     )
-    legacy, _, _ = _times(lambda: _legacy_floor(size), max(args.runs // 3, 5))
+    legacy_median = statistics.median(legacy)
     print(
         f"floor through the former encoder (RGB, palette mapped, Pillow PNG level 1): "
-        f"median {statistics.median(legacy):.1f} ms"
+        f"median {legacy_median:.1f} ms; board/former floor ratio {median / legacy_median:.2f}x"
     )
     worst, worst_cpu, _ = _times(
         lambda: render_board(view, names), max(args.runs // 3, 5), before=clear_outputs

@@ -26,15 +26,15 @@ from .handrow import HandMarks, draw_hand_marks, draw_hand_row, hand_marks
 from .layout import BOARD_Y, BODY_Y, CELL, HEADER_H, WIDTH, board_image_size, hand_image_size
 from .overlay import Window, draw_board_state
 from .palette import palette
-from .panels import draw_footer, draw_header
+from .panels import draw_footer, draw_footer_static, draw_header, draw_header_static
 from .pngwrite import Band, compress_band, png_from_bands
 
 #: zlib levels, chosen by measurement (bench/render.py): a board row is encoded once and then
-#: reused while nothing on it changes, so it can afford a slow, small level; the header and
-#: footer change every move; a hand's marked rows change with the hand.
+#: reused while nothing on it changes, so it can afford a slow, small level. A row with the
+#: last-move frame or a hand's marks is shown once, like the header and footer: fast level.
 ROW_LEVEL = 6
 PANEL_LEVEL = 2
-MARKED_ROW_LEVEL = 2
+FLEETING_ROW_LEVEL = 2
 #: How far beyond its cell a last-move frame reaches (it stays inside).
 _FRAME_REACH = 0
 
@@ -84,11 +84,11 @@ def _row_band(
     all_chips = before + chips + after
     all_locked = (False,) * (row * 10) + locked + (False,) * (90 - row * 10)
     draw_board_state(image, all_chips, all_locked, sequences, last_change, top)
-    if marks is None:
-        return compress_band(to_palette(image), ROW_LEVEL)
-    numbered, wild, remove = marks
-    draw_hand_marks(image, HandMarks(dict(numbered), wild, remove), top)
-    return compress_band(to_palette(image), MARKED_ROW_LEVEL)
+    if marks is not None:
+        numbered, wild, remove = marks
+        draw_hand_marks(image, HandMarks(dict(numbered), wild, remove), top)
+    lasting = marks is None and last_change is None
+    return compress_band(to_palette(image), ROW_LEVEL if lasting else FLEETING_ROW_LEVEL)
 
 
 def _row_marks(marks: HandMarks | None, row: int) -> RowMarks | None:
@@ -125,17 +125,35 @@ def _row_bands(view: PlayerView, marks: HandMarks | None) -> list[Band]:
     return bands
 
 
+@cached
+def _header_base(height: int, teams: int) -> Image.Image:
+    """The header's static picture for ``teams`` (copy it)."""
+    image = _rgb_rows(0, HEADER_H, height)
+    draw_header_static(image, teams)
+    return image
+
+
+@cached
+def _footer_base(height: int, players: int, teams: int) -> Image.Image:
+    """The footer's static picture: the seats' plates (copy it)."""
+    image = _rgb_rows(BODY_Y, height, height)
+    draw_footer_static(image, players, teams, BODY_Y)
+    return image
+
+
 def _bands(
     view: PlayerView,
-    height: int,
+    head: Image.Image,
     header: Callable[[Image.Image], None],
+    foot: Image.Image,
     body: Callable[[Image.Image], None],
     marks: HandMarks | None,
 ) -> list[Band]:
-    head = _rgb_rows(0, HEADER_H, height)
+    """The encoded bands: ``header`` and ``body`` draw on copies of ``head`` and ``foot``."""
+    head = head.copy()
     header(head)
     bands = [compress_band(to_palette(head), PANEL_LEVEL), *_row_bands(view, marks)]
-    foot = _rgb_rows(BODY_Y, height, height)
+    foot = foot.copy()
     body(foot)
     bands.append(compress_band(to_palette(foot), PANEL_LEVEL))
     return bands
@@ -143,12 +161,14 @@ def _bands(
 
 def board_png(view: PlayerView, names: Sequence[str]) -> bytes:
     """The posted board image as PNG bytes (the pixels of ``compose_board``, palette mapped)."""
-    width, height = board_image_size(view.settings.players, view.settings.teams)
+    players, teams = view.settings.players, view.settings.teams
+    width, height = board_image_size(players, teams)
     bands = _bands(
         view,
-        height,
-        lambda image: draw_header(image, view, names),
-        lambda image: draw_footer(image, view, names, BODY_Y),
+        _header_base(height, teams),
+        lambda image: draw_header(image, view, names, static=False),
+        _footer_base(height, players, teams),
+        lambda image: draw_footer(image, view, names, BODY_Y, static=False),
         None,
     )
     return png_from_bands(width, _palette_bytes(), bands)
@@ -159,8 +179,9 @@ def hand_png(view: PlayerView, names: Sequence[str]) -> bytes:
     width, height = hand_image_size()
     bands = _bands(
         view,
-        height,
-        lambda image: draw_header(image, view, names, private=True),
+        _header_base(height, view.settings.teams),
+        lambda image: draw_header(image, view, names, private=True, static=False),
+        _rgb_rows(BODY_Y, height, height),
         lambda image: draw_hand_row(image, view, BODY_Y),
         hand_marks(view),
     )

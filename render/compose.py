@@ -1,4 +1,8 @@
-"""Whole pictures in RGB: the posted board and the private hand, from a view."""
+"""Whole pictures in RGB: the posted board and the private hand, from a view.
+
+The reference drawing: :mod:`render.bands` encodes the same pixels row band by row band (a
+test holds the two equal); the palette is made from these pictures.
+"""
 
 from __future__ import annotations
 

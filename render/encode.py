@@ -1,7 +1,8 @@
-"""PNG bytes from an RGB picture: mapped to the fixed palette, compressed fast.
+"""Palette mapping, and PNG bytes from a whole RGB picture (the tournament bracket).
 
-Palette PNGs are a third of the data of RGB ones, so zlib's fastest setting gives small files in
-a few milliseconds. The output depends only on the pixels: the same picture, the same bytes.
+The board and hand images are encoded band by band (:mod:`render.bands`); this is for pictures
+drawn once. Palette PNGs are a third of the data of RGB ones. The output depends only on the
+pixels: the same picture, the same bytes.
 """
 
 from __future__ import annotations

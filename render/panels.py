@@ -53,12 +53,15 @@ def fit_segments(parts: Sequence[Segment], width: int) -> list[Segment]:
         sized = [part._replace(size=max(round(part.size * scale), 8)) for part in parts]
         if _width(sized) <= width:
             return sized
+    # Each run that may be cut gets a share of the room in proportion to its width.
     room = width - _width([part for part in sized if part.keep])
+    cut = [part for part in sized if not part.keep]
+    total = max(_width(cut), 1)
     fitted = []
     for part in sized:
         if not part.keep:
-            part = part._replace(text=fit(part.text, max(room, 0), part.size, bold=part.bold))
-            room -= text_width(part.text, part.size, bold=part.bold)
+            share = room * text_width(part.text, part.size, bold=part.bold) // total
+            part = part._replace(text=fit(part.text, max(share, 0), part.size, bold=part.bold))
         fitted.append(part)
     return fitted
 
@@ -79,17 +82,21 @@ def _private_status(view: PlayerView, names: Sequence[str], width: int) -> Statu
     seat = view.seat or 0
     team = view.team_of(seat)
     if view.status != "active":
-        turn = "game over"
+        turn = [Segment(" · game over", theme.TEXT_DIM, 20, False, keep=True)]
     elif view.turn == seat:
-        turn = "your turn!"
+        turn = [Segment(" · your turn!", theme.TEXT_DIM, 20, False, keep=True)]
     else:
-        turn = f"{seat_name(names, view.turn)} to play"
+        turn = [
+            Segment(" · ", theme.TEXT_DIM, 20, False, keep=True),
+            Segment(seat_name(names, view.turn), theme.TEXT_DIM, 20, False),
+            Segment(" to play", theme.TEXT_DIM, 20, False, keep=True),
+        ]
     title = [Segment("Your hand", theme.TEXT, 34, True, keep=True)]
     sub = [
         Segment(seat_name(names, seat), theme.TEXT_DIM, 20, False),
         Segment(" · ", theme.TEXT_DIM, 20, False, keep=True),
         Segment(theme.team_name(team), team_text_colour(team), 20, True, keep=True),
-        Segment(f" · {turn}", theme.TEXT_DIM, 20, False),
+        *turn,
     ]
     return team, title, sub, "Only you see this. A number marks where that card can go."
 
@@ -129,32 +136,47 @@ def _public_status(view: PlayerView, names: Sequence[str], width: int) -> Status
     return None, title, sub, info
 
 
-def _score(image: Image.Image, view: PlayerView, x: int) -> None:
-    """Sequences per team against the number needed: a chip, the name and pips."""
-    teams, needed = view.settings.teams, view.settings.sequences_to_win
+def _score_rows(teams: int) -> list[int]:
+    """The centre line of each team's row in the score."""
     row_h = 28
     top = (HEADER_H - 18 - teams * row_h) // 2 + 18
-    draw_text(image, (x, top - 8), "SEQUENCES", 13, theme.TEXT_DIM, bold=True, anchor="ls")
-    for team in range(teams):
-        cy = top + team * row_h + row_h // 2
+    return [top + team * row_h + row_h // 2 for team in range(teams)]
+
+
+def _score_static(image: Image.Image, teams: int, x: int) -> None:
+    """The score's labels: a chip and the name of each team."""
+    rows = _score_rows(teams)
+    draw_text(image, (x, rows[0] - 22), "SEQUENCES", 13, theme.TEXT_DIM, bold=True, anchor="ls")
+    for team, cy in enumerate(rows):
         paste_centred(image, chip(team, 20), x + 10, cy)
         draw_text(
             image, (x + 28, cy), theme.team_name(team), 18, theme.TEXT, bold=True, anchor="lm"
         )
+
+
+def _score(image: Image.Image, view: PlayerView, x: int) -> None:
+    """Sequences per team against the number needed: pips."""
+    needed = view.settings.sequences_to_win
+    for team, cy in enumerate(_score_rows(view.settings.teams)):
         done = view.sequence_count(team)
         for i in range(max(needed, done)):
             paste_centred(image, pip(i < done), x + 108 + i * 22, cy)
 
 
-def _deck(image: Image.Image, view: PlayerView, x: int) -> None:
-    """The draw deck: a card back and how many cards are left."""
+_DECK_TOP = (HEADER_H - 56) // 2 - 6
+
+
+def _deck_static(image: Image.Image, x: int) -> None:
+    """The draw deck's card back and label."""
     back = card_back(40, 56)
-    top = (HEADER_H - 56) // 2 - 6
-    image.paste(back, (x - PAD, top - PAD), back)
-    draw_text(
-        image, (x + 52, top + 26), str(view.deck_count), 28, theme.TEXT, bold=True, anchor="ls"
-    )
-    draw_text(image, (x + 52, top + 50), "in deck", 15, theme.TEXT_DIM, anchor="ls")
+    image.paste(back, (x - PAD, _DECK_TOP - PAD), back)
+    draw_text(image, (x + 52, _DECK_TOP + 50), "in deck", 15, theme.TEXT_DIM, anchor="ls")
+
+
+def _deck(image: Image.Image, view: PlayerView, x: int) -> None:
+    """How many cards are left in the deck."""
+    count = str(view.deck_count)
+    draw_text(image, (x + 52, _DECK_TOP + 26), count, 28, theme.TEXT, bold=True, anchor="ls")
 
 
 def _title_right() -> int:
@@ -177,10 +199,26 @@ def header_lines(
     return team, lines
 
 
+def draw_header_static(image: Image.Image, teams: int) -> None:
+    """What the header shows whatever the move: the score's labels and the deck's card."""
+    _score_static(image, teams, WIDTH - SCORE_W - DECK_W)
+    _deck_static(image, WIDTH - DECK_W + 4)
+
+
 def draw_header(
-    image: Image.Image, view: PlayerView, names: Sequence[str], *, private: bool = False
+    image: Image.Image,
+    view: PlayerView,
+    names: Sequence[str],
+    *,
+    private: bool = False,
+    static: bool = True,
 ) -> None:
-    """Whose turn (or the result), the score, the deck and the last move."""
+    """Whose turn (or the result), the score, the deck and the last move.
+
+    ``static=False``: ``image`` already has :func:`draw_header_static` drawn on it.
+    """
+    if static:
+        draw_header_static(image, view.settings.teams)
     team, lines = header_lines(view, names, private=private)
     if team is None:
         paste_centred(image, star(), 52, 54)
@@ -201,24 +239,30 @@ def seat_name_lines(name: str, width: int) -> tuple[int, list[str]]:
     return wrap_fit(name, width, (15, 14, 13), 2, bold=True)
 
 
-def _seat(image: Image.Image, view: PlayerView, names: Sequence[str], seat: int, box: Box) -> None:
-    """One seat: its last discard, its name, team and hand size; the seat to move is framed."""
+def _plate(image: Image.Image, box: Box, team: int, active: bool) -> None:
+    """A seat's plate with its team's colour bar; the seat to move is framed."""
     draw = ImageDraw.Draw(image)
     left, top, right, bottom = box
-    team = view.team_of(seat)
-    out = view.out[seat]
-    active = view.status == "active" and view.turn == seat and not out
-    outline = theme.HIGHLIGHT if active else theme.PANEL_LINE
     draw.rounded_rectangle(
         (left + 4, top + 5, right - 5, bottom - 5),
         9,
         fill=theme.shade(theme.PANEL, 1.06),
-        outline=outline,
+        outline=theme.HIGHLIGHT if active else theme.PANEL_LINE,
         width=2 if active else 1,
     )
     draw.rounded_rectangle(
         (left + 4, top + 5, left + 10, bottom - 5), 3, fill=theme.team_colour(team)
     )
+
+
+def _seat(image: Image.Image, view: PlayerView, names: Sequence[str], seat: int, box: Box) -> None:
+    """One seat on its plate: its last discard, its name, team and hand size."""
+    left, top, right, bottom = box
+    team = view.team_of(seat)
+    out = view.out[seat]
+    active = view.status == "active" and view.turn == seat and not out
+    if active:
+        _plate(image, box, team, True)
     pile = view.discards[seat]
     card_w, card_h = 40, 56
     cx, cy = left + 18, top + (bottom - top - card_h) // 2
@@ -248,9 +292,26 @@ def _seat(image: Image.Image, view: PlayerView, names: Sequence[str], seat: int,
     _draw_runs(image, x, detail_y, fit_segments([team_run, detail_run], width))
 
 
-def draw_footer(image: Image.Image, view: PlayerView, names: Sequence[str], dy: int = 0) -> None:
-    """Every seat, in play order, with its last discard (``image`` starts ``dy`` rows down)."""
+def _seat_boxes(players: int, teams: int, dy: int) -> list[Box]:
+    boxes = [seat_box(seat, players, teams) for seat in range(players)]
+    return [Box(left, top - dy, right, bottom - dy) for left, top, right, bottom in boxes]
+
+
+def draw_footer_static(image: Image.Image, players: int, teams: int, dy: int = 0) -> None:
+    """Every seat's plate, none framed (``image`` starts ``dy`` rows down)."""
+    for seat, box in enumerate(_seat_boxes(players, teams, dy)):
+        _plate(image, box, seat % teams, False)
+
+
+def draw_footer(
+    image: Image.Image, view: PlayerView, names: Sequence[str], dy: int = 0, static: bool = True
+) -> None:
+    """Every seat, in play order, with its last discard (``image`` starts ``dy`` rows down).
+
+    ``static=False``: ``image`` already has :func:`draw_footer_static` drawn on it.
+    """
     players, teams = view.settings.players, view.settings.teams
-    for seat in range(players):
-        left, top, right, bottom = seat_box(seat, players, teams)
-        _seat(image, view, names, seat, Box(left, top - dy, right, bottom - dy))
+    if static:
+        draw_footer_static(image, players, teams, dy)
+    for seat, box in enumerate(_seat_boxes(players, teams, dy)):
+        _seat(image, view, names, seat, box)

@@ -24,7 +24,7 @@ from .layout import HEADER_H
 from .overlay import draw_board_state, paste_centred
 from .sprites import chip, star
 from .text import last_move_text, team_members
-from .typeface import draw_text, fit
+from .typeface import draw_text, fit, fit_size
 
 #: Each frame is the board at 1/SHRINK of its posted size.
 SHRINK = 2
@@ -61,8 +61,11 @@ def frame(view: PlayerView, names: Sequence[str], number: int, total: int) -> Im
     cy = board.height + CAPTION_H // 2
     icon = star() if team is None else chip(team, 26)
     paste_centred(image, icon.resize((30, 30)) if team is None else icon, 24, cy)
-    text = fit(text, image.width - 56, 17, bold=True)
-    draw_text(image, (46, cy), text, 17, theme.TEXT, bold=True, anchor="lm")
+    room = image.width - 56
+    size = fit_size(text, room, 17, 13, bold=True)
+    if size is None:
+        size, text = 13, fit(text, room, 13, bold=True)
+    draw_text(image, (46, cy), text, size, theme.TEXT, bold=True, anchor="lm")
     return image
 
 

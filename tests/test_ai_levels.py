@@ -108,7 +108,7 @@ def test_easy_completes_a_sequence_in_one_move() -> None:
 
 def test_easy_completes_whenever_it_can_in_played_games() -> None:
     checked = 0
-    for game in positions(["easy", "medium"], range(12)):
+    for game in positions(["easy", "medium"], range(40)):
         if game.turn != 0 or not any(completes(game, m) for m in game.legal_moves):
             continue
         game, move = play_of(game, "easy", random.Random(checked))
@@ -131,8 +131,8 @@ def test_easy_blocks_a_four_some_of_the_time() -> None:
                 blocked += 1
             else:
                 missed += 1
-    assert blocked >= 10 and missed >= 10
-    assert 0.3 < blocked / (blocked + missed) < 0.85
+    assert blocked >= 10 and missed >= 5
+    assert 0.5 < blocked / (blocked + missed) < 0.95
 
 
 def own_neighbours(game: Game, move: Move) -> int:

@@ -8,10 +8,10 @@ from dataclasses import replace
 
 from PIL import Image
 
-from bot.game import GameSettings, public_view
+from bot.game import GameSettings, player_view, public_view
 from render.board import render_board
-from render.layout import CARD_BOX_SIZE, INSET, cell_box, seat_box
-from render.panels import header_lines, seat_name_lines
+from render.layout import CARD_BOX_SIZE, INSET, WIDTH, cell_box, seat_box
+from render.panels import DECK_W, SCORE_W, TITLE_X, header_lines, seat_name_lines
 from render.samples import midgame, random_game, sample_names
 from render.theme import FREE_LABEL
 from render.typeface import text_width
@@ -26,6 +26,10 @@ LONG = [
 
 def _texts(line) -> str:
     return "".join(part.text for part in line)
+
+
+def _width(line) -> int:
+    return sum(text_width(part.text, part.size, bold=part.bold) for part in line)
 
 
 def test_header_counts_moves_like_the_board_message() -> None:
@@ -98,3 +102,12 @@ def test_free_corner_label_stays_over_a_sequence_line() -> None:
     # The line does run through the corner: its centre is no longer the plain card.
     x, y = cell_box(0)[0] + 48, cell_box(0)[1] + 90
     assert lined.getpixel((x, y)) != plain.getpixel((x, y))
+
+
+def test_the_hand_header_keeps_whose_turn_it_is() -> None:
+    game = midgame(4)
+    view = replace(player_view(game, 1), turn=2)
+    _, lines = header_lines(view, LONG, private=True)
+    sub = _texts(lines[1])
+    assert sub.endswith(" to play") and "Green" in sub
+    assert _width(lines[1]) <= WIDTH - SCORE_W - DECK_W - 16 - TITLE_X

@@ -66,7 +66,15 @@ class ChoiceRequired(IllegalMove):
 
 
 class Game:
-    """A game of Sequence: made by :meth:`new` or :meth:`replay`, changed by :meth:`push`."""
+    """A game of Sequence: made by :meth:`new` or :meth:`replay`, changed by :meth:`push`.
+
+    How a game ends (:attr:`termination`): a team completes its sequences; nobody can play on
+    (a full round of passes: a draw, or in convoy the most convoys wins, a tie is a draw; our
+    own rule where the sources are silent, except the convoy deck-out, which is the variant's);
+    the endless-play guard (house option, on by default: the deck reshuffled a second time with
+    no new sequence since the deal or the last one is a draw); every team agrees to a draw
+    (:data:`~bot.game.moves.AGREE_DRAW`); teams resign or leave until one is left.
+    """
 
     def __init__(self, settings: GameSettings, seed: int) -> None:
         self.settings = settings

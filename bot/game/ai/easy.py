@@ -1,7 +1,7 @@
 """The easy player: a beginner, beatable but plausible.
 
 It always completes a sequence when one play does it, and it blocks another team's line of
-four about half the time (a beginner does not always notice). Otherwise it plays a plain card
+four three times in four (a beginner does not always notice). Otherwise it plays a plain card
 at random, preferring spaces next to its own chips; jacks are kept for completing and blocking,
 and spent on a whim now and then.
 """
@@ -18,11 +18,11 @@ from .evaluate import Analysis
 from .position import Position
 
 #: How often a four of another team that can be blocked is blocked.
-BLOCK_CHANCE = 0.5
+BLOCK_CHANCE = 0.75
 #: A space's weight grows by this much for each own chip (or free corner) next to it.
-NEAR = 3.0
+NEAR = 6.0
 #: How often a jack is spent when no sequence is at stake and a plain card could be played.
-JACK_CHANCE = 0.1
+JACK_CHANCE = 0.03
 
 
 def neighbours(space: int) -> list[int]:
