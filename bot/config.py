@@ -25,6 +25,15 @@ SETTING_NAMES = (
     "LOBBY_EXPIRY",
     "COMPUTER_MOVE_DELAY",
     "COMPUTER_BUDGET_MS",
+    "USER_RATE_LIMIT",
+    "CHANNEL_RATE_LIMIT",
+    "CREATE_RATE_LIMIT",
+    "MAX_LOBBIES_PER_USER",
+    "MAX_LOBBIES_PER_SERVER",
+    "MAX_GAMES_PER_USER",
+    "MAX_TOURNAMENTS_PER_USER",
+    "MAX_TOURNAMENTS_PER_SERVER",
+    "TABLE_TALK_RULING_TIMEOUT",
 )
 #: A bot token: three dot-separated parts of URL-safe base64.
 _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
