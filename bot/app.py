@@ -20,6 +20,7 @@ from bot.services.tabletalk import TableTalkService
 from bot.services.turns import TurnClock
 from bot.services.undo import UndoService
 from bot.store.database import Database
+from bot.store.location import open_database
 from cogs.common.replies import SORRY
 
 log = logging.getLogger(__name__)
@@ -92,7 +93,7 @@ class SequenceBotMixin:
         wired to the events the game service publishes."""
         bot: Any = self
         settings = self.settings
-        self.db = await Database.open(settings.database_path)
+        self.db = await open_database(settings.database_location())
         self.games = GameService(self.db, self.clock, self.bus)
         self.lobbies = LobbyService(self.db, self.clock, games=self.games)
         self.turn_clock = TurnClock(self.db, self.games, self.scheduler, self.clock)

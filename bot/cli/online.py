@@ -49,7 +49,7 @@ def run_command(args: argparse.Namespace) -> int:
     if not token:
         print(NO_TOKEN, file=sys.stderr)
         return USAGE
-    problem = database_problem(settings.database_path)
+    problem = database_problem(settings.database_location())
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return FAILED
@@ -58,7 +58,7 @@ def run_command(args: argparse.Namespace) -> int:
     log.info(
         "Starting",
         extra={
-            "database": str(settings.database_path),
+            "database": settings.database_label(),
             "sync": f"guild {settings.dev_guild_id}" if settings.dev_guild_id else "global",
             "shards": settings.shard_count or 1,
         },
