@@ -125,7 +125,7 @@ async def postgres_problem(url: str, timeout: float = 10.0) -> str | None:
                 "point SEQUENCE_DATABASE at another (empty) database."
             )
     except asyncpg.PostgresError as error:
-        return f"the database {shown} cannot be read: {error.__class__.__name__}: {error}."
+        return f"the database {shown} cannot be read: {error.message}."
     finally:
         await conn.close()
     return None
