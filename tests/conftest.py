@@ -37,6 +37,15 @@ def bot_settings(tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
+def settings_on_each_backend(store_location: str | Path, tmp_path: Path) -> Settings:
+    """Test settings on a fresh store of each backend (a module runs its end-to-end tests on
+    both by overriding ``bot_settings`` with this fixture)."""
+    if isinstance(store_location, Path):
+        return make_settings(tmp_path, database_path=store_location)
+    return make_settings(tmp_path, database_url=store_location)
+
+
+@pytest.fixture
 def simcord_bot(bot_settings: Settings):
     """The real bot, as ``python -m bot`` builds it."""
     return create_bot(bot_settings)
