@@ -8,13 +8,15 @@ import io
 import logging
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from bot.logs import PAYLOAD_LOGGERS, configure_logging
-from bot.store import Database, NotFoundError, StoreError
+from bot.store import ChannelBusyError, Database, NotFoundError, StoreError
 from bot.store.connection import Connection
 from bot.store.errors import IntegrityError
+from bot.store.location import open_database
 from bot.store.postgres import placeholders, rowcount
 from bot.store.timers import TimerRecord
 from tests.store_util import create_game, play, push_random
@@ -127,3 +129,53 @@ async def test_an_error_never_quotes_the_row(db: Database, debug_log: io.StringI
 
 async def _bad_sql(conn: Connection) -> None:
     await conn.fetchall("SELECT no_such_column FROM games")
+
+
+async def blocked(db: Database) -> None:
+    """Until another connection waits on a lock (PostgreSQL); SQLite: a moment, as its waiter
+    sits in ``BEGIN IMMEDIATE`` where nothing shows it."""
+    if db.dialect == "sqlite":
+        await asyncio.sleep(0.1)
+        return
+    async with asyncio.timeout(30):
+        while not await db.read(_lock_waiters):
+            await asyncio.sleep(0.01)
+
+
+async def _lock_waiters(conn: Connection) -> int:
+    row = await conn.fetchone(
+        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+        "AND datname = current_database()"
+    )
+    return int(row[0]) if row else 0
+
+
+async def test_a_channel_taken_by_another_process_meanwhile_is_busy(
+    store_location: str | Path,
+) -> None:
+    """Two processes open a lobby in one channel; the second checked before the first committed
+    (PostgreSQL lets it; SQLite's write lock makes it wait): it still gets ChannelBusyError."""
+    one, two = await open_database(store_location), await open_database(store_location)
+    try:
+        inserted = asyncio.Event()
+        commit = asyncio.Event()
+
+        async def first() -> None:
+            async with one.transaction():
+                await one.lobbies.create(1, 5, 100, {}, 1.0)
+                inserted.set()
+                await commit.wait()
+
+        async def second() -> None:
+            await inserted.wait()
+            create = asyncio.create_task(two.lobbies.create(1, 5, 101, {}, 2.0))
+            await blocked(one)  # it checked, found no lobby, and waits on the unique index
+            commit.set()
+            with pytest.raises(ChannelBusyError, match="open lobby"):
+                await create
+
+        await asyncio.gather(first(), second())
+        assert [lobby.host_id for lobby in await two.lobbies.list_all()] == [100]
+    finally:
+        await one.close()
+        await two.close()
