@@ -179,3 +179,18 @@ async def test_a_channel_taken_by_another_process_meanwhile_is_busy(
     finally:
         await one.close()
         await two.close()
+
+
+async def test_a_task_started_inside_a_postgresql_transaction_has_its_own(pg_url: str) -> None:
+    """Only the task that opened a transaction joins it (an asyncpg connection runs one
+    statement at a time): a task it starts reads committed rows on another connection."""
+    db = await open_database(pg_url)
+    try:
+        async with db.transaction():
+            await db.prefs.set(1, "k", "inside")
+            seen = await asyncio.create_task(db.prefs.get(1, "k"))
+            assert await db.prefs.get(1, "k") == "inside"
+        assert seen is None
+        assert await db.prefs.get(1, "k") == "inside"
+    finally:
+        await db.close()

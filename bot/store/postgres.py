@@ -12,6 +12,7 @@ A statement's arguments are never logged or put in an error: they carry players'
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import logging
@@ -80,6 +81,9 @@ class PostgresConnection:
     def __init__(self, raw: asyncpg.Connection, owner: PostgresDatabase) -> None:
         self._raw = raw
         self.owner = owner
+        #: The task whose transaction this is: only it joins (one connection runs one
+        #: statement at a time; a task started inside the transaction gets its own).
+        self.task = asyncio.current_task()
         self.open = True
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
@@ -155,7 +159,7 @@ class PostgresDatabase:
             pool = await asyncpg.create_pool(
                 url, min_size=min_size, max_size=max_size, timeout=30.0
             )
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        except Exception as error:  # refused, unreachable, a bad URL: told without password
             raise DatabaseUnavailableError(
                 f"The PostgreSQL database {where} cannot be reached: "
                 f"{redact(str(error), url)}. Check that the server runs, the URL "
@@ -185,7 +189,12 @@ class PostgresDatabase:
 
     def _joined(self) -> PostgresConnection | None:
         joined = current.get()
-        if isinstance(joined, PostgresConnection) and joined.open and joined.owner is self:
+        if (
+            isinstance(joined, PostgresConnection)
+            and joined.open
+            and joined.owner is self
+            and joined.task is asyncio.current_task()
+        ):
             return joined
         return None
 
