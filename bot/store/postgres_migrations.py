@@ -4,7 +4,9 @@ Each version here creates what the SQLite migration of the same number creates, 
 PostgreSQL's types: ``BIGINT`` for Discord ids (snowflakes pass 2**53), identity keys,
 ``DOUBLE PRECISION`` for times (never ``REAL``, which is 4 bytes in PostgreSQL) and the same
 partial unique indexes. Append only, like :data:`bot.store.migrations.MIGRATIONS`; a new version
-is added to both lists together.
+is added to both lists together (and to ``bot/store/copy.py`` if it changes a table).
+Statements are split like SQLite's (:func:`bot.store.migrations.statements`): no dollar-quoted
+function bodies.
 """
 
 from __future__ import annotations
