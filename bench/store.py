@@ -1,104 +1,193 @@
-"""Store speed: the median time to commit one move, and the time to load 1,000 active games.
+"""Store speed on each backend: one move's writes, and the time to load 1,000 active games.
 
-A move is a real move of a real game, committed with its snapshot (``games.append_move``). The
-start-up figure is ``Database.open`` plus ``games.active()`` on a file holding ``--games`` active
-games of about ``--moves-per-game`` moves each. Run: ``python bench/store.py``.
+A move is a real move of a real game, written as the game service writes it: the move with its
+snapshot and the next turn's timers in one transaction (``games.append_moves`` and
+``timers.replace`` inside ``db.transaction()``), by one writer. The start-up figure is opening
+the store plus ``games.active()`` on a store holding ``--games`` active games of about
+``--moves-per-game`` moves each.
+
+Run: ``python bench/store.py`` (SQLite, and PostgreSQL on a throwaway server started with
+PostgreSQL's default durability, when its binaries are installed), or ``--backend sqlite``,
+``--backend postgresql --url postgresql://...`` (an empty database).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
 import statistics
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from bot.game import Game, GameSettings
 from bot.game.randomplay import push_random
 from bot.store import Database
+from bot.store.connection import Connection
+from bot.store.location import open_database
+from bot.store.timers import TimerRecord
 
 
-async def commit_times(path: Path, count: int, synchronous: str) -> list[float]:
-    """Seconds per ``append_move``, for ``count`` moves of 4-player games."""
+async def commit_times(db: Database, count: int) -> list[float]:
+    """Seconds per move's writes, for ``count`` moves of 4-player games."""
     rng = random.Random(1)
     settings = GameSettings.create(4)
-    db = await Database.open(path, synchronous=synchronous)
     times: list[float] = []
     channel = 0
-    try:
-        while len(times) < count:
-            channel += 1
-            game = Game.new(settings, channel)
-            record = await db.games.create(1, channel, game, [], {}, None, time.time())
-            while not game.is_over() and len(times) < count:
-                move = push_random(game, rng)
-                number = len(game.moves) - 1
-                start = time.perf_counter()
-                await db.games.append_move(record.id, number, move, 1, game, time.time())
-                times.append(time.perf_counter() - start)
-            await db.games.finish(record.id, "finished", time.time())
-    finally:
-        await db.close()
+    while len(times) < count:
+        channel += 1
+        game = Game.new(settings, channel)
+        record = await db.games.create(1, channel, game, [], {}, None, time.time())
+        while not game.is_over() and len(times) < count:
+            move = push_random(game, rng)
+            number = len(game.moves) - 1
+            now = time.time()
+            payload = {"turn": game.turn_number, "seat": game.turn}
+            timers = [  # a reminder and a time limit, as a game with both options gets
+                TimerRecord(record.id, "reminder", now + 3600, payload),
+                TimerRecord(record.id, "limit", now + 600, payload),
+            ]
+            start = time.perf_counter()
+            async with db.transaction():
+                await db.games.append_moves(record.id, number, [(move, 1)], game, now)
+                await db.timers.replace(record.id, timers)
+            times.append(time.perf_counter() - start)
+        await db.games.finish(record.id, "finished", time.time())
     return times
 
 
-async def fill(path: Path, games: int, moves_per_game: int) -> int:
+async def durability(db: Database) -> str:
+    """The durability settings the figures were measured with."""
+    if db.dialect == "sqlite":
+        row = await db.read(_fetch, "PRAGMA synchronous")
+        names = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}
+        return f"SQLite WAL, synchronous={names.get(row[0], row[0]) if row else '?'}"
+    commit = await db.read(_fetch, "SHOW synchronous_commit")
+    fsync = await db.read(_fetch, "SHOW fsync")
+    return f"PostgreSQL synchronous_commit={commit and commit[0]}, fsync={fsync and fsync[0]}"
+
+
+async def _fetch(conn: Connection, sql: str) -> tuple[object, ...] | None:
+    return await conn.fetchone(sql)
+
+
+async def fill(db: Database, games: int, moves_per_game: int) -> int:
     """Store ``games`` active games of about ``moves_per_game`` moves; return the move count."""
     rng = random.Random(2)
-    db = await Database.open(path)
     total = 0
-    try:
-        for channel in range(games):
-            game = Game.new(GameSettings.create(rng.choice([2, 3, 4, 6])), channel)
-            for _ in range(moves_per_game + rng.randint(-5, 5)):
-                if game.is_over():
-                    break
-                push_random(game, rng)
-            await db.games.create(1, 10_000 + channel, game, [], {}, None, time.time())
-            total += len(game.moves)
-    finally:
-        await db.close()
+    for channel in range(games):
+        game = Game.new(GameSettings.create(rng.choice([2, 3, 4, 6])), channel)
+        for _ in range(moves_per_game + rng.randint(-5, 5)):
+            if game.is_over():
+                break
+            push_random(game, rng)
+        await db.games.create(1, 10_000 + channel, game, [], {}, None, time.time())
+        total += len(game.moves)
     return total
 
 
-async def load_time(path: Path) -> tuple[float, int]:
-    """Seconds for ``Database.open`` + ``games.active()``, and the number of games loaded."""
+async def load_time(location: str | Path) -> tuple[float, int]:
+    """Seconds for opening the store + ``games.active()``, and the number of games loaded."""
     start = time.perf_counter()
-    db = await Database.open(path)
+    db = await open_database(location)
     loaded = await db.games.active()
     elapsed = time.perf_counter() - start
     await db.close()
     return elapsed, len(loaded)
 
 
+async def measure(label: str, location: str | Path, args: argparse.Namespace) -> None:
+    """Print one backend's figures: a move's writes, then the start-up load."""
+    options = {"synchronous": args.synchronous} if label == "sqlite" else {}
+    db = await open_database(location, **options)
+    try:
+        times = await commit_times(db, args.moves)
+        settings = await durability(db)
+    finally:
+        await db.close()
+    ms = sorted(t * 1000 for t in times)
+    print(
+        f"store[{label}]: one move's writes (append_moves + timers.replace, one transaction, "
+        f"1 writer; {settings}): {len(ms) / sum(times):.0f} moves/s, median "
+        f"{statistics.median(ms):.3f} ms, p99 {ms[int(len(ms) * 0.99)]:.3f} ms, "
+        f"max {ms[-1]:.3f} ms over {len(ms)} moves"
+    )
+    if args.games <= 0:
+        return
+    startup = args.startup_location(label)
+    db = await open_database(startup)
+    try:
+        total = await fill(db, args.games, args.moves_per_game)
+    finally:
+        await db.close()
+    loads = [await load_time(startup) for _ in range(args.runs)]
+    seconds = [elapsed for elapsed, _ in loads]
+    print(
+        f"store[{label}]: start-up (open + load {loads[0][1]} active games, {total} moves): "
+        f"median {statistics.median(seconds):.3f} s, best {min(seconds):.3f} s "
+        f"over {len(seconds)} runs"
+    )
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--moves", type=int, default=1000, help="moves to commit and time")
-    parser.add_argument("--games", type=int, default=1000, help="active games to load")
+    parser.add_argument("--games", type=int, default=1000, help="active games to load (0: skip)")
     parser.add_argument("--moves-per-game", type=int, default=40)
     parser.add_argument("--runs", type=int, default=3, help="start-up loads to time")
-    parser.add_argument("--synchronous", default="NORMAL", help="NORMAL (default) or FULL")
+    parser.add_argument("--synchronous", default="NORMAL", help="SQLite: NORMAL (default) or FULL")
+    parser.add_argument(
+        "--synchronous-commit",
+        default=None,
+        help="PostgreSQL: on, off, ... for the bench's sessions (default: the server's, on)",
+    )
+    parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
+    parser.add_argument(
+        "--url", help="PostgreSQL server URL (default: a throwaway server started here)"
+    )
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
-        times = await commit_times(Path(folder) / "moves.db", args.moves, args.synchronous)
-        ms = sorted(t * 1000 for t in times)
-        print(
-            f"store: commit one move (synchronous={args.synchronous.upper()}): median "
-            f"{statistics.median(ms):.3f} ms, p90 {ms[int(len(ms) * 0.9)]:.3f} ms, "
-            f"max {ms[-1]:.3f} ms over {len(ms)} moves"
-        )
-        path = Path(folder) / "startup.db"
-        total = await fill(path, args.games, args.moves_per_game)
-        size = path.stat().st_size / 1e6
-        loads = [await load_time(path) for _ in range(args.runs)]
-        seconds = [elapsed for elapsed, _ in loads]
-        print(
-            f"store: start-up (open + load {loads[0][1]} active games, {total} moves, "
-            f"{size:.1f} MB): median {statistics.median(seconds):.3f} s, "
-            f"best {min(seconds):.3f} s over {len(seconds)} runs"
-        )
+    with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as stack:
+        server = args.url
+        if args.backend != "sqlite" and server is None:
+            from tests.pg_server import find_bin, temporary_server
+
+            if find_bin() is None:
+                if args.backend == "postgresql":
+                    raise SystemExit("PostgreSQL is not installed: give --url.")
+                print("store[postgresql]: skipped (PostgreSQL is not installed; give --url)")
+            else:
+                server = stack.enter_context(temporary_server(durable=True))
+        locations = {}
+        if args.backend in ("sqlite", "both"):
+            locations["sqlite"] = (Path(folder) / "moves.db", Path(folder) / "startup.db")
+        if args.backend in ("postgresql", "both") and server is not None:
+            query = ""
+            if args.synchronous_commit:  # asyncpg sends unknown URL parameters as settings
+                query = f"?synchronous_commit={args.synchronous_commit}"
+            locations["postgresql"] = (
+                await _fresh_database(server, "bench_moves") + query,
+                await _fresh_database(server, "bench_startup") + query,
+            )
+        args.startup_location = lambda label: locations[label][1]
+        for label, (moves, _) in locations.items():
+            await measure(label, moves, args)
+
+
+async def _fresh_database(server: str, name: str) -> str:
+    """A new empty database on the server of ``server`` (dropped first if it exists)."""
+    import asyncpg
+
+    conn = await asyncpg.connect(server)
+    try:
+        await conn.execute(f"DROP DATABASE IF EXISTS {name}")
+        await conn.execute(f"CREATE DATABASE {name}")
+    finally:
+        await conn.close()
+    base = urlsplit(server)
+    return urlunsplit((base.scheme, base.netloc, "/" + name, base.query, ""))
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from bot.services.tabletalk import TableTalkService
 from bot.services.turns import TurnClock
 from bot.services.undo import UndoService
 from bot.store.database import Database
+from bot.store.location import open_database
 from cogs.common.cooldowns import RateLimits
 from cogs.common.replies import SORRY
 
@@ -97,7 +98,7 @@ class SequenceBotMixin:
         wired to the events the game service publishes."""
         bot: Any = self
         settings = self.settings
-        self.db = await Database.open(settings.database_path)
+        self.db = await open_database(settings.database_location())
         self.games = GameService(self.db, self.clock, self.bus)
         self.caps = Caps(self.db, self.games, CapSettings.from_settings(settings))
         self.lobbies = LobbyService(self.db, self.clock, games=self.games, caps=self.caps)

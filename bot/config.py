@@ -9,6 +9,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
+
+from bot.store.location import is_postgres_url, redact
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 TIME_LIMIT_POLICIES = ("skip", "computer", "remove")
@@ -49,8 +52,11 @@ class Settings:
 
     #: The bot token (``DISCORD_TOKEN``); only ``run`` needs it. Never logged or shown.
     discord_token: str | None = field(default=None, repr=False)
-    #: The SQLite file (``SEQUENCE_DATABASE``).
+    #: The SQLite file (``SEQUENCE_DATABASE`` when it is a path).
     database_path: Path = Path("data/sequence.db")
+    #: The PostgreSQL database (``SEQUENCE_DATABASE=postgresql://...``), used instead of
+    #: ``database_path`` when set. It may hold a password: never logged or shown whole.
+    database_url: str | None = field(default=None, repr=False)
     #: ``LOG_LEVEL``: DEBUG, INFO, WARNING, ERROR or CRITICAL.
     log_level: str = "INFO"
     #: ``DEV_GUILD_ID``: sync slash commands to this server only (instant), not globally.
@@ -109,12 +115,16 @@ class Settings:
         token = values.get("DISCORD_TOKEN", "").strip()
         parsed["discord_token"] = token or None
         if "SEQUENCE_DATABASE" in values:
-            path = values["SEQUENCE_DATABASE"].strip()
-            if not path:
+            location = values["SEQUENCE_DATABASE"].strip()
+            if not location:
                 raise ConfigError(
-                    "SEQUENCE_DATABASE is empty: give a file path like data/sequence.db."
+                    "SEQUENCE_DATABASE is empty: give a file path like data/sequence.db or a "
+                    "URL like postgresql://user:password@host/dbname."
                 )
-            parsed["database_path"] = Path(path)
+            if is_postgres_url(location):
+                parsed["database_url"] = _postgres_url(location)
+            else:
+                parsed["database_path"] = Path(location)
         level = values.get("LOG_LEVEL", "INFO").strip().upper()
         if level not in LOG_LEVELS:
             raise ConfigError(
@@ -153,6 +163,14 @@ class Settings:
             values, "TABLE_TALK_RULING_TIMEOUT", 600, minimum=0
         )
         return cls(**parsed)
+
+    def database_location(self) -> str | Path:
+        """Where the store is: the PostgreSQL URL if set, else the SQLite file."""
+        return self.database_url or self.database_path
+
+    def database_label(self) -> str:
+        """The store's location for messages and logs (a URL without its password)."""
+        return redact(self.database_url) if self.database_url else str(self.database_path)
 
     def with_overrides(self, **changes: Any) -> Settings:
         """A copy with some settings changed (tests and the demo use this)."""
@@ -220,6 +238,20 @@ def read_env_file(path: Path) -> dict[str, str]:
             value = value[1:-1]
         values[key.strip()] = value
     return values
+
+
+def _postgres_url(url: str) -> str:
+    """A usable ``postgresql://`` URL, else :class:`ConfigError` (naming it without password)."""
+    shown = redact(url)
+    try:
+        urlsplit(url).port  # noqa: B018 (reading the port validates the URL)
+    except ValueError as error:
+        reason = redact(str(error), url)
+        raise ConfigError(
+            f"SEQUENCE_DATABASE={shown} is not a valid PostgreSQL URL ({reason}): use "
+            "postgresql://user:password@host:5432/dbname."
+        ) from None
+    return url
 
 
 def _int(values: Mapping[str, str], name: str, default: int, *, minimum: int) -> int:

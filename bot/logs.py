@@ -16,10 +16,10 @@ from collections.abc import Iterable
 from typing import TextIO
 
 REDACTED = "[redacted]"
-#: Loggers whose DEBUG lines print payloads, so they never go below INFO: discord.py's requests,
-#: responses and events carry ephemeral replies (a player's hand), and aiosqlite prints each
-#: statement's arguments (a game's snapshot: every hand and the deck order).
-PAYLOAD_LOGGERS = ("discord.http", "discord.gateway", "aiosqlite")
+#: Loggers whose DEBUG lines print payloads: discord.py's requests, responses and events (they
+#: carry ephemeral replies, a player's hand) and the database drivers' statements with their
+#: arguments (snapshots hold every hand). They never go below INFO.
+PAYLOAD_LOGGERS = ("discord.http", "discord.gateway", "aiosqlite", "asyncpg")
 #: Attributes every ``LogRecord`` has; anything else was passed with ``extra=`` and is printed.
 _STANDARD = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
     "message",

@@ -1,13 +1,23 @@
-"""Shared fixtures: the real bot (``create_bot``) on SimCord's in-memory Discord."""
+"""Shared fixtures: the real bot (``create_bot``) on SimCord's in-memory Discord, and the
+store on both backends (a SQLite file, a database on a throwaway PostgreSQL server)."""
 
 from __future__ import annotations
 
+import itertools
+import os
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.app import create_bot
 from bot.config import Settings
+from bot.store.location import open_database
+from tests import pg_server
+
+#: The store backends every store test runs on.
+BACKENDS = ("sqlite", "postgresql")
+_numbers = itertools.count(1)
 
 
 def make_settings(tmp_path: Path, **overrides: object) -> Settings:
@@ -27,6 +37,15 @@ def bot_settings(tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
+def settings_on_each_backend(store_location: str | Path, tmp_path: Path) -> Settings:
+    """Test settings on a fresh store of each backend (a module runs its end-to-end tests on
+    both by overriding ``bot_settings`` with this fixture)."""
+    if isinstance(store_location, Path):
+        return make_settings(tmp_path, database_path=store_location)
+    return make_settings(tmp_path, database_url=store_location)
+
+
+@pytest.fixture
 def simcord_bot(bot_settings: Settings):
     """The real bot, as ``python -m bot`` builds it."""
     return create_bot(bot_settings)
@@ -39,3 +58,41 @@ async def simcord_env(simcord_env):
     yield simcord_env
     if not simcord_env.bot.is_closed():
         await simcord_env.bot.close()
+
+
+@pytest.fixture(scope="session")
+def pg_server_url() -> Iterator[str]:
+    """A PostgreSQL server for the whole session: the URL of its ``postgres`` database.
+
+    Without PostgreSQL's binaries the PostgreSQL tests are skipped, except under ``CI=true``
+    where they fail: CI must test both backends (``.ci/run`` installs PostgreSQL).
+    """
+    if pg_server.find_bin() is None:
+        reason = "PostgreSQL is not installed (no initdb): the PostgreSQL store tests cannot run"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(reason + " (CI=true: install Debian's postgresql).")
+        pytest.skip(reason + ".")
+    with pg_server.temporary_server() as url:
+        yield url
+
+
+@pytest.fixture
+def pg_url(pg_server_url: str) -> str:
+    """The URL of a fresh, empty PostgreSQL database (one per test)."""
+    return pg_server.create_database_now(pg_server_url, f"test_{next(_numbers)}")
+
+
+@pytest.fixture(params=BACKENDS)
+def store_location(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """Where a fresh store lives: a SQLite file path, or a fresh PostgreSQL database's URL."""
+    if request.param == "sqlite":
+        return tmp_path / "store.db"
+    return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture
+async def db(store_location: str | Path) -> AsyncIterator[object]:
+    """A migrated store on each backend, closed at the end."""
+    database = await open_database(store_location)
+    yield database
+    await database.close()

@@ -25,7 +25,9 @@ from bot.cli.local import LocalOptions, missing_modules, play_local
 from bot.cli.online import beat
 from bot.logs import PAYLOAD_LOGGERS, KeyValueFormatter, RedactFilter, configure_logging
 
+from .pg_server import free_port
 from .test_config import BAD_SETTINGS, VARIABLES
+from .test_store_migrations import query
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "MTIzNDU2Nzg5.fake-token-for-tests.abcdefghijklmnop"
@@ -294,6 +296,24 @@ def test_check_reads_a_database_the_bot_wrote(monkeypatch, tmp_path, capsys):
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     monkeypatch.setenv("SEQUENCE_DATABASE", str(tmp_path / "bot.db"))
     assert main(["check"]) == 0
+
+
+def test_check_on_postgresql_never_shows_the_password(monkeypatch, pg_url, capsys):
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("SEQUENCE_DATABASE", pg_url.replace("sequence@", "sequence:hunter2@"))
+    assert main(["check"]) == 0  # an empty database: the bot will create its tables
+    out, err = capsys.readouterr()
+    assert out.startswith("ok: database postgresql://sequence:***@127.0.0.1:")
+    asyncio.run(query(pg_url, "CREATE TABLE customers (id INTEGER)"))
+    assert main(["check"]) == 1
+    assert "not this bot's" in capsys.readouterr().err
+    unreachable = f"postgresql://sequence:hunter2@127.0.0.1:{free_port()}/nothing"
+    monkeypatch.setenv("SEQUENCE_DATABASE", unreachable)
+    assert main(["check"]) == 1
+    assert main(["run"]) == 1  # stops before connecting to Discord
+    out2, err2 = capsys.readouterr()
+    assert "cannot be reached" in err2 and "sequence:***@127.0.0.1" in err2
+    assert "hunter2" not in out + err + out2 + err2
 
 
 def test_check_heartbeat(monkeypatch, tmp_path, capsys):

@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 VARIABLES = {
     "discord_token": "DISCORD_TOKEN",
     "database_path": "SEQUENCE_DATABASE",
+    "database_url": "SEQUENCE_DATABASE",
     "log_level": "LOG_LEVEL",
     "dev_guild_id": "DEV_GUILD_ID",
     "shard_count": "SHARD_COUNT",
@@ -49,6 +50,10 @@ VARIABLES = {
 #: A bad value for a setting, and words its error message must contain.
 BAD_SETTINGS = [
     ({"SEQUENCE_DATABASE": " "}, ["SEQUENCE_DATABASE", "empty"]),
+    (
+        {"SEQUENCE_DATABASE": "postgresql://bot:hunter2@db:99999/seq"},
+        ["SEQUENCE_DATABASE", "postgresql://bot:***@db:99999/seq", "not a valid PostgreSQL URL"],
+    ),
     ({"LOG_LEVEL": "LOUD"}, ["LOG_LEVEL", "'LOUD'", "DEBUG"]),
     ({"DEV_GUILD_ID": "my-server"}, ["DEV_GUILD_ID", "whole number"]),
     ({"DEV_GUILD_ID": "0"}, ["DEV_GUILD_ID", "at least 1"]),
@@ -137,6 +142,20 @@ def test_a_bad_setting_gets_a_clear_message(values, words):
     for word in words:
         assert word in message
     assert "\n" not in message
+
+
+def test_a_postgresql_url_is_the_database_and_its_password_never_shows():
+    url = "postgresql://bot:hunter2@db.example:5432/sequence?sslmode=require"
+    settings = Settings.from_mapping({"SEQUENCE_DATABASE": url})
+    assert settings.database_url == url and settings.database_location() == url
+    assert settings.database_label() == "postgresql://bot:***@db.example:5432/sequence?sslmode=require"
+    assert "hunter2" not in repr(settings)
+    for bad in ("postgresql://bot:hunter2@db:port/x", "postgres://bot:hunter2@db:70000/x"):
+        with pytest.raises(ConfigError) as caught:
+            Settings.from_mapping({"SEQUENCE_DATABASE": bad})
+        assert "hunter2" not in str(caught.value) and "bot:***@db" in str(caught.value)
+    path = Settings.from_mapping({"SEQUENCE_DATABASE": "data/x.db"})
+    assert path.database_url is None and path.database_location() == Path("data/x.db")
 
 
 def test_the_token_never_shows_in_the_settings_repr():

@@ -7,6 +7,7 @@ import pytest
 import simcord
 
 from bot.app import create_bot
+from bot.config import Settings
 from bot.game import space_name
 from bot.game.board import CARD_SPACES, parse_space
 from bot.game.cards import is_jack
@@ -14,6 +15,12 @@ from cogs.hand_panel import hand_line
 
 from .e2e_driver import components, find_component, open_hand
 from .e2e_helpers import make_table, open_and_start, seat_actor
+
+
+@pytest.fixture
+def bot_settings(settings_on_each_backend: Settings) -> Settings:
+    """Every test here runs twice: on SQLite and on PostgreSQL (conftest's store backends)."""
+    return settings_on_each_backend
 
 
 def normal_playable(game, seat):

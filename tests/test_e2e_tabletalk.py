@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import discord
+import pytest
 
+from bot.config import Settings
 from bot.game import card_label
 
 from .e2e_driver import find_component, open_hand
 from .e2e_helpers import make_table, open_and_start, seat_actor
+
+
+@pytest.fixture
+def bot_settings(settings_on_each_backend: Settings) -> Settings:
+    """Every test here runs twice: on SQLite and on PostgreSQL (conftest's store backends)."""
+    return settings_on_each_backend
 
 
 async def four_player_game(env):

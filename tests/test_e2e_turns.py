@@ -3,11 +3,20 @@ with SimCord's virtual clock (``env.advance_time``) instead of waiting."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.app import create_bot
+from bot.config import Settings
 from bot.game import space_name
 from bot.game.cards import is_jack
 
 from .e2e_helpers import make_table, open_and_start, seat_actor
+
+
+@pytest.fixture
+def bot_settings(settings_on_each_backend: Settings) -> Settings:
+    """Every test here runs twice: on SQLite and on PostgreSQL (conftest's store backends)."""
+    return settings_on_each_backend
 
 HOUR = 3600
 

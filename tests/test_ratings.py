@@ -19,7 +19,7 @@ from bot.services.ratings import (
     ranks_for,
     rate_game,
 )
-from bot.store.database import Database
+from bot.store.location import open_database
 
 from .store_util import create_game
 
@@ -107,8 +107,8 @@ def test_the_book_is_deterministic_and_ordered() -> None:
     assert first.trend(1, games=2) == trend[-3:]
 
 
-async def test_the_service_applies_only_new_results(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "r.db")
+async def test_the_service_applies_only_new_results(store_location: str | Path) -> None:
+    db = await open_database(store_location)
     try:
         service = RatingService(db)
         games = [await create_game(db, channel_id=100 + n) for n in range(3)]

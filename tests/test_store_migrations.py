@@ -1,30 +1,56 @@
-"""Migrations: from an empty file, re-run, appended, refused when too new or rewritten."""
+"""Migrations: from an empty store, re-run, appended, refused when too new or rewritten; on
+both backends (``store_location`` of conftest), with several processes starting together."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot.store import Database, MigrationError, SchemaTooNewError
 from bot.store.connection import Connection
+from bot.store.location import is_postgres_url, open_database
 from bot.store.migrations import MIGRATIONS, checksum, latest_version
+from bot.store.postgres_migrations import POSTGRES_MIGRATIONS
 
 #: The version a migration appended after this code's last one would get.
 NEXT = latest_version() + 1
 V2 = (NEXT, "CREATE TABLE extra (id INTEGER PRIMARY KEY, note TEXT);")
 
 
-def versions(path: Path) -> list[tuple[int, str, float]]:
-    with sqlite3.connect(path) as conn:
-        return conn.execute("SELECT version, checksum, applied_at FROM schema_version").fetchall()
+def known(location: str | Path) -> tuple[tuple[int, str], ...]:
+    """The migrations of the location's backend."""
+    return POSTGRES_MIGRATIONS if is_postgres_url(location) else MIGRATIONS
 
 
-def tables(path: Path) -> set[str]:
-    with sqlite3.connect(path) as conn:
-        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
-    return {name for (name,) in rows}
+async def query(location: str | Path, sql: str) -> list[tuple[object, ...]]:
+    """Rows of ``sql``, read past the store (sqlite3 or asyncpg)."""
+    if is_postgres_url(location):
+        conn = await asyncpg.connect(str(location))
+        try:
+            return [tuple(row) for row in await conn.fetch(sql)]
+        finally:
+            await conn.close()
+    with sqlite3.connect(location) as conn:
+        return conn.execute(sql).fetchall()
+
+
+async def versions(location: str | Path) -> list[tuple[object, ...]]:
+    return await query(
+        location, "SELECT version, checksum, applied_at FROM schema_version ORDER BY version"
+    )
+
+
+async def tables(location: str | Path) -> set[object]:
+    sql = (
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+        if is_postgres_url(location)
+        else "SELECT name FROM sqlite_master WHERE type = 'table'"
+    )
+    return {name for (name,) in await query(location, sql)}
 
 
 async def pragma(conn: Connection, name: str) -> object:
@@ -42,72 +68,111 @@ async def test_empty_file_is_created_with_its_folder_and_migrated(tmp_path: Path
         assert await db.read(pragma, "foreign_keys") == 1
     finally:
         await db.close()
-    assert {"lobbies", "games", "moves", "snapshots", "results", "timers"} <= tables(path)
-    assert [v for v, _, _ in versions(path)] == [v for v, _ in MIGRATIONS]
-    assert versions(path)[0][1] == checksum(MIGRATIONS[0][1])
+    assert {"lobbies", "games", "moves", "snapshots", "results", "timers"} <= await tables(path)
+    assert [v for v, _, _ in await versions(path)] == [v for v, _ in MIGRATIONS]
+    assert (await versions(path))[0][1] == checksum(MIGRATIONS[0][1])
 
 
-async def test_rerunning_migrations_changes_nothing(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    await (await Database.open(path)).close()
-    before = versions(path)
+async def test_rerunning_migrations_changes_nothing(store_location: str | Path) -> None:
+    path = store_location
+    await (await open_database(path)).close()
+    before = await versions(path)
     for _ in range(2):
-        await (await Database.open(path)).close()
-    assert versions(path) == before
+        await (await open_database(path)).close()
+    assert await versions(path) == before
 
 
-async def test_an_appended_migration_is_applied_once(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    await (await Database.open(path)).close()
-    first = versions(path)
-    db = await Database.open(path, migrations=(*MIGRATIONS, V2))
+async def test_an_appended_migration_is_applied_once(store_location: str | Path) -> None:
+    path = store_location
+    await (await open_database(path)).close()
+    first = await versions(path)
+    db = await open_database(path, migrations=(*known(path), V2))
     await db.close()
-    assert versions(path)[: len(first)] == first
-    assert [v for v, _, _ in versions(path)] == [*range(1, NEXT + 1)]
-    assert "extra" in tables(path)
-    await (await Database.open(path, migrations=(*MIGRATIONS, V2))).close()
-    assert len(versions(path)) == NEXT
+    assert (await versions(path))[: len(first)] == first
+    assert [v for v, _, _ in await versions(path)] == [*range(1, NEXT + 1)]
+    assert "extra" in await tables(path)
+    await (await open_database(path, migrations=(*known(path), V2))).close()
+    assert len(await versions(path)) == NEXT
 
 
-async def test_a_newer_database_is_refused_and_left_untouched(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    await (await Database.open(path, migrations=(*MIGRATIONS, V2))).close()
-    before = versions(path)
+async def test_a_newer_database_is_refused_and_left_untouched(store_location: str | Path) -> None:
+    path = store_location
+    await (await open_database(path, migrations=(*known(path), V2))).close()
+    before = await versions(path)
     with pytest.raises(SchemaTooNewError) as error:
-        await Database.open(path)
+        await open_database(path)
     assert error.value.found == NEXT and error.value.supported == latest_version()
     assert str(path) in str(error.value) and "newer" in str(error.value)
-    assert versions(path) == before and "extra" in tables(path)
+    assert await versions(path) == before and "extra" in await tables(path)
 
 
-async def test_a_rewritten_applied_migration_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    await (await Database.open(path)).close()
-    changed = ((1, MIGRATIONS[0][1] + "\nCREATE TABLE sneaky (id INTEGER);"), *MIGRATIONS[1:])
+async def test_a_rewritten_applied_migration_is_refused(store_location: str | Path) -> None:
+    path = store_location
+    await (await open_database(path)).close()
+    ours = known(path)
+    changed = ((1, ours[0][1] + "\nCREATE TABLE sneaky (id INTEGER);"), *ours[1:])
     with pytest.raises(MigrationError, match="must never change"):
-        await Database.open(path, migrations=changed)
-    assert "sneaky" not in tables(path)
+        await open_database(path, migrations=changed)
+    assert "sneaky" not in await tables(path)
 
 
-async def test_a_failing_migration_leaves_nothing_half_applied(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
+async def test_a_failing_migration_leaves_nothing_half_applied(store_location: str | Path) -> None:
+    path = store_location
     broken = (NEXT, "CREATE TABLE half (id INTEGER);\nINSERT INTO no_such_table VALUES (1);")
     with pytest.raises(MigrationError, match=f"Migration {NEXT} failed"):
-        await Database.open(path, migrations=(*MIGRATIONS, broken))
-    assert [v for v, _, _ in versions(path)] == [*range(1, NEXT)]
-    assert "half" not in tables(path)
+        await open_database(path, migrations=(*known(path), broken))
+    assert [v for v, _, _ in await versions(path)] == [*range(1, NEXT)]
+    assert "half" not in await tables(path)
 
 
-async def test_another_programs_database_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "other.db"
-    with sqlite3.connect(path) as conn:
-        conn.execute("CREATE TABLE customers (id INTEGER)")
+async def test_another_programs_database_is_refused(store_location: str | Path) -> None:
+    path = store_location
+    await query(path, "CREATE TABLE customers (id INTEGER)")
     with pytest.raises(MigrationError, match="not one of this bot's"):
-        await Database.open(path)
-    assert tables(path) == {"customers"}
+        await open_database(path)
+    assert await tables(path) == {"customers"}
 
 
-async def test_migration_versions_must_be_consecutive(tmp_path: Path) -> None:
+async def test_migration_versions_must_be_consecutive(store_location: str | Path) -> None:
     skipped = latest_version() + 2
     with pytest.raises(MigrationError, match=r"must be 1, 2, 3, \.\.\. in order"):
-        await Database.open(tmp_path / "s.db", migrations=(*MIGRATIONS, (skipped, "SELECT 1;")))
+        await open_database(
+            store_location, migrations=(*known(store_location), (skipped, "SELECT 1;"))
+        )
+
+
+async def test_stores_opened_together_migrate_once(store_location: str | Path) -> None:
+    """Several processes starting at once on an empty store: each migration runs once."""
+    opened = await asyncio.gather(*(open_database(store_location) for _ in range(6)))
+    try:
+        assert {await db.schema_version() for db in opened} == {latest_version()}
+    finally:
+        for db in opened:
+            await db.close()
+    assert [v for v, _, _ in await versions(store_location)] == [v for v, _ in MIGRATIONS]
+
+
+#: Columns without ``id`` in their name that hold a Discord id or a row id.
+SNOWFLAKES_AND_IDS = ("resolved_by", "winner", "entrant_a", "entrant_b")
+
+
+async def test_postgresql_types_hold_snowflakes_and_exact_times(pg_url: str) -> None:
+    db = await open_database(pg_url)
+    await db.close()
+    columns = await query(
+        pg_url,
+        "SELECT table_name, column_name, data_type FROM information_schema.columns "
+        "WHERE table_schema = 'public'",
+    )
+    types = {(table, column): kind for table, column, kind in columns}
+    assert "real" not in types.values()
+    for (table, column), kind in types.items():
+        if column == "id" or column.endswith("_id") or column in SNOWFLAKES_AND_IDS:
+            assert kind == "bigint", (table, column, kind)
+        if column.endswith("_at") or column in ("deadline",):
+            assert kind == "double precision", (table, column, kind)
+    assert await tables(pg_url) >= {"lobbies", "games", "moves", "snapshots", "tournaments"}
+    assert [c for v, c, _ in await versions(pg_url)] == [
+        checksum(sql) for _, sql in POSTGRES_MIGRATIONS
+    ]
+    assert [v for v, _ in POSTGRES_MIGRATIONS] == [v for v, _ in MIGRATIONS]

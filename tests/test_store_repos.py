@@ -1,21 +1,12 @@
-"""Lobbies, preferences, timers, table-talk reports and results."""
+"""Lobbies, preferences, timers, table-talk reports and results, on both backends (the
+``db`` fixture of conftest)."""
 
 from __future__ import annotations
-
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.store import ChannelBusyError, Database, NotFoundError, StoreError
 from tests.store_util import create_game
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "repos.db")
-    yield database
-    await database.close()
 
 
 async def test_lobbies(db: Database) -> None:

@@ -3,9 +3,6 @@ results, drops, hand reports, the end, and resuming after a crash."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.services.errors import UserError
@@ -14,6 +11,7 @@ from bot.services.lobbies import LobbyService, Person
 from bot.services.options import TableOptions
 from bot.services.ratings import RatingService
 from bot.services.tournament import TournamentService, TournamentSettings
+from bot.store.database import Database
 
 GUILD, CHANNEL, ORGANISER = 1, 10, 99
 
@@ -71,14 +69,9 @@ class World:
 
 
 @pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    from bot.store.database import Database
-
-    db = await Database.open(tmp_path / "t.db")
-    try:
-        yield World(db, Clock())
-    finally:
-        await db.close()
+async def world(db: Database) -> World:
+    """The service on a store of each backend (``db`` of conftest)."""
+    return World(db, Clock())
 
 
 async def test_create_refuses_bad_settings(world: World) -> None:

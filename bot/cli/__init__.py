@@ -1,4 +1,5 @@
-"""``sequence-bot``: ``run`` (on Discord), ``demo`` and ``play-local`` (offline) and ``check``."""
+"""``sequence-bot``: ``run`` (on Discord), ``demo`` and ``play-local`` (offline), ``check`` and
+``migrate-db``."""
 
 from __future__ import annotations
 
@@ -64,6 +65,18 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         metavar="FILE",
         help="replace the tables between the README's <!-- commands/options --> markers",
+    )
+
+    move = commands.add_parser(
+        "migrate-db",
+        help="copy a SQLite database to PostgreSQL (the bot stopped), verified game by game",
+    )
+    move.add_argument("--from", dest="source", required=True, metavar="PATH", help="SQLite file")
+    move.add_argument(
+        "--to", dest="target", required=True, metavar="URL", help="postgresql://... (empty)"
+    )
+    move.add_argument(
+        "--force", action="store_true", help="replace the data the target already holds"
     )
 
     local = commands.add_parser(
@@ -136,6 +149,10 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         from .commands import commands_command
 
         return commands_command(args)
+    if args.command == "migrate-db":
+        from .migrate import migrate_db_command
+
+        return migrate_db_command(args)
     if args.command == "play-local":
         from .local import play_local_command
 

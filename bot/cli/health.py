@@ -6,6 +6,7 @@ Docker's ``HEALTHCHECK`` runs it. It never writes: the database is opened read-o
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import os
 import sqlite3
@@ -14,6 +15,7 @@ import time
 from pathlib import Path
 
 from bot.config import ConfigError, Settings, token_problem
+from bot.store.location import is_postgres_url, redact
 from bot.store.migrations import latest_version
 
 from . import FAILED, OK
@@ -32,7 +34,7 @@ def check_command(args: argparse.Namespace) -> int:
         problems.append("DISCORD_TOKEN is not set (in the environment or .env).")
     elif shape := token_problem(settings.discord_token):
         problems.append(shape)
-    database = database_problem(settings.database_path)
+    database = database_problem(settings.database_location())
     if database:
         problems.append(database)
     if args.heartbeat is not None:
@@ -52,17 +54,20 @@ def describe(settings: Settings) -> str:
     sync = f"to guild {settings.dev_guild_id}" if settings.dev_guild_id else "globally"
     shards = f"{settings.shard_count} shards" if settings.shard_count else "one connection"
     return (
-        f"database {settings.database_path}, log level {settings.log_level}, "
+        f"database {settings.database_label()}, log level {settings.log_level}, "
         f"commands synced {sync}, {shards}, token set"
     )
 
 
-def database_problem(path: Path, *, create_folder: bool = False) -> str | None:
-    """Why the bot could not use the database file at ``path``, or None.
+def database_problem(location: str | Path, *, create_folder: bool = False) -> str | None:
+    """Why the bot could not use the database at ``location``, or None.
 
-    A read-only check, unless ``create_folder``: then the file's folder is created, as the bot
-    would (``run`` does this; ``check`` never writes).
+    A read-only check, unless ``create_folder``: then a SQLite file's folder is created, as the
+    bot would (``run`` does this; ``check`` never writes).
     """
+    if is_postgres_url(location):
+        return asyncio.run(postgres_problem(str(location)))
+    path = Path(location)
     if path.is_dir():
         return f"SEQUENCE_DATABASE={path} is a folder: give a file path like {path}/sequence.db."
     if not path.exists():
@@ -101,6 +106,43 @@ def database_problem(path: Path, *, create_folder: bool = False) -> str | None:
         return f"the database {path} cannot be read: {error}."
     if not os.access(path, os.W_OK):
         return f"the database {path} is read-only for this user."
+    return None
+
+
+async def postgres_problem(url: str, timeout: float = 10.0) -> str | None:
+    """Why the bot could not use the PostgreSQL database at ``url``, or None (reads only)."""
+    import asyncpg
+
+    shown = redact(url)
+    try:
+        conn = await asyncpg.connect(url, timeout=timeout)
+    except Exception as error:  # any failure to connect is the answer, told without password
+        return f"the database {shown} cannot be reached: {redact(str(error), url)}."
+    try:
+        tables = {
+            row[0]
+            for row in await conn.fetch(
+                "SELECT table_name FROM information_schema.tables "
+                "WHERE table_schema = current_schema()"
+            )
+        }
+        if "schema_version" in tables:
+            found = await conn.fetchval("SELECT max(version) FROM schema_version") or 0
+            known = latest_version()
+            if found > known:
+                return (
+                    f"the database {shown} has schema version {found}; this bot knows up to "
+                    f"{known}: upgrade the bot."
+                )
+        elif tables:
+            return (
+                f"{shown} is a PostgreSQL database, but not this bot's: "
+                "point SEQUENCE_DATABASE at another (empty) database."
+            )
+    except asyncpg.PostgresError as error:
+        return f"the database {shown} cannot be read: {error.message}."
+    finally:
+        await conn.close()
     return None
 
 

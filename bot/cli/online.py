@@ -46,7 +46,7 @@ def run_command(args: argparse.Namespace) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return USAGE
     problem = token_problem(token) or database_problem(
-        settings.database_path, create_folder=True
+        settings.database_location(), create_folder=True
     )
     if problem:
         print(f"error: {problem}", file=sys.stderr)
@@ -56,7 +56,7 @@ def run_command(args: argparse.Namespace) -> int:
     log.info(
         "Starting",
         extra={
-            "database": str(settings.database_path),
+            "database": settings.database_label(),
             "sync": f"guild {settings.dev_guild_id}" if settings.dev_guild_id else "global",
             "shards": settings.shard_count or 1,
         },

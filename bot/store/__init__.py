@@ -1,13 +1,16 @@
-"""Persistence on aiosqlite: one SQLite file, versioned migrations, repositories, the move log.
+"""Persistence: one SQLite file (aiosqlite) or a PostgreSQL database (asyncpg), versioned
+migrations, repositories, the move log.
 
-No SQL outside this package: the rest of the bot uses :class:`Database` and its repositories,
-which take and return plain engine values and records.
+No SQL outside this package: the rest of the bot opens the store with :func:`open_database` and
+uses its repositories, which take and return plain engine values and records; they run
+unchanged on both backends.
 """
 
 from .database import DEFAULT_PATH, Database
 from .errors import (
     ChannelBusyError,
     CorruptGameError,
+    DatabaseUnavailableError,
     DatabaseUnreadableError,
     GameNotActiveError,
     MigrationError,
@@ -18,6 +21,7 @@ from .errors import (
 )
 from .games import GameRecord, LogEntry
 from .lobbies import LobbyRecord
+from .location import open_database
 from .results import ResultRecord
 from .tabletalk import ReportRecord
 from .timers import TimerRecord
@@ -27,6 +31,7 @@ __all__ = [
     "ChannelBusyError",
     "CorruptGameError",
     "Database",
+    "DatabaseUnavailableError",
     "DatabaseUnreadableError",
     "GameNotActiveError",
     "GameRecord",
@@ -40,4 +45,5 @@ __all__ = [
     "StaleMoveError",
     "StoreError",
     "TimerRecord",
+    "open_database",
 ]

@@ -51,8 +51,9 @@ _UNUSABLE = {
 class SQLiteConnection:
     """A :class:`~bot.store.connection.Connection` on the one aiosqlite connection."""
 
-    def __init__(self, raw: aiosqlite.Connection) -> None:
+    def __init__(self, raw: aiosqlite.Connection, owner: Database) -> None:
         self._raw = raw
+        self.owner = owner
         self.open = True
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
@@ -161,6 +162,13 @@ class Database:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
+    def _joined(self) -> SQLiteConnection | None:
+        """The open transaction of this task on this database, if any (never another's)."""
+        joined = current.get()
+        if isinstance(joined, SQLiteConnection) and joined.open and joined.owner is self:
+            return joined
+        return None
+
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT`` (rolled back on any error); joins an open one.
@@ -168,13 +176,13 @@ class Database:
         IMMEDIATE takes the write lock at the start, so checks made inside the transaction still
         hold at its commit, even with another process writing the same file.
         """
-        joined = current.get()
-        if isinstance(joined, SQLiteConnection) and joined.open:
+        joined = self._joined()
+        if joined is not None:
             yield joined
             return
         async with self._lock:
             raw = self._connection
-            conn = SQLiteConnection(raw)
+            conn = SQLiteConnection(raw, self)
             token = current.set(conn)
             try:
                 with self._translated():
@@ -211,12 +219,12 @@ class Database:
         **kwargs: P.kwargs,
     ) -> T:
         """``await fn(connection, *args)`` outside a transaction (inside the open one, if any)."""
-        joined = current.get()
-        if isinstance(joined, SQLiteConnection) and joined.open:
+        joined = self._joined()
+        if joined is not None:
             return await fn(joined, *args, **kwargs)
         async with self._lock:
             with self._translated():
-                return await fn(SQLiteConnection(self._connection), *args, **kwargs)
+                return await fn(SQLiteConnection(self._connection, self), *args, **kwargs)
 
     @contextlib.contextmanager
     def _translated(self) -> Iterator[None]:

@@ -25,14 +25,17 @@ class DatabaseUnreadableError(StoreError):
 
 
 class SchemaTooNewError(StoreError):
-    """The database was written by a newer version of the bot; it is left untouched."""
+    """The database was written by a newer version of the bot; it is left untouched.
 
-    def __init__(self, path: str | Path, found: int, supported: int) -> None:
-        self.path = Path(path)
+    ``location`` is a file path or a PostgreSQL URL (without its password).
+    """
+
+    def __init__(self, location: str | Path, found: int, supported: int) -> None:
+        self.location = str(location)
         self.found = found
         self.supported = supported
         super().__init__(
-            f"The database {self.path} has schema version {found}, but this version of the bot "
+            f"The database {self.location} has schema version {found}, but this version of the bot "
             f"only knows versions up to {supported}. It was written by a newer bot: upgrade the "
             "bot (the database has not been changed)."
         )
@@ -40,6 +43,10 @@ class SchemaTooNewError(StoreError):
 
 class MigrationError(StoreError):
     """A migration failed, or an applied migration no longer matches the code."""
+
+
+class DatabaseUnavailableError(StoreError):
+    """The database server cannot be reached or refuses the connection (PostgreSQL)."""
 
 
 class NotFoundError(StoreError):

@@ -259,11 +259,14 @@ async def _create(
         )
         if closed != 1:
             raise NotFoundError(f"There is no lobby {lobby_id} in this channel.")
-    inserted = await conn.fetchone(
-        "INSERT INTO games (guild_id, channel_id, settings, seed, seats, options, "
-        "lobby_message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-        row,
-    )
+    try:
+        inserted = await conn.fetchone(
+            "INSERT INTO games (guild_id, channel_id, settings, seed, seats, options, "
+            "lobby_message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            row,
+        )
+    except IntegrityError as error:  # another process's game, committed since the check
+        raise ChannelBusyError(channel_id, "an active game") from error
     assert inserted is not None
     game_id = int(inserted[0])
     await conn.execute(

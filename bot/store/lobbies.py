@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .codec import dumps, loads
-from .errors import ChannelBusyError, NotFoundError
+from .errors import ChannelBusyError, IntegrityError, NotFoundError
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -136,19 +136,22 @@ async def _create(conn: Connection, record: LobbyRecord, options: str, seats: st
         "SELECT 1 FROM games WHERE channel_id = ? AND status = 'active'", (channel,)
     ):
         raise ChannelBusyError(channel, "an active game")
-    row = await conn.fetchone(
-        "INSERT INTO lobbies (guild_id, channel_id, host_id, options, seats, message_id, "
-        "created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-        (
-            record.guild_id,
-            channel,
-            record.host_id,
-            options,
-            seats,
-            record.message_id,
-            record.created_at,
-        ),
-    )
+    try:
+        row = await conn.fetchone(
+            "INSERT INTO lobbies (guild_id, channel_id, host_id, options, seats, message_id, "
+            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            (
+                record.guild_id,
+                channel,
+                record.host_id,
+                options,
+                seats,
+                record.message_id,
+                record.created_at,
+            ),
+        )
+    except IntegrityError as error:  # another process's lobby, committed since the check
+        raise ChannelBusyError(channel, "an open lobby") from error
     assert row is not None
     return int(row[0])
 

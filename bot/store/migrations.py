@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from pathlib import Path
+import time
 from typing import TYPE_CHECKING
 
-from .errors import MigrationError, SchemaTooNewError
+from .errors import MigrationError, SchemaTooNewError, StoreError
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -196,13 +196,33 @@ CREATE UNIQUE INDEX lobbies_one_open_per_channel ON lobbies (channel_id) WHERE c
 #: Every migration, in order: (version, sql). Append only.
 MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3))
 
-_VERSION_TABLE = """
+#: The table of applied migrations, per dialect (``Database.dialect``).
+_VERSION_TABLE = {
+    "sqlite": """
 CREATE TABLE IF NOT EXISTS schema_version (
     version     INTEGER PRIMARY KEY,
     checksum    TEXT NOT NULL,
     applied_at  REAL NOT NULL
 )
-"""
+""",
+    "postgresql": """
+CREATE TABLE IF NOT EXISTS schema_version (
+    version     INTEGER PRIMARY KEY,
+    checksum    TEXT NOT NULL,
+    applied_at  DOUBLE PRECISION NOT NULL
+)
+""",
+}
+
+#: Every table of the database, per dialect (PostgreSQL: in the schema the bot connects to).
+_TABLES = {
+    "sqlite": "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+    "postgresql": "SELECT table_name FROM information_schema.tables "
+    "WHERE table_schema = current_schema()",
+}
+
+#: The key of the PostgreSQL advisory lock that serialises migrations across processes.
+MIGRATION_LOCK = 0x5E0_0E1CE
 
 
 def latest_version(migrations: tuple[tuple[int, str], ...] = MIGRATIONS) -> int:
@@ -232,60 +252,66 @@ def statements(sql: str) -> list[str]:
 async def migrate(db: Database, migrations: tuple[tuple[int, str], ...] = MIGRATIONS) -> int:
     """Bring the schema up to date, each migration in its own transaction.
 
-    Returns the schema version. Raises :class:`SchemaTooNewError` for a database from a newer
-    bot, and :class:`MigrationError` for one that is not ours or whose history differs.
+    ``migrations`` must be in the database's dialect. Returns the schema version. Raises
+    :class:`SchemaTooNewError` for a database from a newer bot, and :class:`MigrationError` for
+    one that is not ours or whose history differs. Several processes may start together: on
+    PostgreSQL each step holds an advisory lock and checks again under it (on SQLite, the write
+    lock of ``BEGIN IMMEDIATE`` does the same).
     """
     _check_sequence(migrations)
     known = dict(migrations)
     supported = latest_version(migrations)
-    path = db.location
-    has_table = await db.read(_has_version_table)
-    if not has_table:
-        others = await db.read(_count_tables)
-        if others:
-            raise MigrationError(
-                f"{path} is a SQLite database, but not one of this bot's (it has tables and no "
-                "schema_version table). Point the bot at another file."
-            )
-        await db.run(_execute, _VERSION_TABLE)
+    dialect, where = db.dialect, db.location
+    tables = await db.read(_tables, dialect)
+    if "schema_version" not in tables:
+        await db.run(_create_version_table, dialect, where)
     applied = await db.read(_applied)
-    _check_applied(applied, known, supported, path)
+    _check_applied(applied, known, supported, where)
     for version, sql in migrations:
         if version not in applied:
-            await db.run(_apply, version, sql)
+            await db.run(_apply, dialect, version, sql)
     return supported
 
 
-async def _apply(conn: Connection, version: int, sql: str) -> None:
-    # Re-read inside the write lock: another process may have just applied it.
+async def _lock(conn: Connection, dialect: str) -> None:
+    """Wait for the other processes' migration steps (PostgreSQL; held until the commit)."""
+    if dialect == "postgresql":
+        await conn.fetchone("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
+
+
+async def _create_version_table(conn: Connection, dialect: str, where: str) -> None:
+    await _lock(conn, dialect)
+    tables = await _tables(conn, dialect)
+    if "schema_version" in tables:
+        return  # another process made it meanwhile
+    if tables:
+        kind = "a SQLite" if dialect == "sqlite" else "a PostgreSQL"
+        target = "another file" if dialect == "sqlite" else "another (empty) database"
+        raise MigrationError(
+            f"{where} is {kind} database, but not one of this bot's (it has tables and no "
+            f"schema_version table). Point the bot at {target}."
+        )
+    await conn.execute(_VERSION_TABLE[dialect])
+
+
+async def _apply(conn: Connection, dialect: str, version: int, sql: str) -> None:
+    await _lock(conn, dialect)
+    # Re-read under the lock: another process may have just applied it.
     if await conn.fetchone("SELECT 1 FROM schema_version WHERE version = ?", (version,)):
         return
     try:
         for statement in statements(sql):
             await conn.execute(statement)
-    except sqlite3.OperationalError as error:
+    except (sqlite3.OperationalError, StoreError) as error:
         raise MigrationError(f"Migration {version} failed: {error}") from error
     await conn.execute(
-        "INSERT INTO schema_version (version, checksum, applied_at) "
-        "VALUES (?, ?, (julianday('now') - 2440587.5) * 86400.0)",
-        (version, checksum(sql)),
+        "INSERT INTO schema_version (version, checksum, applied_at) VALUES (?, ?, ?)",
+        (version, checksum(sql), time.time()),
     )
 
 
-async def _execute(conn: Connection, sql: str) -> None:
-    await conn.execute(sql)
-
-
-async def _has_version_table(conn: Connection) -> bool:
-    row = await conn.fetchone(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
-    )
-    return row is not None
-
-
-async def _count_tables(conn: Connection) -> int:
-    row = await conn.fetchone("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
-    return int(row[0]) if row else 0
+async def _tables(conn: Connection, dialect: str) -> set[str]:
+    return {str(row[0]) for row in await conn.fetchall(_TABLES[dialect])}
 
 
 async def current_version(conn: Connection) -> int:
@@ -304,14 +330,14 @@ def _check_sequence(migrations: tuple[tuple[int, str], ...]) -> None:
 
 
 def _check_applied(
-    applied: dict[int, str], known: dict[int, str], supported: int, path: str | Path
+    applied: dict[int, str], known: dict[int, str], supported: int, where: str
 ) -> None:
     newest = max(applied, default=0)
     if newest > supported:
-        raise SchemaTooNewError(path, newest, supported)
+        raise SchemaTooNewError(where, newest, supported)
     for version, digest in sorted(applied.items()):
         if digest != checksum(known[version]):
             raise MigrationError(
-                f"Migration {version} in the code differs from the one applied to {path}. An "
+                f"Migration {version} in the code differs from the one applied to {where}. An "
                 "applied migration must never change: restore it and add a new migration instead."
             )

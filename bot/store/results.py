@@ -77,9 +77,10 @@ class Results:
     ) -> list[ResultRecord]:
         """A guild's results, optionally only rated ones, optionally since a time."""
         where = (
-            "WHERE r.guild_id = ? AND (? IS NULL OR r.finished_at >= ?) AND (? = 0 OR r.rated = 1)"
+            "WHERE r.guild_id = ? AND r.finished_at >= coalesce(?, r.finished_at) "
+            "AND (? = 0 OR r.rated = 1)"
         )
-        params = (guild_id, since, since, int(rated_only))
+        params = (guild_id, since, int(rated_only))
         return await self._db.read(_select, where, params)
 
     async def for_user(
@@ -88,9 +89,9 @@ class Results:
         """The results of the games a user played in (one guild or all)."""
         where = (
             "WHERE r.game_id IN (SELECT game_id FROM result_players WHERE user_id = ?) "
-            "AND (? IS NULL OR r.guild_id = ?) AND (? = 0 OR r.rated = 1)"
+            "AND r.guild_id = coalesce(?, r.guild_id) AND (? = 0 OR r.rated = 1)"
         )
-        params = (user_id, guild_id, guild_id, int(rated_only))
+        params = (user_id, guild_id, int(rated_only))
         return await self._db.read(_select, where, params)
 
 

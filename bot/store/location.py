@@ -1,0 +1,70 @@
+"""Where the store lives: a SQLite file path or a ``postgresql://`` URL, and the backend for it.
+
+A URL's password never leaves this process: :func:`redact` replaces it in anything shown
+(messages, ``check``, logs).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlsplit
+
+if TYPE_CHECKING:
+    from .database import Database
+
+SCHEMES = ("postgresql", "postgres")
+MASK = "***"
+
+
+def is_postgres_url(location: str | Path) -> bool:
+    """True for a ``postgresql://`` (or ``postgres://``) URL; anything else is a file path."""
+    return isinstance(location, str) and location.split("://", 1)[0].lower() in SCHEMES and (
+        "://" in location
+    )
+
+
+def _passwords(url: str) -> list[str]:
+    """The passwords written in a URL (in its user part or as ``password=``), raw and decoded."""
+    found: list[str] = []
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:
+        password = None
+        parts = None
+    if password:
+        found.append(password)
+    query = parts.query if parts is not None else url.partition("?")[2]
+    for match in re.finditer(r"(?:^|&)password=([^&]*)", query):
+        if match.group(1):
+            found.append(match.group(1))
+    return sorted({*found, *(unquote(p) for p in found)}, key=len, reverse=True)
+
+
+def redact(text: str, url: str | None = None) -> str:
+    """``text`` with the password of ``url`` (default: ``text`` itself, a URL) masked."""
+    url = text if url is None else url
+    if not is_postgres_url(url):
+        return text
+    if url is text:  # the URL itself: mask its password's places
+        text = re.sub(r"(://[^/@:]*:)[^/]*@", rf"\g<1>{MASK}@", text, count=1)
+        return re.sub(r"((?:\?|&)password=)[^&]*", rf"\g<1>{MASK}", text)
+    for password in _passwords(url):  # another text (an error message): mask it anywhere
+        text = text.replace(password, MASK)
+    return text
+
+
+async def open_database(location: str | Path, **options: Any) -> Database:
+    """Open the store at ``location``: PostgreSQL for a ``postgresql://`` URL, else SQLite.
+
+    ``options`` go to the backend's ``open`` (for example ``synchronous`` for SQLite).
+    """
+    if is_postgres_url(location):
+        from .postgres import PostgresDatabase
+
+        return await PostgresDatabase.open(str(location), **options)  # type: ignore[return-value]
+    from .database import Database
+
+    return await Database.open(location, **options)

@@ -1,0 +1,271 @@
+"""The database on PostgreSQL: an asyncpg pool, the same repositories, the same transactions.
+
+The repositories run unchanged: :class:`PostgresConnection` takes their ``?`` placeholders
+(turned into ``$1 .. $n`` once per statement text), returns the rows a statement changed and
+rows as tuples, and raises :class:`~bot.store.errors.IntegrityError` for a refused constraint.
+A transaction holds one pooled connection; store calls made inside it by the same task join it.
+Statements run at PostgreSQL's default isolation (read committed): the repositories' guards are
+conditional updates and unique indexes, which hold there too, across processes.
+
+A statement's arguments are never logged or put in an error: they carry players' hands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+import asyncpg
+
+from .connection import Connection, current
+from .errors import DatabaseUnavailableError, IntegrityError, StoreError
+from .games import Games
+from .lobbies import Lobbies
+from .location import redact
+from .migrations import current_version, migrate
+from .postgres_migrations import POSTGRES_MIGRATIONS
+from .prefs import Prefs
+from .results import Results
+from .tabletalk import TableTalk
+from .timers import Timers
+from .tournaments import Tournaments
+
+log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+@functools.lru_cache(maxsize=1024)
+def placeholders(sql: str) -> str:
+    """``sql`` with each ``?`` outside quotes turned into ``$1``, ``$2``, ... in order."""
+    out: list[str] = []
+    number = 0
+    quote: str | None = None
+    for char in sql:
+        if quote is not None:
+            if char == quote:
+                quote = None
+        elif char in ("'", '"'):
+            quote = char
+        elif char == "?":
+            number += 1
+            out.append(f"${number}")
+            continue
+        out.append(char)
+    return "".join(out)
+
+
+def rowcount(status: str) -> int:
+    """The row count at the end of a command status (``UPDATE 3``, ``INSERT 0 1``), else 0."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+def _store_error(error: Exception) -> StoreError:
+    """Our error for asyncpg's, with the server's message only (never its detail: it may quote
+    a row, and so a hand)."""
+    message = getattr(error, "message", None) or type(error).__name__
+    if isinstance(error, asyncpg.IntegrityConstraintViolationError):
+        return IntegrityError(message)
+    return StoreError(f"Database error: {message}")
+
+
+class PostgresConnection:
+    """A :class:`~bot.store.connection.Connection` on one pooled asyncpg connection."""
+
+    def __init__(self, raw: asyncpg.Connection, owner: PostgresDatabase) -> None:
+        self._raw = raw
+        self.owner = owner
+        #: The task whose transaction this is: only it joins (one connection runs one
+        #: statement at a time; a task started inside the transaction gets its own).
+        self.task = asyncio.current_task()
+        self.open = True
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; the number of rows it changed."""
+        try:
+            status = await self._raw.execute(placeholders(sql), *params)
+        except asyncpg.PostgresError as error:
+            raise _store_error(error) from None
+        return rowcount(status)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run one statement for each row of parameters (one prepared statement, pipelined)."""
+        rows = list(rows)
+        if not rows:
+            return
+        try:
+            await self._raw.executemany(placeholders(sql), rows)
+        except asyncpg.PostgresError as error:
+            raise _store_error(error) from None
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Every row of a query (or of a statement with ``RETURNING``)."""
+        try:
+            records = await self._raw.fetch(placeholders(sql), *params)
+        except asyncpg.PostgresError as error:
+            raise _store_error(error) from None
+        return [tuple(record) for record in records]
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        """The first row of a query, or None."""
+        try:
+            record = await self._raw.fetchrow(placeholders(sql), *params)
+        except asyncpg.PostgresError as error:
+            raise _store_error(error) from None
+        return None if record is None else tuple(record)
+
+
+class PostgresDatabase:
+    """The store on PostgreSQL. Open with ``await PostgresDatabase.open(url)``."""
+
+    dialect = "postgresql"
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        self._pool = pool
+        self.url = url
+        #: Where the data is, for messages: the URL without its password.
+        self.location = redact(url)
+        self.path = self.location
+        self.lobbies = Lobbies(self)  # type: ignore[arg-type]
+        self.games = Games(self)  # type: ignore[arg-type]
+        self.results = Results(self)  # type: ignore[arg-type]
+        self.prefs = Prefs(self)  # type: ignore[arg-type]
+        self.timers = Timers(self)  # type: ignore[arg-type]
+        self.tabletalk = TableTalk(self)  # type: ignore[arg-type]
+        self.tournaments = Tournaments(self)  # type: ignore[arg-type]
+
+    @classmethod
+    async def open(
+        cls,
+        url: str,
+        *,
+        min_size: int = 1,
+        max_size: int = 10,
+        check: bool = False,
+        migrations: tuple[tuple[int, str], ...] = POSTGRES_MIGRATIONS,
+    ) -> PostgresDatabase:
+        """Connect a pool to ``url`` and migrate the schema (once, even if several processes
+        start together). Durability is the server's: ``synchronous_commit`` as configured there
+        (on by default: a commit returns once its WAL is flushed). ``check`` is accepted for
+        symmetry with SQLite and runs a trivial query."""
+        where = redact(url)
+        try:
+            pool = await asyncpg.create_pool(
+                url, min_size=min_size, max_size=max_size, timeout=30.0
+            )
+        except Exception as error:  # refused, unreachable, a bad URL: told without password
+            raise DatabaseUnavailableError(
+                f"The PostgreSQL database {where} cannot be reached: "
+                f"{redact(str(error), url)}. Check that the server runs, the URL "
+                "(SEQUENCE_DATABASE) and the user's rights."
+            ) from None
+        db = cls(pool, url)
+        try:
+            await migrate(db, migrations)
+            if check:
+                problems = await db.integrity_check()
+                if problems != ["ok"]:
+                    raise StoreError(f"The database {where} failed its check: {problems}")
+        except BaseException:
+            await pool.close()
+            raise
+        return db
+
+    async def close(self) -> None:
+        """Close every pooled connection (idempotent)."""
+        await self._pool.close()
+
+    async def __aenter__(self) -> PostgresDatabase:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def _joined(self) -> PostgresConnection | None:
+        joined = current.get()
+        if (
+            isinstance(joined, PostgresConnection)
+            and joined.open
+            and joined.owner is self
+            and joined.task is asyncio.current_task()
+        ):
+            return joined
+        return None
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Connection]:
+        """``BEGIN`` ... ``COMMIT`` on one pooled connection (rolled back on any error); joins
+        the open one of this task, if any."""
+        joined = self._joined()
+        if joined is not None:
+            yield joined
+            return
+        with self._translated():
+            async with self._pool.acquire() as raw:
+                conn = PostgresConnection(raw, self)
+                token = current.set(conn)
+                try:
+                    async with raw.transaction():
+                        yield conn
+                finally:
+                    conn.open = False
+                    current.reset(token)
+
+    async def run(
+        self,
+        fn: Callable[Concatenate[Connection, P], Awaitable[T]],
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> T:
+        """``await fn(connection, *args)`` in a transaction (the open one, if any)."""
+        async with self.transaction() as conn:
+            return await fn(conn, *args, **kwargs)
+
+    async def read(
+        self,
+        fn: Callable[Concatenate[Connection, P], Awaitable[T]],
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> T:
+        """``await fn(connection, *args)`` outside a transaction (inside the open one, if any)."""
+        joined = self._joined()
+        if joined is not None:
+            return await fn(joined, *args, **kwargs)
+        with self._translated():
+            async with self._pool.acquire() as raw:
+                return await fn(PostgresConnection(raw, self), *args, **kwargs)
+
+    @contextlib.contextmanager
+    def _translated(self) -> Iterator[None]:
+        try:
+            yield
+        except asyncpg.PostgresError as error:
+            raise _store_error(error) from None
+        except asyncpg.InterfaceError as error:
+            if self._pool.is_closing():
+                raise StoreError(f"The database {self.location} is closed.") from None
+            raise StoreError(f"Database error in {self.location}: {error}") from None
+        except OSError as error:
+            raise DatabaseUnavailableError(
+                f"The connection to the PostgreSQL database {self.location} failed: "
+                f"{redact(str(error), self.url)}"
+            ) from None
+
+    async def integrity_check(self) -> list[str]:
+        """``["ok"]`` when the server answers a query (PostgreSQL checks its pages itself)."""
+        row = await self.read(_one)
+        return ["ok"] if row == (1,) else [f"unexpected answer {row!r}"]
+
+    async def schema_version(self) -> int:
+        """The highest applied migration."""
+        return await self.read(current_version)
+
+
+async def _one(conn: Connection) -> tuple[Any, ...] | None:
+    return await conn.fetchone("SELECT 1")

@@ -1,0 +1,105 @@
+"""A throwaway PostgreSQL server for tests and benches: ``initdb`` + ``pg_ctl`` in a folder.
+
+The server listens on a free loopback port, with its socket in the folder, and trusts local
+connections (user ``sequence``, no password). Run as root, the binaries run as the ``postgres``
+user (``initdb`` refuses root) through ``runuser``, with the folder owned by that user.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+BIN_DIRS = tuple(f"/usr/lib/postgresql/{major}/bin" for major in (15, 16, 17))
+USER = "sequence"
+
+
+def find_bin() -> Path | None:
+    """The folder holding ``initdb`` and ``pg_ctl``, or None when PostgreSQL is not installed."""
+    for folder in BIN_DIRS:
+        if (Path(folder) / "initdb").is_file():
+            return Path(folder)
+    found = shutil.which("initdb")
+    return Path(found).parent if found else None
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now (on 127.0.0.1)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def temporary_server(*, durable: bool = False) -> Iterator[str]:
+    """Start a server, yield the URL of its ``postgres`` database, stop and delete it after.
+
+    ``durable=False`` (tests) turns ``fsync`` off: a test server needs no crash safety, and
+    ``CREATE DATABASE`` is then fast. ``durable=True`` keeps PostgreSQL's defaults (``fsync``
+    and ``synchronous_commit`` on), for benches.
+    """
+    bin_dir = find_bin()
+    if bin_dir is None:
+        raise FileNotFoundError("PostgreSQL's initdb was not found (install Debian's postgresql).")
+    folder = Path(tempfile.mkdtemp(prefix="sequence-pg-"))
+    as_user: list[str] = []
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres", "postgres")
+        as_user = ["runuser", "-u", "postgres", "--"]
+    data, port = folder / "data", free_port()
+    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
+    if not durable:
+        options += " -c fsync=off -c full_page_writes=off"
+
+    def run(*args: str) -> None:
+        subprocess.run([*as_user, *args], check=True, capture_output=True, timeout=120)
+
+    try:
+        run(str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", USER,
+            "-E", "UTF8", "--locale=C")
+        run(str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log"),
+            "-w", "start")
+    except subprocess.CalledProcessError as error:
+        log = folder / "log"
+        detail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+        shutil.rmtree(folder, ignore_errors=True)
+        raise RuntimeError(
+            f"PostgreSQL did not start: {error.stderr.decode(errors='replace')}{detail}"
+        ) from error
+    try:
+        yield f"postgresql://{USER}@127.0.0.1:{port}/postgres"
+    finally:
+        with contextlib.suppress(subprocess.SubprocessError):
+            run(str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def database_url(server_url: str, name: str) -> str:
+    """The URL of database ``name`` on the server of ``server_url``."""
+    return server_url.rsplit("/", 1)[0] + "/" + name
+
+
+async def create_database(server_url: str, name: str) -> str:
+    """``CREATE DATABASE name`` (a fresh, empty database); its URL."""
+    import asyncpg
+
+    conn = await asyncpg.connect(server_url)
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    return database_url(server_url, name)
+
+
+def create_database_now(server_url: str, name: str) -> str:
+    """:func:`create_database` from synchronous code (a fixture), on its own event loop."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, create_database(server_url, name)).result()
