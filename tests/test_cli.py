@@ -310,7 +310,7 @@ def test_check_on_postgresql_never_shows_the_password(monkeypatch, pg_url, capsy
     unreachable = f"postgresql://sequence:hunter2@127.0.0.1:{free_port()}/nothing"
     monkeypatch.setenv("SEQUENCE_DATABASE", unreachable)
     assert main(["check"]) == 1
-    assert main(["run"]) == 1  # stops before connecting to Discord
+    assert main(["run"]) == 2  # a database it cannot use: stops before connecting to Discord
     out2, err2 = capsys.readouterr()
     assert "cannot be reached" in err2 and "sequence:***@127.0.0.1" in err2
     assert "hunter2" not in out + err + out2 + err2
