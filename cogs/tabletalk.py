@@ -3,9 +3,11 @@ by the host or a moderator, and the Forfeit button for every member of a penalis
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
-from typing import Any
+from functools import partial
+from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -14,6 +16,7 @@ from bot.app import SequenceBot
 from bot.services.errors import UserError
 from bot.services.events import RulingMade
 from bot.services.games import seat_of
+from bot.services.rulings import describe_eligible, eligible
 from bot.services.tabletalk import TableTalkService
 from bot.store.games import GameRecord
 from bot.store.tabletalk import ReportRecord
@@ -27,17 +30,20 @@ from .hand_panel import build_panel
 
 class DecisionButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"seq:tt:(?P<report>\d+):(?P<verdict>uphold|dismiss)",
+    template=r"seq:tt:(?P<report>\d+):(?P<verdict>uphold|dismiss|withdraw)",
 ):
-    """Uphold or dismiss a table-talk call (host or Manage Messages)."""
+    """Uphold or dismiss a table-talk call (who may: :mod:`bot.services.rulings`), or the
+    caller withdraws it."""
+
+    LOOKS: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
+        "uphold": ("Uphold", discord.ButtonStyle.danger),
+        "dismiss": ("Dismiss", discord.ButtonStyle.secondary),
+        "withdraw": ("Withdraw (caller)", discord.ButtonStyle.secondary),
+    }
 
     def __init__(self, report_id: int, verdict: str) -> None:
         self.report_id, self.verdict = report_id, verdict
-        label, style = (
-            ("Uphold", discord.ButtonStyle.danger)
-            if verdict == "uphold"
-            else ("Dismiss", discord.ButtonStyle.secondary)
-        )
+        label, style = self.LOOKS[verdict]
         super().__init__(
             discord.ui.Button(label=label, style=style, custom_id=f"seq:tt:{report_id}:{verdict}")
         )
@@ -51,7 +57,7 @@ class DecisionButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         cog: TableTalk = interaction.client.get_cog("TableTalk")  # type: ignore[union-attr, assignment]
         async with reporting(interaction):
-            await cog.decide(interaction, self.report_id, uphold=self.verdict == "uphold")
+            await cog.decide(interaction, self.report_id, self.verdict)
 
 
 class ForfeitButton(
@@ -109,6 +115,10 @@ class TableTalk(SequenceCog):
 
     async def cog_load(self) -> None:
         self.bot.bus.subscribe(RulingMade, self.penalty_posted)
+        for report in await self.bot.db.tabletalk.pending():
+            record = self.bot.games.records.get(report.game_id)
+            if record is not None:
+                self.schedule_stand(record, report)
 
     async def cog_unload(self) -> None:
         self.bot.bus.unsubscribe(RulingMade, self.penalty_posted)
@@ -158,25 +168,60 @@ class TableTalk(SequenceCog):
             )
             return
         view = discord.ui.View(timeout=None)
-        view.add_item(DecisionButton(report.id, "uphold"))
-        view.add_item(DecisionButton(report.id, "dismiss"))
-        await interaction.response.send_message(
-            text + "\nThe host or a moderator decides:", view=view
-        )
+        for verdict in DecisionButton.LOOKS:
+            view.add_item(DecisionButton(report.id, verdict))
+        call = self.service.call_of(record, report)
+        who = describe_eligible(eligible(call), lambda team: team_label(team))
+        text += f"\nWho rules: {who}."
+        stands = self.service.stands_at(record, report, self.timeout)
+        if stands is not None:
+            text += f" If nobody rules, the call stands <t:{int(stands)}:R> unless withdrawn."
+        await interaction.response.send_message(text, view=view)
         message = await interaction.original_response()
         await self.service.set_message(report, message.id)
+        self.schedule_stand(record, dataclasses.replace(report, message_id=message.id))
 
-    async def decide(
-        self, interaction: discord.Interaction, report_id: int, *, uphold: bool
-    ) -> None:
-        """A button on the call: uphold or dismiss."""
+    @property
+    def timeout(self) -> int:
+        """How long a call nobody may rule on waits before it stands."""
+        return self.bot.settings.table_talk_ruling_timeout
+
+    def schedule_stand(self, record: GameRecord, report: ReportRecord) -> None:
+        """If nobody but a moderator may rule, the call stands by itself after the timeout."""
+        due = self.service.stands_at(record, report, self.timeout)
+        if due is not None:
+            key = ("call-stands", report.id)
+            self.bot.scheduler.at(key, due, partial(self._stand, report, record.channel_id))
+
+    async def _stand(self, report: ReportRecord, channel_id: int) -> None:
+        try:
+            resolved, _ = await self.service.resolve(
+                report.id, None, uphold=True, can_moderate=False, timeout=self.timeout
+            )
+        except UserError:
+            return  # ruled on or withdrawn meanwhile, or the game is over
+        if report.message_id is not None:
+            channel = self.bot.get_partial_messageable(channel_id)
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(report.message_id).edit(
+                    content=f"🗣️ Table talk on {team_label(resolved.team)}: nobody ruled in "
+                    "time and the call was not withdrawn, so it **stands** ⚖️.",
+                    view=None,
+                )
+
+    async def decide(self, interaction: discord.Interaction, report_id: int, verdict: str) -> None:
+        """A button on the call: uphold, dismiss, or (the caller) withdraw."""
         report, _ = await self.service.resolve(
             report_id,
             interaction.user.id,
-            uphold=uphold,
+            uphold=verdict == "uphold",
             can_moderate=can_manage(interaction, "manage_messages"),
+            withdraw=verdict == "withdraw",
         )
-        verdict = "upheld ⚖️" if report.status == "upheld" else "dismissed"
+        if verdict == "withdraw":
+            verdict = "withdrawn"
+        else:
+            verdict = "upheld ⚖️" if report.status == "upheld" else "dismissed"
         await interaction.response.edit_message(
             content=f"🗣️ Table talk on {team_label(report.team)} was **{verdict}** by <@{interaction.user.id}>.",  # noqa: E501
             view=None,

@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING
 from .errors import UserError
 from .events import RulingMade
 from .games import Draft, GameService, seat_of
+from .rulings import Call, Verdict, call_stands, may_rule, may_withdraw, stands_at
 
 if TYPE_CHECKING:
     from bot.store.database import Database
+    from bot.store.games import GameRecord
     from bot.store.tabletalk import ReportRecord
 
     from .events import MoveOutcome
@@ -45,10 +47,37 @@ class TableTalkService:
             raise UserError("That team is no longer in the game.")
         return await self.db.tabletalk.create(record.id, reporter_id, team, now=self.clock())
 
+    def call_of(self, record: GameRecord, report: ReportRecord) -> Call:
+        """The call as the ruling rule sees it (who accuses whom, the host's team)."""
+        game = record.game
+        reporter = seat_of(record, report.reporter_id)
+        host = seat_of(record, record.options.get("host_id") or 0)
+        return Call(
+            accused=report.team,
+            caller=game.team_of(reporter) if reporter is not None else -1,
+            host_team=game.team_of(host) if host is not None else None,
+            teams=tuple(game.active_teams()),
+        )
+
+    def stands_at(self, record: GameRecord, report: ReportRecord, timeout: int) -> float | None:
+        """When the call stands by itself if nobody rules (None: it waits for a ruling)."""
+        return stands_at(self.call_of(record, report), report.created_at, timeout)
+
     async def resolve(
-        self, report_id: int, actor_id: int, *, uphold: bool, can_moderate: bool
+        self,
+        report_id: int,
+        actor_id: int | None,
+        *,
+        uphold: bool,
+        can_moderate: bool,
+        withdraw: bool = False,
+        timeout: int = 0,
     ) -> tuple[ReportRecord, MoveOutcome | None]:
-        """The host or a moderator upholds (the penalty applies) or dismisses a report."""
+        """Uphold (the penalty applies) or dismiss a pending call; ``withdraw`` is the caller
+        taking it back; ``actor_id`` None is the call standing by itself after ``timeout``.
+
+        Who may rule follows :mod:`bot.services.rulings`: never a player of the accused team.
+        """
         found = await self.db.tabletalk.get(report_id)
         if found is None:
             raise UserError("There is no such table-talk report.")
@@ -58,14 +87,28 @@ class TableTalkService:
             assert report is not None
             if report.status != "pending":
                 raise UserError(f"This call was already {report.status}.")
-            if actor_id != draft.options.get("host_id") and not can_moderate:
-                raise UserError(
-                    "Only the host or someone with Manage Messages can decide a table-talk call."
+            call = self.call_of(draft.record, report)
+            if withdraw:
+                verdict = may_withdraw(report.reporter_id, actor_id or 0)
+            elif actor_id is None:
+                stands = call_stands(call, report.created_at, draft.now, timeout, withdrawn=False)
+                verdict = Verdict(stands, "The call does not stand yet.")
+            else:
+                seat = seat_of(draft.record, actor_id)
+                verdict = may_rule(
+                    call,
+                    draft.game.team_of(seat) if seat is not None else None,
+                    actor_moderates=can_moderate,
+                    actor_is_host=actor_id == draft.options.get("host_id"),
                 )
-            status = "upheld" if uphold else "dismissed"
-            if uphold:
+            if not verdict.allowed:
+                raise UserError(verdict.reason)
+            status = "upheld" if uphold and not withdraw else "dismissed"
+            if status == "upheld":
                 draft.push(self.games.penalty(report.team), actor_id)
-            draft.write(partial(self.db.tabletalk.resolve, report_id, status, draft.now, actor_id))
+            draft.write(
+                partial(self.db.tabletalk.resolve, report_id, status, draft.now, actor_id)
+            )
             return dataclasses.replace(
                 report, status=status, resolved_at=draft.now, resolved_by=actor_id
             )
