@@ -84,7 +84,7 @@ def main() -> None:
     parser.add_argument(
         "--samples", type=int, default=DEFAULT_SAMPLES, help="hard's work budget per move"
     )
-    parser.add_argument("--cap", type=float, default=250.0, help="hard's safety cap, ms")
+    parser.add_argument("--cap", type=float, default=2000.0, help="hard's safety cap, ms")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0, help="first deal's seed")
     parser.add_argument("--max-moves", type=int, default=2000, help="a longer game is a draw")

@@ -38,6 +38,7 @@ class Analysis:
     """
 
     __slots__ = (
+        "_fours",
         "danger",
         "empties",
         "fill",
@@ -64,6 +65,7 @@ class Analysis:
         of its open spaces' factors.
         """
         self.position = position
+        self._fours: dict[int, list[int]] = {}
         teams = position.teams
         self.fill = fill if fill is not None else [_ONES] * teams
         if parent is None:
@@ -187,8 +189,11 @@ class Analysis:
         return gains
 
     def fours(self, team: int) -> list[int]:
-        """The windows where ``team`` lacks one chip for a sequence."""
-        return [w for w, n in enumerate(self.held[team]) if n == 4]
+        """The windows where ``team`` lacks one chip for a sequence (do not change the list)."""
+        found = self._fours.get(team)
+        if found is None:
+            found = self._fours[team] = [w for w, n in enumerate(self.held[team]) if n == 4]
+        return found
 
     def completing(self, team: int) -> set[int]:
         """Empty spaces where a chip of ``team`` would complete a window of five."""
