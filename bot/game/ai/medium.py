@@ -106,14 +106,28 @@ def threat_windows(analysis: Analysis, team: int) -> dict[int, list[int]]:
     return threats
 
 
-def spoils(analysis: Analysis, threats: dict[int, list[int]], card: str, space: int) -> int:
+def spoils(
+    analysis: Analysis, threats: dict[int, list[int]], card: str, space: int, team: int
+) -> int:
     """How many of the spaces ``threats`` playing ``card`` on ``space`` takes away: the one it
-    covers, or (a one-eyed jack) those whose every window holds the chip it removes."""
+    covers, or (a one-eyed jack) those whose every window holds the chip it removes, less one
+    when the space it frees completes a sequence for a team other than the mover's."""
     if not is_one_eyed(card):
         return int(space in threats)
-    if analysis.position.locked[space]:
+    position = analysis.position
+    if position.locked[space]:
         return 0
-    return sum(all(space in WINDOWS[w] for w in windows) for windows in threats.values())
+    spoiled = sum(all(space in WINDOWS[w] for w in windows) for windows in threats.values())
+    owner = position.chips[space]
+    chips = position.chips
+    chips[space] = EMPTY
+    try:
+        opened = any(
+            position.options(other, space) for other in range(position.teams) if other != team
+        )
+    finally:
+        chips[space] = owner
+    return max(spoiled - int(opened), 0)
 
 
 def medium_pick(
@@ -139,7 +153,7 @@ def medium_pick(
         else:
             targets = [s for s in CARD_SPACES[card] if s in threats and chips[s] == EMPTY]
         for space in targets:
-            spoiled = spoils(analysis, threats, card, space)
+            spoiled = spoils(analysis, threats, card, space, team)
             if spoiled:
                 key = (spoiled, scores.play_score(card, space), card, space)
                 if block is None or key[:2] > block[:2]:
