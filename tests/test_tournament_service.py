@@ -189,6 +189,21 @@ async def test_game_results_draws_and_cancellations(world: World) -> None:
     assert await world.service.game_finished(outcome.record) is None  # only once
 
 
+async def test_a_match_whose_game_ended_before_a_restart_moves_on(world: World) -> None:
+    tid = await world.tournament("elimination", 2)
+    progress = await world.service.start(tid, ORGANISER, False)
+    (match,) = progress.to_open
+    record = await world.start_game(match.id, 200)
+    await world.games.resign_team(record.id, 0, actor_id=1)
+    # the process stops before the tournament hears of the end: a new one finds the game
+    restarted = World(world.db, world.clock)
+    (ended,) = await restarted.service.ended_match_games()
+    assert ended.id == record.id and ended.status == "finished"
+    done = await restarted.service.game_finished(ended)
+    assert done is not None and done.finished
+    assert await restarted.service.ended_match_games() == []
+
+
 async def test_reports_and_drops(world: World) -> None:
     tid = await world.tournament("swiss", 4, rounds=2)
     progress = await world.service.start(tid, ORGANISER, False)

@@ -80,6 +80,8 @@ class TournamentTables(commands.Cog):
         """After a restart: re-arm show-up clocks, pair due rounds, open missing tables."""
         await self.bot.wait_until_ready()
         try:
+            for record in await self.service.ended_match_games():
+                await self.game_ended(GameEnded(record, cancelled=record.status == "cancelled"))
             for match in await self.service.pending_deadlines():
                 self.arm(match)
             for progress in await self.service.resume():

@@ -496,6 +496,22 @@ class TournamentService:
             await self._advance(match.tournament_id, progress)
             return progress
 
+    async def ended_match_games(self) -> list[GameRecord]:
+        """Games of matches still marked playing that ended in the store (a restart came
+        between a game's end and the tournament hearing of it): hand each to
+        :meth:`game_finished` or :meth:`game_cancelled`, which act only once."""
+        ended = []
+        for tournament in await self.db.tournaments.running():
+            for match in await self.db.tournaments.matches(tournament.id):
+                if match.status != "playing" or match.game_id is None:
+                    continue
+                if match.game_id in self.games.records:
+                    continue  # still being played
+                record = await self.db.games.load(match.game_id)
+                if record.status != "active":
+                    ended.append(record)
+        return ended
+
     async def pending_deadlines(self) -> list[MatchRecord]:
         """Every running tournament's matches waiting on a show-up deadline (for start-up)."""
         due = []
