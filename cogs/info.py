@@ -66,6 +66,7 @@ class Info(SequenceCog):
                 **kwargs,
             )
             message = await interaction.original_response()
+            await self.bot.table.retire_board(record, None)
             await self.bot.games.remember_board(record, message.id)
 
     @app_commands.command(name="status", description="Seats, turn, deck, discards and sequences")

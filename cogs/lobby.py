@@ -28,7 +28,7 @@ from .common.choices import (
     TEAM_COUNT_CHOICES,
     TIMEOUT_CHOICES,
 )
-from .common.describe import seat_label, team_label
+from .common.describe import counted, seat_label, team_label
 from .common.replies import can_manage, reply, reporting, user_name
 
 ACTIONS = ("join", "leave", "switch", "start", "cancel", "addbot")
@@ -57,7 +57,7 @@ def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
     rules = describe_house_rules(options)
     embed.add_field(
         name="Rules",
-        value=f"{len(lobby.seats)} player(s), teams: {teams}"
+        value=f"{counted(len(lobby.seats), 'player')}, teams: {teams}"
         + ("\n" + "\n".join(rules) if rules else ""),
         inline=False,
     )
@@ -404,7 +404,9 @@ class Lobby(SequenceCog):
             f"{seat['name']} {card_label(game.cut[index])}"
             for index, seat in enumerate(record.seats)
         )
-        order = " → ".join(seat_label(record, seat) for seat in range(len(record.seats)))
+        seats = len(record.seats)
+        first = game.turn  # the player after the dealer starts: the order as played
+        order = " → ".join(seat_label(record, (first + i) % seats) for i in range(seats))
         lowest = "highest" if game.settings.convoy else "lowest"
         text = (
             f"🃏 **The game begins!** The cut: {cut}. {record.seats[game.dealer]['name']} cut the "

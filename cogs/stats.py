@@ -16,7 +16,7 @@ from bot.services.ratings import Rating, RatingService
 from bot.services.stats import HistoryEntry, PlayerStats, StatsService, sparkline
 
 from .base import SequenceCog
-from .common.describe import team_label
+from .common.describe import counted, team_label
 from .common.replays import ReplayCache
 from .common.replies import reply, reporting, user_name
 
@@ -45,7 +45,8 @@ def stats_embed(name: str, stats: PlayerStats) -> discord.Embed:
         place = f" · #{stats.place} here" if stats.place else ""
         embed.add_field(
             name="Rating",
-            value=f"**{rating_text(stats.rating)}**{place} · {stats.rated_games} rated game(s)",
+            value=f"**{rating_text(stats.rating)}**{place} · "
+            + counted(stats.rated_games, "rated game"),
             inline=False,
         )
         if len(stats.trend) > 1:
@@ -54,7 +55,7 @@ def stats_embed(name: str, stats: PlayerStats) -> discord.Embed:
             embed.add_field(
                 name="Trend",
                 value=f"{sparkline(stats.trend)} {arrow} {change:+.1f} over the last "
-                f"{len(stats.trend) - 1} rated game(s)",
+                + counted(len(stats.trend) - 1, "rated game"),
                 inline=False,
             )
     return embed
@@ -158,7 +159,7 @@ class Stats(SequenceCog):
         embed = discord.Embed(title="🏅 Leaderboard", colour=0xE2B454)
         if rows:
             embed.description = "\n".join(
-                f"**{place}.** <@{user}> · {rating.ordinal:.1f} · {games} game(s)"
+                f"**{place}.** <@{user}> · {rating.ordinal:.1f} · {counted(games, 'game')}"
                 for place, user, rating, games in rows
             )
         else:
@@ -182,7 +183,7 @@ class Stats(SequenceCog):
                 await reply(interaction, f"{user_name(who)} has no finished game here yet.")
                 return
             embed = discord.Embed(
-                title=f"📜 {user_name(who)}: last {len(entries)} of {total} game(s)",
+                title=f"📜 {user_name(who)}: last {len(entries)} of {counted(total, 'game')}",
                 description="\n".join(history_line(entry) for entry in entries),
                 colour=0x1F9E54,
             )

@@ -125,3 +125,23 @@ async def test_a_lobby_in_a_thread_and_one_game_per_channel(simcord_env):
     assert record is not None
     busy = await table.players[2].slash(table.channel, "sequence new")
     assert busy.ephemeral and "one game per channel" in busy.response.content
+
+
+async def test_the_words_at_the_table_read_right(simcord_env):
+    """Plurals, the play order as played, and no "in 0 s" for a game that took no time."""
+    from .e2e_helpers import open_and_start, seat_actor
+
+    table = await make_table(simcord_env, ["alice", "bob"])
+    lobby = (await table.players[0].slash(table.channel, "sequence new")).response
+    rules = next(f for f in lobby.embeds[0].fields if f.name == "Rules")
+    assert rules.value.startswith("1 player,") and "(s)" not in rules.value
+    await table.players[0].click(lobby, label="Cancel")
+    record = await open_and_start(table)
+    begins = next(m for m in table.channel.history() if "The game begins" in m.content)
+    first = record.seats[record.game.turn]["name"]
+    assert begins.content.split("Play order: ")[1].startswith(f"**{first}**")
+    loser = seat_actor(table, record, record.game.turn)
+    await loser.slash(table.channel, "sequence resign")
+    result = table.channel.last_message.content
+    assert "cards played." in result or "card played." in result
+    assert " in 0 s" not in result

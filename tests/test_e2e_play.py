@@ -156,11 +156,21 @@ async def test_dead_card_turned_in_then_the_turn_goes_on(simcord_env):
     for space in CARD_SPACES[dead]:
         game.chips[space] = 1 - game.team_of(seat)
     hand_size = len(game.hands[seat])
+    first_board = table.channel.last_message
     panel = await open_hand(table, mover)
     await mover.select(panel, [dead], custom_id=find_component(panel, "seq:card:")["custom_id"])
     assert "is dead" in panel.content
     await mover.click(panel, custom_id=find_component(panel, "seq:dead:")["custom_id"])
     assert dead not in record.game.hands[seat] and len(record.game.hands[seat]) == hand_size
+    # The exchange leaves a trace at the table, like any move: a board saying what happened,
+    # and the board it replaces reads in the past tense, without buttons.
+    board = table.channel.last_message
+    assert board.id != first_board.id
+    assert "turned in the dead card" in board.embeds[0].description
+    assert board.attachments[0].filename == "board.png"
+    retired = next(m for m in table.channel.history() if m.id == first_board.id)
+    assert "Then:" in retired.content and "turned in the dead card" in retired.content
+    assert not retired.components
     assert record.game.turn == seat and record.game.dead_card_used  # still this player's turn
     assert "carry on" in panel.content
     second = next((c for c in game.hands[seat] if not is_jack(c) and c != dead), None)

@@ -66,7 +66,7 @@ async def test_rated_game_moves_ratings_and_unrated_does_not(simcord_env) -> Non
     assert [r.rated for r in results] == [True, False]
     embed = (await loser.slash(table.channel, "sequence stats")).response.embeds[0]
     assert field(embed, "Games").startswith("**2** (0 won · 2 lost")
-    assert "1 rated game(s)" in field(embed, "Rating")
+    assert "1 rated game" in field(embed, "Rating") and "game(s)" not in field(embed, "Rating")
 
     # history: newest first, with the rating change of the rated game
     history = await loser.slash(table.channel, "sequence history")

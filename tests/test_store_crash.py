@@ -120,7 +120,11 @@ async def test_a_file_that_is_not_a_database_gives_a_clear_error(tmp_path: Path)
         assert str(path) in message and "not a SQLite database" in message
         assert "move the file" in message and "restarting will not help" in message
     assert path.read_bytes() == content
-    left_behind = set(threading.enumerate()) - threads
+    # aiosqlite's close() returns once its worker was told to stop; the thread then ends on its
+    # own. Wait for it (bounded), then require that none is left behind.
+    for thread in set(threading.enumerate()) - threads:
+        thread.join(timeout=10)
+    left_behind = {t for t in set(threading.enumerate()) - threads if t.is_alive()}
     assert not left_behind  # no connection thread left behind
 
 

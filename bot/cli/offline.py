@@ -79,7 +79,8 @@ def demo_command(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(
             f"Playing Sequence offline: you (alice) and {args.players - 1} {args.level} computer "
-            f"player(s) in SimCord's in-memory Discord, seed {seed}.",
+            f"player{'' if args.players == 2 else 's'} in SimCord's in-memory Discord, "
+            f"seed {seed}.",
             file=sys.stderr,
         )
     try:

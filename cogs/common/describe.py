@@ -16,6 +16,11 @@ if TYPE_CHECKING:
     from bot.store.games import GameRecord
 
 
+def counted(amount: int, noun: str) -> str:
+    """``counted(1, "player")`` is ``"1 player"``, ``counted(4, "player")`` ``"4 players"``."""
+    return f"{amount} {noun}{'' if amount == 1 else 's'}"
+
+
 def team_label(team: int) -> str:
     """``"🔵 Blue"``."""
     return f"{TEAM_EMOJI[team]} {TEAM_NAMES[team]}"
@@ -95,7 +100,7 @@ def result_line(record: GameRecord) -> str:
     game = record.game
     moves = sum(1 for move in game.moves if move.kind == PLAY)
     duration = ""
-    if record.finished_at is not None:
+    if record.finished_at is not None and record.finished_at - record.created_at >= 1:
         duration = f" in {format_duration(record.finished_at - record.created_at)}"
     if game.winner is None:
         head = "🤝 **The game is a draw.**"
@@ -107,7 +112,8 @@ def result_line(record: GameRecord) -> str:
     scores = " · ".join(
         f"{team_label(team)} {game.sequence_count(team)}" for team in range(game.settings.teams)
     )
-    return f"{head}\n{game.end_reason} {moves} cards played{duration}. Sequences: {scores}."
+    played = counted(moves, "card")
+    return f"{head}\n{game.end_reason} {played} played{duration}. Sequences: {scores}."
 
 
 def scoreline(record: GameRecord) -> str:

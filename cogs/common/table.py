@@ -139,8 +139,30 @@ class Table:
                 error.status,
             )
             return None
+        await self.retire_board(live, headline)
         await self.bot.games.remember_board(live, message.id)
         return message
+
+    async def retire_board(self, record: GameRecord, happened: str | None) -> None:
+        """The board a newer one replaces: its text says what happened next, in the past
+        tense, and it loses its buttons (only the newest board carries controls)."""
+        previous = record.board_message_id
+        if previous is None:
+            return
+        line = (happened or "").split("\n")[0]
+        content = f"↪️ Then: {line}" if line else "↪️ An older board: the newest is below."
+        try:
+            await (
+                self.channel(record)
+                .get_partial_message(previous)
+                .edit(  # type: ignore[attr-defined]
+                    content=content, view=None, allowed_mentions=discord.AllowedMentions.none()
+                )
+            )
+        except discord.HTTPException as error:
+            log.info(
+                "Could not retire board %d of game %d (HTTP %s)", previous, record.id, error.status
+            )
 
     async def notice(
         self, record: GameRecord, content: str, **kwargs: object
