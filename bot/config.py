@@ -74,7 +74,7 @@ class Settings:
     #: ``COMPUTER_MOVE_DELAY``: seconds a computer player pauses before it moves.
     computer_move_delay: float = 2.0
     #: ``COMPUTER_BUDGET_MS``: the time budget of the hard computer player per move.
-    computer_budget_ms: int = 250
+    computer_budget_ms: int = 2000
     #: ``USER_RATE_LIMIT``: how often one person may use each command that posts a message or
     #: draws an image (board, status, replay, table-talk calls...), as ``uses/seconds``.
     user_rate_limit: tuple[int, int] = (4, 60)
@@ -148,7 +148,7 @@ class Settings:
         parsed["reminder_delay"] = _int(values, "REMINDER_DELAY", 12 * 3600, minimum=600)
         parsed["lobby_expiry"] = _int(values, "LOBBY_EXPIRY", 24 * 3600, minimum=60)
         parsed["computer_move_delay"] = _float(values, "COMPUTER_MOVE_DELAY", 2.0)
-        parsed["computer_budget_ms"] = _int(values, "COMPUTER_BUDGET_MS", 250, minimum=1)
+        parsed["computer_budget_ms"] = _int(values, "COMPUTER_BUDGET_MS", 2000, minimum=1)
         parsed["user_rate_limit"] = _rate(values, "USER_RATE_LIMIT", (4, 60))
         parsed["channel_rate_limit"] = _rate(values, "CHANNEL_RATE_LIMIT", (10, 60))
         parsed["create_rate_limit"] = _rate(values, "CREATE_RATE_LIMIT", (3, 600))

@@ -59,7 +59,7 @@ class DemoOptions:
     seed: int = 2026
     players: int = 4
     level: str = "medium"
-    budget_ms: int = 100
+    budget_ms: int = 2000
 
 
 @dataclass
