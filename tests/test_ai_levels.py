@@ -148,7 +148,9 @@ def own_neighbours(game: Game, move: Move) -> int:
 
 
 def test_easy_plays_near_its_own_chips_and_not_always_the_same() -> None:
-    easy, uniform, spaces = [], [], set()
+    easy: list[int] = []
+    uniform: list[int] = []
+    spaces: set[int] = set()
     for game in positions(["easy", "easy"], range(4)):
         plays = [m for m in game.legal_moves if m.kind == PLAY and m.card in CARD_SPACES]
         if len(plays) < 4 or len(game.moves) < 10:

@@ -76,7 +76,7 @@ class Analysis:
             self.held = [[-1] * len(WINDOWS) for _ in range(teams)]
             self.worth = [[1.0] * len(WINDOWS) for _ in range(teams)]
             self.empties: list[tuple[int, ...]] = [()] * len(WINDOWS)
-            self.lone: list[dict[int, tuple[int, int]]] = [{} for _ in range(teams)]
+            self.lone: list[dict[int, tuple[int, int, float]]] = [{} for _ in range(teams)]
             self.potential = [0.0] * teams
             self.danger = [0.0] * teams
             self._count(_ALL)

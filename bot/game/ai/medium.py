@@ -107,27 +107,23 @@ def threat_windows(analysis: Analysis, team: int) -> dict[int, list[int]]:
 
 
 def spoils(
-    analysis: Analysis, threats: dict[int, list[int]], card: str, space: int, team: int
+    analysis: Analysis, threats: dict[int, list[int]], team: int, card: str, space: int
 ) -> int:
     """How many of the spaces ``threats`` playing ``card`` on ``space`` takes away: the one it
     covers, or (a one-eyed jack) those whose every window holds the chip it removes, less one
-    when the space it frees completes a sequence for a team other than the mover's."""
+    when the space it empties lets a third team complete a line it blocked."""
     if not is_one_eyed(card):
         return int(space in threats)
-    position = analysis.position
-    if position.locked[space]:
+    if analysis.position.locked[space]:
         return 0
-    spoiled = sum(all(space in WINDOWS[w] for w in windows) for windows in threats.values())
-    owner = position.chips[space]
-    chips = position.chips
-    chips[space] = EMPTY
-    try:
-        opened = any(
-            position.options(other, space) for other in range(position.teams) if other != team
-        )
-    finally:
-        chips[space] = owner
-    return max(spoiled - int(opened), 0)
+    cleared = sum(all(space in WINDOWS[w] for w in windows) for windows in threats.values())
+    opened = any(
+        blocker == space and held == 4
+        for other, lone in enumerate(analysis.lone)
+        if other != team
+        for blocker, held, _ in lone.values()
+    )
+    return cleared - opened
 
 
 def medium_pick(
@@ -153,8 +149,8 @@ def medium_pick(
         else:
             targets = [s for s in CARD_SPACES[card] if s in threats and chips[s] == EMPTY]
         for space in targets:
-            spoiled = spoils(analysis, threats, card, space, team)
-            if spoiled:
+            spoiled = spoils(analysis, threats, team, card, space)
+            if spoiled > 0:
                 key = (spoiled, scores.play_score(card, space), card, space)
                 if block is None or key[:2] > block[:2]:
                     block = key

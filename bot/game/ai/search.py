@@ -2,10 +2,11 @@
 
 Each guess (a :class:`~.determinize.Deal`) deals the unseen cards at random, consistently with
 what is public (and with what the last play showed, see :mod:`.inference`). For each guess,
-each candidate is played; the other seats answer as the medium player would with the cards the
-guess gives them; then the viewer's best answer is scored, less the sequence the next seat
-could then complete, plus one the viewer is then sure to complete. A candidate's value is its
-mean over the guesses. Positions reached are cached, so most guesses cost a few look-ups.
+each candidate is played; the other teams answer as the medium player would (partners by the
+viewer's own scores) with the cards the guess gives them; then the viewer's best answer is
+scored, less the sequence the next seat could then complete, plus one the viewer is then sure
+to complete. A candidate's value is its mean over the guesses. Positions reached are cached,
+so most guesses cost a few look-ups.
 
 The work budget is a number of guesses, so the same view and seed give the same move on any
 machine. No clock is read here: a caller may pass one (``clock``, seconds as a float, e.g.
