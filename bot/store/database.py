@@ -18,16 +18,10 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import aiosqlite
 
+from .base import Store
 from .connection import Connection, current
 from .errors import DatabaseUnreadableError, IntegrityError, StoreError
-from .games import Games
-from .lobbies import Lobbies
 from .migrations import MIGRATIONS, current_version, migrate
-from .prefs import Prefs
-from .results import Results
-from .tabletalk import TableTalk
-from .timers import Timers
-from .tournaments import Tournaments
 
 log = logging.getLogger(__name__)
 
@@ -84,8 +78,9 @@ class SQLiteConnection:
         return rows[0] if rows else None
 
 
-class Database:
-    """The store. Open with ``await Database.open(path)``; repositories are attributes."""
+class Database(Store):
+    """The store on SQLite. Open with ``await Database.open(path)``; repositories are
+    attributes."""
 
     dialect = "sqlite"
 
@@ -94,13 +89,7 @@ class Database:
         self._lock = asyncio.Lock()
         self.path = path
         self.location = str(path)
-        self.lobbies = Lobbies(self)
-        self.games = Games(self)
-        self.results = Results(self)
-        self.prefs = Prefs(self)
-        self.timers = Timers(self)
-        self.tabletalk = TableTalk(self)
-        self.tournaments = Tournaments(self)
+        super().__init__()
 
     @classmethod
     async def open(
@@ -156,12 +145,6 @@ class Database:
         """Close the connection (idempotent). The WAL is checkpointed by SQLite."""
         await self._connection.close()
 
-    async def __aenter__(self) -> Database:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
     def _joined(self) -> SQLiteConnection | None:
         """The open transaction of this task on this database, if any (never another's)."""
         joined = current.get()
@@ -197,20 +180,6 @@ class Database:
             finally:
                 conn.open = False
                 current.reset(token)
-
-    async def run(
-        self,
-        fn: Callable[Concatenate[Connection, P], Awaitable[T]],
-        *args: P.args,
-        **kwargs: P.kwargs,
-    ) -> T:
-        """``await fn(connection, *args)`` in a transaction (the open one, if any).
-
-        SQLite errors come back as :class:`StoreError` (:class:`DatabaseUnreadableError` when
-        the file is damaged or unreadable).
-        """
-        async with self.transaction() as conn:
-            return await fn(conn, *args, **kwargs)
 
     async def read(
         self,

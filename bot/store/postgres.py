@@ -21,18 +21,12 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import asyncpg
 
+from .base import Store
 from .connection import Connection, current
 from .errors import DatabaseUnavailableError, IntegrityError, StoreError
-from .games import Games
-from .lobbies import Lobbies
 from .location import redact
 from .migrations import current_version, migrate
 from .postgres_migrations import POSTGRES_MIGRATIONS
-from .prefs import Prefs
-from .results import Results
-from .tabletalk import TableTalk
-from .timers import Timers
-from .tournaments import Tournaments
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +115,7 @@ class PostgresConnection:
         return None if record is None else tuple(record)
 
 
-class PostgresDatabase:
+class PostgresDatabase(Store):
     """The store on PostgreSQL. Open with ``await PostgresDatabase.open(url)``."""
 
     dialect = "postgresql"
@@ -132,13 +126,7 @@ class PostgresDatabase:
         #: Where the data is, for messages: the URL without its password.
         self.location = redact(url)
         self.path = self.location
-        self.lobbies = Lobbies(self)  # type: ignore[arg-type]
-        self.games = Games(self)  # type: ignore[arg-type]
-        self.results = Results(self)  # type: ignore[arg-type]
-        self.prefs = Prefs(self)  # type: ignore[arg-type]
-        self.timers = Timers(self)  # type: ignore[arg-type]
-        self.tabletalk = TableTalk(self)  # type: ignore[arg-type]
-        self.tournaments = Tournaments(self)  # type: ignore[arg-type]
+        super().__init__()
 
     @classmethod
     async def open(
@@ -181,12 +169,6 @@ class PostgresDatabase:
         """Close every pooled connection (idempotent)."""
         await self._pool.close()
 
-    async def __aenter__(self) -> PostgresDatabase:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
     def _joined(self) -> PostgresConnection | None:
         joined = current.get()
         if (
@@ -216,16 +198,6 @@ class PostgresDatabase:
                 finally:
                     conn.open = False
                     current.reset(token)
-
-    async def run(
-        self,
-        fn: Callable[Concatenate[Connection, P], Awaitable[T]],
-        *args: P.args,
-        **kwargs: P.kwargs,
-    ) -> T:
-        """``await fn(connection, *args)`` in a transaction (the open one, if any)."""
-        async with self.transaction() as conn:
-            return await fn(conn, *args, **kwargs)
 
     async def read(
         self,

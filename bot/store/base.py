@@ -1,0 +1,62 @@
+"""What both backends share: the repositories on one store, and running a function in a
+transaction. A backend adds ``transaction()``, ``read()``, ``open()`` and ``close()``."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+from typing import Concatenate, ParamSpec, Self, TypeVar
+
+from .connection import Connection
+from .games import Games
+from .lobbies import Lobbies
+from .prefs import Prefs
+from .results import Results
+from .tabletalk import TableTalk
+from .timers import Timers
+from .tournaments import Tournaments
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class Store:
+    """The repositories (``db.games``, ``db.lobbies``, ...) on a backend's connection."""
+
+    #: ``"sqlite"`` or ``"postgresql"``.
+    dialect: str
+    #: Where the data is, for messages (a file path, or a URL without its password).
+    location: str
+
+    def __init__(self) -> None:
+        self.lobbies = Lobbies(self)  # type: ignore[arg-type]  # repositories take any store
+        self.games = Games(self)  # type: ignore[arg-type]
+        self.results = Results(self)  # type: ignore[arg-type]
+        self.prefs = Prefs(self)  # type: ignore[arg-type]
+        self.timers = Timers(self)  # type: ignore[arg-type]
+        self.tabletalk = TableTalk(self)  # type: ignore[arg-type]
+        self.tournaments = Tournaments(self)  # type: ignore[arg-type]
+
+    def transaction(self) -> AbstractAsyncContextManager[Connection]:
+        """A transaction (joining the one this task has open on this store, if any)."""
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        """Release the connection(s); idempotent."""
+        raise NotImplementedError
+
+    async def run(
+        self,
+        fn: Callable[Concatenate[Connection, P], Awaitable[T]],
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> T:
+        """``await fn(connection, *args)`` in a transaction (the open one, if any)."""
+        async with self.transaction() as conn:
+            return await fn(conn, *args, **kwargs)
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
