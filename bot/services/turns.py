@@ -99,8 +99,8 @@ class TurnClock:
                 await self.remind(timer.game_id, turn)
             elif timer.kind == LIMIT:
                 await self.expire(timer.game_id, turn)
-        except UserError as error:
-            log.debug("Timer %s of game %d lapsed: %s", timer.kind, timer.game_id, error)
+        except UserError:  # the turn moved on (the refusal's text is not logged: no card ever is)
+            log.debug("Timer %s of game %d lapsed", timer.kind, timer.game_id)
 
     async def remind(self, game_id: int, turn: int | None) -> None:
         """Nudge the player on turn, and arm the next reminder one delay later."""
