@@ -1,8 +1,9 @@
 """Reading the last play: what the seat that made it was very likely not holding.
 
-Every sensible player completes a sequence when they can, and blocks a line of four when they
-can. So when the last play did neither, the player held no card that would have: no card of an
-open space of their own fours or of the viewer's fours, and no jack that could have done it.
+Every sensible player blocks a line of four when they can, and else completes a sequence when
+they can. So when the last play did neither, the player held no card that would have: no card
+of an open space of their own fours or of the viewer's fours, and no jack that could have done
+it. A play that blocked shows nothing about the cards that complete their own fours.
 Only the card drawn since can be one of them. This reads public information only: the board,
 the sequences and the last play (two teams only).
 """
@@ -40,12 +41,13 @@ def unlikely_cards(view: PlayerView) -> tuple[int, frozenset[str]] | None:
     chips[move.space] = my_team if is_one_eyed(move.card or "") else EMPTY
     before = Analysis(Position(chips, position.sequences, position.teams, position.to_win))
     missing: set[str] = set()
+    my_fours = before.fours(my_team)
+    blocked = any(move.space in WINDOWS[w] for w in my_fours)
     own_fours = before.fours(player_team)
-    if own_fours:
+    if own_fours and not blocked:  # a block comes before completing: it proves nothing
         missing.update(_WILD)
         missing.update(SPACE_CARDS[before.empties[w][0]] for w in own_fours)
-    my_fours = before.fours(my_team)
-    if my_fours and all(move.space not in WINDOWS[w] for w in my_fours):
+    if my_fours and not blocked:
         missing.update(_WILD + _REMOVERS)
         missing.update(SPACE_CARDS[before.empties[w][0]] for w in my_fours)
     return (move.seat, frozenset(missing)) if missing else None
