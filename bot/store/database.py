@@ -52,16 +52,19 @@ class SQLiteConnection:
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one statement; the number of rows it changed."""
+        # A cursor is closed on the database's thread (``async with``): one freed on the event
+        # loop's thread would reset its statement there, racing the next use of that statement.
         try:
-            cursor = await self._raw.execute(sql, params)
+            async with self._raw.execute(sql, params) as cursor:
+                return cursor.rowcount
         except sqlite3.IntegrityError as error:
             raise IntegrityError(str(error)) from error
-        return cursor.rowcount
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """Run one statement for each row of parameters."""
         try:
-            await self._raw.executemany(sql, rows)
+            async with self._raw.executemany(sql, rows):
+                pass
         except sqlite3.IntegrityError as error:
             raise IntegrityError(str(error)) from error
 
@@ -169,13 +172,13 @@ class Database(Store):
             token = current.set(conn)
             try:
                 with self._translated():
-                    await raw.execute("BEGIN IMMEDIATE")
+                    await conn.execute("BEGIN IMMEDIATE")
                     try:
                         yield conn
-                        await raw.execute("COMMIT")
+                        await conn.execute("COMMIT")
                     except BaseException:
                         if raw.in_transaction:
-                            await raw.execute("ROLLBACK")
+                            await conn.execute("ROLLBACK")
                         raise
             finally:
                 conn.open = False
