@@ -63,9 +63,7 @@ class GameEvent:
 
 @dataclass(frozen=True)
 class GameStarted(GameEvent):
-    """A lobby became a game; ``timers`` are the first turn's."""
-
-    timers: tuple[TimerRecord, ...] = ()
+    """A lobby became a game (its first turn follows as :class:`TurnStarted`)."""
 
 
 @dataclass(frozen=True)
@@ -97,7 +95,6 @@ class ReminderDue(GameEvent):
     """The player on turn has been waiting a reminder's delay."""
 
     seat: int = field(kw_only=True)
-    next_timer: TimerRecord | None = None
 
 
 @dataclass(frozen=True)

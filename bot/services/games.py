@@ -312,7 +312,7 @@ class GameService:
         """A game was just created (with its first turn's timers) from a lobby: serve it."""
         self.add(record)
         self.bus.publish(
-            GameStarted(record, timers=tuple(timers)),
+            GameStarted(record),
             TurnStarted(record, game=record.game, timers=tuple(timers)),
         )
 

@@ -105,7 +105,7 @@ class TurnClock:
     async def remind(self, game_id: int, turn: int | None) -> None:
         """Nudge the player on turn, and arm the next reminder one delay later."""
 
-        async def work(draft: Draft) -> None:
+        async def work(draft: Draft) -> TimerRecord | None:
             delay = int(draft.options.get("reminder_delay") or 0)
             seat = draft.game.turn
             timer = None
@@ -114,12 +114,12 @@ class TurnClock:
                 due = draft.now + delay
                 draft.write(partial(self.db.timers.set, game_id, REMINDER, due, payload))
                 timer = TimerRecord(game_id, REMINDER, due, payload)
-            draft.events.append(ReminderDue(draft.record, seat=seat, next_timer=timer))
+            draft.events.append(ReminderDue(draft.record, seat=seat))
+            return timer
 
-        _, draft = await self.games.change(game_id, work, expected_turn=turn)
-        for event in draft.events:
-            if isinstance(event, ReminderDue) and event.next_timer is not None:
-                self.schedule(event.next_timer)
+        timer, _ = await self.games.change(game_id, work, expected_turn=turn)
+        if timer is not None:
+            self.schedule(timer)
 
     async def expire(self, game_id: int, turn: int | None) -> None:
         """The turn's time ran out: forfeit owed cards at random, then apply the policy.

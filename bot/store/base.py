@@ -41,6 +41,14 @@ class Store:
         """A transaction (joining the one this task has open on this store, if any)."""
         raise NotImplementedError
 
+    def _joined(self) -> Connection | None:
+        """The transaction this task has open on this store, if any (never another's)."""
+        raise NotImplementedError
+
+    def _reading(self) -> AbstractAsyncContextManager[Connection]:
+        """A connection for a read outside any transaction."""
+        raise NotImplementedError
+
     async def close(self) -> None:
         """Release the connection(s); idempotent."""
         raise NotImplementedError
@@ -53,6 +61,19 @@ class Store:
     ) -> T:
         """``await fn(connection, *args)`` in a transaction (the open one, if any)."""
         async with self.transaction() as conn:
+            return await fn(conn, *args, **kwargs)
+
+    async def read(
+        self,
+        fn: Callable[Concatenate[Connection, P], Awaitable[T]],
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> T:
+        """``await fn(connection, *args)`` outside a transaction (inside the open one, if any)."""
+        joined = self._joined()
+        if joined is not None:
+            return await fn(joined, *args, **kwargs)
+        async with self._reading() as conn:
             return await fn(conn, *args, **kwargs)
 
     async def __aenter__(self) -> Self:

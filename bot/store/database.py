@@ -12,9 +12,9 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any
 
 import aiosqlite
 
@@ -25,8 +25,6 @@ from .migrations import MIGRATIONS, current_version, migrate
 
 log = logging.getLogger(__name__)
 
-P = ParamSpec("P")
-T = TypeVar("T")
 
 DEFAULT_PATH = Path("data/sequence.db")
 SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
@@ -184,19 +182,12 @@ class Database(Store):
                 conn.open = False
                 current.reset(token)
 
-    async def read(
-        self,
-        fn: Callable[Concatenate[Connection, P], Awaitable[T]],
-        *args: P.args,
-        **kwargs: P.kwargs,
-    ) -> T:
-        """``await fn(connection, *args)`` outside a transaction (inside the open one, if any)."""
-        joined = self._joined()
-        if joined is not None:
-            return await fn(joined, *args, **kwargs)
+    @contextlib.asynccontextmanager
+    async def _reading(self) -> AsyncIterator[Connection]:
+        """The one connection, under the lock (no other task's statements in between)."""
         async with self._lock:
             with self._translated():
-                return await fn(SQLiteConnection(self._connection, self), *args, **kwargs)
+                yield SQLiteConnection(self._connection, self)
 
     @contextlib.contextmanager
     def _translated(self) -> Iterator[None]:

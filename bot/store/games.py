@@ -134,12 +134,7 @@ class Games:
         """
         if len(snapshot.moves) != move_number + 1 or snapshot.moves[-1] != move:
             raise ValueError("snapshot must be the game just after the move being appended.")
-        # Serialised now, on the caller's side: the caller may change the game once we await.
-        state = dumps(snapshot.state_dict())
-        move_text = dumps(move.to_dict())
-        await self._db.run(
-            _append, game_id, move_number, move.seat, actor_user_id, move_text, state, now
-        )
+        await self.append_moves(game_id, move_number, [(move, actor_user_id)], snapshot, now)
 
     async def append_moves(
         self,
@@ -278,34 +273,6 @@ async def _create(
         [(game_id, number, seat, text, now) for number, seat, text in moves],
     )
     return game_id
-
-
-async def _append(
-    conn: Connection,
-    game_id: int,
-    number: int,
-    seat: int,
-    actor: int | None,
-    move: str,
-    state: str,
-    now: float,
-) -> None:
-    updated = await conn.execute(
-        "UPDATE snapshots SET move_count = move_count + 1, state = ?, updated_at = ? "
-        "WHERE game_id = ? AND move_count = ? "
-        "AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'active')",
-        (state, now, game_id, number, game_id),
-    )
-    if updated != 1:
-        raise await _refusal(conn, game_id, number)
-    try:
-        await conn.execute(
-            "INSERT INTO moves (game_id, number, seat, actor_id, move, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, number, seat, actor, move, now),
-        )
-    except IntegrityError as error:  # the unique index: a second guard
-        raise StaleMoveError(game_id, number, number + 1) from error
 
 
 async def _append_many(

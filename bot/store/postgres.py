@@ -16,8 +16,8 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from typing import Any
 
 import asyncpg
 
@@ -29,9 +29,6 @@ from .migrations import current_version, migrate
 from .postgres_migrations import POSTGRES_MIGRATIONS
 
 log = logging.getLogger(__name__)
-
-P = ParamSpec("P")
-T = TypeVar("T")
 
 
 @functools.lru_cache(maxsize=1024)
@@ -199,19 +196,12 @@ class PostgresDatabase(Store):
                     conn.open = False
                     current.reset(token)
 
-    async def read(
-        self,
-        fn: Callable[Concatenate[Connection, P], Awaitable[T]],
-        *args: P.args,
-        **kwargs: P.kwargs,
-    ) -> T:
-        """``await fn(connection, *args)`` outside a transaction (inside the open one, if any)."""
-        joined = self._joined()
-        if joined is not None:
-            return await fn(joined, *args, **kwargs)
+    @contextlib.asynccontextmanager
+    async def _reading(self) -> AsyncIterator[Connection]:
+        """A pooled connection, outside any transaction."""
         with self._translated():
             async with self._pool.acquire() as raw:
-                return await fn(PostgresConnection(raw, self), *args, **kwargs)
+                yield PostgresConnection(raw, self)
 
     @contextlib.contextmanager
     def _translated(self) -> Iterator[None]:
