@@ -176,3 +176,32 @@ async def test_postgresql_types_hold_snowflakes_and_exact_times(pg_url: str) -> 
         checksum(sql) for _, sql in POSTGRES_MIGRATIONS
     ]
     assert [v for v, _ in POSTGRES_MIGRATIONS] == [v for v, _ in MIGRATIONS]
+
+
+async def test_resignation_votes_move_from_the_options_to_their_own_table(
+    store_location: str | Path,
+) -> None:
+    """Version 4: a game saved with its votes in the options loads them as votes, in the
+    votes table, and its options no longer hold them."""
+    from bot.game import Game, GameSettings
+    from bot.store.votes import RESIGN, TeamVote
+
+    path = store_location
+    before_votes = tuple(m for m in known(path) if m[0] < 4)
+    db = await open_database(path, migrations=before_votes)
+    game = Game.new(GameSettings.create(4), 1)
+    seats = [{"user_id": 10 + i, "name": f"p{i}"} for i in range(4)]
+    options = {"rated": True, "resign_votes": [0, 1, 2]}
+    record = await db.games.create(1, 2, game, seats, options, None, now=5.0)
+    await db.close()
+    db = await open_database(path)
+    try:
+        loaded = await db.games.load(record.id)
+        assert "resign_votes" not in loaded.options and loaded.options["rated"] is True
+        assert loaded.votes == {
+            (RESIGN, 0): TeamVote(RESIGN, 0, (0, 2), created_at=5.0),
+            (RESIGN, 1): TeamVote(RESIGN, 1, (1,), created_at=5.0),
+        }
+        assert await db.votes.of_game(record.id) == loaded.votes
+    finally:
+        await db.close()

@@ -11,6 +11,7 @@ publishes the events. No other coroutine ever sees a move that is not saved.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
@@ -21,6 +22,8 @@ from bot.game import ChoiceRequired, Game, IllegalMove, Move
 from bot.game.moves import FORFEIT, PLAY, RESIGN, TABLETALK
 from bot.game.sequences import Option
 from bot.store.errors import StaleMoveError
+from bot.store.votes import RESIGN as RESIGN_VOTE
+from bot.store.votes import TeamVote
 
 from .errors import UserError
 from .events import (
@@ -44,7 +47,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 STALE = "That was for an earlier turn: the game has moved on. Open your hand again."
-RESIGN_VOTES = "resign_votes"
 
 T = TypeVar("T")
 
@@ -74,8 +76,9 @@ class Draft:
     """A change being prepared under the game's lock, on a copy of the game.
 
     ``push`` validates and applies moves to the copy; ``options`` is a copy of the table's
-    options; ``writes`` are further store calls that belong to the same transaction; ``events``
-    are published (before the derived ones) once it is committed.
+    options and ``votes`` of the teams' votes (resignations, a draw offer); ``writes`` are
+    further store calls that belong to the same transaction; ``events`` are published (before
+    the derived ones) once it is committed.
     """
 
     def __init__(self, record: GameRecord, now: float) -> None:
@@ -83,6 +86,7 @@ class Draft:
         self.now = now
         self.game = record.game.copy()
         self.options: dict[str, Any] = copy.deepcopy(record.options)
+        self.votes = dict(record.votes)  # values are frozen: a shallow copy is a copy
         self.moves: list[tuple[Move, int | None]] = []
         self.undone: Move | None = None
         self.cancelled = False
@@ -120,6 +124,7 @@ class Draft:
             or self.cancelled
             or self.writes
             or self.options != self.record.options
+            or self.votes != self.record.votes
         )
 
 
@@ -250,6 +255,8 @@ class GameService:
                     await self.db.games.append_moves(record.id, live, draft.moves, game, now=now)
                 if draft.options != record.options:
                     await self.db.games.set_options(record.id, draft.options)
+                if draft.votes != record.votes:
+                    await self.db.votes.replace(record.id, list(draft.votes.values()))
                 for write in draft.writes:
                     await write()
                 if draft.cancelled:
@@ -267,6 +274,7 @@ class GameService:
         # Committed: only now does anyone see the change.
         record.game = game
         record.options = draft.options
+        record.votes = draft.votes
         if draft.moves:
             draft.outcome = MoveOutcome(
                 record=record,
@@ -385,7 +393,11 @@ class GameService:
         async def work(draft: Draft) -> list[int]:
             game = draft.game
             team = game.team_of(seat)
-            votes = set(draft.options.get(RESIGN_VOTES, [])) | {seat}
+            key = (RESIGN_VOTE, team)
+            vote = draft.votes.get(key) or TeamVote(
+                RESIGN_VOTE, team, move_count=len(game.moves), created_at=draft.now
+            )
+            votes = set(vote.seats) | {seat}
             members = [
                 s
                 for s in game.settings.seats_of(team)
@@ -393,9 +405,9 @@ class GameService:
             ]
             waiting = [draft.record.seats[s]["user_id"] for s in members if s not in votes]
             if waiting:
-                draft.options[RESIGN_VOTES] = sorted(votes)
+                draft.votes[key] = dataclasses.replace(vote, seats=tuple(sorted(votes)))
             else:
-                draft.options.pop(RESIGN_VOTES, None)
+                draft.votes.pop(key, None)
                 draft.push(Move(RESIGN, seat, team=team), user_id)
             return waiting
 

@@ -15,6 +15,7 @@ from .results import Results
 from .tabletalk import TableTalk
 from .timers import Timers
 from .tournaments import Tournaments
+from .votes import Votes
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -36,6 +37,7 @@ class Store:
         self.timers = Timers(self)  # type: ignore[arg-type]
         self.tabletalk = TableTalk(self)  # type: ignore[arg-type]
         self.tournaments = Tournaments(self)  # type: ignore[arg-type]
+        self.votes = Votes(self)  # type: ignore[arg-type]
 
     def transaction(self) -> AbstractAsyncContextManager[Connection]:
         """A transaction (joining the one this task has open on this store, if any)."""

@@ -44,7 +44,7 @@ def _table(name: str, columns: str, key: str, *, identity: bool = False) -> Tabl
     return Table(name, tuple(columns.split()), tuple(key.split()), identity)
 
 
-#: Every table of the schema (version 3), parents before children.
+#: Every table of the schema (version 4), parents before children.
 TABLES: tuple[Table, ...] = (
     _table(
         "lobbies",
@@ -70,6 +70,11 @@ TABLES: tuple[Table, ...] = (
         identity=True,
     ),
     _table("timers", "game_id kind due_at payload", "game_id kind"),
+    _table(
+        "votes",
+        "game_id kind team seats move_count turns_left message_id created_at expires_at",
+        "game_id kind team",
+    ),
     _table("preferences", "user_id key value", "user_id key"),
     _table("results", "game_id guild_id teams winner_team rated summary finished_at", "game_id"),
     _table("result_players", "game_id team user_id", "game_id team user_id"),
@@ -97,7 +102,7 @@ TABLES: tuple[Table, ...] = (
 )
 
 #: The schema version :data:`TABLES` describes.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 class CopyError(StoreError):

@@ -10,7 +10,7 @@ and by a unique index on the live move numbers: a second writer for the same tur
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from bot.game import Game, GameSettings, Move
@@ -24,6 +24,7 @@ from .errors import (
     NotFoundError,
     StaleMoveError,
 )
+from .votes import VoteMap, select_for
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -52,6 +53,8 @@ class GameRecord:
     created_at: float
     finished_at: float | None
     game: Game
+    #: The teams' votes in progress (resignation, a draw offer, a declined offer's cooldown).
+    votes: VoteMap = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +225,7 @@ class Games:
         await self._db.run(_set_options, game_id, dumps(options))
 
     async def finish(self, game_id: int, status: GameStatus, now: float) -> None:
-        """Close an active game as ``finished`` or ``cancelled``; its timers are cleared too."""
+        """Close an active game as ``finished`` or ``cancelled``; its timers and votes go."""
         if status not in (FINISHED, CANCELLED):
             raise ValueError("A game is finished with status 'finished' or 'cancelled'.")
         await self._db.run(_finish, game_id, status, now)
@@ -366,6 +369,7 @@ async def _load(
         params,
     ):
         texts[game_id].append(text)
+    votes = await select_for(conn, where, params)
     loaded: list[tuple[GameRecord, bool]] = []
     for row in rows:
         game_id = row[0]
@@ -394,6 +398,7 @@ async def _load(
             row[10],
             row[11],
             game,
+            votes.get(game_id, {}),
         )
         loaded.append((record, snapshot_ok))
     return loaded
@@ -483,3 +488,4 @@ async def _finish(conn: Connection, game_id: int, status: str, now: float) -> No
     if updated != 1:
         raise await _refusal(conn, game_id, -1)
     await conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+    await conn.execute("DELETE FROM votes WHERE game_id = ?", (game_id,))

@@ -193,8 +193,34 @@ DROP INDEX lobbies_one_per_channel;
 CREATE UNIQUE INDEX lobbies_one_open_per_channel ON lobbies (channel_id) WHERE closed_at IS NULL;
 """
 
+#: Team votes get their own table (resignation votes, draw offers and their cooldowns); the
+#: resignation votes of active games move there from the game's options.
+_V4 = """
+CREATE TABLE votes (
+    game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    kind        TEXT NOT NULL CHECK (kind IN ('resign', 'draw', 'draw_cooldown')),
+    team        INTEGER NOT NULL,
+    seats       TEXT NOT NULL,
+    move_count  INTEGER NOT NULL DEFAULT 0,
+    turns_left  INTEGER NOT NULL DEFAULT 0,
+    message_id  INTEGER,
+    created_at  REAL NOT NULL,
+    expires_at  REAL,
+    PRIMARY KEY (game_id, kind, team)
+) WITHOUT ROWID;
+INSERT INTO votes (game_id, kind, team, seats, created_at)
+SELECT g.id, 'resign',
+       CAST(j.value AS INTEGER) % CAST(json_extract(g.settings, '$.teams') AS INTEGER),
+       json_group_array(CAST(j.value AS INTEGER)), g.created_at
+FROM games g, json_each(g.options, '$.resign_votes') AS j
+WHERE g.status = 'active'
+GROUP BY g.id, CAST(j.value AS INTEGER) % CAST(json_extract(g.settings, '$.teams') AS INTEGER);
+UPDATE games SET options = json_remove(options, '$.resign_votes')
+WHERE json_type(options, '$.resign_votes') IS NOT NULL;
+"""
+
 #: Every migration, in order: (version, sql). Append only.
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3))
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4))
 
 #: The table of applied migrations, per dialect (``Database.dialect``).
 _VERSION_TABLE = {

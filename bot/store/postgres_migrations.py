@@ -180,5 +180,31 @@ DROP INDEX lobbies_one_per_channel;
 CREATE UNIQUE INDEX lobbies_one_open_per_channel ON lobbies (channel_id) WHERE closed_at IS NULL;
 """
 
+_V4 = """
+CREATE TABLE votes (
+    game_id     BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    kind        TEXT NOT NULL CHECK (kind IN ('resign', 'draw', 'draw_cooldown')),
+    team        INTEGER NOT NULL,
+    seats       TEXT NOT NULL,
+    move_count  INTEGER NOT NULL DEFAULT 0,
+    turns_left  INTEGER NOT NULL DEFAULT 0,
+    message_id  BIGINT,
+    created_at  DOUBLE PRECISION NOT NULL,
+    expires_at  DOUBLE PRECISION,
+    PRIMARY KEY (game_id, kind, team)
+);
+INSERT INTO votes (game_id, kind, team, seats, created_at)
+SELECT g.id, 'resign', v.seat % (g.settings::jsonb ->> 'teams')::int,
+       jsonb_agg(v.seat ORDER BY v.seat)::text, g.created_at
+FROM games g
+CROSS JOIN LATERAL (
+    SELECT value::int AS seat FROM jsonb_array_elements_text(g.options::jsonb -> 'resign_votes')
+) AS v
+WHERE g.status = 'active'
+GROUP BY g.id, g.created_at, v.seat % (g.settings::jsonb ->> 'teams')::int;
+UPDATE games SET options = (options::jsonb - 'resign_votes')::text
+WHERE (options::jsonb -> 'resign_votes') IS NOT NULL;
+"""
+
 #: Every PostgreSQL migration, in order: (version, sql). Append only.
-POSTGRES_MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3))
+POSTGRES_MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4))
