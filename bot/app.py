@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.services.caps import Caps, CapSettings
 from bot.services.computers import ComputerPlayers
+from bot.services.draws import DrawService
 from bot.services.events import EventBus
 from bot.services.games import GameService
 from bot.services.lobbies import LobbyService
@@ -37,6 +38,7 @@ EXTENSIONS = (
     "cogs.computers",
     "cogs.turns",
     "cogs.undo",
+    "cogs.draws",
     "cogs.stats",
     "cogs.tournament",
 )
@@ -76,6 +78,7 @@ class SequenceBotMixin:
     computers: ComputerPlayers
     tabletalk: TableTalkService
     undo: UndoService
+    draws: DrawService
     caps: Caps
     limits: RateLimits
 
@@ -111,6 +114,7 @@ class SequenceBotMixin:
         )
         self.tabletalk = TableTalkService(self.db, self.games, self.clock)
         self.undo = UndoService(self.games)
+        self.draws = DrawService(self.games, timeout=lambda: settings.draw_offer_timeout)
         self.table.subscribe(self.bus)
         records = await self.games.load_active()
         log.info("Resumed %d active game(s)", len(records))

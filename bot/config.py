@@ -37,6 +37,7 @@ SETTING_NAMES = (
     "MAX_TOURNAMENTS_PER_USER",
     "MAX_TOURNAMENTS_PER_SERVER",
     "TABLE_TALK_RULING_TIMEOUT",
+    "DRAW_OFFER_TIMEOUT",
 )
 #: A bot token: three dot-separated parts of URL-safe base64.
 _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
@@ -96,6 +97,8 @@ class Settings:
     #: ``TABLE_TALK_RULING_TIMEOUT``: seconds after which a table-talk call that nobody may
     #: rule on stands, unless the caller withdrew it (0: never).
     table_talk_ruling_timeout: int = 600
+    #: ``DRAW_OFFER_TIMEOUT``: seconds a draw offer stays open if the game does not move on.
+    draw_offer_timeout: int = 3600
 
     @classmethod
     def from_env(
@@ -162,6 +165,7 @@ class Settings:
         parsed["table_talk_ruling_timeout"] = _int(
             values, "TABLE_TALK_RULING_TIMEOUT", 600, minimum=0
         )
+        parsed["draw_offer_timeout"] = _int(values, "DRAW_OFFER_TIMEOUT", 3600, minimum=60)
         return cls(**parsed)
 
     def database_location(self) -> str | Path:

@@ -173,6 +173,7 @@ class Lobby(SequenceCog):
         bot_picks_five="House rule: in a line of 6+, the bot picks the five (default: the mover)",
         manual_draw="House rule: draw by hand, and lose the draw if you forget",
         small_hands="House rule: 2 cards each with 10 or 12 players",
+        endless_guard="A draw when the deck is reshuffled twice with no new sequence (default: on)",
         tabletalk_stands="House rule: a table-talk call stands without confirmation",
         time_limit="Time per turn, like 10m, 12h or 2d (default: none)",
         on_timeout="What happens when the time runs out (default: skip the turn)",
@@ -192,6 +193,7 @@ class Lobby(SequenceCog):
         bot_picks_five: bool = False,
         manual_draw: bool = False,
         small_hands: bool = False,
+        endless_guard: bool = True,
         tabletalk_stands: bool = False,
         time_limit: str | None = None,
         on_timeout: str = "skip",
@@ -210,6 +212,7 @@ class Lobby(SequenceCog):
                 engine_chooses_five=bot_picks_five,
                 manual_draw=manual_draw,
                 small_hands=small_hands,
+                endless_play_guard=endless_guard,
                 tabletalk_stands=tabletalk_stands,
                 turn_time_limit=(
                     parse_duration(time_limit)

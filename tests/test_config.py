@@ -45,6 +45,7 @@ VARIABLES = {
     "max_tournaments_per_user": "MAX_TOURNAMENTS_PER_USER",
     "max_tournaments_per_server": "MAX_TOURNAMENTS_PER_SERVER",
     "table_talk_ruling_timeout": "TABLE_TALK_RULING_TIMEOUT",
+    "draw_offer_timeout": "DRAW_OFFER_TIMEOUT",
 }
 
 #: A bad value for a setting, and words its error message must contain.
@@ -108,6 +109,7 @@ def test_every_setting_is_read():
             "MAX_TOURNAMENTS_PER_USER": "2",
             "MAX_TOURNAMENTS_PER_SERVER": "4",
             "TABLE_TALK_RULING_TIMEOUT": "0",
+            "DRAW_OFFER_TIMEOUT": "600",
         }
     )
     assert settings == Settings(
@@ -131,6 +133,7 @@ def test_every_setting_is_read():
         max_tournaments_per_user=2,
         max_tournaments_per_server=4,
         table_talk_ruling_timeout=0,
+        draw_offer_timeout=600,
     )
 
 

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from bot.store.games import GameRecord
     from bot.store.tabletalk import ReportRecord
     from bot.store.timers import TimerRecord
+    from bot.store.votes import TeamVote
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +113,26 @@ class RulingMade(GameEvent):
     report: ReportRecord = field(kw_only=True)
     ruled_by: int | None = None
     outcome: MoveOutcome | None = None
+
+
+@dataclass(frozen=True)
+class DrawOffered(GameEvent):
+    """A team offered a draw and other teams are still to answer (``actor_id`` None: a
+    computer team offered, and the offer still needs its public message)."""
+
+    offer: TeamVote = field(kw_only=True)
+    actor_id: int | None = None
+
+
+@dataclass(frozen=True)
+class DrawOfferClosed(GameEvent):
+    """A draw offer ended: ``status`` is lapsed (the game moved on), expired (its time ran
+    out), declined or accepted; ``team`` the team that declined, if one did."""
+
+    offer: TeamVote = field(kw_only=True)
+    status: str = field(kw_only=True)
+    team: int | None = None
+    actor_id: int | None = None
 
 
 @dataclass(frozen=True)

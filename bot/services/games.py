@@ -38,6 +38,7 @@ from .events import (
 )
 from .locks import KeyedLocks
 from .timing import turn_timers
+from .votes import settle_votes
 
 if TYPE_CHECKING:
     from bot.store.database import Database
@@ -230,6 +231,7 @@ class GameService:
                 raise UserError(STALE)
             draft = Draft(record, self.clock())
             result = await work(draft)
+            settle_votes(draft)
             if draft.changed or draft.game.is_over():
                 await self._commit(draft)
         self.bus.publish(*draft.events)

@@ -26,6 +26,9 @@ class TableOptions:
     engine_chooses_five: bool = False
     manual_draw: bool = False
     small_hands: bool = False
+    #: House option, on by default: a classic game is drawn when the deck is reshuffled a second
+    #: time with no new sequence since the first (:attr:`GameSettings.endless_play_guard`).
+    endless_play_guard: bool = True
     #: House option: a table-talk call stands without the host's or a moderator's confirmation.
     tabletalk_stands: bool = False
     #: Seconds a player has for a turn; 0 for no limit.
@@ -68,6 +71,7 @@ class TableOptions:
                 engine_chooses_five=self.engine_chooses_five,
                 manual_draw=self.manual_draw,
                 small_hands=self.small_hands,
+                endless_play_guard=self.endless_play_guard,
             )
         except SettingsError as error:
             raise UserError(str(error)) from None
@@ -98,6 +102,8 @@ def describe_house_rules(options: TableOptions) -> list[str]:
         lines.append("manual draw (forget it and lose it)")
     if options.small_hands:
         lines.append("2 cards each with 10 or 12 players")
+    if not options.endless_play_guard:
+        lines.append("no endless-play guard (a game may go on after the deck runs out twice)")
     if options.tabletalk_stands:
         lines.append("table-talk calls stand without confirmation")
     if options.turn_time_limit:

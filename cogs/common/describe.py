@@ -6,7 +6,19 @@ from typing import TYPE_CHECKING, Any
 
 from bot.game import card_label, space_name
 from bot.game.cards import is_one_eyed, is_two_eyed
-from bot.game.moves import DEAD, DRAW, FORFEIT, PASS, PLAY, REMOVE, RESIGN, SKIP, TABLETALK, Move
+from bot.game.moves import (
+    AGREE_DRAW,
+    DEAD,
+    DRAW,
+    FORFEIT,
+    PASS,
+    PLAY,
+    REMOVE,
+    RESIGN,
+    SKIP,
+    TABLETALK,
+    Move,
+)
 from bot.game.settings import TEAM_NAMES
 from bot.services.options import format_duration
 from render.theme import TEAM_EMOJI
@@ -66,6 +78,8 @@ def describe_move(record: GameRecord, move: Move) -> str:
         return f"{team_label(move.team or 0)} resigned."
     if kind == REMOVE:
         return f"{who} left the game; their team plays on."
+    if kind == AGREE_DRAW:
+        return "Every team agreed to a draw."
     return f"{who} moved."
 
 
