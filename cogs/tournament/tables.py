@@ -205,7 +205,11 @@ class TournamentTables(commands.Cog):
             await self.open_table(snapshot, match)
         for match, lobby in progress.replays:
             thread = self._messageable(match.thread_id or 0, tournament.guild_id)
-            await self._send(thread, "🔁 A knockout match needs a winner: play again.")
+            await self._send(
+                thread,
+                "🔁 The game was drawn, and a knockout match needs a winner: a tie-break game "
+                "between the same sides decides it. Check in again.",
+            )
             await self.seat(thread, snapshot, match, lobby)
         if progress.finished:
             await self.post_final(snapshot)
