@@ -262,9 +262,9 @@ async def test_six_entrant_swiss_with_no_show_drop_and_restart(simcord_env, bot_
     await env.restart_bot(create_bot(bot_settings))
     env.bot.lobbies.new_seed = lambda: 4
     await env.settle()
-    assert env.bot.get_cog("TournamentTables").deadlines.keys() == {
-        m.id for m in snap.round_matches(3) if m.status == "pending"
-    }
+    pending = {m.id for m in snap.round_matches(3) if m.status == "pending"}
+    assert env.bot.get_cog("TournamentTables").deadlines == pending
+    assert all(("show-up", match_id) in env.bot.scheduler for match_id in pending)
     await scripted_win(env, guild, channel, match_of(snap, 3, "p3"), [p[1]], [p[3]])
     await scripted_win(env, guild, channel, match_of(snap, 3, "p2"), [p[5]], [p[2]])
 

@@ -67,6 +67,11 @@ def outcome_note(match: MatchRecord) -> str:
     return f"game #{match.game_id}" if match.game_id else ""
 
 
+def mentions(snapshot: Snapshot, entrant_id: int) -> str:
+    """The members of an entrant as Discord mentions."""
+    return " ".join(f"<@{user}>" for user in snapshot.entrants[entrant_id].user_ids)
+
+
 def result_line(snapshot: Snapshot, match: MatchRecord) -> str:
     """``"Round 2 · match 1: **alice** beat bob (game #7)"``."""
     head = f"Round {match.round} · match {match.number}:"
@@ -95,7 +100,7 @@ def pairings_text(snapshot: Snapshot, number: int) -> str:
             lines.append(f"• {a} v {b}: {result_line(snapshot, match).split(': ', 1)[1]}")
         else:
             lines.append(
-                f"• {snapshot.mentions(match.entrant_a)} v {snapshot.mentions(match.entrant_b)}"
+                f"• {mentions(snapshot, match.entrant_a)} v {mentions(snapshot, match.entrant_b)}"
             )
     lines.append("Each match has its own thread with the lobby seated: press **I'm here** there.")
     return "\n".join(lines)

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import io
 import logging
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,7 +22,14 @@ from bot.store.tournaments import MatchRecord
 from cogs.lobby import lobby_embed, lobby_view
 from render.bracket import render_bracket
 
-from .messages import bracket, pairings_text, result_line, round_name, standings_embed
+from .messages import (
+    bracket,
+    mentions,
+    pairings_text,
+    result_line,
+    round_name,
+    standings_embed,
+)
 from .views import CheckInButton, check_in_view
 
 if TYPE_CHECKING:
@@ -39,7 +47,7 @@ def match_text(snapshot: Snapshot, match: MatchRecord) -> str:
     assert match.entrant_b is not None
     host = snapshot.entrants[match.entrant_a].user_ids[0]
     lines = [
-        f"⚔️ {snapshot.mentions(match.entrant_a)} v {snapshot.mentions(match.entrant_b)}: your "
+        f"⚔️ {mentions(snapshot, match.entrant_a)} v {mentions(snapshot, match.entrant_b)}: your "
         f"**{snapshot.tournament.name}** match is ready.",
         f"Press **I'm here**: the game starts when everyone has (or <@{host}> presses **Start**).",
     ]
@@ -59,7 +67,8 @@ class TournamentTables(commands.Cog):
     def __init__(self, bot: SequenceBot, service: TournamentService) -> None:
         self.bot = bot
         self.service = service
-        self.deadlines: dict[int, asyncio.Task[None]] = {}
+        #: Matches whose show-up clock is armed on the shared scheduler.
+        self.deadlines: set[int] = set()
         self._startup: asyncio.Task[None] | None = None
         bot.add_dynamic_items(CheckInButton)
 
@@ -73,8 +82,8 @@ class TournamentTables(commands.Cog):
         self.bot.bus.unsubscribe(GameEnded, self.game_ended)
         if self._startup is not None:
             self._startup.cancel()
-        for task in self.deadlines.values():
-            task.cancel()
+        for match_id in list(self.deadlines):
+            self.disarm(match_id)
 
     async def _resume(self) -> None:
         """After a restart: re-arm show-up clocks, pair due rounds, open missing tables."""
@@ -91,21 +100,22 @@ class TournamentTables(commands.Cog):
 
     # ------------------------------------------------------------------ show-up clocks
     def arm(self, match: MatchRecord) -> None:
-        """Forfeit the match by the check-in rule if it has not started by its deadline."""
+        """Forfeit the match by the check-in rule if it has not started by its deadline (on
+        the shared scheduler; the deadline is stored with the match and re-armed at start-up)."""
         self.disarm(match.id)
         if match.deadline is not None:
-            task = asyncio.create_task(self._expire_at(match.id, match.deadline))
-            self.deadlines[match.id] = task
+            self.deadlines.add(match.id)
+            self.bot.scheduler.at(
+                ("show-up", match.id), match.deadline, partial(self._expire, match.id)
+            )
 
     def disarm(self, match_id: int) -> None:
         """Stop a match's show-up clock (started, decided or reseated)."""
-        task = self.deadlines.pop(match_id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
+        self.deadlines.discard(match_id)
+        self.bot.scheduler.cancel(("show-up", match_id))
 
-    async def _expire_at(self, match_id: int, deadline: float) -> None:
-        await asyncio.sleep(max(0.0, deadline - self.bot.clock()))
-        self.deadlines.pop(match_id, None)
+    async def _expire(self, match_id: int) -> None:
+        self.deadlines.discard(match_id)
         try:
             progress = await self.service.expire(match_id)
             if progress is not None:
@@ -221,7 +231,7 @@ class TournamentTables(commands.Cog):
         head = f"🎉 **{tournament.name}** is over."
         if champion is not None:
             head += f" Congratulations to the champion, **{snapshot.name(champion)}** " + (
-                f"({snapshot.mentions(champion)})!"
+                f"({mentions(snapshot, champion)})!"
             )
         kwargs: dict[str, Any] = {
             "embed": standings_embed(snapshot, f"🏆 {tournament.name}: final standings")

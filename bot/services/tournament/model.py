@@ -78,10 +78,6 @@ class Snapshot:
         entrant = self.entrants.get(entrant_id)
         return entrant.name if entrant else f"entrant {entrant_id}"
 
-    def mentions(self, entrant_id: int) -> str:
-        """The members of an entrant as mentions."""
-        return " ".join(f"<@{user}>" for user in self.entrants[entrant_id].user_ids)
-
     def round_matches(self, number: int) -> list[MatchRecord]:
         """The matches of one round, by number."""
         return [m for m in self.matches if m.round == number]

@@ -1,0 +1,157 @@
+"""What the tournament service's parts share: the store, the clock, one lock per tournament,
+reading a tournament, and recording a match's result (:class:`Progress` says what a change did
+for the Discord side to show)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from bot.services.errors import UserError
+from bot.services.locks import KeyedLocks
+from bot.store.tournaments import MatchRecord, TournamentRecord
+
+from .model import Snapshot
+
+if TYPE_CHECKING:
+    from bot.services.games import GameService
+    from bot.services.ratings import RatingService
+    from bot.store.database import Database
+    from bot.store.games import GameRecord
+    from bot.store.lobbies import LobbyRecord
+
+
+@dataclass
+class Progress:
+    """What a change did, for the Discord side to show."""
+
+    snapshot: Snapshot
+    #: Matches decided by this change (results to announce).
+    decided: list[MatchRecord] = field(default_factory=list)
+    #: Lobbies this change closed (their messages lose their buttons).
+    closed_lobbies: list[LobbyRecord] = field(default_factory=list)
+    #: Games this change cancelled (the table is told; timers stop).
+    cancelled_games: list[GameRecord] = field(default_factory=list)
+    #: Rounds paired by this change.
+    paired: list[int] = field(default_factory=list)
+    #: New matches that need a thread and a seated lobby.
+    to_open: list[MatchRecord] = field(default_factory=list)
+    #: Matches whose game must be played again in their thread (a fresh lobby was opened).
+    replays: list[tuple[MatchRecord, LobbyRecord]] = field(default_factory=list)
+    #: True when the tournament just finished.
+    finished: bool = False
+
+
+@dataclass(frozen=True)
+class CheckIn:
+    """A player said they are here."""
+
+    match: MatchRecord
+    snapshot: Snapshot
+    everyone_here: bool
+
+
+class TournamentCore:
+    """The state every part of the service works on, and the steps they share."""
+
+    def __init__(
+        self,
+        db: Database,
+        clock: Callable[[], float],
+        games: GameService,
+        ratings: RatingService | None = None,
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.games = games
+        self.ratings = ratings
+        self._locks = KeyedLocks()
+
+    async def snapshot(self, tournament_id: int) -> Snapshot:
+        """The tournament, its entrants and its matches now."""
+        tournament = await self.db.tournaments.get(tournament_id)
+        if tournament is None:
+            raise UserError(f"There is no tournament #{tournament_id}.")
+        entrants = await self.db.tournaments.entrants(tournament_id)
+        matches = await self.db.tournaments.matches(tournament_id)
+        return Snapshot(tournament, {e.id: e for e in entrants}, matches)
+
+    async def for_channel(self, channel_id: int) -> TournamentRecord:
+        """The tournament signing up or running in a channel, or a clear error."""
+        tournament = await self.db.tournaments.open_in_channel(channel_id)
+        if tournament is None:
+            raise UserError(
+                "There is no tournament in this channel: an organiser opens one with "
+                "`/tournament create`."
+            )
+        return tournament
+
+    async def latest_for_channel(self, channel_id: int) -> TournamentRecord:
+        """The channel's open tournament, else its last one (standings stay readable)."""
+        held = await self.db.tournaments.in_channel(channel_id)
+        if not held:
+            raise UserError("No tournament was ever held in this channel.")
+        open_ones = [t for t in held if t.status in ("signup", "running")]
+        return (open_ones or held)[-1]
+
+    async def match_in_thread(self, thread_id: int) -> MatchRecord | None:
+        """The open match played in a thread, if any."""
+        return await self.db.tournaments.open_match_in_thread(thread_id)
+
+    async def _get(self, tournament_id: int) -> TournamentRecord:
+        tournament = await self.db.tournaments.get(tournament_id)
+        if tournament is None:
+            raise UserError(f"There is no tournament #{tournament_id}.")
+        return tournament
+
+    async def _decide(
+        self, match: MatchRecord, winner: int | None, outcome: str, progress: Progress
+    ) -> None:
+        """Record a match's result and close its lobby or game if still open."""
+        await self._close_table(match, progress)
+        match.status = "done"
+        match.winner = winner
+        match.outcome = outcome
+        match.deadline = None
+        match.finished_at = self.clock()
+        await self.db.tournaments.save_match(match)
+        progress.decided.append(match)
+
+    async def _close_table(self, match: MatchRecord, progress: Progress) -> None:
+        """Close the match's lobby, or cancel its game, when the result comes from elsewhere."""
+        if match.thread_id is None:
+            return
+        if match.status == "playing" and match.game_id is not None:
+            record = self.games.records.get(match.game_id)
+            if record is not None and not record.game.is_over():
+                progress.cancelled_games.append(await self.games.cancel(match.game_id))
+        elif match.status == "pending":
+            lobby = await self.db.lobbies.get_for_channel(match.thread_id)
+            if lobby is not None and await self.db.lobbies.delete(lobby.id, self.clock()):
+                progress.closed_lobbies.append(lobby)
+
+    async def _advance(self, tournament_id: int, progress: Progress) -> None:
+        """Pair the next round when the current one is complete (:mod:`.rounds`)."""
+        raise NotImplementedError
+
+
+def require_organiser(
+    tournament: TournamentRecord, actor_id: int, moderator: bool, action: str
+) -> None:
+    """Only the organiser (its creator) or someone with Manage Server may ``action``."""
+    if actor_id != tournament.organiser_id and not moderator:
+        raise UserError(
+            f"Only the organiser (<@{tournament.organiser_id}>) or someone with Manage Server "
+            f"can {action}."
+        )
+
+
+def match_players(snapshot: Snapshot, match: MatchRecord) -> list[int]:
+    """Every player (user id) of a match's two sides."""
+    return [u for e in match.sides for u in snapshot.entrants[e].user_ids]
+
+
+def entrant_with(snapshot: Snapshot, sides: list[int], user_id: int) -> int | None:
+    """The side of ``sides`` that ``user_id`` plays for, if any."""
+    return next((e for e in sides if user_id in snapshot.entrants[e].user_ids), None)

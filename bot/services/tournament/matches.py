@@ -1,0 +1,231 @@
+"""Matches: a seated lobby in each match's thread, check-ins, the show-up deadline, and the
+match's game (started as drawn, finished, cancelled and replayed; a drawn knockout game is
+replayed as a tie-break game)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.services.errors import UserError
+from bot.store.tournaments import MatchRecord
+
+from .core import CheckIn, Progress, TournamentCore, match_players
+from .model import Snapshot
+from .standings import DOUBLE_FORFEIT, ELIMINATION, FORFEIT, WIN
+
+if TYPE_CHECKING:
+    from bot.store.games import GameRecord
+    from bot.store.lobbies import LobbyRecord
+
+
+class Matches(TournamentCore):
+    """One match from its table to its result."""
+
+    async def open_match(
+        self, match_id: int, thread_id: int
+    ) -> tuple[MatchRecord, LobbyRecord] | None:
+        """Seat the match's players in a lobby in its thread and start the show-up clock.
+
+        None when the match was decided meanwhile (a drop, a report, the end)."""
+        match = await self.db.tournaments.match(match_id)
+        if match is None:
+            return None
+        async with self._locks(match.tournament_id):
+            match = await self.db.tournaments.match(match_id)
+            if match is None or match.status != "pending" or match.entrant_b is None:
+                return None
+            snapshot = await self.snapshot(match.tournament_id)
+            match.thread_id = thread_id
+            return match, await self._seat_lobby(snapshot, match)
+
+    async def set_match_message(self, match: MatchRecord, message_id: int) -> None:
+        """Remember the match message (with its check-in button)."""
+        match.message_id = message_id
+        await self.db.tournaments.save_match(match)
+
+    async def check_in(self, match_id: int, user_id: int) -> CheckIn:
+        """A player of the match says they are here."""
+        match = await self.db.tournaments.match(match_id)
+        if match is None:
+            raise UserError("This match no longer exists.")
+        async with self._locks(match.tournament_id):
+            match = await self.db.tournaments.match(match_id)
+            assert match is not None
+            if match.status == "playing":
+                raise UserError("The game has already begun.")
+            if match.status != "pending":
+                raise UserError("This match is already decided.")
+            snapshot = await self.snapshot(match.tournament_id)
+            players = match_players(snapshot, match)
+            if user_id not in players:
+                raise UserError("This match is not yours: only its players check in here.")
+            if user_id not in match.checkins:
+                match.checkins.append(user_id)
+                await self.db.tournaments.save_match(match)
+            here = set(match.checkins)
+            return CheckIn(match, snapshot, all(p in here for p in players))
+
+    async def game_started(self, record: GameRecord) -> tuple[MatchRecord, bool] | None:
+        """A game began in a match thread: (match, seated as drawn). None if not a match.
+
+        When the seating is wrong (someone left, joined or switched team), the caller cancels
+        the game; :meth:`game_cancelled` then opens a fresh lobby.
+        """
+        match = await self.db.tournaments.open_match_in_thread(record.channel_id)
+        if match is None:
+            return None
+        async with self._locks(match.tournament_id):
+            match = await self.db.tournaments.match(match.id)
+            if match is None or match.status != "pending":
+                return None
+            snapshot = await self.snapshot(match.tournament_id)
+            match.status = "playing"
+            match.game_id = record.id
+            match.deadline = None
+            await self.db.tournaments.save_match(match)
+            return match, _seated_as_drawn(snapshot, match, record)
+
+    async def game_finished(self, record: GameRecord) -> Progress | None:
+        """A match's game ended: record the result and pair the next round when it is due."""
+        match = await self.db.tournaments.match_for_game(record.id)
+        if match is None:
+            return None
+        async with self._locks(match.tournament_id):
+            match = await self.db.tournaments.match(match.id)
+            if match is None or match.status != "playing" or match.game_id != record.id:
+                return None
+            snapshot = await self.snapshot(match.tournament_id)
+            progress = Progress(snapshot)
+            game = record.game
+            winner = None
+            if game.winner is not None:
+                users = {record.seats[s]["user_id"] for s in game.settings.seats_of(game.winner)}
+                winner = next(
+                    (e for e in match.sides if set(snapshot.entrants[e].user_ids) & users), None
+                )
+            if winner is None and snapshot.tournament.format == ELIMINATION:
+                lobby = await self._replay(snapshot, match)  # a knockout needs a winner
+                progress.replays.append((match, lobby))
+                return progress
+            await self._decide(match, winner, WIN, progress)
+            await self._advance(match.tournament_id, progress)
+            return progress
+
+    async def game_cancelled(self, record: GameRecord) -> tuple[MatchRecord, LobbyRecord] | None:
+        """A match's game was cancelled: the match is played again from a fresh lobby."""
+        match = await self.db.tournaments.match_for_game(record.id)
+        if match is None:
+            return None
+        async with self._locks(match.tournament_id):
+            match = await self.db.tournaments.match(match.id)
+            if match is None or match.status != "playing" or match.game_id != record.id:
+                return None
+            snapshot = await self.snapshot(match.tournament_id)
+            if snapshot.tournament.status != "running":
+                return None
+            return match, await self._replay(snapshot, match)
+
+    async def expire(self, match_id: int) -> Progress | None:
+        """The show-up time of a match ran out: forfeits by the check-in rule (see above).
+
+        None when the match was meanwhile started, decided or given a later deadline.
+        """
+        match = await self.db.tournaments.match(match_id)
+        if match is None:
+            return None
+        async with self._locks(match.tournament_id):
+            match = await self.db.tournaments.match(match_id)
+            if (
+                match is None
+                or match.status != "pending"
+                or match.deadline is None
+                or match.deadline > self.clock() + 1e-6
+            ):
+                return None
+            snapshot = await self.snapshot(match.tournament_id)
+            progress = Progress(snapshot)
+            here = set(match.checkins)
+            present = [
+                e for e in match.sides if all(u in here for u in snapshot.entrants[e].user_ids)
+            ]
+            if len(present) == 1:
+                await self._decide(match, present[0], FORFEIT, progress)
+            elif not present:
+                await self._decide(match, None, DOUBLE_FORFEIT, progress)
+            else:
+                # Everyone is here, yet the game did not start: no forfeit; the host can still
+                # start it, or the organiser reports the result.
+                match.deadline = None
+                await self.db.tournaments.save_match(match)
+                return progress
+            await self._advance(match.tournament_id, progress)
+            return progress
+
+    async def ended_match_games(self) -> list[GameRecord]:
+        """Games of matches still marked playing that ended in the store (a restart came
+        between a game's end and the tournament hearing of it): hand each to
+        :meth:`game_finished` or :meth:`game_cancelled`, which act only once."""
+        ended = []
+        for tournament in await self.db.tournaments.running():
+            for match in await self.db.tournaments.matches(tournament.id):
+                if match.status != "playing" or match.game_id is None:
+                    continue
+                if match.game_id in self.games.records:
+                    continue  # still being played
+                record = await self.db.games.load(match.game_id)
+                if record.status != "active":
+                    ended.append(record)
+        return ended
+
+    async def pending_deadlines(self) -> list[MatchRecord]:
+        """Every running tournament's matches waiting on a show-up deadline (for start-up)."""
+        due = []
+        for tournament in await self.db.tournaments.running():
+            for match in await self.db.tournaments.matches(tournament.id):
+                if match.status == "pending" and match.deadline is not None:
+                    due.append(match)
+        return due
+
+    async def _seat_lobby(self, snapshot: Snapshot, match: MatchRecord) -> LobbyRecord:
+        """A lobby in the match's thread with both entrants seated, and a new deadline."""
+        assert match.thread_id is not None and match.entrant_b is not None
+        settings = snapshot.settings
+        seats = [
+            {"user_id": m["user_id"], "name": m["name"], "team": team, "bot_level": None}
+            for team, entrant in enumerate((match.entrant_a, match.entrant_b))
+            for m in snapshot.entrants[entrant].members
+        ]
+        options = settings.table.but(teams=2, hints=False).to_dict()
+        options["tournament"] = {"id": snapshot.tournament.id, "match": match.id}
+        now = self.clock()
+        existing = await self.db.lobbies.get_for_channel(match.thread_id)
+        if existing is not None:
+            await self.db.lobbies.delete(existing.id, self.clock())
+        lobby = await self.db.lobbies.create(
+            snapshot.tournament.guild_id,
+            match.thread_id,
+            seats[0]["user_id"],
+            options,
+            now=now,
+            seats=seats,
+        )
+        match.status = "pending"
+        match.game_id = None
+        match.checkins = []
+        match.deadline = now + settings.show_up
+        await self.db.tournaments.save_match(match)
+        return lobby
+
+    async def _replay(self, snapshot: Snapshot, match: MatchRecord) -> LobbyRecord:
+        """Back to a seated lobby in the same thread (a cancelled or drawn knockout game)."""
+        return await self._seat_lobby(snapshot, match)
+
+
+def _seated_as_drawn(snapshot: Snapshot, match: MatchRecord, record: GameRecord) -> bool:
+    """True when the game's two teams are exactly the match's two entrants."""
+    settings = record.game.settings
+    if settings.teams != 2 or any(seat.get("bot_level") for seat in record.seats):
+        return False
+    teams = {frozenset(record.seats[s]["user_id"] for s in settings.seats_of(t)) for t in range(2)}
+    wanted = {frozenset(snapshot.entrants[e].user_ids) for e in match.sides}
+    return teams == wanted

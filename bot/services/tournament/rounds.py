@@ -1,0 +1,244 @@
+"""Rounds: the start (seeds, the first pairing), pairing each round when the last one is
+complete, the organiser's results by hand, drops, ending early, and resuming at start-up."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.services.errors import UserError
+from bot.store.tournaments import EntrantRecord, MatchRecord, StaleRoundError
+
+from .core import Progress, TournamentCore, entrant_with, require_organiser
+from .model import Snapshot, TournamentSettings, swiss_rounds
+from .pairing import (
+    Pair,
+    elimination_first_round,
+    elimination_rounds,
+    next_elimination_round,
+    round_robin_schedule,
+    swiss_pairings,
+)
+from .standings import BYE, DOUBLE_FORFEIT, ELIMINATION, FORFEIT, REPORTED, ROUND_ROBIN, SWISS
+
+log = logging.getLogger(__name__)
+
+
+class Rounds(TournamentCore):
+    """The organiser's decisions and the pairing of rounds."""
+
+    async def start(self, tournament_id: int, actor_id: int, moderator: bool) -> Progress:
+        """Close sign-up, fix the seeds and pair the first round (organiser only)."""
+        async with self._locks(tournament_id):
+            tournament = await self._get(tournament_id)
+            require_organiser(tournament, actor_id, moderator, "start the tournament")
+            if tournament.status != "signup":
+                raise UserError("This tournament has already started.")
+            entrants = await self.db.tournaments.entrants(tournament_id)
+            if len(entrants) < 2:
+                raise UserError("A tournament needs at least 2 entrants to start.")
+            strength = await self._strength(tournament.guild_id, entrants)
+            order = sorted(entrants, key=lambda e: (-strength.get(e.id, 0.0), e.joined_at, e.id))
+            await self.db.tournaments.set_seeds({e.id: n for n, e in enumerate(order, start=1)})
+            settings = TournamentSettings.from_dict(tournament.options)
+            if tournament.format == SWISS:
+                rounds = swiss_rounds(len(entrants), settings.rounds)
+                tournament.options = settings.to_dict() | {"rounds": rounds}
+            tournament.status = "running"
+            await self.db.tournaments.save(tournament)
+            progress = Progress(await self.snapshot(tournament_id))
+            await self._advance(tournament_id, progress)
+            return progress
+
+    async def report(
+        self,
+        tournament_id: int,
+        actor_id: int,
+        moderator: bool,
+        match_id: int,
+        winner_user_id: int | None,
+    ) -> Progress:
+        """The organiser enters a match result by hand (``winner_user_id`` None: a draw)."""
+        async with self._locks(tournament_id):
+            tournament = await self._get(tournament_id)
+            require_organiser(tournament, actor_id, moderator, "report results")
+            match = await self.db.tournaments.match(match_id)
+            if match is None or match.tournament_id != tournament_id:
+                raise UserError(f"There is no match #{match_id} in this tournament.")
+            if not match.is_open:
+                raise UserError(f"Match #{match_id} is already decided.")
+            snapshot = await self.snapshot(tournament_id)
+            if winner_user_id is None:
+                if tournament.format == ELIMINATION:
+                    raise UserError("A knockout match needs a winner: name a player of it.")
+                winner = None
+            else:
+                winner = entrant_with(snapshot, match.sides, winner_user_id)
+                if winner is None:
+                    raise UserError("That player is not in this match.")
+            progress = Progress(snapshot)
+            await self._decide(match, winner, REPORTED, progress)
+            await self._advance(tournament_id, progress)
+            return progress
+
+    async def drop(
+        self, tournament_id: int, actor_id: int, moderator: bool, user_id: int
+    ) -> tuple[EntrantRecord, Progress]:
+        """The organiser drops the entrant a user plays for: its open match is forfeited."""
+        async with self._locks(tournament_id):
+            tournament = await self._get(tournament_id)
+            require_organiser(tournament, actor_id, moderator, "drop entrants")
+            entrant = await self.db.tournaments.entrant_of(tournament_id, user_id)
+            if entrant is None:
+                raise UserError("That player is not in this tournament.")
+            if tournament.status == "signup":
+                await self.db.tournaments.remove_entrant(entrant.id)
+                return entrant, Progress(await self.snapshot(tournament_id))
+            if tournament.status != "running":
+                raise UserError("This tournament is over.")
+            if entrant.dropped:
+                raise UserError(f"{entrant.name} was already dropped.")
+            await self.db.tournaments.drop(entrant.id, self.clock())
+            snapshot = await self.snapshot(tournament_id)
+            progress = Progress(snapshot)
+            for match in snapshot.matches:
+                if match.is_open and entrant.id in match.sides:
+                    other = next((e for e in match.sides if e != entrant.id), None)
+                    if other is not None and snapshot.entrants[other].dropped:
+                        await self._decide(match, None, DOUBLE_FORFEIT, progress)
+                    else:
+                        await self._decide(match, other, FORFEIT, progress)
+            await self._advance(tournament_id, progress)
+            return snapshot.entrants[entrant.id], progress
+
+    async def end(self, tournament_id: int, actor_id: int, moderator: bool) -> Progress:
+        """The organiser ends the tournament now: the unfinished round's open matches and byes
+        are cancelled; the standings are final."""
+        async with self._locks(tournament_id):
+            tournament = await self._get(tournament_id)
+            require_organiser(tournament, actor_id, moderator, "end the tournament")
+            if tournament.status not in ("signup", "running"):
+                raise UserError("This tournament is already over.")
+            progress = Progress(await self.snapshot(tournament_id))
+            current = progress.snapshot.round_matches(tournament.round)
+            unfinished = any(match.is_open for match in current)
+            for match in current:
+                # An unfinished round is void: its open matches, and its byes, count for nothing.
+                if match.is_open or (unfinished and match.outcome == BYE):
+                    await self._close_table(match, progress)
+                    match.status = "cancelled"
+                    match.deadline = None
+                    match.finished_at = self.clock()
+                    await self.db.tournaments.save_match(match)
+            tournament.status = "finished" if tournament.status == "running" else "cancelled"
+            tournament.finished_at = self.clock()
+            await self.db.tournaments.save(tournament)
+            progress.finished = tournament.status == "finished"
+            progress.snapshot = await self.snapshot(tournament_id)
+            return progress
+
+    async def resume(self) -> list[Progress]:
+        """At start-up: pair any round that is due, and list matches still without a table."""
+        resumed = []
+        for tournament in await self.db.tournaments.running():
+            async with self._locks(tournament.id):
+                progress = Progress(await self.snapshot(tournament.id))
+                await self._advance(tournament.id, progress)
+                known = {m.id for m in progress.to_open}
+                progress.to_open += [
+                    m
+                    for m in progress.snapshot.matches
+                    if m.status == "pending" and m.thread_id is None and m.id not in known
+                ]
+                if progress.to_open or progress.paired or progress.finished:
+                    resumed.append(progress)
+        return resumed
+
+    async def _strength(self, guild_id: int, entrants: list[EntrantRecord]) -> dict[int, float]:
+        """Each entrant's mean server rating (ordinal), for seeding."""
+        if self.ratings is None:
+            return {}
+        book = await self.ratings.book(guild_id)
+        return {
+            e.id: sum(book.rating(u).ordinal for u in e.user_ids) / len(e.user_ids)
+            for e in entrants
+        }
+
+    async def _advance(self, tournament_id: int, progress: Progress) -> None:
+        """Pair the next round when the current one is complete, or finish the tournament."""
+        while True:
+            snapshot = await self.snapshot(tournament_id)
+            progress.snapshot = snapshot
+            tournament = snapshot.tournament
+            if tournament.status != "running":
+                return
+            if any(m.is_open for m in snapshot.round_matches(tournament.round)):
+                return
+            pairs = next_round(snapshot)
+            if pairs is None:
+                tournament.status = "finished"
+                tournament.finished_at = self.clock()
+                await self.db.tournaments.save(tournament)
+                progress.finished = True
+                progress.snapshot = await self.snapshot(tournament_id)
+                return
+            matches = [
+                self._new_match(snapshot, number, pair)
+                for number, pair in enumerate(pairs, start=1)
+                if pair is not None
+            ]
+            try:
+                await self.db.tournaments.add_round(tournament_id, tournament.round + 1, matches)
+            except StaleRoundError:
+                log.warning(
+                    "Round %d of tournament %d was already paired",
+                    tournament.round + 1,
+                    tournament_id,
+                )
+                return
+            progress.paired.append(tournament.round + 1)
+            progress.to_open += [m for m in matches if m.status == "pending"]
+
+    def _new_match(self, snapshot: Snapshot, number: int, pair: Pair) -> MatchRecord:
+        """A match row for a pairing: a bye and games against dropped entrants are decided."""
+        a, b = pair
+        match = MatchRecord(0, snapshot.tournament.id, 0, number, a, b)
+        dropped = {e for e in (a, b) if e is not None and snapshot.entrants[e].dropped}
+        if b is None:
+            match.status, match.outcome, match.winner = "done", BYE, a
+        elif dropped == {a, b}:
+            match.status, match.outcome = "done", DOUBLE_FORFEIT
+        elif dropped:
+            match.status, match.outcome = "done", FORFEIT
+            match.winner = b if a in dropped else a
+        if match.status == "done":
+            match.finished_at = self.clock()
+        return match
+
+
+def next_round(snapshot: Snapshot) -> list[Pair | None] | None:
+    """The pairings of the round after the current one, or None when the tournament is over."""
+    tournament = snapshot.tournament
+    played = tournament.round
+    fmt = tournament.format
+    if fmt == ROUND_ROBIN:
+        schedule = round_robin_schedule(snapshot.seeds())
+        return list(schedule[played]) if played < len(schedule) else None
+    if fmt == SWISS:
+        active = snapshot.active()
+        total = swiss_rounds(len(snapshot.entrants), snapshot.settings.rounds)
+        if played >= total or len(active) < 2:
+            return None
+        points = snapshot.points()
+        seed_rank = {e: n for n, e in enumerate(snapshot.seeds())}
+        ranked = sorted(active, key=lambda e: (-points.get(e, 0.0), seed_rank[e]))
+        met = {frozenset(m.sides) for m in snapshot.matches if m.entrant_b is not None}
+        had_bye = {m.entrant_a for m in snapshot.matches if m.entrant_b is None}
+        return list(swiss_pairings(ranked, met, had_bye))
+    total = elimination_rounds(len(snapshot.entrants))
+    if played >= total:
+        return None
+    if played == 0:
+        return elimination_first_round(snapshot.seeds())
+    by_place = {m.number: m.winner for m in snapshot.round_matches(played)}
+    places = 2 ** (total - played)  # the matches of the round just played
+    return next_elimination_round([by_place.get(n) for n in range(1, places + 1)])
