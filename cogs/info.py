@@ -10,6 +10,7 @@ from discord import app_commands
 
 from bot.app import SequenceBot
 from bot.game import card_label
+from bot.services.draws import COOLDOWN_TURNS
 from bot.services.options import TableOptions, describe_house_rules, format_duration
 from bot.services.rulings import RULING_RULE
 
@@ -32,6 +33,27 @@ sequences of a team may share one space.
 • A **dead card** (both spaces covered) can be turned in once a turn for a new one.
 • **No table talk**: coaching a teammate costs every member of the team a card.
 Use the **Your hand** button under the board, or `/sequence hand`, to play privately."""
+
+#: The most characters one Discord message holds.
+MESSAGE_LIMIT = 2000
+
+#: How a game is drawn: the engine's two rules (our choices where the source rules are silent)
+#: and draw by agreement. ``{timeout}`` and ``{cooldown}`` are filled in by :func:`draw_rules`.
+DRAW_RULES = """\
+**Draws**
+• **Endless play** (house rule, on by default): the deck reshuffled a second time with no new \
+sequence since the deal or the last one ends the game as a draw. Convoy never reshuffles: once \
+the deck and all hands are empty, the most convoys wins (a tie draws).
+• **Stalemate** (our choice; the printed rules are silent): every player still in passes in a \
+row: a draw (convoy: the most convoys wins, a tie draws).
+• **By agreement**: `/sequence draw`; every other team must accept (one player each). It lapses \
+when the game moves on or after {timeout}; after a decline, wait {cooldown} of your team's \
+turns."""
+
+
+def draw_rules(timeout: int) -> str:
+    """How a game is drawn, with the configured life of a draw offer."""
+    return DRAW_RULES.format(timeout=format_duration(timeout), cooldown=COOLDOWN_TURNS)
 
 
 def ruling_rule(timeout: int) -> str:
@@ -107,13 +129,19 @@ class Info(SequenceCog):
     @app_commands.command(name="rules", description="The rules of Sequence in one minute")
     async def rules(self, interaction: discord.Interaction) -> None:
         async with reporting(interaction):
-            text = RULES_TEXT + "\n" + ruling_rule(self.bot.settings.table_talk_ruling_timeout)
+            settings = self.bot.settings
+            text = RULES_TEXT + "\n" + ruling_rule(settings.table_talk_ruling_timeout)
+            draws = draw_rules(settings.draw_offer_timeout)
             record = self.bot.games.find_in_channel(interaction.channel_id or 0)
             if record is not None:
                 rules = describe_house_rules(TableOptions.from_dict(record.options))
                 if rules:
-                    text += "\n**House rules at this table**: " + "; ".join(rules)
-            await reply(interaction, text)
+                    draws += "\n**House rules at this table**: " + "; ".join(rules)
+            if len(text) + 1 + len(draws) <= MESSAGE_LIMIT:
+                await reply(interaction, text + "\n" + draws)
+            else:  # one message holds 2,000 characters: the draws and the table's rules follow
+                await reply(interaction, text)
+                await reply(interaction, draws)
 
 
 def _plain_turn(record: GameRecord) -> str:

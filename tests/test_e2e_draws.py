@@ -312,3 +312,22 @@ async def test_the_endless_play_guard_is_a_table_option_on_by_default(simcord_en
     assert record.game.settings.endless_play_guard is False
     status = await table.players[1].slash(table.channel, "sequence status")
     assert "no endless-play guard" in status.response.content
+
+
+async def test_the_rules_say_how_a_game_is_drawn(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    await open_and_start(table, endless_guard=False, manual_draw=True, small_hands=True)
+    rules = await table.players[0].slash(table.channel, "sequence rules")
+    assert rules.ephemeral and len(rules.response.content) <= 2000
+    text = rules.response.content
+    for words in (
+        "**Endless play**",
+        "reshuffled a second time with no new sequence",
+        "Convoy never reshuffles",
+        "**Stalemate** (our choice; the printed rules are silent)",
+        "`/sequence draw`; every other team must accept",
+        "after 1 h",
+        f"wait {COOLDOWN_TURNS} of your team's turns",
+        "no endless-play guard",
+    ):
+        assert words in text, words
