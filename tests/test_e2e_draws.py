@@ -60,6 +60,8 @@ async def test_a_draw_offer_accepted_ends_the_game_as_a_draw(simcord_env):
     table = await make_table(simcord_env, ["alice", "bob", "eve"])
     alice, bob, eve = table.players
     table.players = [alice, bob]
+    no_game = await alice.slash(table.channel, "sequence draw")
+    assert no_game.ephemeral and "There is no game in this channel" in no_game.response.content
     record = await open_and_start(table)
     nothing = await eve.slash(table.channel, "sequence draw")
     assert nothing.ephemeral and "not playing" in nothing.response.content
