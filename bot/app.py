@@ -98,7 +98,7 @@ class SequenceBotMixin:
         wired to the events the game service publishes."""
         bot: Any = self
         settings = self.settings
-        self.db = await open_database(settings.database_location())
+        self.db = await open_database(settings.database_location(), shards=settings.shards())
         self.games = GameService(self.db, self.clock, self.bus)
         self.caps = Caps(self.db, self.games, CapSettings.from_settings(settings))
         self.lobbies = LobbyService(self.db, self.clock, games=self.games, caps=self.caps)
@@ -158,7 +158,11 @@ def create_bot(settings: Settings) -> SequenceBot:
         "allowed_mentions": discord.AllowedMentions(users=True, roles=False, everyone=False),
     }
     if settings.shard_count:
-        bot: Any = ShardedSequenceBot(shard_count=settings.shard_count, **kwargs)
+        bot: Any = ShardedSequenceBot(
+            shard_count=settings.shard_count,
+            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
+            **kwargs,
+        )
     else:
         bot = SequenceBot(**kwargs)
     bot._setup_sequence(settings)

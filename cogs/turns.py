@@ -126,7 +126,8 @@ class Turns(SequenceCog):
     @app_commands.command(name="mygames", description="Your active games in this server")
     async def mygames(self, interaction: discord.Interaction) -> None:
         async with reporting(interaction):
-            records = self.bot.games.games_of(interaction.user.id, interaction.guild_id)
+            # From the store: in a cluster, another process may serve some of them.
+            records = await self.bot.db.games.active_of(interaction.user.id, interaction.guild_id)
             if not records:
                 await reply(
                     interaction,

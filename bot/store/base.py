@@ -12,6 +12,7 @@ from .games import Games
 from .lobbies import Lobbies
 from .prefs import Prefs
 from .results import Results
+from .shards import Shards, condition
 from .tabletalk import TableTalk
 from .timers import Timers
 from .tournaments import Tournaments
@@ -27,6 +28,10 @@ class Store:
     dialect: str
     #: Where the data is, for messages (a file path, or a URL without its password).
     location: str
+    #: The shards this process serves (``SHARD_IDS``); None: every guild. The start-up
+    #: queries (active games, open lobbies, timers, pending table-talk calls, running
+    #: tournaments) load only the rows of guilds on these shards.
+    shards: Shards | None = None
 
     def __init__(self) -> None:
         self.lobbies = Lobbies(self)  # type: ignore[arg-type]  # repositories take any store
@@ -52,6 +57,10 @@ class Store:
     async def close(self) -> None:
         """Release the connection(s); idempotent."""
         raise NotImplementedError
+
+    def on_my_shards(self, column: str) -> tuple[str, tuple[object, ...]]:
+        """SQL true for the rows whose guild (``column``) is on this process's shards."""
+        return condition(self.shards, column)
 
     async def run(
         self,

@@ -192,9 +192,28 @@ class Games:
         return loaded[0][1]
 
     async def active(self) -> list[GameRecord]:
-        """Every active game, for start-up. A game that cannot be rebuilt is logged and left out."""
-        loaded = await self._db.run(_load, _ACTIVE, (), False, False)
+        """Every active game of this process's shards, for start-up. A game that cannot be
+        rebuilt is logged and left out."""
+        mine, params = self._db.on_my_shards("g.guild_id")
+        loaded = await self._db.run(_load, f"{_ACTIVE} AND {mine}", params, False, False)
         return [record for record, _ in loaded]
+
+    async def active_of(self, user_id: int, guild_id: int | None = None) -> list[GameRecord]:
+        """The active games ``user_id`` plays in (in one server, or anywhere), from the store:
+        every process's games, not only this one's."""
+        # A text match narrows the rows (on either backend); the seats decide.
+        where, params = _ACTIVE_SEATED, (f"%{user_id}%", guild_id)
+        loaded = await self._db.read(_load, where, params, False, False)
+        return [
+            record
+            for record, _ in loaded
+            if any(seat["user_id"] == user_id for seat in record.seats)
+        ]
+
+    async def playing(self, user_id: int) -> int:
+        """How many active games ``user_id`` plays in, on every process (seats only, no load)."""
+        rows = await self._db.read(_seats_like, f"%{user_id}%")
+        return sum(any(seat["user_id"] == user_id for seat in loads(text)) for (text,) in rows)
 
     async def active_for_channel(self, channel_id: int) -> GameRecord | None:
         """The channel's active game, if any."""
@@ -341,6 +360,9 @@ async def _refusal(conn: Connection, game_id: int, expected: int) -> Exception:
 _BY_ID = "g.id = ?"
 _ACTIVE = "g.status = 'active'"
 _ACTIVE_IN_CHANNEL = "g.channel_id = ? AND g.status = 'active'"
+_ACTIVE_SEATED = (
+    "g.status = 'active' AND g.seats LIKE ? AND g.guild_id = coalesce(?, g.guild_id)"
+)
 
 
 async def _load(
@@ -448,6 +470,12 @@ async def _repair(conn: Connection, game_id: int, game: Game) -> None:
         "UPDATE snapshots SET move_count = ?, state = ? WHERE game_id = ? AND ? = "
         "(SELECT count(*) FROM moves WHERE game_id = ? AND undone_at IS NULL)",
         (len(game.moves), dumps(game.state_dict()), game_id, len(game.moves), game_id),
+    )
+
+
+async def _seats_like(conn: Connection, pattern: str) -> list[tuple[Any, ...]]:
+    return await conn.fetchall(
+        "SELECT seats FROM games WHERE status = 'active' AND seats LIKE ?", (pattern,)
     )
 
 

@@ -56,8 +56,11 @@ class Timers:
         return await self._db.run(_clear, game_id, None)
 
     async def all(self) -> list[TimerRecord]:
-        """Every timer, soonest first (to resume them at start-up)."""
-        return await self._db.read(_select, "", ())
+        """Every timer of the games of this process's shards, soonest first (to resume them at
+        start-up)."""
+        mine, params = self._db.on_my_shards("g.guild_id")
+        where = f"WHERE game_id IN (SELECT g.id FROM games g WHERE {mine})"
+        return await self._db.read(_select, where, params)
 
     async def due(self, now: float) -> list[TimerRecord]:
         """The timers due at or before ``now``, soonest first."""
