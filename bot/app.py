@@ -14,7 +14,7 @@ from bot.config import Settings
 from bot.services.caps import Caps, CapSettings
 from bot.services.computers import ComputerPlayers
 from bot.services.events import EventBus
-from bot.services.games import GameService
+from bot.services.games import GAMES_CHANNEL, GameService
 from bot.services.lobbies import LobbyService
 from bot.services.scheduler import Scheduler
 from bot.services.tabletalk import TableTalkService
@@ -114,6 +114,8 @@ class SequenceBotMixin:
         self.table.subscribe(self.bus)
         records = await self.games.load_active()
         log.info("Resumed %d active game(s)", len(records))
+        # Changes other processes of a cluster make to our games (PostgreSQL's NOTIFY).
+        await self.db.listen(GAMES_CHANNEL, self.games.heard)
         for extension in EXTENSIONS:
             await bot.load_extension(extension)
         # Consequences a crash may have cut short, rebuilt from the store alone.

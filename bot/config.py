@@ -139,6 +139,16 @@ class Settings:
         parsed["dev_guild_id"] = _optional_int(values, "DEV_GUILD_ID", minimum=1)
         parsed["shard_count"] = _optional_int(values, "SHARD_COUNT", minimum=1)
         parsed["shard_ids"] = _shard_ids(values, parsed["shard_count"])
+        if (
+            parsed["shard_ids"] is not None
+            and len(set(parsed["shard_ids"])) < parsed["shard_count"]
+            and "database_url" not in parsed
+        ):
+            raise ConfigError(
+                f"SHARD_IDS={values['SHARD_IDS'].strip()!r} makes this process one of a cluster, "
+                "whose processes share one PostgreSQL database: set "
+                "SEQUENCE_DATABASE=postgresql://user:password@host/dbname."
+            )
         parsed["turn_time_limit"] = _int(values, "TURN_TIME_LIMIT", 0, minimum=0)
         if 0 < parsed["turn_time_limit"] < 60:
             raise ConfigError(

@@ -62,6 +62,7 @@ BAD_SETTINGS = [
     ({"SHARD_COUNT": "0"}, ["SHARD_COUNT", "at least 1"]),
     ({"SHARD_IDS": "0-1"}, ["SHARD_IDS", "needs SHARD_COUNT"]),
     ({"SHARD_COUNT": "4", "SHARD_IDS": "0-4"}, ["SHARD_IDS", "shard 4", "0 to 3"]),
+    ({"SHARD_COUNT": "4", "SHARD_IDS": "0-1"}, ["SHARD_IDS", "cluster", "PostgreSQL"]),
     ({"SHARD_COUNT": "4", "SHARD_IDS": "3-1"}, ["SHARD_IDS", "backwards"]),
     ({"SHARD_COUNT": "4", "SHARD_IDS": "0,1,1"}, ["SHARD_IDS", "twice"]),
     ({"SHARD_COUNT": "4", "SHARD_IDS": "first"}, ["SHARD_IDS", "0-3", "4,5,6,7"]),
@@ -100,7 +101,7 @@ def test_every_setting_is_read():
             "LOG_LEVEL": "debug",
             "DEV_GUILD_ID": "123",
             "SHARD_COUNT": "3",
-            "SHARD_IDS": "1-2",
+            "SHARD_IDS": "0-2",
             "TURN_TIME_LIMIT": "600",
             "TIME_LIMIT_POLICY": "Computer",
             "REMINDER_DELAY": "3600",
@@ -124,7 +125,7 @@ def test_every_setting_is_read():
         log_level="DEBUG",
         dev_guild_id=123,
         shard_count=3,
-        shard_ids=(1, 2),
+        shard_ids=(0, 1, 2),
         turn_time_limit=600,
         time_limit_policy="computer",
         reminder_delay=3600,
@@ -200,7 +201,10 @@ def test_a_broken_env_file_line_names_the_file_and_line(tmp_path):
     [("4", "0-3", (0, 1, 2, 3)), ("8", "4,5,6,7", (4, 5, 6, 7)), ("8", " 0-1, 6 ", (0, 1, 6))],
 )
 def test_shard_ids_are_a_range_or_a_list(count, ids, expected):
-    settings = Settings.from_mapping({"SHARD_COUNT": count, "SHARD_IDS": ids})
+    url = "postgresql://bot@db/sequence"
+    settings = Settings.from_mapping(
+        {"SHARD_COUNT": count, "SHARD_IDS": ids, "SEQUENCE_DATABASE": url}
+    )
     assert settings.shard_ids == expected
     shards = settings.shards()
     assert shards is not None and shards.ids == expected and shards.count == int(count)

@@ -58,6 +58,15 @@ class Store:
         """Release the connection(s); idempotent."""
         raise NotImplementedError
 
+    async def notify(self, channel: str, payload: str) -> None:
+        """Tell the other processes sharing this store (their :meth:`listen` callbacks), when
+        the transaction this task has open commits (at once outside one). One process has
+        nobody to tell: the base does nothing (SQLite)."""
+
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        """Call ``callback(payload)`` for each notification other processes send on
+        ``channel``. The base hears nothing (SQLite: one process serves every game)."""
+
     def on_my_shards(self, column: str) -> tuple[str, tuple[object, ...]]:
         """SQL true for the rows whose guild (``column``) is on this process's shards."""
         return condition(self.shards, column)

@@ -47,6 +47,10 @@ class Timers:
         rows = await self._db.read(_select, "WHERE game_id = ? AND kind = ?", (game_id, kind))
         return rows[0] if rows else None
 
+    async def of_game(self, game_id: int) -> list[TimerRecord]:
+        """Every timer of one game, soonest first."""
+        return await self._db.read(_select, "WHERE game_id = ?", (game_id,))
+
     async def clear(self, game_id: int, kind: str) -> bool:
         """Remove one timer; False if it was not set."""
         return bool(await self._db.run(_clear, game_id, kind))
