@@ -317,7 +317,7 @@ class GameService:
         except StaleMoveError:
             # Another process moved first: serve the stored game from now on, and publish
             # what it did (the owner's board, timers and computers follow).
-            log.warning("Game %d moved on in the store; reloading it", record.id)
+            log.warning("Game %d moved on in the store before this change", record.id)
             if not foreign:
                 self.bus.publish(*await self._reload(record))
             raise UserError(RACE_LOST) from None
