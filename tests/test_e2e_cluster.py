@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+import signal
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -208,3 +210,65 @@ async def test_the_same_move_on_both_processes_at_once_commits_once(nodes) -> No
     await asyncio.sleep(0.3)
     await eventually(one, lambda env: True)
     assert len(boards(table)) == before + 1 and len(record.game.moves) == 1
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+async def node_process(url: str, shard: int, seed: int) -> tuple[Any, list[str]]:
+    """Start ``tests.cluster_node`` (the bot on ``shard``) as a process; its output lines."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tests.cluster_node", url, str(shard), str(seed),
+        cwd=ROOT, stdout=asyncio.subprocess.PIPE,
+    )
+    lines: list[str] = []
+
+    async def read() -> None:
+        assert proc.stdout is not None
+        while line := await proc.stdout.readline():
+            if line.endswith(b"\n"):
+                lines.append(line.decode().strip())
+
+    proc.reader = asyncio.create_task(read())  # type: ignore[attr-defined]
+    return proc, lines
+
+
+async def wait_for(lines: list[str], predicate: Any, seconds: float = 60.0) -> None:
+    async with asyncio.timeout(seconds):
+        while not any(predicate(line) for line in lines):
+            await asyncio.sleep(0.02)
+
+
+async def test_a_killed_process_resumes_its_own_games_and_the_other_plays_on(
+    pg_url: str, tmp_path: Path
+) -> None:
+    settings = make_settings(tmp_path, database_url=pg_url, shard_count=2, shard_ids=(0,))
+    zero = await Node(settings).start()
+    try:
+        t0 = await table_on(zero, 0, ["ann", "abe"])
+        r0 = await zero.run(lambda env: open_and_start(t0, seed=3))
+        proc, lines = await node_process(pg_url, 1, 7)
+        await wait_for(lines, lambda line: line.startswith("m ") and int(line.split()[2]) >= 4)
+        proc.kill()  # SIGKILL, mid-game
+        await proc.wait()
+        await proc.reader
+        assert proc.returncode == -signal.SIGKILL and not any(x.startswith("f") for x in lines)
+        game_id = int(lines[0].split()[1])
+        acked = max(int(x.split()[2]) for x in lines if x.startswith("m ")) + 1
+        # Process 0 plays its own game on, to the end, while process 1 is down.
+        await zero.run(lambda env: play_to_the_end(t0, r0, seed=1))
+        assert r0.game.is_over() and game_id not in zero.bot.games.records
+        # Process 1 restarts: it resumes its game (every acknowledged move kept) and ends it.
+        proc, lines = await node_process(pg_url, 1, 8)
+        await wait_for(lines, lambda line: line.startswith("f "), seconds=180)
+        assert await proc.wait() == 0
+        kind, resumed, moves = lines[0].split()
+        assert kind == "r" and int(resumed) == game_id and int(moves) >= acked
+        stored = await zero.run(lambda env: env.bot.db.games.load(game_id))
+        assert stored.status == "finished" and stored.game.is_over()
+        assert await zero.run(lambda env: env.bot.db.results.get(game_id)) is not None
+        log = await zero.run(lambda env: env.bot.db.games.log(game_id))
+        live = [e for e in log if e.undone_at is None]
+        assert [e.number for e in live] == list(range(len(stored.game.moves)))
+    finally:
+        await zero.stop()
