@@ -129,3 +129,27 @@ async def test_the_same_move_on_both_processes_commits_once(cluster) -> None:
     announced = [e for e in one.events if isinstance(e, MoveCommitted)]
     assert [len(e.outcome.moves) for e in announced] == [1] * 5  # each move announced once
 
+
+
+async def _terminate_listeners(conn) -> list[tuple[object, ...]]:
+    return await conn.fetchall(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+        "WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()"
+    )
+
+
+async def test_a_dropped_listener_reconnects_and_catches_up(cluster) -> None:
+    zero, one, game_id = cluster
+    db = one.games.db
+    assert await db.alive()
+    dropped = await db.read(_terminate_listeners)  # both processes' listening connections
+    assert len(dropped) == 2
+    async with asyncio.timeout(10):
+        while await db.alive():  # the health check sees it at once
+            await asyncio.sleep(0.01)
+    owned = one.games.records[game_id]
+    move = a_play(owned.game)
+    user = SEATS[move.seat]["user_id"]
+    await zero.games.play(game_id, user, move.card, move.space, expected_turn=0)  # unheard
+    await one.heard_of(1)  # the reconnected listener catches up with what it missed
+    assert owned.game.moves == [move] and await db.alive()

@@ -67,6 +67,13 @@ class Store:
         """Call ``callback(payload)`` for each notification other processes send on
         ``channel``. The base hears nothing (SQLite: one process serves every game)."""
 
+    async def alive(self) -> bool:
+        """True when the store answers a trivial query now (a health check's question)."""
+        try:
+            return await self.read(_answer) == (1,)
+        except Exception:
+            return False
+
     def on_my_shards(self, column: str) -> tuple[str, tuple[object, ...]]:
         """SQL true for the rows whose guild (``column``) is on this process's shards."""
         return condition(self.shards, column)
@@ -99,3 +106,7 @@ class Store:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
+
+
+async def _answer(conn: Connection) -> tuple[object, ...] | None:
+    return await conn.fetchone("SELECT 1")

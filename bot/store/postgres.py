@@ -195,6 +195,14 @@ class PostgresDatabase(Store):
                 f"Cannot listen on {self.location}: {redact(str(error), self.url)}"
             ) from None
 
+    async def alive(self) -> bool:
+        """True when the server answers and, if this process listens, its listening connection
+        is up (without it, it would not hear of the changes other processes make)."""
+        listening = self._listen_to is None or (
+            self._listener is not None and not self._listener.is_closed()
+        )
+        return listening and await super().alive()
+
     async def _connect_listener(self) -> None:
         assert self._listen_to is not None
         channel, callback = self._listen_to
