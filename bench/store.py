@@ -1,14 +1,29 @@
-"""Store speed on each backend: one move's writes, and the time to load 1,000 active games.
+"""Store speed on each backend: one move's writes by 1, 2 and 4 writer processes, and the time
+to load 1,000 active games.
 
 A move is a real move of a real game, written as the game service writes it: the move with its
 snapshot and the next turn's timers in one transaction (``games.append_moves`` and
-``timers.replace`` inside ``db.transaction()``), by one writer. The start-up figure is opening
-the store plus ``games.active()`` on a store holding ``--games`` active games of about
-``--moves-per-game`` moves each.
+``timers.replace`` inside ``db.transaction()``). ``--writers 1,2,4`` runs that many writer
+processes at once (as the processes of a cluster, each on its own games), each committing
+``--moves`` moves: the figures are the committed moves per second of all of them together
+(from the first start to the last end, the moves' own computing included) and the median and
+p99 of one move's writes. The start-up figure is opening the store plus ``games.active()`` on a
+store holding ``--games`` active games of about ``--moves-per-game`` moves each.
 
 Run: ``python bench/store.py`` (SQLite, and PostgreSQL on a throwaway server started with
 PostgreSQL's default durability, when its binaries are installed), or ``--backend sqlite``,
-``--backend postgresql --url postgresql://...`` (an empty database).
+``--backend postgresql --url postgresql://...`` (an empty database);
+``--synchronous-commit off`` for PostgreSQL's asynchronous commit.
+
+What a crash can lose under each setting (each line prints the one it ran with):
+- SQLite WAL, ``synchronous=NORMAL``: a killed bot loses nothing it acknowledged (the OS holds
+  the written WAL); a power cut or OS crash may lose the last commits, never the file.
+- PostgreSQL ``synchronous_commit=on`` (the default): a commit returns once its WAL is flushed;
+  neither a killed bot nor a crashed database server loses an acknowledged move.
+- PostgreSQL ``synchronous_commit=off``: a killed bot still loses nothing (the server has the
+  commit); a crash of the database server (or its machine) may lose the moves of the last
+  ``3 x wal_writer_delay`` (600 ms by default), never consistency: the store comes back as it
+  was a moment earlier, each game at a whole move.
 """
 
 from __future__ import annotations
@@ -16,8 +31,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import random
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -27,16 +44,17 @@ from bot.game import Game, GameSettings
 from bot.game.randomplay import push_random
 from bot.store import Database
 from bot.store.connection import Connection
-from bot.store.location import open_database
+from bot.store.location import is_postgres_url, open_database
 from bot.store.timers import TimerRecord
 
 
-async def commit_times(db: Database, count: int) -> list[float]:
-    """Seconds per move's writes, for ``count`` moves of 4-player games."""
-    rng = random.Random(1)
+async def commit_times(db: Database, count: int, writer: int = 0) -> list[float]:
+    """Seconds per move's writes, for ``count`` moves of 4-player games (``writer``: which of
+    several writers this is: its own games, in channels of its own)."""
+    rng = random.Random(1 + writer)
     settings = GameSettings.create(4)
     times: list[float] = []
-    channel = 0
+    channel = writer * 1_000_000
     while len(times) < count:
         channel += 1
         game = Game.new(settings, channel)
@@ -99,22 +117,63 @@ async def load_time(location: str | Path) -> tuple[float, int]:
     return elapsed, len(loaded)
 
 
-async def measure(label: str, location: str | Path, args: argparse.Namespace) -> None:
-    """Print one backend's figures: a move's writes, then the start-up load."""
-    options = {"synchronous": args.synchronous} if label == "sqlite" else {}
+async def writer(location: str, count: int, index: int, synchronous: str) -> None:
+    """One writer process: open the store, wait for the go (a line on stdin), commit ``count``
+    moves, print its start, end and each move's seconds as JSON."""
+    options = {} if is_postgres_url(location) else {"synchronous": synchronous}
     db = await open_database(location, **options)
     try:
-        times = await commit_times(db, args.moves)
+        print("ready", flush=True)
+        await asyncio.to_thread(sys.stdin.readline)
+        start = time.time()
+        times = await commit_times(db, count, index)
+        end = time.time()
         settings = await durability(db)
     finally:
         await db.close()
+    print(json.dumps({"start": start, "end": end, "times": times, "settings": settings}))
+
+
+async def run_writers(location: str | Path, writers: int, args: argparse.Namespace) -> None:
+    """``writers`` writer processes at once on one store; print their figures together."""
+    procs = [
+        await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--writer", str(location), str(args.moves), str(index),
+            "--synchronous", args.synchronous,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        )
+        for index in range(writers)
+    ]
+    for proc in procs:  # every writer opened (and migrated) before any starts
+        assert proc.stdout is not None
+        assert (await proc.stdout.readline()).strip() == b"ready"
+    for proc in procs:
+        assert proc.stdin is not None
+        proc.stdin.write(b"go\n")
+        await proc.stdin.drain()
+    results = []
+    for proc in procs:
+        out, _ = await proc.communicate()
+        results.append(json.loads(out.decode().strip().splitlines()[-1]))
+    times = [t for result in results for t in result["times"]]
+    wall = max(r["end"] for r in results) - min(r["start"] for r in results)
     ms = sorted(t * 1000 for t in times)
     print(
-        f"store[{label}]: one move's writes (append_moves + timers.replace, one transaction, "
-        f"1 writer; {settings}): {len(ms) / sum(times):.0f} moves/s, median "
-        f"{statistics.median(ms):.3f} ms, p99 {ms[int(len(ms) * 0.99)]:.3f} ms, "
+        f"store[{label_of(location)}]: {writers} writer process{'es' if writers > 1 else ''} "
+        f"({results[0]['settings']}): {len(ms) / wall:.0f} moves/s committed, one move's "
+        f"writes median {statistics.median(ms):.3f} ms, p99 {ms[int(len(ms) * 0.99)]:.3f} ms, "
         f"max {ms[-1]:.3f} ms over {len(ms)} moves"
     )
+
+
+def label_of(location: str | Path) -> str:
+    return "postgresql" if is_postgres_url(location) else "sqlite"
+
+
+async def measure(label: str, location: str | Path, args: argparse.Namespace) -> None:
+    """Print one backend's figures: a move's writes by 1, 2, 4... writers, then the start-up."""
+    for count in args.writers:
+        await run_writers(location, count, args)
     if args.games <= 0:
         return
     startup = args.startup_location(label)
@@ -133,8 +192,20 @@ async def measure(label: str, location: str | Path, args: argparse.Namespace) ->
 
 
 async def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--writer":  # a child of run_writers
+        location, count, index = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+        await writer(location, count, index, sys.argv[6] if len(sys.argv) > 6 else "NORMAL")
+        return
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--moves", type=int, default=1000, help="moves to commit and time")
+    parser.add_argument(
+        "--moves", type=int, default=1000, help="moves each writer commits and times"
+    )
+    parser.add_argument(
+        "--writers",
+        type=lambda text: [int(n) for n in text.split(",")],
+        default=[1, 2, 4],
+        help="writer processes at once, a list (default 1,2,4)",
+    )
     parser.add_argument("--games", type=int, default=1000, help="active games to load (0: skip)")
     parser.add_argument("--moves-per-game", type=int, default=40)
     parser.add_argument("--runs", type=int, default=3, help="start-up loads to time")

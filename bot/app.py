@@ -15,7 +15,7 @@ from bot.services.caps import Caps, CapSettings
 from bot.services.computers import ComputerPlayers
 from bot.services.draws import DrawService
 from bot.services.events import EventBus
-from bot.services.games import GameService
+from bot.services.games import GAMES_CHANNEL, GameService
 from bot.services.lobbies import LobbyService
 from bot.services.scheduler import Scheduler
 from bot.services.tabletalk import TableTalkService
@@ -101,7 +101,7 @@ class SequenceBotMixin:
         wired to the events the game service publishes."""
         bot: Any = self
         settings = self.settings
-        self.db = await open_database(settings.database_location())
+        self.db = await open_database(settings.database_location(), shards=settings.shards())
         self.games = GameService(self.db, self.clock, self.bus)
         self.caps = Caps(self.db, self.games, CapSettings.from_settings(settings))
         self.lobbies = LobbyService(self.db, self.clock, games=self.games, caps=self.caps)
@@ -118,6 +118,8 @@ class SequenceBotMixin:
         self.table.subscribe(self.bus)
         records = await self.games.load_active()
         log.info("Resumed %d active game(s)", len(records))
+        # Changes other processes of a cluster make to our games (PostgreSQL's NOTIFY).
+        await self.db.listen(GAMES_CHANNEL, self.games.heard)
         for extension in EXTENSIONS:
             await bot.load_extension(extension)
         # Consequences a crash may have cut short, rebuilt from the store alone.
@@ -162,7 +164,11 @@ def create_bot(settings: Settings) -> SequenceBot:
         "allowed_mentions": discord.AllowedMentions(users=True, roles=False, everyone=False),
     }
     if settings.shard_count:
-        bot: Any = ShardedSequenceBot(shard_count=settings.shard_count, **kwargs)
+        bot: Any = ShardedSequenceBot(
+            shard_count=settings.shard_count,
+            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
+            **kwargs,
+        )
     else:
         bot = SequenceBot(**kwargs)
     bot._setup_sequence(settings)

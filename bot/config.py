@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from bot.store.location import is_postgres_url, redact
+from bot.store.shards import Shards
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 TIME_LIMIT_POLICIES = ("skip", "computer", "remove")
@@ -22,6 +23,7 @@ SETTING_NAMES = (
     "LOG_LEVEL",
     "DEV_GUILD_ID",
     "SHARD_COUNT",
+    "SHARD_IDS",
     "TURN_TIME_LIMIT",
     "TIME_LIMIT_POLICY",
     "REMINDER_DELAY",
@@ -64,6 +66,9 @@ class Settings:
     dev_guild_id: int | None = None
     #: ``SHARD_COUNT``: run as an AutoShardedBot with this many shards (none: one connection).
     shard_count: int | None = None
+    #: ``SHARD_IDS``: the shards this process runs (``0-3`` or ``4,5,6,7``), out of
+    #: ``SHARD_COUNT``; none: all of them. A process serves only the guilds on its shards.
+    shard_ids: tuple[int, ...] | None = None
     #: ``TURN_TIME_LIMIT``: default seconds a player has for a turn (0: no limit).
     turn_time_limit: int = 0
     #: ``TIME_LIMIT_POLICY``: what happens when the time runs out: skip, computer or remove.
@@ -136,6 +141,17 @@ class Settings:
         parsed["log_level"] = level
         parsed["dev_guild_id"] = _optional_int(values, "DEV_GUILD_ID", minimum=1)
         parsed["shard_count"] = _optional_int(values, "SHARD_COUNT", minimum=1)
+        parsed["shard_ids"] = _shard_ids(values, parsed["shard_count"])
+        if (
+            parsed["shard_ids"] is not None
+            and len(set(parsed["shard_ids"])) < parsed["shard_count"]
+            and "database_url" not in parsed
+        ):
+            raise ConfigError(
+                f"SHARD_IDS={values['SHARD_IDS'].strip()!r} makes this process one of a cluster, "
+                "whose processes share one PostgreSQL database: set "
+                "SEQUENCE_DATABASE=postgresql://user:password@host/dbname."
+            )
         parsed["turn_time_limit"] = _int(values, "TURN_TIME_LIMIT", 0, minimum=0)
         if 0 < parsed["turn_time_limit"] < 60:
             raise ConfigError(
@@ -175,6 +191,13 @@ class Settings:
     def database_label(self) -> str:
         """The store's location for messages and logs (a URL without its password)."""
         return redact(self.database_url) if self.database_url else str(self.database_path)
+
+    def shards(self) -> Shards | None:
+        """The shards this process serves, or None for every guild (one process, or all the
+        shards in this one)."""
+        if not self.shard_count or self.shard_ids is None:
+            return None
+        return Shards(self.shard_count, self.shard_ids)
 
     def with_overrides(self, **changes: Any) -> Settings:
         """A copy with some settings changed (tests and the demo use this)."""
@@ -275,6 +298,41 @@ def _optional_int(values: Mapping[str, str], name: str, *, minimum: int) -> int 
     if not values.get(name, "").strip():
         return None
     return _int(values, name, 0, minimum=minimum)
+
+
+def _shard_ids(values: Mapping[str, str], count: int | None) -> tuple[int, ...] | None:
+    """``SHARD_IDS`` such as ``0-3`` or ``4,5,6,7`` (or both, ``0-1,6``): the shards of this
+    process, each below ``SHARD_COUNT``, none twice."""
+    raw = values.get("SHARD_IDS", "").strip()
+    if not raw:
+        return None
+    if count is None:
+        raise ConfigError(
+            f"SHARD_IDS={raw!r} needs SHARD_COUNT: set the total number of shards of the whole "
+            "bot (all its processes), like SHARD_COUNT=4 with SHARD_IDS=0-1 here."
+        )
+    ids: list[int] = []
+    for part in raw.split(","):
+        first, dash, last = part.strip().partition("-")
+        try:
+            low, high = int(first), int(last if dash else first)
+        except ValueError:
+            raise ConfigError(
+                f"SHARD_IDS={raw!r} is not a list of shards: write a range like 0-3 or numbers "
+                "separated by commas like 4,5,6,7."
+            ) from None
+        if low > high:
+            raise ConfigError(f"SHARD_IDS={raw!r}: the range {part.strip()} runs backwards.")
+        ids.extend(range(low, high + 1))
+    outside = sorted({i for i in ids if not 0 <= i < count})
+    if outside:
+        raise ConfigError(
+            f"SHARD_IDS={raw!r} names shard {outside[0]}, but SHARD_COUNT={count} has shards "
+            f"0 to {count - 1} only."
+        )
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"SHARD_IDS={raw!r} names a shard twice.")
+    return tuple(ids)
 
 
 def _float(values: Mapping[str, str], name: str, default: float) -> float:

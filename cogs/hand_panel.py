@@ -290,7 +290,7 @@ class PanelItem:
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with reporting(interaction):
-            record = _bot(interaction).games.get(self.game)
+            record = await _bot(interaction).games.fetch(self.game)
             seat = seat_of(record, interaction.user.id)
             if seat is None:
                 raise UserError("These cards are not yours: you are not playing in this game.")

@@ -1,9 +1,16 @@
 """Games across days: turn pings by DM, reminders, time limits, ``/sequence notify`` and
-``/sequence mygames``. Timers live in the store and are re-armed after a restart."""
+``/sequence mygames``. Timers live in the store and are re-armed after a restart.
+
+The turn ping by DM carries the player's private hand panel (their hand image and the hand
+panel's controls), so a player can move without opening the server: a click there is the same
+change through the game service, and the board is posted in the game's channel.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -17,6 +24,7 @@ from bot.store.games import GameRecord
 from .base import SequenceCog
 from .common.describe import describe_move, seat_label, team_label
 from .common.replies import reply, reporting
+from .hand_panel import build_panel
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +83,8 @@ class Turns(SequenceCog):
         await self.bot.table.notice(record, "\n".join(lines))
 
     async def turn_started(self, event: TurnStarted) -> None:
-        """Ping the player whose turn it is by DM, if they asked for it."""
+        """Ping the player whose turn it is by DM, if they asked for it, with their hand panel
+        drawn for this turn (a click on it after the turn moved on is refused as stale)."""
         record, game = event.record, event.game
         seat = game.turn
         if is_computer(record.seats[seat]):
@@ -86,18 +95,32 @@ class Turns(SequenceCog):
             record,
             seat,
             f"{happened}🎲 Your turn in Sequence game #{record.id}: {board_link(record)}",
+            panel_game=game,
         )
 
-    async def direct_message(self, record: GameRecord, seat: int, text: str) -> None:
-        """DM a player who opted in; a failure (DMs closed) is noted and never breaks the game."""
+    async def direct_message(
+        self, record: GameRecord, seat: int, text: str, *, panel_game: Any = None
+    ) -> None:
+        """DM a player who opted in; a failure (DMs closed) is noted and never breaks the game.
+
+        With ``panel_game`` (the game as the turn began), the DM also carries the player's hand
+        panel: their hand image and controls, for their eyes only."""
         user_id = record.seats[seat]["user_id"]
         if is_computer(record.seats[seat]) or not await self.bot.db.prefs.get(
             user_id, DM_PREF, False
         ):
             return
+        kwargs: dict[str, Any] = {}
+        if panel_game is not None:
+            drawn = dataclasses.replace(record, game=panel_game)
+            panel = await build_panel(self.bot, drawn, seat, with_image=True)
+            text = f"{text}\n{panel.content}"
+            kwargs = {"files": panel.files(), "embeds": panel.embeds}
+            if panel.view is not None:
+                kwargs["view"] = panel.view
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(text.replace("**", ""))
+            await user.send(text.replace("**", ""), **kwargs)
         except discord.HTTPException as error:
             log.info("Could not DM user %d (HTTP %s); noted", user_id, error.status)
             await self.bot.db.prefs.set(user_id, DM_FAILED_PREF, self.bot.clock())
@@ -126,7 +149,8 @@ class Turns(SequenceCog):
     @app_commands.command(name="mygames", description="Your active games in this server")
     async def mygames(self, interaction: discord.Interaction) -> None:
         async with reporting(interaction):
-            records = self.bot.games.games_of(interaction.user.id, interaction.guild_id)
+            # From the store: in a cluster, another process may serve some of them.
+            records = await self.bot.db.games.active_of(interaction.user.id, interaction.guild_id)
             if not records:
                 await reply(
                     interaction,

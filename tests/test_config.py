@@ -30,6 +30,7 @@ VARIABLES = {
     "log_level": "LOG_LEVEL",
     "dev_guild_id": "DEV_GUILD_ID",
     "shard_count": "SHARD_COUNT",
+    "shard_ids": "SHARD_IDS",
     "turn_time_limit": "TURN_TIME_LIMIT",
     "time_limit_policy": "TIME_LIMIT_POLICY",
     "reminder_delay": "REMINDER_DELAY",
@@ -60,6 +61,13 @@ BAD_SETTINGS = [
     ({"DEV_GUILD_ID": "0"}, ["DEV_GUILD_ID", "at least 1"]),
     ({"SHARD_COUNT": "two"}, ["SHARD_COUNT", "whole number"]),
     ({"SHARD_COUNT": "0"}, ["SHARD_COUNT", "at least 1"]),
+    ({"SHARD_IDS": "0-1"}, ["SHARD_IDS", "needs SHARD_COUNT"]),
+    ({"SHARD_COUNT": "4", "SHARD_IDS": "0-4"}, ["SHARD_IDS", "shard 4", "0 to 3"]),
+    ({"SHARD_COUNT": "4", "SHARD_IDS": "0-1"}, ["SHARD_IDS", "cluster", "PostgreSQL"]),
+    ({"SHARD_COUNT": "4", "SHARD_IDS": "3-1"}, ["SHARD_IDS", "backwards"]),
+    ({"SHARD_COUNT": "4", "SHARD_IDS": "0,1,1"}, ["SHARD_IDS", "twice"]),
+    ({"SHARD_COUNT": "4", "SHARD_IDS": "first"}, ["SHARD_IDS", "0-3", "4,5,6,7"]),
+    ({"SHARD_COUNT": "4", "SHARD_IDS": "0,,1"}, ["SHARD_IDS", "0-3"]),
     ({"TURN_TIME_LIMIT": "-5"}, ["TURN_TIME_LIMIT", "at least 0"]),
     ({"TURN_TIME_LIMIT": "10m"}, ["TURN_TIME_LIMIT", "whole number"]),
     ({"TIME_LIMIT_POLICY": "nap"}, ["TIME_LIMIT_POLICY", "skip, computer or remove"]),
@@ -94,6 +102,7 @@ def test_every_setting_is_read():
             "LOG_LEVEL": "debug",
             "DEV_GUILD_ID": "123",
             "SHARD_COUNT": "3",
+            "SHARD_IDS": "0-2",
             "TURN_TIME_LIMIT": "600",
             "TIME_LIMIT_POLICY": "Computer",
             "REMINDER_DELAY": "3600",
@@ -118,6 +127,7 @@ def test_every_setting_is_read():
         log_level="DEBUG",
         dev_guild_id=123,
         shard_count=3,
+        shard_ids=(0, 1, 2),
         turn_time_limit=600,
         time_limit_policy="computer",
         reminder_delay=3600,
@@ -187,6 +197,32 @@ def test_a_broken_env_file_line_names_the_file_and_line(tmp_path):
     env_file.write_text("LOG_LEVEL=INFO\nthis is not a setting\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"\.env:2: expected KEY=value"):
         Settings.from_env({}, env_file=env_file)
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "expected"),
+    [("4", "0-3", (0, 1, 2, 3)), ("8", "4,5,6,7", (4, 5, 6, 7)), ("8", " 0-1, 6 ", (0, 1, 6))],
+)
+def test_shard_ids_are_a_range_or_a_list(count, ids, expected):
+    url = "postgresql://bot@db/sequence"
+    settings = Settings.from_mapping(
+        {"SHARD_COUNT": count, "SHARD_IDS": ids, "SEQUENCE_DATABASE": url}
+    )
+    assert settings.shard_ids == expected
+    shards = settings.shards()
+    assert shards is not None and shards.ids == expected and shards.count == int(count)
+
+
+def test_a_process_of_a_cluster_runs_its_shards_only(tmp_path):
+    settings = Settings(database_path=tmp_path / "a.db", shard_count=4, shard_ids=(2, 3))
+    bot = create_bot(settings)
+    assert isinstance(bot, commands.AutoShardedBot)
+    assert bot.shard_count == 4 and bot.shard_ids == [2, 3]
+    shards = settings.shards()
+    assert shards is not None
+    guild_on_2 = (2 << 22) | 12345
+    assert shards.owns(guild_on_2) and not shards.owns(1 << 22)
+    assert Settings(shard_count=4).shards() is None  # every shard: every guild
 
 
 def test_shard_count_makes_an_auto_sharded_bot(tmp_path):

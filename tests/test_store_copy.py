@@ -88,11 +88,14 @@ def test_a_store_of_random_games_is_copied_to_postgresql_and_verified(
 
     assert main(["migrate-db", "--from", str(path), "--to", pg_url]) == 0
 
-    asyncio.run(check_copy(pg_url, before, active))
+    asyncio.run(check_copy(pg_url, before, active, path))
 
 
 async def check_copy(
-    pg_url: str, before: dict[str, list[tuple[object, ...]]], active: dict[int, Game]
+    pg_url: str,
+    before: dict[str, list[tuple[object, ...]]],
+    active: dict[int, Game],
+    path: Path,
 ) -> None:
     lines: list[str] = []
     target = await open_database(pg_url)
@@ -102,6 +105,21 @@ async def check_copy(
         assert await verify_games(target, lines.append) == before["games"][0][0]
         loaded = {r.id: r.game for r in await target.games.active()}
         assert loaded == active and loaded
+        # Every game, finished and cancelled ones too, replays on PostgreSQL to the state it
+        # had in the SQLite file (the target's log replayed, compared with the source's).
+        source = await Database.open(path)
+        try:
+            ids = [row[0] for row in await query(path, "SELECT id FROM games ORDER BY id")]
+            for game_id in ids:
+                copied = await target.games.load(game_id, verify=True)
+                original = await source.games.load(game_id)
+                assert copied.game == original.game and copied.status == original.status
+                replayed = Game.replay(
+                    copied.game.settings, copied.game.seed, list(copied.game.moves)
+                )
+                assert replayed == original.game
+        finally:
+            await source.close()
         # New rows get new ids: the sequences moved past the copied ones.
         game = await create_game(target, channel_id=123456)
         assert game.id > max(active)

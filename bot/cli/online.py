@@ -116,9 +116,11 @@ async def serve(settings: Settings, token: str, heartbeat: Path | None = None) -
 
 
 async def beat(bot: discord.Client, path: Path, every: float = HEARTBEAT_SECONDS) -> None:
-    """Touch ``path`` every ``every`` seconds while the bot is connected and ready."""
+    """Touch ``path`` every ``every`` seconds while the bot is connected and ready and its store
+    answers (on PostgreSQL: with its listening connection up)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     while True:
-        if bot.is_ready() and not bot.is_closed():
+        db = getattr(bot, "db", None)
+        if bot.is_ready() and not bot.is_closed() and (db is None or await db.alive()):
             path.touch()
         await asyncio.sleep(every)

@@ -78,7 +78,8 @@ class Caps:
         cap = self.caps.games_per_user
         if cap <= 0:
             return
-        playing = len(self.games.games_of(user_id)) + await self.db.lobbies.seating(user_id)
+        # From the store: the player's games on every process of a cluster count.
+        playing = await self.db.games.playing(user_id) + await self.db.lobbies.seating(user_id)
         if reached(playing, cap):
             raise CapReached(
                 f"You are already in {playing} games or lobbies, the most one person may be in "

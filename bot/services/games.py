@@ -10,6 +10,7 @@ publishes the events. No other coroutine ever sees a move that is not saved.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import dataclasses
 import logging
@@ -21,12 +22,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from bot.game import ChoiceRequired, Game, IllegalMove, Move
 from bot.game.moves import FORFEIT, PLAY, RESIGN, TABLETALK
 from bot.game.sequences import Option
-from bot.store.errors import StaleMoveError
+from bot.store.errors import NotFoundError, StaleMoveError
+from bot.store.votes import DRAW, TeamVote
 from bot.store.votes import RESIGN as RESIGN_VOTE
-from bot.store.votes import TeamVote
 
 from .errors import UserError
 from .events import (
+    DrawOfferClosed,
     EventBus,
     GameEnded,
     GameEvent,
@@ -38,7 +40,7 @@ from .events import (
 )
 from .locks import KeyedLocks
 from .timing import turn_timers
-from .votes import settle_votes
+from .votes import LAPSED, settle_votes
 
 if TYPE_CHECKING:
     from bot.store.database import Database
@@ -48,10 +50,27 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 STALE = "That was for an earlier turn: the game has moved on. Open your hand again."
+#: The answer to a change that lost a race with another process's (the move-number guard).
+RACE_LOST = (
+    "That turn was already played: another move was saved just before yours, so yours was "
+    "not made. Open your hand again."
+)
+#: The channel on which a process tells the others it changed a game they serve.
+GAMES_CHANNEL = "sequence_games"
 
 T = TypeVar("T")
 
-__all__ = ["STALE", "ChoiceNeeded", "Draft", "GameService", "MoveOutcome", "ResignVote", "seat_of"]
+__all__ = [
+    "GAMES_CHANNEL",
+    "RACE_LOST",
+    "STALE",
+    "ChoiceNeeded",
+    "Draft",
+    "GameService",
+    "MoveOutcome",
+    "ResignVote",
+    "seat_of",
+]
 
 
 class ChoiceNeeded(UserError):
@@ -130,7 +149,14 @@ class Draft:
 
 
 class GameService:
-    """The active games, served from memory and written through to the store on every change."""
+    """The active games, served from memory and written through to the store on every change.
+
+    In a cluster (``SHARD_IDS``) a process serves the games of its shards' guilds. A change to
+    another process's game (a move made from a DM, which reaches shard 0's process) is made on
+    a copy loaded from the store, guarded by the move number like any other, and the owner is
+    told in the same transaction (``NOTIFY``); the owner reloads the game from the store and
+    publishes what happened (:meth:`heard`), so it posts the board and runs the next turn.
+    """
 
     def __init__(
         self, db: Database, clock: Callable[[], float], bus: EventBus | None = None
@@ -142,6 +168,7 @@ class GameService:
         self._by_channel: dict[int, int] = {}
         self._by_player: defaultdict[int, set[int]] = defaultdict(set)
         self.locks = KeyedLocks()
+        self._catching_up: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ the registry
     async def load_active(self) -> list[GameRecord]:
@@ -176,10 +203,33 @@ class GameService:
                     del self._by_player[seat["user_id"]]
 
     def get(self, game_id: int) -> GameRecord:
-        """An active game by id, or a clear error."""
+        """An active game of this process by id, or a clear error."""
         record = self.records.get(game_id)
         if record is None:
             raise UserError(f"There is no active game #{game_id}.")
+        return record
+
+    def owns(self, guild_id: int) -> bool:
+        """True when this process serves the games of ``guild_id`` (always, in one process)."""
+        shards = self.db.shards
+        return shards is None or shards.owns(guild_id)
+
+    async def fetch(self, game_id: int) -> GameRecord:
+        """An active game by id: this process's from memory, another process's (in a cluster)
+        freshly loaded from the store; else a clear error."""
+        record = self.records.get(game_id)
+        if record is not None:
+            return record
+        return await self._foreign(game_id)
+
+    async def _foreign(self, game_id: int) -> GameRecord:
+        missing = UserError(f"There is no active game #{game_id}.")
+        try:
+            record = await self.db.games.load(game_id)
+        except NotFoundError:
+            raise missing from None
+        if record.status != "active" or self.owns(record.guild_id):
+            raise missing  # over, or ours and so already forgotten: it ended
         return record
 
     def for_channel(self, channel_id: int) -> GameRecord:
@@ -226,18 +276,22 @@ class GameService:
         ``work`` also changes nothing.
         """
         async with self.locks(game_id):
-            record = self.get(game_id)
+            record = self.records.get(game_id)
+            foreign = record is None
+            if record is None:  # another process's game (a cluster): a copy from the store
+                record = await self._foreign(game_id)
             if expected_turn is not None and expected_turn != record.game.turn_number:
                 raise UserError(STALE)
             draft = Draft(record, self.clock())
             result = await work(draft)
             settle_votes(draft)
             if draft.changed or draft.game.is_over():
-                await self._commit(draft)
-        self.bus.publish(*draft.events)
+                await self._commit(draft, foreign=foreign)
+        if not foreign:  # the owner publishes, once it hears of the change
+            self.bus.publish(*draft.events)
         return result, draft
 
-    async def _commit(self, draft: Draft) -> None:
+    async def _commit(self, draft: Draft, *, foreign: bool = False) -> None:
         record, game, now = draft.record, draft.game, draft.now
         before = record.game
         finished = game.is_over() and record.status == "active" and not draft.cancelled
@@ -268,11 +322,15 @@ class GameService:
                     await self._record_result(record, game, draft.options, now)
                 elif new_turn:
                     await self.db.timers.replace(record.id, timers)
+                if foreign:  # delivered to the owner at the commit, never on a rollback
+                    await self.db.notify(GAMES_CHANNEL, str(record.id))
         except StaleMoveError:
-            # Another process moved first: serve the stored game from now on.
-            log.warning("Game %d moved on in the store; reloading it", record.id)
-            record.game = (await self.db.games.load(record.id)).game
-            raise UserError(STALE) from None
+            # Another process moved first: serve the stored game from now on, and publish
+            # what it did (the owner's board, timers and computers follow).
+            log.warning("Game %d moved on in the store before this change", record.id)
+            if not foreign:
+                self.bus.publish(*await self._reload(record))
+            raise UserError(RACE_LOST) from None
         # Committed: only now does anyone see the change.
         record.game = game
         record.options = draft.options
@@ -317,6 +375,67 @@ class GameService:
             record.id, record.guild_id, teams, game.winner, rated, summary, now=now
         )
 
+    # ------------------------------------------------------------------ other processes
+    def heard(self, payload: str) -> None:
+        """A notification on :data:`GAMES_CHANNEL`: another process changed game ``payload``
+        (an empty payload: the listener reconnected, any game may have moved). Each game of
+        ours that moved is reloaded from the store and its events published."""
+        if payload and not payload.isdigit():
+            return
+        ids = [int(payload)] if payload else list(self.records)
+        for game_id in ids:
+            if game_id in self.records:
+                task = asyncio.create_task(self.catch_up(game_id))
+                self._catching_up.add(task)
+                task.add_done_callback(self._catching_up.discard)
+
+    async def catch_up(self, game_id: int) -> None:
+        """Reload one of our games from the store and publish what other processes did."""
+        async with self.locks(game_id):
+            record = self.records.get(game_id)
+            if record is None:
+                return
+            try:
+                events = await self._reload(record)
+            except Exception:
+                log.exception("Game %d could not be reloaded from the store", game_id)
+                return
+        self.bus.publish(*events)
+
+    async def _reload(self, record: GameRecord) -> list[GameEvent]:
+        """Under the game's lock: take the stored game in, and the events that lead there."""
+        stored = await self.db.games.load(record.id)
+        before, game = record.game, stored.game
+        if game.moves == before.moves and stored.status == record.status:
+            return []
+        record.game, record.options = game, stored.options
+        events: list[GameEvent] = [
+            DrawOfferClosed(record, offer=vote, status=LAPSED)
+            for key, vote in record.votes.items()
+            if vote.kind == DRAW and key not in stored.votes
+        ]
+        record.votes = stored.votes
+        extends = game.moves[: len(before.moves)] == before.moves
+        if extends and len(game.moves) > len(before.moves):
+            outcome = MoveOutcome(
+                record=record,
+                game=game,
+                moves=tuple(game.moves[len(before.moves) :]),
+                new_sequences=tuple(game.sequences[len(before.sequences) :]),
+                turn_passed=game.turn_number != before.turn_number,
+            )
+            events.append(MoveCommitted(record, outcome=outcome))
+        elif not extends:
+            events.append(MoveUndone(record, undone=before.moves[-1], game=game))
+        if stored.status != "active":
+            record.status, record.finished_at = stored.status, stored.finished_at
+            self._forget(record)
+            events.append(GameEnded(record, cancelled=stored.status == "cancelled"))
+        elif game.turn_number != before.turn_number or not extends:
+            timers = tuple(await self.db.timers.of_game(record.id))
+            events.append(TurnStarted(record, game=game, timers=timers))
+        return events
+
     # ------------------------------------------------------------------ starting
     def started(self, record: GameRecord, timers: list[TimerRecord]) -> None:
         """A game was just created (with its first turn's timers) from a lobby: serve it."""
@@ -355,7 +474,7 @@ class GameService:
         five: tuple[tuple[int, ...], ...] | None = None,
     ) -> MoveOutcome:
         """A player plays ``card`` on ``space`` (or removes the chip there with a one-eyed jack)."""
-        seat = self.require_seat(self.get(game_id), user_id)
+        seat = self.require_seat(await self.fetch(game_id), user_id)
         move = Move(PLAY, seat, card, space, five)  # type: ignore[arg-type]
         return await self.apply(game_id, move, actor_id=user_id, expected_turn=expected_turn)
 
@@ -369,13 +488,13 @@ class GameService:
         expected_turn: int | None = None,
     ) -> MoveOutcome:
         """A move of another kind (dead card, pass, draw, forfeit) by the player ``user_id``."""
-        seat = self.require_seat(self.get(game_id), user_id)
+        seat = self.require_seat(await self.fetch(game_id), user_id)
         move = Move(kind, seat, card)
         return await self.apply(game_id, move, actor_id=user_id, expected_turn=expected_turn)
 
     async def forfeit(self, game_id: int, user_id: int, card: str) -> MoveOutcome:
         """A penalised player gives up ``card`` to their discard pile."""
-        seat = self.require_seat(self.get(game_id), user_id)
+        seat = self.require_seat(await self.fetch(game_id), user_id)
         return await self.apply(game_id, Move(FORFEIT, seat, card), actor_id=user_id)
 
     @staticmethod

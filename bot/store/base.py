@@ -12,6 +12,7 @@ from .games import Games
 from .lobbies import Lobbies
 from .prefs import Prefs
 from .results import Results
+from .shards import Shards, condition
 from .tabletalk import TableTalk
 from .timers import Timers
 from .tournaments import Tournaments
@@ -28,6 +29,10 @@ class Store:
     dialect: str
     #: Where the data is, for messages (a file path, or a URL without its password).
     location: str
+    #: The shards this process serves (``SHARD_IDS``); None: every guild. The start-up
+    #: queries (active games, open lobbies, timers, pending table-talk calls, running
+    #: tournaments) load only the rows of guilds on these shards.
+    shards: Shards | None = None
 
     def __init__(self) -> None:
         self.lobbies = Lobbies(self)  # type: ignore[arg-type]  # repositories take any store
@@ -54,6 +59,26 @@ class Store:
     async def close(self) -> None:
         """Release the connection(s); idempotent."""
         raise NotImplementedError
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """Tell the other processes sharing this store (their :meth:`listen` callbacks), when
+        the transaction this task has open commits (at once outside one). One process has
+        nobody to tell: the base does nothing (SQLite)."""
+
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        """Call ``callback(payload)`` for each notification other processes send on
+        ``channel``. The base hears nothing (SQLite: one process serves every game)."""
+
+    async def alive(self) -> bool:
+        """True when the store answers a trivial query now (a health check's question)."""
+        try:
+            return await self.read(_answer) == (1,)
+        except Exception:
+            return False
+
+    def on_my_shards(self, column: str) -> tuple[str, tuple[object, ...]]:
+        """SQL true for the rows whose guild (``column``) is on this process's shards."""
+        return condition(self.shards, column)
 
     async def run(
         self,
@@ -83,3 +108,7 @@ class Store:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
+
+
+async def _answer(conn: Connection) -> tuple[object, ...] | None:
+    return await conn.fetchone("SELECT 1")

@@ -159,7 +159,8 @@ class Games:
             (first_number + i, move.seat, actor, dumps(move.to_dict()))
             for i, (move, actor) in enumerate(moves)
         ]
-        await self._db.run(_append_many, game_id, first_number, rows, state, now)
+        append = _append_in_one if self._db.dialect == "postgresql" else _append_many
+        await self._db.run(append, game_id, first_number, rows, state, now)
 
     async def truncate_last(
         self, game_id: int, expected_count: int, snapshot: Game, now: float
@@ -195,9 +196,28 @@ class Games:
         return loaded[0][1]
 
     async def active(self) -> list[GameRecord]:
-        """Every active game, for start-up. A game that cannot be rebuilt is logged and left out."""
-        loaded = await self._db.run(_load, _ACTIVE, (), False, False)
+        """Every active game of this process's shards, for start-up. A game that cannot be
+        rebuilt is logged and left out."""
+        mine, params = self._db.on_my_shards("g.guild_id")
+        loaded = await self._db.run(_load, f"{_ACTIVE} AND {mine}", params, False, False)
         return [record for record, _ in loaded]
+
+    async def active_of(self, user_id: int, guild_id: int | None = None) -> list[GameRecord]:
+        """The active games ``user_id`` plays in (in one server, or anywhere), from the store:
+        every process's games, not only this one's."""
+        # A text match narrows the rows (on either backend); the seats decide.
+        where, params = _ACTIVE_SEATED, (f"%{user_id}%", guild_id)
+        loaded = await self._db.read(_load, where, params, False, False)
+        return [
+            record
+            for record, _ in loaded
+            if any(seat["user_id"] == user_id for seat in record.seats)
+        ]
+
+    async def playing(self, user_id: int) -> int:
+        """How many active games ``user_id`` plays in, on every process (seats only, no load)."""
+        rows = await self._db.read(_seats_like, f"%{user_id}%")
+        return sum(any(seat["user_id"] == user_id for seat in loads(text)) for (text,) in rows)
 
     async def active_for_channel(self, channel_id: int) -> GameRecord | None:
         """The channel's active game, if any."""
@@ -304,6 +324,38 @@ async def _append_many(
         raise StaleMoveError(game_id, first, first + 1) from error
 
 
+async def _append_in_one(
+    conn: Connection,
+    game_id: int,
+    first: int,
+    rows: list[tuple[int, int, int | None, str]],
+    state: str,
+    now: float,
+) -> None:
+    """:func:`_append_many` in one statement (PostgreSQL: one round trip instead of two). The
+    same guard: the moves are inserted only if the snapshot's conditional update matched."""
+    try:
+        inserted = await conn.fetchall(
+            "WITH s AS (UPDATE snapshots SET move_count = move_count + ?, state = ?, "
+            "updated_at = ? WHERE game_id = ? AND move_count = ? "
+            "AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'active') "
+            "RETURNING game_id) "
+            "INSERT INTO moves (game_id, number, seat, actor_id, move, created_at) "
+            "SELECT s.game_id, t.number, t.seat, t.actor, t.move, ? FROM s, "
+            "unnest(?::integer[], ?::integer[], ?::bigint[], ?::text[]) "
+            "AS t(number, seat, actor, move) RETURNING number",
+            (
+                len(rows), state, now, game_id, first, game_id, now,
+                [row[0] for row in rows], [row[1] for row in rows],
+                [row[2] for row in rows], [row[3] for row in rows],
+            ),
+        )
+    except IntegrityError as error:  # the unique index: a second guard
+        raise StaleMoveError(game_id, first, first + 1) from error
+    if len(inserted) != len(rows):
+        raise await _refusal(conn, game_id, first)
+
+
 async def _truncate(conn: Connection, game_id: int, expected: int, state: str, now: float) -> str:
     updated = await conn.execute(
         "UPDATE snapshots SET move_count = move_count - 1, state = ?, updated_at = ? "
@@ -344,6 +396,9 @@ async def _refusal(conn: Connection, game_id: int, expected: int) -> Exception:
 _BY_ID = "g.id = ?"
 _ACTIVE = "g.status = 'active'"
 _ACTIVE_IN_CHANNEL = "g.channel_id = ? AND g.status = 'active'"
+_ACTIVE_SEATED = (
+    "g.status = 'active' AND g.seats LIKE ? AND g.guild_id = coalesce(?, g.guild_id)"
+)
 
 
 async def _load(
@@ -453,6 +508,12 @@ async def _repair(conn: Connection, game_id: int, game: Game) -> None:
         "UPDATE snapshots SET move_count = ?, state = ? WHERE game_id = ? AND ? = "
         "(SELECT count(*) FROM moves WHERE game_id = ? AND undone_at IS NULL)",
         (len(game.moves), dumps(game.state_dict()), game_id, len(game.moves), game_id),
+    )
+
+
+async def _seats_like(conn: Connection, pattern: str) -> list[tuple[Any, ...]]:
+    return await conn.fetchall(
+        "SELECT seats FROM games WHERE status = 'active' AND seats LIKE ?", (pattern,)
     )
 
 

@@ -80,8 +80,9 @@ class Lobbies:
         return await self._db.run(_close, lobby_id, now)
 
     async def list_all(self) -> list[LobbyRecord]:
-        """Every open lobby (for start-up), oldest first."""
-        return await self._db.read(_select, "WHERE closed_at IS NULL", ())
+        """Every open lobby of this process's shards (for start-up), oldest first."""
+        mine, params = self._db.on_my_shards("guild_id")
+        return await self._db.read(_select, f"WHERE closed_at IS NULL AND {mine}", params)
 
     async def hosted_by(self, host_id: int) -> int:
         """How many open lobbies this person hosts."""

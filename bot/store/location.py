@@ -13,6 +13,7 @@ from urllib.parse import unquote, urlsplit
 
 if TYPE_CHECKING:
     from .database import Database
+    from .shards import Shards
 
 SCHEMES = ("postgresql", "postgres")
 MASK = "***"
@@ -56,15 +57,21 @@ def redact(text: str, url: str | None = None) -> str:
     return text
 
 
-async def open_database(location: str | Path, **options: Any) -> Database:
+async def open_database(
+    location: str | Path, *, shards: Shards | None = None, **options: Any
+) -> Database:
     """Open the store at ``location``: PostgreSQL for a ``postgresql://`` URL, else SQLite.
 
+    ``shards``: the shards this process serves (its start-up queries load only their guilds).
     ``options`` go to the backend's ``open`` (for example ``synchronous`` for SQLite).
     """
     if is_postgres_url(location):
         from .postgres import PostgresDatabase
 
-        return await PostgresDatabase.open(str(location), **options)  # type: ignore[return-value]
-    from .database import Database
+        db: Any = await PostgresDatabase.open(str(location), **options)
+    else:
+        from .database import Database
 
-    return await Database.open(location, **options)
+        db = await Database.open(location, **options)
+    db.shards = shards
+    return db

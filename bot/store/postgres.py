@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import asyncpg
@@ -119,6 +119,10 @@ class PostgresDatabase(Store):
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
+        self._listening: asyncio.Task[None] | None = None
+        self._listener: asyncpg.Connection | None = None
+        self._listen_to: tuple[str, Callable[[str], None]] | None = None
+        self._closing = False
         self.url = url
         #: Where the data is, for messages: the URL without its password.
         self.location = redact(url)
@@ -142,7 +146,7 @@ class PostgresDatabase(Store):
         where = redact(url)
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=min_size, max_size=max_size, timeout=30.0
+                url, min_size=min_size, max_size=max_size, timeout=30.0, reset=_keep_session
             )
         except Exception as error:  # refused, unreachable, a bad URL: told without password
             raise DatabaseUnavailableError(
@@ -163,8 +167,71 @@ class PostgresDatabase(Store):
         return db
 
     async def close(self) -> None:
-        """Close every pooled connection (idempotent)."""
+        """Close the listening connection and every pooled connection (idempotent)."""
+        self._closing = True
+        if self._listening is not None:
+            self._listening.cancel()
+            self._listening = None
+        if self._listener is not None:
+            with contextlib.suppress(Exception):
+                await self._listener.close(timeout=5.0)
+            self._listener = None
         await self._pool.close()
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """``pg_notify`` in the open transaction: PostgreSQL delivers it at the commit, and
+        never if the transaction rolls back."""
+        await self.run(_notify, channel, payload)
+
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        """``LISTEN`` on a connection of its own (asyncpg's ``add_listener``). If it drops, it
+        is reconnected with a growing pause, and ``callback("")`` says some notifications may
+        have been missed meanwhile."""
+        self._listen_to = (channel, callback)
+        try:
+            await self._connect_listener()
+        except Exception as error:  # never the URL's password
+            raise DatabaseUnavailableError(
+                f"Cannot listen on {self.location}: {redact(str(error), self.url)}"
+            ) from None
+
+    async def alive(self) -> bool:
+        """True when the server answers and, if this process listens, its listening connection
+        is up (without it, it would not hear of the changes other processes make)."""
+        listening = self._listen_to is None or (
+            self._listener is not None and not self._listener.is_closed()
+        )
+        return listening and await super().alive()
+
+    async def _connect_listener(self) -> None:
+        assert self._listen_to is not None
+        channel, callback = self._listen_to
+        conn = await asyncpg.connect(self.url, timeout=30.0)
+        await conn.add_listener(channel, lambda _c, _pid, _ch, text: callback(text))
+        conn.add_termination_listener(self._listener_lost)
+        self._listener = conn
+
+    def _listener_lost(self, _conn: object) -> None:
+        if self._closing:
+            return
+        log.warning("The listening connection to %s dropped; reconnecting", self.location)
+        self._listening = asyncio.create_task(self._reconnect_listener())
+
+    async def _reconnect_listener(self) -> None:
+        pause = 1.0
+        while not self._closing:
+            await asyncio.sleep(pause)
+            try:
+                await self._connect_listener()
+            except Exception as error:
+                log.warning(
+                    "Cannot listen on %s (%s); retrying", self.location, type(error).__name__
+                )
+                pause = min(pause * 2, 30.0)
+                continue
+            assert self._listen_to is not None
+            self._listen_to[1]("")  # notifications sent while it was down are lost
+            return
 
     def _joined(self) -> PostgresConnection | None:
         joined = current.get()
@@ -231,3 +298,14 @@ class PostgresDatabase(Store):
 
 async def _one(conn: Connection) -> tuple[Any, ...] | None:
     return await conn.fetchone("SELECT 1")
+
+
+async def _keep_session(_conn: asyncpg.Connection) -> None:
+    """A pooled connection goes back to the pool as it is (asyncpg still rolls back a
+    transaction left open): the store keeps no session state on it (no ``SET``, no session
+    advisory lock, ``LISTEN`` on a connection of its own), so the reset query, one more round
+    trip per transaction, is skipped."""
+
+
+async def _notify(conn: Connection, channel: str, payload: str) -> None:
+    await conn.fetchone("SELECT pg_notify(?, ?)", (channel, payload))

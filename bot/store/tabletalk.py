@@ -67,9 +67,14 @@ class TableTalk:
         return rows[0] if rows else None
 
     async def pending(self, game_id: int | None = None) -> list[ReportRecord]:
-        """Pending reports, of one game or of all (for start-up), oldest first."""
+        """Pending reports, of one game or of all this process's shards' games (for start-up),
+        oldest first."""
         if game_id is None:
-            return await self._db.read(_select, "WHERE status = 'pending'", ())
+            mine, params = self._db.on_my_shards("g.guild_id")
+            where = (
+                f"WHERE status = 'pending' AND game_id IN (SELECT g.id FROM games g WHERE {mine})"
+            )
+            return await self._db.read(_select, where, params)
         return await self._db.read(_select, "WHERE status = 'pending' AND game_id = ?", (game_id,))
 
     async def for_game(self, game_id: int) -> list[ReportRecord]:

@@ -40,12 +40,17 @@ class Timers:
     async def replace(self, game_id: int, timers: list[TimerRecord]) -> None:
         """The game's timers become exactly ``timers`` (the new turn's)."""
         rows = [(t.kind, t.due_at, dumps(t.payload)) for t in timers]
-        await self._db.run(_replace, game_id, rows)
+        replace = _replace_in_one if self._db.dialect == "postgresql" else _replace
+        await self._db.run(replace, game_id, rows)
 
     async def get(self, game_id: int, kind: str) -> TimerRecord | None:
         """The game's timer of this kind, if set."""
         rows = await self._db.read(_select, "WHERE game_id = ? AND kind = ?", (game_id, kind))
         return rows[0] if rows else None
+
+    async def of_game(self, game_id: int) -> list[TimerRecord]:
+        """Every timer of one game, soonest first."""
+        return await self._db.read(_select, "WHERE game_id = ?", (game_id,))
 
     async def clear(self, game_id: int, kind: str) -> bool:
         """Remove one timer; False if it was not set."""
@@ -56,8 +61,11 @@ class Timers:
         return await self._db.run(_clear, game_id, None)
 
     async def all(self) -> list[TimerRecord]:
-        """Every timer, soonest first (to resume them at start-up)."""
-        return await self._db.read(_select, "", ())
+        """Every timer of the games of this process's shards, soonest first (to resume them at
+        start-up)."""
+        mine, params = self._db.on_my_shards("g.guild_id")
+        where = f"WHERE game_id IN (SELECT g.id FROM games g WHERE {mine})"
+        return await self._db.read(_select, where, params)
 
     async def due(self, now: float) -> list[TimerRecord]:
         """The timers due at or before ``now``, soonest first."""
@@ -101,3 +109,20 @@ async def _select(conn: Connection, where: str, params: tuple[Any, ...]) -> list
         params,
     )
     return [TimerRecord(game_id, kind, due, loads(text)) for game_id, kind, due, text in rows]
+
+
+async def _replace_in_one(
+    conn: Connection, game_id: int, rows: list[tuple[str, float, str]]
+) -> None:
+    """:func:`_replace` in one statement (PostgreSQL: one round trip instead of two): the kinds
+    not given are deleted, the given ones inserted or updated (disjoint rows)."""
+    kinds = [row[0] for row in rows]
+    await conn.execute(
+        "WITH gone AS (DELETE FROM timers WHERE game_id = ? AND NOT (kind = ANY(?::text[]))) "
+        "INSERT INTO timers (game_id, kind, due_at, payload) "
+        "SELECT ?, t.kind, t.due_at, t.payload "
+        "FROM unnest(?::text[], ?::double precision[], ?::text[]) AS t(kind, due_at, payload) "
+        "ON CONFLICT (game_id, kind) DO UPDATE SET due_at = excluded.due_at, "
+        "payload = excluded.payload",
+        (game_id, kinds, game_id, kinds, [row[1] for row in rows], [row[2] for row in rows]),
+    )

@@ -170,7 +170,8 @@ class Tournaments:
 
     async def running(self) -> list[TournamentRecord]:
         """Every running tournament (for start-up)."""
-        return await self._db.read(_select_t, "WHERE status = 'running'", ())
+        mine, params = self._db.on_my_shards("guild_id")
+        return await self._db.read(_select_t, f"WHERE status = 'running' AND {mine}", params)
 
     async def save(self, record: TournamentRecord) -> None:
         """Store the tournament's options, status, round, message and end time."""

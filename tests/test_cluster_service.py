@@ -1,0 +1,155 @@
+"""Two processes of a cluster on one real PostgreSQL, at the game service: a change to the other
+process's game is made once (the move-number guard) and its owner hears of it (LISTEN/NOTIFY),
+reloads the game from the log and publishes it; the same move sent to both, exactly one commits.
+
+Each "process" is the real service stack on its own store connection (its own pool and its own
+listening connection), with its own shards; the end-to-end tests drive whole bots."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.game import Move
+from bot.game.cards import is_jack
+from bot.services.errors import UserError
+from bot.services.events import EventBus, GameEnded, MoveCommitted, TurnStarted
+from bot.services.games import GAMES_CHANNEL, RACE_LOST, STALE, GameService
+from bot.store.location import open_database
+from bot.store.shards import Shards
+from tests.store_util import new_game
+from tests.test_store_shards import guild_on
+
+SEATS = [{"user_id": 1, "name": "ada"}, {"user_id": 2, "name": "bob"}]
+
+
+class Process:
+    """A game service on its own store, serving ``shards`` of 2, recording its events."""
+
+    def __init__(self, games: GameService) -> None:
+        self.games = games
+        self.events: list[object] = []
+        for kind in (MoveCommitted, TurnStarted, GameEnded):
+            games.bus.subscribe(kind, self._record)
+
+    async def _record(self, event: object) -> None:
+        self.events.append(event)
+
+    @classmethod
+    async def start(cls, url: str, shard: int) -> Process:
+        db = await open_database(url, shards=Shards(2, (shard,)))
+        games = GameService(db, time.time, EventBus())
+        await games.load_active()
+        await db.listen(GAMES_CHANNEL, games.heard)
+        return cls(games)
+
+    async def close(self) -> None:
+        self.games.bus.close()
+        await self.games.db.close()
+
+    async def heard_of(self, count: int) -> None:
+        """Wait (really: another connection delivers it) until ``count`` moves were published."""
+        async with asyncio.timeout(10):
+            while sum(isinstance(e, MoveCommitted) for e in self.events) < count:
+                await asyncio.sleep(0.01)
+            await self.games.bus.idle()
+
+
+@pytest.fixture
+async def cluster(pg_url: str) -> AsyncIterator[tuple[Process, Process, int]]:
+    """Process 0 and process 1, and a game in a guild on shard 1 (process 1's)."""
+    db = await open_database(pg_url)
+    record = await db.games.create(guild_on(1, 2), 55, new_game(7), SEATS, {}, None, 1.0)
+    await db.close()
+    zero, one = await Process.start(pg_url, 0), await Process.start(pg_url, 1)
+    assert list(one.games.records) == [record.id] and zero.games.records == {}
+    yield zero, one, record.id
+    await zero.close()
+    await one.close()
+
+
+def a_play(game) -> Move:
+    seat = game.turn
+    card = next(c for c in game.hands[seat] if not is_jack(c) and game.targets(seat, c))
+    return Move.play(seat, card, game.targets(seat, card)[0])
+
+
+async def test_a_move_on_another_process_is_made_once_and_its_owner_hears(cluster) -> None:
+    zero, one, game_id = cluster
+    owned = one.games.records[game_id]
+    move = a_play(owned.game)
+    user = SEATS[move.seat]["user_id"]
+    outcome = await zero.games.play(
+        game_id, user, move.card, move.space, expected_turn=owned.game.turn_number
+    )
+    assert outcome.game.moves == [move] and zero.events == []  # the owner announces, not zero
+    assert zero.games.records == {}  # and zero does not start serving it
+    await one.heard_of(1)
+    assert owned.game.moves == [move]  # reloaded from the log
+    kinds = [type(e).__name__ for e in one.events]
+    assert kinds == ["MoveCommitted", "TurnStarted"]
+    turn = one.events[1]
+    assert isinstance(turn, TurnStarted) and turn.game.turn_number == 1
+    # Once: a repeated notification (or the same click again) changes nothing more.
+    one.games.heard(str(game_id))
+    with pytest.raises(UserError):
+        await zero.games.play(game_id, user, move.card, move.space, expected_turn=0)
+    await asyncio.sleep(0.2)
+    await one.games.bus.idle()
+    assert len(one.events) == 2 and len(owned.game.moves) == 1
+    stored = await one.games.db.games.load(game_id)
+    assert stored.game.moves == [move]
+
+
+async def test_the_same_move_on_both_processes_commits_once(cluster) -> None:
+    zero, one, game_id = cluster
+    owned = one.games.records[game_id]
+    for _ in range(5):  # several rounds: either side may win each
+        move = a_play(owned.game)
+        user = SEATS[move.seat]["user_id"]
+        turn = owned.game.turn_number
+        results = await asyncio.gather(
+            zero.games.play(game_id, user, move.card, move.space, expected_turn=turn),
+            one.games.play(game_id, user, move.card, move.space, expected_turn=turn),
+            return_exceptions=True,
+        )
+        won = [r for r in results if not isinstance(r, BaseException)]
+        lost = [r for r in results if isinstance(r, BaseException)]
+        assert len(won) == 1 and len(lost) == 1, results
+        assert isinstance(lost[0], UserError) and str(lost[0]) in (RACE_LOST, STALE)
+        await one.heard_of(turn + 1)
+        assert len(owned.game.moves) == turn + 1
+    stored = await one.games.db.games.load(game_id)
+    assert stored.game.moves == owned.game.moves
+    log = await one.games.db.games.log(game_id)
+    assert len(log) == len(stored.game.moves)  # nothing written twice
+    announced = [e for e in one.events if isinstance(e, MoveCommitted)]
+    assert [len(e.outcome.moves) for e in announced] == [1] * 5  # each move announced once
+
+
+
+async def _terminate_listeners(conn) -> list[tuple[object, ...]]:
+    return await conn.fetchall(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+        "WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()"
+    )
+
+
+async def test_a_dropped_listener_reconnects_and_catches_up(cluster) -> None:
+    zero, one, game_id = cluster
+    db = one.games.db
+    assert await db.alive()
+    dropped = await db.read(_terminate_listeners)  # both processes' listening connections
+    assert len(dropped) == 2
+    async with asyncio.timeout(10):
+        while await db.alive():  # the health check sees it at once
+            await asyncio.sleep(0.01)
+    owned = one.games.records[game_id]
+    move = a_play(owned.game)
+    user = SEATS[move.seat]["user_id"]
+    await zero.games.play(game_id, user, move.card, move.space, expected_turn=0)  # unheard
+    await one.heard_of(1)  # the reconnected listener catches up with what it missed
+    assert owned.game.moves == [move] and await db.alive()

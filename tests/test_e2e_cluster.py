@@ -1,0 +1,274 @@
+"""A cluster: two bots, each in its own SimCord environment with its own shards (0 and 1 of 2),
+on one real PostgreSQL. They play in their own guilds at once and nothing crosses over; a move
+made from a DM on shard 0's process (which does not own the game) is made once, announced once
+by the owner, and the next turn runs; the same move sent to both at once commits once."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.game import space_name
+from bot.game.cards import is_jack
+from bot.services.games import RACE_LOST, STALE
+
+from .cluster_harness import Node, eventually, same_person
+from .conftest import make_settings
+from .e2e_driver import play_to_the_end
+from .e2e_helpers import Table, open_and_start, seat_actor
+
+
+@pytest.fixture
+async def nodes(pg_url: str, tmp_path: Path) -> AsyncIterator[tuple[Node, Node]]:
+    """Process 0 (shard 0 of 2: DMs reach it) and process 1 (shard 1 of 2)."""
+    started: list[Node] = []
+    try:
+        for shard in (0, 1):
+            settings = make_settings(
+                tmp_path, database_url=pg_url, shard_count=2, shard_ids=(shard,)
+            )
+            started.append(await Node(settings).start())
+        yield started[0], started[1]
+    finally:
+        for node in started:
+            await node.stop()
+
+
+async def table_on(node: Node, shard: int, names: list[str]) -> Table:
+    """A guild on ``shard`` with a #sequence channel and its members, in ``node``'s Discord."""
+
+    async def build(env: Any) -> Table:
+        # The environments share nothing: a clock apart, their channels get other ids.
+        await env.advance_time(1 + shard)
+        guild = env.create_guild(f"Club {shard}", shard_id=shard)
+        channel = guild.create_text_channel("sequence")
+        players = [guild.add_member(env.create_user(name)) for name in names]
+        return Table(env, guild, channel, players)
+
+    return await node.run(build)
+
+
+def boards(table: Table) -> list[Any]:
+    return [m for m in table.channel.history() if m.attachments]
+
+
+def posted_to(env: Any) -> set[int]:
+    """The channels a bot posted messages to."""
+    found = set()
+    for request in env.http_requests:
+        match = re.fullmatch(r"/channels/(\d+)/messages", str(request.path))
+        if request.method == "POST" and match:
+            found.add(int(match.group(1)))
+    return found
+
+
+async def test_two_processes_play_their_own_guilds_at_once(nodes) -> None:
+    zero, one = nodes
+    t0 = await table_on(zero, 0, ["ann", "abe"])
+    t1 = await table_on(one, 1, ["bea", "bob"])
+    r0, r1 = await asyncio.gather(
+        zero.run(lambda env: open_and_start(t0, seed=3)),
+        one.run(lambda env: open_and_start(t1, seed=4)),
+    )
+    assert set(zero.bot.games.records) == {r0.id} and set(one.bot.games.records) == {r1.id}
+    await asyncio.gather(
+        zero.run(lambda env: play_to_the_end(t0, r0, seed=1)),
+        one.run(lambda env: play_to_the_end(t1, r1, seed=2)),
+    )
+    db = one.bot.db
+    for table, record in ((t0, r0), (t1, r1)):
+        stored = await one.run(lambda env, r=record: db.games.load(r.id))
+        assert stored.status == "finished" and stored.game.moves == record.game.moves
+        assert await one.run(lambda env, r=record: db.results.get(r.id)) is not None
+        assert len(boards(table)) >= len(record.game.moves)  # a board per move, nothing lost
+    dms = {c for env in (zero.env, one.env) for c in posted_to(env)} - {
+        t0.channel.id,
+        t1.channel.id,
+    }
+    assert posted_to(zero.env) <= {t0.channel.id, *dms}  # never in the other's guild
+    assert posted_to(one.env) <= {t1.channel.id, *dms}
+
+
+def a_normal_play(game: Any) -> tuple[int, str, int]:
+    seat = game.turn
+    card = next(c for c in game.hands[seat] if not is_jack(c) and game.targets(seat, c))
+    return seat, card, game.targets(seat, card)[0]
+
+
+def custom_ids(message: Any) -> list[str]:
+    return [item.custom_id for row in message.components for item in row.children]
+
+
+async def dm_game_on_one(zero: Node, one: Node) -> tuple[Table, Any, Any, Any]:
+    """A game on process 1's guild; the player to move has turn DMs on. Returns the table, the
+    record, that player in process 1's Discord and the same person in process 0's, whose DM
+    holds the same panel (Discord routes a click on a DM to shard 0's process)."""
+    table = await table_on(one, 1, ["bea", "bob"])
+
+    async def start(env: Any) -> Any:
+        for player in table.players:
+            await player.slash(table.channel, "sequence notify", setting="on")
+        return await open_and_start(table, seed=5)
+
+    record = await one.run(start)
+    mover = seat_actor(table, record, record.game.turn)
+    sent_by_owner = mover.user.dm_channel.last_message
+    assert "Your turn" in sent_by_owner.content and sent_by_owner.attachments
+
+    async def same_dm(env: Any) -> Any:
+        person = same_person(env, mover.id, mover.name)
+        foreign = await env.bot.games.fetch(record.id)
+        text = f"🎲 Your turn in Sequence game #{record.id}"
+        turns = env.bot.get_cog("Turns")
+        await turns.direct_message(foreign, foreign.game.turn, text, panel_game=foreign.game)
+        return person
+
+    person = await zero.run(same_dm)
+    assert custom_ids(person.dm_channel.last_message) == custom_ids(sent_by_owner)
+    return table, record, mover, person
+
+
+async def choose_on_dm(zero: Node, person: Any, game_id: int, card: str, space: int) -> str:
+    """Choose ``card`` on the DM panel in process 0's Discord; the Play button's custom id."""
+
+    async def choose(env: Any) -> str:
+        panel = person.dm_channel.last_message
+        select = next(i for i in custom_ids(panel) if i.startswith(f"seq:card:{game_id}:"))
+        await person.select(panel, [card], custom_id=select)
+        panel = person.dm_channel.last_message
+        return next(
+            i
+            for i in custom_ids(panel)
+            if i.startswith(f"seq:go:{game_id}:") and i.endswith(f":{card}:{space}")
+        )
+
+    return await zero.run(choose)
+
+
+async def test_a_move_from_a_dm_on_the_other_process(nodes) -> None:
+    zero, one = nodes
+    table, record, mover, person = await dm_game_on_one(zero, one)
+    _, card, space = a_normal_play(record.game)
+    before = len(boards(table))
+    go = await choose_on_dm(zero, person, record.id, card, space)
+    answer = await zero.run(
+        lambda env: person.click(person.dm_channel.last_message, custom_id=go)
+    )
+    assert answer.acknowledged and "Done" in person.dm_channel.last_message.content
+    assert zero.bot.games.records == {}  # process 0 made it, and serves nothing of guild 1
+    assert posted_to(zero.env) == {person.dm_channel.id}  # no board from process 0
+    # The owner hears of it, reloads the game, posts the board and runs the next turn.
+    await eventually(one, lambda env: len(record.game.moves) == 1 and len(boards(table)) > before)
+    assert [(m.kind, m.card, m.space) for m in record.game.moves] == [("play", card, space)]
+    nxt = seat_actor(table, record, record.game.turn)
+    assert nxt is not mover
+    await eventually(one, lambda env: "Your turn" in (nxt.user.dm_channel.last_message.content))
+    log = await one.run(lambda env: env.bot.db.games.log(record.id))
+    assert [(e.number, e.move.card) for e in log] == [(0, card)]  # made once
+    await asyncio.sleep(0.3)
+    await eventually(one, lambda env: True)
+    assert len(boards(table)) == before + 1  # announced once
+    # The next turn runs on the owner: its player moves in the channel as usual.
+    _, card2, space2 = a_normal_play(record.game)
+    await one.run(
+        lambda env: nxt.slash(table.channel, "sequence play", card=card2, space=space_name(space2))
+    )
+    assert len(record.game.moves) == 2 and len(boards(table)) == before + 2
+
+
+async def test_the_same_move_on_both_processes_at_once_commits_once(nodes) -> None:
+    zero, one = nodes
+    table, record, mover, person = await dm_game_on_one(zero, one)
+    _, card, space = a_normal_play(record.game)
+    before = len(boards(table))
+    go = await choose_on_dm(zero, person, record.id, card, space)
+    from_dm, from_server = await asyncio.gather(
+        zero.run(lambda env: person.click(person.dm_channel.last_message, custom_id=go)),
+        one.run(
+            lambda env: mover.slash(
+                table.channel, "sequence play", card=card, space=space_name(space)
+            )
+        ),
+    )
+    await eventually(one, lambda env: len(boards(table)) > before)
+    log = await one.run(lambda env: env.bot.db.games.log(record.id))
+    assert [(e.number, e.move.card, e.move.space) for e in log] == [(0, card, space)]
+    answers = [
+        *(m.content for m in [from_dm.response, *from_dm.followups] if m is not None),
+        *(m.content for m in [from_server.response, *from_server.followups] if m is not None),
+    ]
+    refused = [a for a in answers if RACE_LOST in a or STALE in a or "earlier turn" in a]
+    made = [a for a in answers if "Done" in a]
+    assert len(refused) == 1 and len(made) == 1, answers  # the loser is told
+    await asyncio.sleep(0.3)
+    await eventually(one, lambda env: True)
+    assert len(boards(table)) == before + 1 and len(record.game.moves) == 1
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+async def node_process(url: str, shard: int, seed: int) -> tuple[Any, list[str]]:
+    """Start ``tests.cluster_node`` (the bot on ``shard``) as a process; its output lines."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tests.cluster_node", url, str(shard), str(seed),
+        cwd=ROOT, stdout=asyncio.subprocess.PIPE,
+    )
+    lines: list[str] = []
+
+    async def read() -> None:
+        assert proc.stdout is not None
+        while line := await proc.stdout.readline():
+            if line.endswith(b"\n"):
+                lines.append(line.decode().strip())
+
+    proc.reader = asyncio.create_task(read())  # type: ignore[attr-defined]
+    return proc, lines
+
+
+async def wait_for(lines: list[str], predicate: Any, seconds: float = 60.0) -> None:
+    async with asyncio.timeout(seconds):
+        while not any(predicate(line) for line in lines):
+            await asyncio.sleep(0.02)
+
+
+async def test_a_killed_process_resumes_its_own_games_and_the_other_plays_on(
+    pg_url: str, tmp_path: Path
+) -> None:
+    settings = make_settings(tmp_path, database_url=pg_url, shard_count=2, shard_ids=(0,))
+    zero = await Node(settings).start()
+    try:
+        t0 = await table_on(zero, 0, ["ann", "abe"])
+        r0 = await zero.run(lambda env: open_and_start(t0, seed=3))
+        proc, lines = await node_process(pg_url, 1, 7)
+        await wait_for(lines, lambda line: line.startswith("m ") and int(line.split()[2]) >= 4)
+        proc.kill()  # SIGKILL, mid-game
+        await proc.wait()
+        await proc.reader
+        assert proc.returncode == -signal.SIGKILL and not any(x.startswith("f") for x in lines)
+        game_id = int(lines[0].split()[1])
+        acked = max(int(x.split()[2]) for x in lines if x.startswith("m ")) + 1
+        # Process 0 plays its own game on, to the end, while process 1 is down.
+        await zero.run(lambda env: play_to_the_end(t0, r0, seed=1))
+        assert r0.game.is_over() and game_id not in zero.bot.games.records
+        # Process 1 restarts: it resumes its game (every acknowledged move kept) and ends it.
+        proc, lines = await node_process(pg_url, 1, 8)
+        await wait_for(lines, lambda line: line.startswith("f "), seconds=180)
+        assert await proc.wait() == 0
+        kind, resumed, moves = lines[0].split()
+        assert kind == "r" and int(resumed) == game_id and int(moves) >= acked
+        stored = await zero.run(lambda env: env.bot.db.games.load(game_id))
+        assert stored.status == "finished" and stored.game.is_over()
+        assert await zero.run(lambda env: env.bot.db.results.get(game_id)) is not None
+        log = await zero.run(lambda env: env.bot.db.games.log(game_id))
+        live = [e for e in log if e.undone_at is None]
+        assert [e.number for e in live] == list(range(len(stored.game.moves)))
+    finally:
+        await zero.stop()

@@ -1,0 +1,97 @@
+"""Your turn in your DMs: the turn ping carries the player's private hand panel, and a move
+made from it is the same change as from the server; the board is posted in the game's channel.
+On both backends (one process serves every game)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.config import Settings
+from bot.game import card_label, space_name
+from bot.game.cards import is_jack
+
+from .e2e_helpers import make_table, open_and_start, seat_actor
+
+
+@pytest.fixture
+def bot_settings(settings_on_each_backend: Settings) -> Settings:
+    return settings_on_each_backend
+
+
+def custom_ids(message) -> list[str]:
+    """The custom ids of a message's components (buttons and selects)."""
+    return [item.custom_id for row in message.components for item in row.children]
+
+
+def find_component(message, prefix: str) -> str:
+    """The custom id of the message's component starting with ``prefix``."""
+    found = [i for i in custom_ids(message) if i.startswith(prefix)]
+    assert found, f"no {prefix!r} in {custom_ids(message)}"
+    return found[0]
+
+
+def normal_play(game, seat):
+    """A card of ``seat`` that is no jack and has a space, and that space."""
+    card = next(c for c in game.hands[seat] if not is_jack(c) and game.targets(seat, c))
+    return card, game.targets(seat, card)[0]
+
+
+async def play_from_dm(user, game_id: int, card: str, space: int):
+    """Choose ``card`` then its space on the DM panel; the last answer."""
+    dm = user.dm_channel
+    panel = dm.last_message
+    await user.select(panel, [card], custom_id=find_component(panel, f"seq:card:{game_id}:"))
+    panel = dm.last_message
+    go = next(
+        i
+        for i in custom_ids(panel)
+        if i.startswith(f"seq:go:{game_id}:") and i.endswith(f":{card}:{space}")
+    )
+    return await user.click(panel, custom_id=go)
+
+
+async def test_a_move_from_the_turn_dm_is_made_and_the_board_posted(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    for player in table.players:
+        await player.slash(table.channel, "sequence notify", setting="on")
+    record = await open_and_start(table)
+    mover = seat_actor(table, record, record.game.turn)
+    dm = mover.user.dm_channel
+    ping = dm.last_message
+    assert ping is not None and "Your turn" in ping.content
+    assert [a.filename for a in ping.attachments] == ["hand.png"]
+    hand = record.game.hands[record.game.turn]
+    assert card_label(hand[0]) in ping.content  # the player's own cards, in their own DM
+    find_component(ping, f"seq:card:{record.id}:{record.game.turn_number}")
+
+    boards_before = len([m for m in table.channel.history() if m.attachments])
+    seat = record.game.turn
+    card, space = normal_play(record.game, seat)
+    await play_from_dm(mover.user, record.id, card, space)
+    assert [(m.kind, m.card, m.space) for m in record.game.moves] == [("play", card, space)]
+    assert "Done" in dm.last_message.content
+    boards = [m for m in table.channel.history() if m.attachments]
+    assert len(boards) == boards_before + 1  # the board, posted in the game's channel
+    for message in table.channel.history():  # and the hand never there
+        assert "Your hand" not in message.content
+    other = seat_actor(table, record, record.game.turn)
+    assert other is not mover and "Your turn" in other.user.dm_channel.last_message.content
+
+
+async def test_a_stale_dm_panel_changes_nothing(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    for player in table.players:
+        await player.slash(table.channel, "sequence notify", setting="on")
+    record = await open_and_start(table)
+    seat = record.game.turn
+    mover = seat_actor(table, record, seat)
+    old_panel = mover.user.dm_channel.last_message
+    card, space = normal_play(record.game, seat)
+    # The same player moves from the server instead.
+    await mover.slash(table.channel, "sequence play", card=card, space=space_name(space))
+    moves = list(record.game.moves)
+    select = find_component(old_panel, f"seq:card:{record.id}:")
+    answer = await mover.user.select(old_panel, [card], custom_id=select)
+    assert record.game.moves == moves
+    assert answer.acknowledged
+
