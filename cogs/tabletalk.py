@@ -25,7 +25,7 @@ from .base import SequenceCog
 from .common.choices import TEAM_CHOICES
 from .common.describe import seat_label, team_label
 from .common.replies import can_manage, reply, reporting
-from .hand_panel import build_panel
+from .hand.panel import build_hand_panel
 
 
 class DecisionButton(
@@ -91,7 +91,7 @@ class ForfeitButton(
                 raise UserError("You are not playing in this game.")
             if not record.game.owed_forfeits[seat]:
                 raise UserError("You owe no card for table talk.")
-            panel = await build_panel(bot, record, seat)
+            panel = await build_hand_panel(record, seat)
             await panel.send(interaction)
 
 

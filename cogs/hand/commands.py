@@ -1,4 +1,4 @@
-"""Playing a turn: ``/sequence hand``, ``/sequence play`` and the private hand panel."""
+"""``/sequence hand`` and ``/sequence play`` (with autocomplete), and the panel's components."""
 
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ from bot.services.errors import UserError
 from bot.services.games import seat_of
 from bot.store.games import GameRecord
 
-from .base import SequenceCog
-from .common.replies import reporting
-from .hand_panel import COMPONENTS, PlayButton, build_panel, play_and_announce
+from ..base import SequenceCog
+from ..common.replies import reporting
+from .components import COMPONENTS, PlayButton
+from .panel import build_hand_panel
+from .play import play_and_announce
 
 
 class Hand(SequenceCog):
@@ -33,7 +35,7 @@ class Hand(SequenceCog):
         async with reporting(interaction):
             record = self.bot.games.for_channel(interaction.channel_id or 0)
             seat = self.bot.games.require_seat(record, interaction.user.id)
-            panel = await build_panel(self.bot, record, seat, with_image=True)
+            panel = await build_hand_panel(record, seat, with_image=True)
             await panel.send(interaction)
 
     @app_commands.command(name="play", description="Play a card on a space, e.g. card 7S space C4")
@@ -105,8 +107,3 @@ class Hand(SequenceCog):
         names = [space_name(s) for s in sorted(spaces, key=lambda s: (s % 10, s // 10))]
         names = [name for name in names if name.startswith(text)]
         return [app_commands.Choice(name=name, value=name) for name in names[:25]]
-
-
-async def setup(bot: SequenceBot) -> None:
-    """Load the cog."""
-    await bot.add_cog(Hand(bot))
