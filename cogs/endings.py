@@ -17,9 +17,6 @@ from .common.replies import can_manage, reply, reporting
 class Endings(SequenceCog):
     """Resigning and cancelling."""
 
-    def __init__(self, bot: SequenceBot) -> None:
-        super().__init__(bot)
-
     @app_commands.command(
         name="resign", description="Resign; your team resigns when all its players have"
     )

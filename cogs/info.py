@@ -13,7 +13,7 @@ from bot.game import card_label
 from bot.services.options import TableOptions, describe_house_rules, format_duration
 from bot.services.rulings import RULING_RULE
 
-from .base import SequenceCog
+from .base import SequenceCog, works_in_dms
 from .common.describe import result_line, scoreline, seat_label, team_label, turn_line
 from .common.replies import reply, reporting
 from .common.table import render_public_board
@@ -43,9 +43,6 @@ def ruling_rule(timeout: int) -> str:
 
 class Info(SequenceCog):
     """The board, the state of the game and the rules, on demand."""
-
-    def __init__(self, bot: SequenceBot) -> None:
-        super().__init__(bot)
 
     @app_commands.command(name="board", description="Post the current board again")
     async def board(self, interaction: discord.Interaction) -> None:
@@ -104,6 +101,7 @@ class Info(SequenceCog):
         since = entries[-1].created_at if entries else record.created_at
         return self.bot.clock() - since
 
+    @works_in_dms
     @app_commands.command(name="rules", description="The rules of Sequence in one minute")
     async def rules(self, interaction: discord.Interaction) -> None:
         async with reporting(interaction):

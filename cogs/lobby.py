@@ -20,7 +20,7 @@ from bot.store.games import GameRecord
 from bot.store.lobbies import LobbyRecord
 from render.theme import TEAM_COLOUR_VALUES
 
-from .base import SequenceCog
+from .base import SequenceCog, server_id
 from .common.choices import (
     LEVEL_CHOICES,
     PRESET_CHOICES,
@@ -146,11 +146,10 @@ def lobby_view(lobby: LobbyRecord) -> discord.ui.View:
 class Lobby(SequenceCog):
     """Open a table, gather players and teams, and start the game."""
 
-    def __init__(self, bot: SequenceBot) -> None:
-        super().__init__(bot)
-        bot.add_dynamic_items(LobbyButton, AddComputerSelect)
+    components = (LobbyButton, AddComputerSelect)
 
     async def cog_load(self) -> None:
+        await super().cog_load()
         for lobby in await self.bot.db.lobbies.list_all():
             self.schedule_expiry(lobby)
 
@@ -200,8 +199,6 @@ class Lobby(SequenceCog):
         hints: bool = False,
     ) -> None:
         async with reporting(interaction):
-            if interaction.guild_id is None:
-                raise UserError("Sequence is played in a server channel or thread, not in DMs.")
             settings = self.bot.settings
             options = TableOptions(
                 preset=preset,
@@ -226,7 +223,7 @@ class Lobby(SequenceCog):
             self.bot.limits.check(interaction, "new lobby")
             host = Person(interaction.user.id, user_name(interaction.user))
             lobby = await self.bot.lobbies.open(
-                interaction.guild_id, interaction.channel_id or 0, host, options
+                server_id(interaction), interaction.channel_id or 0, host, options
             )
             await interaction.response.send_message(
                 "🎲 A game of **Sequence** is starting! Press **Join** to play.",

@@ -15,7 +15,7 @@ from bot.services.errors import UserError
 from bot.services.ratings import Rating, RatingService
 from bot.services.stats import HistoryEntry, PlayerStats, StatsService, sparkline
 
-from .base import SequenceCog
+from .base import SequenceCog, server_id
 from .common.describe import counted, team_label
 from .common.replays import ReplayCache
 from .common.replies import reply, reporting, user_name
@@ -112,7 +112,9 @@ class LeaderboardButton(
 
 
 class Stats(SequenceCog):
-    """Players' records, ratings and replays of finished games."""
+    """Players' records, ratings and replays of finished games (each server keeps its own)."""
+
+    components = (LeaderboardButton,)
 
     def __init__(self, bot: SequenceBot) -> None:
         super().__init__(bot)
@@ -122,7 +124,6 @@ class Stats(SequenceCog):
             bot.ratings = ratings  # type: ignore[attr-defined]  # shared with tournaments
         self.stats = StatsService(bot.db, ratings)
         self.replays = ReplayCache(bot.settings.database_path.parent / "replays")
-        bot.add_dynamic_items(LeaderboardButton)
 
     @app_commands.command(name="stats", description="A player's games, wins, sequences and rating")
     @app_commands.describe(player="Whose statistics (default: yours)")
@@ -130,7 +131,7 @@ class Stats(SequenceCog):
         self, interaction: discord.Interaction, player: discord.User | None = None
     ) -> None:
         async with reporting(interaction):
-            guild_id = _guild(interaction)
+            guild_id = server_id(interaction)
             self.bot.limits.check(interaction, "stats")
             who = player or interaction.user
             stats = await self.stats.player(guild_id, who.id)
@@ -144,7 +145,7 @@ class Stats(SequenceCog):
         self, interaction: discord.Interaction, page: app_commands.Range[int, 1] = 1
     ) -> None:
         async with reporting(interaction):
-            guild_id = _guild(interaction)
+            guild_id = server_id(interaction)
             self.bot.limits.check(interaction, "leaderboard")
             embed, view = await self.leaderboard_page(guild_id, page)
             await interaction.response.send_message(
@@ -176,7 +177,7 @@ class Stats(SequenceCog):
         self, interaction: discord.Interaction, player: discord.User | None = None
     ) -> None:
         async with reporting(interaction):
-            guild_id = _guild(interaction)
+            guild_id = server_id(interaction)
             who = player or interaction.user
             entries, total = await self.stats.history(guild_id, who.id)
             if not entries:
@@ -196,7 +197,7 @@ class Stats(SequenceCog):
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1]
     ) -> None:
         async with reporting(interaction):
-            guild_id = _guild(interaction)
+            guild_id = server_id(interaction)
             self.bot.limits.check(interaction, "replay")
             found = await self.stats.replay(guild_id, game)
             await interaction.response.defer(thinking=True)
@@ -208,12 +209,6 @@ class Stats(SequenceCog):
                 file=discord.File(io.BytesIO(gif), filename=f"sequence-{game}.gif"),
                 allowed_mentions=NO_PINGS,
             )
-
-
-def _guild(interaction: discord.Interaction) -> int:
-    if interaction.guild_id is None:
-        raise UserError("Statistics are kept per server: use this in a server channel.")
-    return interaction.guild_id
 
 
 async def setup(bot: SequenceBot) -> None:

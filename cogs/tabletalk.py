@@ -95,25 +95,25 @@ class ForfeitButton(
             await panel.send(interaction)
 
 
-def forfeit_button(record: GameRecord) -> discord.ui.Item | None:
-    """The board shows a Forfeit button while anyone still owes a card."""
-    return ForfeitButton(record.id) if any(record.game.owed_forfeits) else None
-
-
 class TableTalk(SequenceCog):
     """No coaching: call it, decide it, and the offending team forfeits."""
+
+    components = (DecisionButton, ForfeitButton)
 
     def __init__(self, bot: SequenceBot) -> None:
         super().__init__(bot)
         self.service: TableTalkService = bot.tabletalk
-        bot.add_dynamic_items(DecisionButton, ForfeitButton)
-        bot.table.board_buttons.append(forfeit_button)
         self.report_menu = app_commands.ContextMenu(
             name="Report table talk", callback=self.report_message
         )
-        bot.tree.add_command(self.report_menu)
+
+    def board_button(self, record: GameRecord) -> discord.ui.Item | None:
+        """The board shows a Forfeit button while anyone still owes a card."""
+        return ForfeitButton(record.id) if any(record.game.owed_forfeits) else None
 
     async def cog_load(self) -> None:
+        await super().cog_load()
+        self.bot.tree.add_command(self.report_menu)
         self.bot.bus.subscribe(RulingMade, self.penalty_posted)
         for report in await self.bot.db.tabletalk.pending():
             record = self.bot.games.records.get(report.game_id)
@@ -121,6 +121,7 @@ class TableTalk(SequenceCog):
                 self.schedule_stand(record, report)
 
     async def cog_unload(self) -> None:
+        await super().cog_unload()
         self.bot.bus.unsubscribe(RulingMade, self.penalty_posted)
         self.bot.tree.remove_command(self.report_menu.name, type=self.report_menu.type)
 

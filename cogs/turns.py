@@ -14,7 +14,7 @@ from bot.services.lobbies import is_computer
 from bot.services.options import format_duration
 from bot.store.games import GameRecord
 
-from .base import SequenceCog
+from .base import SequenceCog, works_in_dms
 from .common.describe import describe_move, seat_label, team_label
 from .common.replies import reply, reporting
 
@@ -37,12 +37,14 @@ class Turns(SequenceCog):
     """
 
     async def cog_load(self) -> None:
+        await super().cog_load()
         bus = self.bot.bus
         bus.subscribe(ReminderDue, self.remind)
         bus.subscribe(TimedOut, self.timed_out)
         bus.subscribe(TurnStarted, self.turn_started)
 
     async def cog_unload(self) -> None:
+        await super().cog_unload()
         bus = self.bot.bus
         bus.unsubscribe(ReminderDue, self.remind)
         bus.unsubscribe(TimedOut, self.timed_out)
@@ -103,6 +105,7 @@ class Turns(SequenceCog):
             await self.bot.db.prefs.set(user_id, DM_FAILED_PREF, self.bot.clock())
 
     # ------------------------------------------------------------------ commands
+    @works_in_dms
     @app_commands.command(name="notify", description="Get a direct message when it is your turn")
     @app_commands.choices(
         setting=[
@@ -123,6 +126,7 @@ class Turns(SequenceCog):
                 await self.bot.db.prefs.delete(interaction.user.id, DM_FAILED_PREF)
             await reply(interaction, text)
 
+    @works_in_dms
     @app_commands.command(name="mygames", description="Your active games in this server")
     async def mygames(self, interaction: discord.Interaction) -> None:
         async with reporting(interaction):

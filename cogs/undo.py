@@ -53,10 +53,11 @@ class UndoButton(
 class Undo(SequenceCog):
     """Take back a move, with everyone's agreement."""
 
+    components = (UndoButton,)
+
     def __init__(self, bot: SequenceBot) -> None:
         super().__init__(bot)
         self.service: UndoService = bot.undo
-        bot.add_dynamic_items(UndoButton)
 
     @app_commands.command(
         name="undo", description="Ask to take back the last move (host; other teams must agree)"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.app import SequenceBot
 from bot.game import CardError, SpaceError, card_label, parse_card, parse_space, space_name
 from bot.game.cards import is_one_eyed, is_two_eyed
 from bot.game.moves import Move
@@ -23,10 +22,11 @@ from .play import play_and_announce
 class Hand(SequenceCog):
     """Your cards, privately, and the commands to play them."""
 
-    def __init__(self, bot: SequenceBot) -> None:
-        super().__init__(bot)
-        bot.add_dynamic_items(*COMPONENTS)
-        bot.table.board_buttons.append(lambda record: PlayButton(record.id))
+    components = COMPONENTS
+
+    def board_button(self, record: GameRecord) -> discord.ui.Item | None:
+        """The "Your hand" button under every board."""
+        return PlayButton(record.id)
 
     @app_commands.command(
         name="hand", description="See your cards (only you can see them) and play"
