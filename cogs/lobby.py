@@ -37,7 +37,7 @@ ACTIONS = ("join", "leave", "switch", "start", "cancel", "addbot")
 def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
     """The lobby message: seats by team, the rules chosen, and how to start."""
     options = TableOptions.from_dict(lobby.options)
-    shown = {seat["user_id"]: discord.utils.escape_markdown(seat["name"]) for seat in lobby.seats}
+    shown = {seat.user_id: discord.utils.escape_markdown(seat.name) for seat in lobby.seats}
     host = f"**{shown[lobby.host_id]}**" if lobby.host_id in shown else f"<@{lobby.host_id}>"
     embed = discord.Embed(
         title=f"Sequence lobby · {options.preset}",
@@ -49,7 +49,7 @@ def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
     )
     for team, members in enumerate(lobby_teams(lobby)):
         names = "\n".join(
-            f"🤖 {shown[seat['user_id']]}" if seat.get("bot_level") else shown[seat["user_id"]]
+            f"🤖 {shown[seat.user_id]}" if seat.is_computer else shown[seat.user_id]
             for seat in members
         )
         embed.add_field(name=team_label(team), value=names or "—", inline=True)
@@ -283,9 +283,9 @@ class Lobby(SequenceCog):
             return []
         wanted = current.casefold()
         return [
-            app_commands.Choice(name=seat["name"], value=str(seat["user_id"]))
+            app_commands.Choice(name=seat.name, value=str(seat.user_id))
             for seat in lobby.seats
-            if seat.get("bot_level") and wanted in seat["name"].casefold()
+            if seat.is_computer and wanted in seat.name.casefold()
         ][:25]
 
     @app_commands.command(name="team", description="Put a player on a team (host only)")
@@ -309,7 +309,7 @@ class Lobby(SequenceCog):
             lobby = await self.bot.lobbies.add_computer(
                 interaction.channel_id or 0, interaction.user.id, level, team
             )
-            await reply(interaction, f"🤖 {lobby.seats[-1]['name']} joined the lobby.")
+            await reply(interaction, f"🤖 {lobby.seats[-1].name} joined the lobby.")
             await self.refresh_message(lobby)
 
     # ------------------------------------------------------------------ actions
@@ -398,7 +398,7 @@ class Lobby(SequenceCog):
         """The game has started: say who deals and who starts (the table posts the board)."""
         game = record.game
         cut = ", ".join(
-            f"{seat['name']} {card_label(game.cut[index])}"
+            f"{seat.name} {card_label(game.cut[index])}"
             for index, seat in enumerate(record.seats)
         )
         seats = len(record.seats)
@@ -406,7 +406,7 @@ class Lobby(SequenceCog):
         order = " → ".join(seat_label(record, (first + i) % seats) for i in range(seats))
         lowest = "highest" if game.settings.convoy else "lowest"
         text = (
-            f"🃏 **The game begins!** The cut: {cut}. {record.seats[game.dealer]['name']} cut the "
+            f"🃏 **The game begins!** The cut: {cut}. {record.seats[game.dealer].name} cut the "
             f"{lowest} card and deals {game.settings.hand_size} cards each.\nPlay order: {order}."
         )
         limit = record.options.get("turn_time_limit")

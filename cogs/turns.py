@@ -10,7 +10,6 @@ from discord import app_commands
 
 from bot.app import SequenceBot
 from bot.services.events import ReminderDue, TimedOut, TurnStarted
-from bot.services.lobbies import is_computer
 from bot.services.options import format_duration
 from bot.store.games import GameRecord
 
@@ -80,7 +79,7 @@ class Turns(SequenceCog):
         """Ping the player whose turn it is by DM, if they asked for it."""
         record, game = event.record, event.game
         seat = game.turn
-        if is_computer(record.seats[seat]):
+        if record.seats[seat].is_computer:
             return
         last = game.moves[-1] if game.moves else None
         happened = f"{describe_move(record, last)}\n" if last else ""
@@ -92,8 +91,8 @@ class Turns(SequenceCog):
 
     async def direct_message(self, record: GameRecord, seat: int, text: str) -> None:
         """DM a player who opted in; a failure (DMs closed) is noted and never breaks the game."""
-        user_id = record.seats[seat]["user_id"]
-        if is_computer(record.seats[seat]) or not await self.bot.db.prefs.get(
+        user_id = record.seats[seat].user_id
+        if record.seats[seat].is_computer or not await self.bot.db.prefs.get(
             user_id, DM_PREF, False
         ):
             return
@@ -140,8 +139,8 @@ class Turns(SequenceCog):
             lines = []
             for record in sorted(records, key=lambda r: r.id):
                 game = record.game
-                mine = record.seats[game.turn]["user_id"] == interaction.user.id
-                turn = "**your turn**" if mine else f"{record.seats[game.turn]['name']}'s turn"
+                mine = record.seats[game.turn].user_id == interaction.user.id
+                turn = "**your turn**" if mine else f"{record.seats[game.turn].name}'s turn"
                 lines.append(
                     f"• Game #{record.id} in <#{record.channel_id}>: {turn} · "
                     f"[board]({board_link(record)})"

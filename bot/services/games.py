@@ -156,18 +156,18 @@ class GameService:
         self.records[record.id] = record
         self._by_channel[record.channel_id] = record.id
         for seat in record.seats:
-            self._by_player[seat["user_id"]].add(record.id)
+            self._by_player[seat.user_id].add(record.id)
 
     def _forget(self, record: GameRecord) -> None:
         self.records.pop(record.id, None)
         if self._by_channel.get(record.channel_id) == record.id:
             del self._by_channel[record.channel_id]
         for seat in record.seats:
-            games = self._by_player.get(seat["user_id"])
+            games = self._by_player.get(seat.user_id)
             if games is not None:
                 games.discard(record.id)
                 if not games:
-                    del self._by_player[seat["user_id"]]
+                    del self._by_player[seat.user_id]
 
     def get(self, game_id: int) -> GameRecord:
         """An active game by id, or a clear error."""
@@ -290,11 +290,11 @@ class GameService:
         self, record: GameRecord, game: Game, options: dict[str, Any], now: float
     ) -> None:
         teams = [
-            [seat["user_id"] for seat in record.seats[team :: game.settings.teams]]
+            [seat.user_id for seat in record.seats[team :: game.settings.teams]]
             for team in range(game.settings.teams)
         ]
         rated = bool(options.get("rated", True)) and not any(
-            seat.get("bot_level") for seat in record.seats
+            seat.is_computer for seat in record.seats
         )
         summary = {
             "moves": len(game.moves),
@@ -389,9 +389,9 @@ class GameService:
             members = [
                 s
                 for s in game.settings.seats_of(team)
-                if not game.out[s] and not draft.record.seats[s].get("bot_level")
+                if not game.out[s] and not draft.record.seats[s].is_computer
             ]
-            waiting = [draft.record.seats[s]["user_id"] for s in members if s not in votes]
+            waiting = [draft.record.seats[s].user_id for s in members if s not in votes]
             if waiting:
                 draft.options[RESIGN_VOTES] = sorted(votes)
             else:
@@ -419,6 +419,6 @@ async def _nothing(draft: Draft) -> None:
 def seat_of(record: GameRecord, user_id: int) -> int | None:
     """The seat of a user in a game, or ``None``."""
     for index, seat in enumerate(record.seats):
-        if seat["user_id"] == user_id:
+        if seat.user_id == user_id:
             return index
     return None

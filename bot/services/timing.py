@@ -24,15 +24,16 @@ def turn_timers(
 
     >>> from types import SimpleNamespace
     >>> from bot.game import Game, GameSettings
+    >>> from bot.store.seats import Seat
     >>> game = Game.new(GameSettings.create(2), seed=1)
-    >>> record = SimpleNamespace(id=7, seats=[{"user_id": 1}, {"user_id": 2}])
+    >>> record = SimpleNamespace(id=7, seats=[Seat(1, "ann"), Seat(2, "bob")])
     >>> [(t.kind, t.due_at) for t in turn_timers(record, game, {"turn_time_limit": 60}, 100.0)]
     [('limit', 160.0)]
     """
     if game.is_over():
         return []
     seat = game.turn
-    if record.seats[seat].get("bot_level"):
+    if record.seats[seat].is_computer:
         return []
     payload = {"turn": game.turn_number, "seat": seat}
     timers = []

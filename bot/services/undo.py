@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import UserError
 from .games import Draft, GameService, seat_of
-from .lobbies import is_computer
 
 if TYPE_CHECKING:
     from bot.store.games import GameRecord
@@ -104,7 +103,7 @@ def _deciding_teams(draft: Draft, request: dict[str, Any]) -> list[int]:
         people = [
             s
             for s in game.settings.seats_of(team)
-            if not game.out[s] and not is_computer(draft.record.seats[s])
+            if not game.out[s] and not draft.record.seats[s].is_computer
         ]
         if people:
             teams.append(team)

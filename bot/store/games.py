@@ -24,6 +24,7 @@ from .errors import (
     NotFoundError,
     StaleMoveError,
 )
+from .seats import Seat, seats_from_json, seats_to_json
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -44,7 +45,7 @@ class GameRecord:
     id: int
     guild_id: int
     channel_id: int
-    seats: list[dict[str, Any]]
+    seats: list[Seat]
     options: dict[str, Any]
     status: str
     board_message_id: int | None
@@ -77,7 +78,7 @@ class Games:
         guild_id: int,
         channel_id: int,
         game: Game,
-        seats: list[dict[str, Any]],
+        seats: list[Seat],
         options: dict[str, Any],
         lobby_message_id: int | None,
         now: float,
@@ -96,7 +97,7 @@ class Games:
             channel_id,
             dumps(game.settings.to_dict()),
             dumps(game.seed),
-            dumps(seats),
+            dumps(seats_to_json(seats)),
             dumps(options),
             lobby_message_id,
             now,
@@ -107,7 +108,7 @@ class Games:
             game_id,
             guild_id,
             channel_id,
-            loads(row[4]),
+            list(seats),
             loads(row[5]),
             ACTIVE,
             None,
@@ -386,7 +387,7 @@ async def _load(
             game_id,
             row[1],
             row[2],
-            loads(row[5]),
+            seats_from_json(loads(row[5])),
             loads(row[6]),
             row[7],
             row[8],

@@ -125,7 +125,7 @@ async def build_hand_panel(
     if seat in game.owed_draws:
         view.add_item(components.DrawButton(record.id))
     if seat != game.turn:
-        waiting = record.seats[game.turn]["name"]
+        waiting = record.seats[game.turn].name
         lines.append(f"It is **{waiting}**'s turn; you will be pinged when it is yours.")
         return Panel("\n".join(lines), view if view.children else None)
     if with_image:
