@@ -8,6 +8,7 @@ from discord import app_commands
 
 from bot.app import SequenceBot
 from bot.services.errors import UserError
+from bot.services.options import TableOptions
 
 from .base import SequenceCog
 from .common.describe import team_label
@@ -51,7 +52,8 @@ class Endings(SequenceCog):
                 if lobby_cog is not None:
                     await lobby_cog.close_message(lobby)  # type: ignore[attr-defined]
                 return
-            if interaction.user.id != record.options.get("host_id") and not moderator:
+            host_id = TableOptions.from_dict(record.options).host_id
+            if interaction.user.id != host_id and not moderator:
                 raise UserError(
                     "Only the host or someone with Manage Channels can cancel the game."
                 )

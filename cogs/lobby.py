@@ -409,7 +409,7 @@ class Lobby(SequenceCog):
             f"🃏 **The game begins!** The cut: {cut}. {record.seats[game.dealer].name} cut the "
             f"{lowest} card and deals {game.settings.hand_size} cards each.\nPlay order: {order}."
         )
-        limit = record.options.get("turn_time_limit")
+        limit = TableOptions.from_dict(record.options).turn_time_limit
         if limit:
             text += f"\n⏱️ {format_duration(limit)} per turn."
         if edit:

@@ -16,6 +16,7 @@ from bot.app import SequenceBot
 from bot.services.errors import UserError
 from bot.services.events import RulingMade
 from bot.services.games import seat_of
+from bot.services.options import TableOptions
 from bot.services.rulings import describe_eligible, eligible
 from bot.services.tabletalk import TableTalkService
 from bot.store.games import GameRecord
@@ -162,7 +163,7 @@ class TableTalk(SequenceCog):
         text = (
             f"🗣️ <@{report.reporter_id}> calls **table talk** on {team_label(report.team)}{where}."
         )
-        if record.options.get("tabletalk_stands"):
+        if TableOptions.from_dict(record.options).tabletalk_stands:
             await reply(interaction, text, ephemeral=False)
             await self.service.resolve(
                 report.id, interaction.user.id, uphold=True, can_moderate=True

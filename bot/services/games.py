@@ -34,6 +34,7 @@ from .events import (
     TurnStarted,
 )
 from .locks import KeyedLocks
+from .options import TableOptions
 from .timing import turn_timers
 
 if TYPE_CHECKING:
@@ -239,7 +240,8 @@ class GameService:
             and not draft.cancelled
             and (draft.undone is not None or game.turn_number != before.turn_number)
         )
-        timers = turn_timers(record, game, draft.options, now) if new_turn else []
+        table = TableOptions.from_dict(draft.options)
+        timers = turn_timers(record, game, table, now) if new_turn else []
         live = len(before.moves)
         try:
             async with self.db.transaction():
@@ -256,7 +258,7 @@ class GameService:
                     await self.db.games.finish(record.id, "cancelled", now=now)
                 elif finished:
                     await self.db.games.finish(record.id, "finished", now=now)
-                    await self._record_result(record, game, draft.options, now)
+                    await self._record_result(record, game, table, now)
                 elif new_turn:
                     await self.db.timers.replace(record.id, timers)
         except StaleMoveError:
@@ -287,13 +289,13 @@ class GameService:
             draft.events.append(GameEnded(record, cancelled=draft.cancelled))
 
     async def _record_result(
-        self, record: GameRecord, game: Game, options: dict[str, Any], now: float
+        self, record: GameRecord, game: Game, options: TableOptions, now: float
     ) -> None:
         teams = [
             [seat.user_id for seat in record.seats[team :: game.settings.teams]]
             for team in range(game.settings.teams)
         ]
-        rated = bool(options.get("rated", True)) and not any(
+        rated = options.rated and not any(
             seat.is_computer for seat in record.seats
         )
         summary = {

@@ -249,12 +249,12 @@ class LobbyService:
                     channel_id,
                     game,
                     seats,
-                    options.to_dict() | {"host_id": lobby.host_id},
+                    options.but(host_id=lobby.host_id).to_dict(),
                     lobby.message_id,
                     now=now,
                     lobby_id=lobby.id,
                 )
-                timers = turn_timers(record, game, record.options, now)
+                timers = turn_timers(record, game, TableOptions.from_dict(record.options), now)
                 await self.db.timers.replace(record.id, timers)
             if self.games is not None:
                 self.games.started(record, timers)

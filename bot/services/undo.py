@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import UserError
 from .games import Draft, GameService, seat_of
+from .options import TableOptions
 
 if TYPE_CHECKING:
     from bot.store.games import GameRecord
@@ -41,7 +42,7 @@ class UndoService:
         """The host asks to take back the last move."""
 
         async def work(draft: Draft) -> UndoState:
-            if draft.options.get("host_id") != user_id:
+            if TableOptions.from_dict(draft.options).host_id != user_id:
                 raise UserError("Only the host can ask to undo a move.")
             game = draft.game
             if not game.moves:
