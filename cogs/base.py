@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import discord
@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 IN_DMS = "in_dms"
 
 NOT_IN_DMS = "Sequence is played in a server channel or thread, not in DMs."
+
+#: A game event a cog answers, and its handler.
+Subscription = tuple[type[Any], Callable[[Any], Awaitable[None]]]
 
 CommandT = TypeVar("CommandT", bound=app_commands.Command[Any, ..., Any])
 
@@ -59,7 +62,8 @@ class SequenceCog(commands.Cog):
 
     What a cog adds to the bot is added when it loads and removed when it unloads, so that
     ``reload_extension`` works: its subcommands (to the group), its persistent :attr:`components`
-    (``bot.add_dynamic_items``) and its :meth:`board_button` (under every board message).
+    (``bot.add_dynamic_items``), its :meth:`board_button` (under every board message)
+    and its :meth:`subscriptions` (game events, on ``bot.bus``).
     A subclass that overrides :meth:`cog_load` or :meth:`cog_unload` calls ``super()``.
     """
 
@@ -68,6 +72,10 @@ class SequenceCog(commands.Cog):
 
     #: A button this cog adds under a board message, or None (see :meth:`Table.board_view`).
     board_button: Callable[[GameRecord], discord.ui.Item[Any] | None] | None = None
+
+    def subscriptions(self) -> list[Subscription]:
+        """The game events this cog answers while it is loaded, each with its handler."""
+        return []
 
     def __init__(self, bot: SequenceBot) -> None:
         self.bot = bot
@@ -84,6 +92,8 @@ class SequenceCog(commands.Cog):
         self.bot.add_dynamic_items(*self.components)
         if self.board_button is not None:
             self.bot.table.board_buttons.append(self.board_button)
+        for event, handler in self.subscriptions():
+            self.bot.bus.subscribe(event, handler)
 
     async def cog_unload(self) -> None:
         group = self.bot.sequence_group
@@ -93,3 +103,5 @@ class SequenceCog(commands.Cog):
         self.bot.remove_dynamic_items(*self.components)
         if self.board_button is not None and self.board_button in self.bot.table.board_buttons:
             self.bot.table.board_buttons.remove(self.board_button)
+        for event, handler in self.subscriptions():
+            self.bot.bus.unsubscribe(event, handler)

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-import re
 from functools import partial
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import discord
 from discord import app_commands
@@ -28,6 +27,7 @@ from .common.choices import (
     TEAM_COUNT_CHOICES,
     TIMEOUT_CHOICES,
 )
+from .common.custom_ids import Templated
 from .common.describe import counted, seat_label, team_label
 from .common.replies import can_manage, reply, reporting, user_name
 
@@ -65,8 +65,9 @@ def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
 
 
 class LobbyButton(
+    Templated,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"seq:lobby:(?P<lobby>\d+):(?P<action>join|leave|switch|start|cancel)",
+    custom_id="seq:lobby:{lobby_id}:{action:join|leave|switch|start|cancel}",
 ):
     """The lobby message's buttons."""
 
@@ -82,14 +83,10 @@ class LobbyButton(
         self.lobby_id, self.action = lobby_id, action
         label, style = self.STYLES[action]
         super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"seq:lobby:{lobby_id}:{action}")
+            discord.ui.Button(
+                label=label, style=style, custom_id=self.ids(lobby_id=lobby_id, action=action)
+            )
         )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> LobbyButton:
-        return cls(int(match["lobby"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog: Lobby = interaction.client.get_cog("Lobby")  # type: ignore[union-attr, assignment]
@@ -99,7 +96,7 @@ class LobbyButton(
 
 
 class AddComputerSelect(
-    discord.ui.DynamicItem[discord.ui.Select], template=r"seq:lobby:(?P<lobby>\d+):addbot"
+    Templated, discord.ui.DynamicItem[discord.ui.Select], custom_id="seq:lobby:{lobby_id}:addbot"
 ):
     """The host seats a computer player of the chosen level."""
 
@@ -107,19 +104,13 @@ class AddComputerSelect(
         self.lobby_id = lobby_id
         super().__init__(
             discord.ui.Select(
-                custom_id=f"seq:lobby:{lobby_id}:addbot",
+                custom_id=self.ids(lobby_id=lobby_id),
                 placeholder="Add a computer player…",
                 options=[
                     discord.SelectOption(label=c.name, value=str(c.value)) for c in LEVEL_CHOICES
                 ],
             )
         )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> AddComputerSelect:
-        return cls(int(match["lobby"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog: Lobby = interaction.client.get_cog("Lobby")  # type: ignore[union-attr, assignment]

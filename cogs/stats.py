@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import io
-import re
 from datetime import UTC, datetime
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -16,6 +14,7 @@ from bot.services.ratings import Rating, RatingService
 from bot.services.stats import HistoryEntry, PlayerStats, StatsService, sparkline
 
 from .base import SequenceCog, server_id
+from .common.custom_ids import Templated
 from .common.describe import counted, team_label
 from .common.replays import ReplayCache
 from .common.replies import reply, reporting, user_name
@@ -82,7 +81,9 @@ def _who(user_id: int) -> str:
 
 
 class LeaderboardButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"seq:lb:(?P<page>\d+):(?P<dir>prev|next)"
+    Templated,
+    discord.ui.DynamicItem[discord.ui.Button],
+    custom_id="seq:lb:{page}:{direction:prev|next}",
 ):
     """Pages through the leaderboard (anyone may; it only edits the board message)."""
 
@@ -92,16 +93,10 @@ class LeaderboardButton(
             discord.ui.Button(
                 label="◀ Previous" if direction == "prev" else "Next ▶",
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"seq:lb:{page}:{direction}",
+                custom_id=self.ids(page=page, direction=direction),
                 disabled=disabled,
             )
         )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> LeaderboardButton:
-        return cls(int(match["page"]), match["dir"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog: Stats = interaction.client.get_cog("Stats")  # type: ignore[union-attr, assignment]

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import re
 from functools import partial
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import discord
 from discord import app_commands
@@ -22,16 +21,18 @@ from bot.services.tabletalk import TableTalkService
 from bot.store.games import GameRecord
 from bot.store.tabletalk import ReportRecord
 
-from .base import SequenceCog
+from .base import SequenceCog, Subscription
 from .common.choices import TEAM_CHOICES
+from .common.custom_ids import Templated
 from .common.describe import seat_label, team_label
 from .common.replies import can_manage, reply, reporting
 from .hand.panel import build_hand_panel
 
 
 class DecisionButton(
+    Templated,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"seq:tt:(?P<report>\d+):(?P<verdict>uphold|dismiss|withdraw)",
+    custom_id="seq:tt:{report_id}:{verdict:uphold|dismiss|withdraw}",
 ):
     """Uphold or dismiss a table-talk call (who may: :mod:`bot.services.rulings`), or the
     caller withdraws it."""
@@ -45,15 +46,8 @@ class DecisionButton(
     def __init__(self, report_id: int, verdict: str) -> None:
         self.report_id, self.verdict = report_id, verdict
         label, style = self.LOOKS[verdict]
-        super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"seq:tt:{report_id}:{verdict}")
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> DecisionButton:
-        return cls(int(match["report"]), match["verdict"])
+        custom_id = self.ids(report_id=report_id, verdict=verdict)
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog: TableTalk = interaction.client.get_cog("TableTalk")  # type: ignore[union-attr, assignment]
@@ -62,7 +56,7 @@ class DecisionButton(
 
 
 class ForfeitButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"seq:ffopen:(?P<game>\d+)"
+    Templated, discord.ui.DynamicItem[discord.ui.Button], custom_id="seq:ffopen:{game_id}"
 ):
     """Opens the clicking player's private forfeit chooser."""
 
@@ -73,15 +67,9 @@ class ForfeitButton(
                 label="Forfeit a card",
                 emoji="🤐",
                 style=discord.ButtonStyle.danger,
-                custom_id=f"seq:ffopen:{game_id}",
+                custom_id=self.ids(game_id=game_id),
             )
         )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> ForfeitButton:
-        return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: SequenceBot = interaction.client  # type: ignore[assignment]
@@ -112,10 +100,12 @@ class TableTalk(SequenceCog):
         """The board shows a Forfeit button while anyone still owes a card."""
         return ForfeitButton(record.id) if any(record.game.owed_forfeits) else None
 
+    def subscriptions(self) -> list[Subscription]:
+        return [(RulingMade, self.penalty_posted)]
+
     async def cog_load(self) -> None:
         await super().cog_load()
         self.bot.tree.add_command(self.report_menu)
-        self.bot.bus.subscribe(RulingMade, self.penalty_posted)
         for report in await self.bot.db.tabletalk.pending():
             record = self.bot.games.records.get(report.game_id)
             if record is not None:
@@ -123,7 +113,6 @@ class TableTalk(SequenceCog):
 
     async def cog_unload(self) -> None:
         await super().cog_unload()
-        self.bot.bus.unsubscribe(RulingMade, self.penalty_posted)
         self.bot.tree.remove_command(self.report_menu.name, type=self.report_menu.type)
 
     @app_commands.command(

@@ -13,7 +13,7 @@ from bot.services.events import ReminderDue, TimedOut, TurnStarted
 from bot.services.options import TableOptions, format_duration
 from bot.store.games import GameRecord
 
-from .base import SequenceCog, works_in_dms
+from .base import SequenceCog, Subscription, works_in_dms
 from .common.describe import describe_move, seat_label, team_label
 from .common.replies import reply, reporting
 
@@ -35,19 +35,12 @@ class Turns(SequenceCog):
     The turn clock (:mod:`bot.services.turns`) decides when; this cog only tells the players.
     """
 
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        bus = self.bot.bus
-        bus.subscribe(ReminderDue, self.remind)
-        bus.subscribe(TimedOut, self.timed_out)
-        bus.subscribe(TurnStarted, self.turn_started)
-
-    async def cog_unload(self) -> None:
-        await super().cog_unload()
-        bus = self.bot.bus
-        bus.unsubscribe(ReminderDue, self.remind)
-        bus.unsubscribe(TimedOut, self.timed_out)
-        bus.unsubscribe(TurnStarted, self.turn_started)
+    def subscriptions(self) -> list[Subscription]:
+        return [
+            (ReminderDue, self.remind),
+            (TimedOut, self.timed_out),
+            (TurnStarted, self.turn_started),
+        ]
 
     async def remind(self, event: ReminderDue) -> None:
         """Nudge the player to move, in the channel and (if they asked) by DM."""
