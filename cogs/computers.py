@@ -43,7 +43,7 @@ class Computers(SequenceCog):
     """Hints from the computer player (the computer players themselves are a service)."""
 
     @app_commands.command(name="hint", description="A suggestion for your move (practice games)")
-    async def hint(self, interaction: discord.Interaction) -> None:
+    async def hint(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             record = self.bot.games.for_channel(interaction.channel_id or 0)
             seat = self.bot.games.require_seat(record, interaction.user.id)

@@ -21,7 +21,7 @@ class Endings(SequenceCog):
     @app_commands.command(
         name="resign", description="Resign; your team resigns when all its players have"
     )
-    async def resign(self, interaction: discord.Interaction) -> None:
+    async def resign(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             record = self.bot.games.for_channel(interaction.channel_id or 0)
             result = await self.bot.games.vote_resign(record.id, interaction.user.id)
@@ -40,7 +40,7 @@ class Endings(SequenceCog):
     @app_commands.command(
         name="cancel", description="Cancel the lobby or game here (host or Manage Channels)"
     )
-    async def cancel(self, interaction: discord.Interaction) -> None:
+    async def cancel(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             channel_id = interaction.channel_id or 0
             moderator = can_manage(interaction, "manage_channels")

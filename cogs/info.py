@@ -45,7 +45,7 @@ class Info(SequenceCog):
     """The board, the state of the game and the rules, on demand."""
 
     @app_commands.command(name="board", description="Post the current board again")
-    async def board(self, interaction: discord.Interaction) -> None:
+    async def board(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             self.bot.limits.check(interaction, "board")
             record = self.bot.games.for_channel(interaction.channel_id or 0)
@@ -67,7 +67,7 @@ class Info(SequenceCog):
             await self.bot.games.remember_board(record, message.id)
 
     @app_commands.command(name="status", description="Seats, turn, deck, discards and sequences")
-    async def status(self, interaction: discord.Interaction) -> None:
+    async def status(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             self.bot.limits.check(interaction, "status")
             record = self.bot.games.for_channel(interaction.channel_id or 0)
@@ -103,7 +103,7 @@ class Info(SequenceCog):
 
     @works_in_dms
     @app_commands.command(name="rules", description="The rules of Sequence in one minute")
-    async def rules(self, interaction: discord.Interaction) -> None:
+    async def rules(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             text = RULES_TEXT + "\n" + ruling_rule(self.bot.settings.table_talk_ruling_timeout)
             record = self.bot.games.find_in_channel(interaction.channel_id or 0)

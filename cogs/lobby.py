@@ -175,7 +175,7 @@ class Lobby(SequenceCog):
     )
     async def new(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[SequenceBot],
         preset: str = "classic",
         teams: int = 0,
         sequences_to_win: app_commands.Range[int, 1, 4] | None = None,
@@ -226,17 +226,17 @@ class Lobby(SequenceCog):
             self.schedule_expiry(lobby)
 
     @app_commands.command(name="join", description="Join the lobby in this channel")
-    async def join(self, interaction: discord.Interaction) -> None:
+    async def join(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             await self.run_action(interaction, "join", edit=False)
 
     @app_commands.command(name="leave", description="Leave the lobby in this channel")
-    async def leave(self, interaction: discord.Interaction) -> None:
+    async def leave(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             await self.run_action(interaction, "leave", edit=False)
 
     @app_commands.command(name="start", description="Start the game (host only)")
-    async def start(self, interaction: discord.Interaction) -> None:
+    async def start(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             await self.run_action(interaction, "start", edit=False)
 
@@ -248,7 +248,7 @@ class Lobby(SequenceCog):
     )
     async def kick(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[SequenceBot],
         player: discord.Member | None = None,
         computer: str | None = None,
     ) -> None:
@@ -267,7 +267,7 @@ class Lobby(SequenceCog):
 
     @kick.autocomplete("computer")
     async def kick_computer_choices(
-        self, interaction: discord.Interaction, current: str
+        self, interaction: discord.Interaction[SequenceBot], current: str
     ) -> list[app_commands.Choice[str]]:
         lobby = await self.bot.db.lobbies.get_for_channel(interaction.channel_id or 0)
         if lobby is None:
@@ -282,7 +282,7 @@ class Lobby(SequenceCog):
     @app_commands.command(name="team", description="Put a player on a team (host only)")
     @app_commands.choices(team=TEAM_CHOICES)
     async def team(
-        self, interaction: discord.Interaction, player: discord.Member, team: int
+        self, interaction: discord.Interaction[SequenceBot], player: discord.Member, team: int
     ) -> None:
         async with reporting(interaction):
             lobby = await self.bot.lobbies.set_team(
@@ -294,7 +294,10 @@ class Lobby(SequenceCog):
     @app_commands.command(name="addbot", description="Seat a computer player (host only)")
     @app_commands.choices(level=LEVEL_CHOICES, team=TEAM_CHOICES)
     async def addbot(
-        self, interaction: discord.Interaction, level: str = "medium", team: int | None = None
+        self,
+        interaction: discord.Interaction[SequenceBot],
+        level: str = "medium",
+        team: int | None = None,
     ) -> None:
         async with reporting(interaction):
             lobby = await self.bot.lobbies.add_computer(
@@ -389,8 +392,7 @@ class Lobby(SequenceCog):
         """The game has started: say who deals and who starts (the table posts the board)."""
         game = record.game
         cut = ", ".join(
-            f"{seat.name} {card_label(game.cut[index])}"
-            for index, seat in enumerate(record.seats)
+            f"{seat.name} {card_label(game.cut[index])}" for index, seat in enumerate(record.seats)
         )
         seats = len(record.seats)
         first = game.turn  # the player after the dealer starts: the order as played

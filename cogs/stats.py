@@ -123,7 +123,7 @@ class Stats(SequenceCog):
     @app_commands.command(name="stats", description="A player's games, wins, sequences and rating")
     @app_commands.describe(player="Whose statistics (default: yours)")
     async def stats_command(
-        self, interaction: discord.Interaction, player: discord.User | None = None
+        self, interaction: discord.Interaction[SequenceBot], player: discord.User | None = None
     ) -> None:
         async with reporting(interaction):
             guild_id = server_id(interaction)
@@ -137,7 +137,7 @@ class Stats(SequenceCog):
     @app_commands.command(name="leaderboard", description="This server's ratings, best first")
     @app_commands.describe(page="Which page (10 players a page)")
     async def leaderboard(
-        self, interaction: discord.Interaction, page: app_commands.Range[int, 1] = 1
+        self, interaction: discord.Interaction[SequenceBot], page: app_commands.Range[int, 1] = 1
     ) -> None:
         async with reporting(interaction):
             guild_id = server_id(interaction)
@@ -169,7 +169,7 @@ class Stats(SequenceCog):
     @app_commands.command(name="history", description="A player's last finished games")
     @app_commands.describe(player="Whose games (default: yours)")
     async def history(
-        self, interaction: discord.Interaction, player: discord.User | None = None
+        self, interaction: discord.Interaction[SequenceBot], player: discord.User | None = None
     ) -> None:
         async with reporting(interaction):
             guild_id = server_id(interaction)
@@ -189,7 +189,7 @@ class Stats(SequenceCog):
     @app_commands.command(name="replay", description="An animated replay of a finished game")
     @app_commands.describe(game="The game's number (see /sequence history)")
     async def replay(
-        self, interaction: discord.Interaction, game: app_commands.Range[int, 1]
+        self, interaction: discord.Interaction[SequenceBot], game: app_commands.Range[int, 1]
     ) -> None:
         async with reporting(interaction):
             guild_id = server_id(interaction)

@@ -119,7 +119,7 @@ class TableTalk(SequenceCog):
         name="tabletalk", description="Call table talk (coaching) on an opponent team"
     )
     @app_commands.choices(team=TEAM_CHOICES)
-    async def tabletalk(self, interaction: discord.Interaction, team: int) -> None:
+    async def tabletalk(self, interaction: discord.Interaction[SequenceBot], team: int) -> None:
         async with reporting(interaction):
             self.bot.limits.check(interaction, "tabletalk")
             report = await self.service.report(
@@ -128,7 +128,7 @@ class TableTalk(SequenceCog):
             await self.announce(interaction, report)
 
     async def report_message(
-        self, interaction: discord.Interaction, message: discord.Message
+        self, interaction: discord.Interaction[SequenceBot], message: discord.Message
     ) -> None:
         """The message command: the author of the message is the one who coached."""
         async with reporting(interaction):
@@ -144,7 +144,10 @@ class TableTalk(SequenceCog):
             await self.announce(interaction, report, quote=message.jump_url)
 
     async def announce(
-        self, interaction: discord.Interaction, report: ReportRecord, quote: str | None = None
+        self,
+        interaction: discord.Interaction[SequenceBot],
+        report: ReportRecord,
+        quote: str | None = None,
     ) -> None:
         """Post the call; with the house rule "calls stand", uphold it at once."""
         record = self.bot.games.get(report.game_id)

@@ -105,7 +105,7 @@ class Turns(SequenceCog):
             app_commands.Choice(name="off", value="off"),
         ]
     )
-    async def notify(self, interaction: discord.Interaction, setting: str) -> None:
+    async def notify(self, interaction: discord.Interaction[SequenceBot], setting: str) -> None:
         async with reporting(interaction):
             on = setting == "on"
             await self.bot.db.prefs.set(interaction.user.id, DM_PREF, on)
@@ -120,7 +120,7 @@ class Turns(SequenceCog):
 
     @works_in_dms
     @app_commands.command(name="mygames", description="Your active games in this server")
-    async def mygames(self, interaction: discord.Interaction) -> None:
+    async def mygames(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             records = self.bot.games.games_of(interaction.user.id, interaction.guild_id)
             if not records:

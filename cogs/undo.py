@@ -57,7 +57,7 @@ class Undo(SequenceCog):
     @app_commands.command(
         name="undo", description="Ask to take back the last move (host; other teams must agree)"
     )
-    async def undo(self, interaction: discord.Interaction) -> None:
+    async def undo(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             record = self.bot.games.for_channel(interaction.channel_id or 0)
             state = await self.service.request(record.id, interaction.user.id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from bot.app import SequenceBot
 from bot.game import CardError, SpaceError, card_label, parse_card, parse_space, space_name
 from bot.game.cards import is_one_eyed, is_two_eyed
 from bot.game.moves import Move
@@ -31,7 +32,7 @@ class Hand(SequenceCog):
     @app_commands.command(
         name="hand", description="See your cards (only you can see them) and play"
     )
-    async def hand(self, interaction: discord.Interaction) -> None:
+    async def hand(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             record = self.bot.games.for_channel(interaction.channel_id or 0)
             seat = self.bot.games.require_seat(record, interaction.user.id)
@@ -43,7 +44,9 @@ class Hand(SequenceCog):
         card="A card in your hand, like 7S, TD or JC",
         space="Column A-J then row 1-10, like C4 (a one-eyed jack: the chip to remove)",
     )
-    async def play(self, interaction: discord.Interaction, card: str, space: str) -> None:
+    async def play(
+        self, interaction: discord.Interaction[SequenceBot], card: str, space: str
+    ) -> None:
         async with reporting(interaction):
             record = self.bot.games.for_channel(interaction.channel_id or 0)
             seat = self.bot.games.require_seat(record, interaction.user.id)
@@ -55,7 +58,9 @@ class Hand(SequenceCog):
                 interaction, record, seat, move, record.game.turn_number, edit=False
             )
 
-    def _own_seat(self, interaction: discord.Interaction) -> tuple[GameRecord, int] | None:
+    def _own_seat(
+        self, interaction: discord.Interaction[SequenceBot]
+    ) -> tuple[GameRecord, int] | None:
         """The channel's game and the user's seat in it, for autocomplete (no errors there)."""
         record = self.bot.games.find_in_channel(interaction.channel_id or 0)
         seat = seat_of(record, interaction.user.id) if record else None
@@ -63,7 +68,7 @@ class Hand(SequenceCog):
 
     @play.autocomplete("card")
     async def card_autocomplete(
-        self, interaction: discord.Interaction, current: str
+        self, interaction: discord.Interaction[SequenceBot], current: str
     ) -> list[app_commands.Choice[str]]:
         found = self._own_seat(interaction)
         if found is None:
@@ -87,7 +92,7 @@ class Hand(SequenceCog):
 
     @play.autocomplete("space")
     async def space_autocomplete(
-        self, interaction: discord.Interaction, current: str
+        self, interaction: discord.Interaction[SequenceBot], current: str
     ) -> list[app_commands.Choice[str]]:
         found = self._own_seat(interaction)
         if found is None:
