@@ -32,7 +32,7 @@ from bot.game import Game, GameSettings  # noqa: E402
 from bot.game.randomplay import push_random  # noqa: E402
 from bot.services.scheduler import Scheduler  # noqa: E402
 from bot.services.turns import LIMIT, REMINDER  # noqa: E402
-from bot.store import Database  # noqa: E402
+from bot.store import Database, Seat  # noqa: E402
 
 DAY = 86400
 
@@ -62,13 +62,13 @@ async def fill(path: Path, games: int) -> int:
             if game.is_over():
                 game = Game.new(GameSettings.create(players), number)
             seats = [
-                {"user_id": 1_000_000 + number * 10 + seat, "name": f"p{seat}", "bot_level": None}
+                Seat(1_000_000 + number * 10 + seat, f"p{seat}")
                 for seat in range(players)
             ]
             options = {
                 "reminder_delay": DAY,
                 "turn_time_limit": 2 * DAY,
-                "host_id": seats[0]["user_id"],
+                "host_id": seats[0].user_id,
             }
             record = await db.games.create(1, 10_000 + number, game, seats, options, None, now)
             payload = {"turn": game.turn_number, "seat": game.turn}

@@ -76,7 +76,7 @@ async def play_game(
     while not record.game.is_over():
         game = record.game
         seat = game.turn
-        actor = next(p for p in players if p.id == record.seats[seat]["user_id"])
+        actor = next(p for p in players if p.id == record.seats[seat].user_id)
         move = choose_move(player_view(game, seat), "medium", rng)
         if move.kind != PLAY:
             await _other_move(actor, channel, move)

@@ -23,6 +23,7 @@ from bot.services.turns import TurnClock
 from bot.services.undo import UndoService
 from bot.store.database import Database
 from bot.store.location import open_database
+from cogs.base import SequenceGroup
 from cogs.common.cooldowns import RateLimits
 from cogs.common.replies import SORRY
 
@@ -55,6 +56,11 @@ class SequenceTree(app_commands.CommandTree):
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
+        if isinstance(error, app_commands.NoPrivateMessage):
+            # A server-only command in DMs (cogs.base.SequenceGroup): an answer, not a failure.
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.send_message(str(error), ephemeral=True)
+            return
         log.error(
             "Command %s failed",
             interaction.command and interaction.command.qualified_name,
@@ -87,9 +93,7 @@ class SequenceBotMixin:
 
         self.settings = settings
         self.clock = utc_timestamp
-        self.sequence_group = app_commands.Group(
-            name="sequence", description="Play Sequence, the card-and-chip board game"
-        )
+        self.sequence_group = SequenceGroup()
         self.table = Table(self)  # type: ignore[arg-type]
         self.scheduler = Scheduler(self.clock)
         self.bus = EventBus()

@@ -156,7 +156,7 @@ async def _open_table(env: Any, options: DemoOptions, progress: Progress | None)
     if record is None:
         raise DemoError("The game did not start.")
     names = {env.bot.user.id: BOT_NAME, host.id: host.name}
-    names.update({seat["user_id"]: seat["name"] for seat in record.seats})
+    names.update({seat.user_id: seat.name for seat in record.seats})
     return _Table(env, channel, host, record.id, names)
 
 
@@ -180,7 +180,7 @@ async def _play(env: Any, table: _Table, seed: int) -> None:
         if record is None or record.game.is_over():
             return
         game = record.game
-        seat = next(i for i, s in enumerate(record.seats) if s["user_id"] == table.host.id)
+        seat = next(i for i, s in enumerate(record.seats) if s.user_id == table.host.id)
         if game.turn != seat:
             raise DemoError(f"The computer players stopped at move {len(game.moves)}.")
         rng = random.Random(f"demo:{seed}:{len(game.moves)}")
@@ -301,7 +301,7 @@ def winner_text(record: GameRecord) -> str:
     game = record.game
     if game.winner is None:
         return "A draw" if game.is_over() else "No result"
-    members = [record.seats[s]["name"] for s in game.settings.seats_of(game.winner)]
+    members = [record.seats[s].name for s in game.settings.seats_of(game.winner)]
     return f"{TEAM_NAMES[game.winner]} wins ({', '.join(members)})"
 
 
@@ -338,7 +338,7 @@ async def _replay_gif(table: _Table, record: GameRecord) -> bytes:
         if response is not None and response.attachments:
             return await response.attachments[0].read()
     game = record.game
-    names = [seat["name"] for seat in record.seats]
+    names = [seat.name for seat in record.seats]
     return render_replay_gif(game.settings, game.seed, game.moves, names)
 
 

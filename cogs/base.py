@@ -1,24 +1,107 @@
-"""The base of every feature cog whose slash commands are subcommands of ``/sequence``."""
+"""The shared ``/sequence`` group, and the base of every feature cog whose commands join it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+import discord
+from discord import app_commands
 from discord.ext import commands
 
 if TYPE_CHECKING:
     from bot.app import SequenceBot
+    from bot.store.games import GameRecord
+
+#: The ``extras`` key of a ``/sequence`` subcommand that also answers in direct messages.
+IN_DMS = "in_dms"
+
+NOT_IN_DMS = "Sequence is played in a server channel or thread, not in DMs."
+
+#: A game event a cog answers, and its handler.
+Subscription = tuple[type[Any], Callable[[Any], Awaitable[None]]]
+
+CommandT = TypeVar("CommandT", bound=app_commands.Command[Any, ..., Any])
+
+
+def works_in_dms(command: CommandT) -> CommandT:
+    """Let a ``/sequence`` subcommand answer in DMs too (put it above ``@app_commands.command``)."""
+    command.extras[IN_DMS] = True
+    return command
+
+
+def server_id(interaction: discord.Interaction) -> int:
+    """The server of a command that runs only in servers (a ``/sequence`` subcommand not
+    marked :func:`works_in_dms`, or a guild-only command)."""
+    if interaction.guild_id is None:
+        raise app_commands.NoPrivateMessage(NOT_IN_DMS)
+    return interaction.guild_id
+
+
+class SequenceGroup(app_commands.Group):
+    """``/sequence``: one slash-command group that several feature cogs fill.
+
+    Discord decides where a command can be used (servers, DMs) for a whole top-level command
+    only. A few subcommands are useful in DMs (the rules, the turn-DM setting, your games), so
+    the group is offered in DMs, and there it refuses every subcommand not marked
+    :func:`works_in_dms`, with :data:`NOT_IN_DMS`.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(name="sequence", description="Play Sequence, the card-and-chip board game")
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        command = interaction.command
+        if interaction.guild_id is None and not (command and command.extras.get(IN_DMS)):
+            raise app_commands.NoPrivateMessage(NOT_IN_DMS)
+        return True
 
 
 class SequenceCog(commands.Cog):
-    """A feature cog: its app commands join the shared ``/sequence`` group.
+    """A feature cog: its app commands are subcommands of the shared ``/sequence`` group.
 
-    discord.py gives each cog its own top-level commands; one ``/sequence`` group shared by
-    several feature cogs is made by moving the cog's bound commands into the group here.
+    What a cog adds to the bot is added when it loads and removed when it unloads, so that
+    ``reload_extension`` works: its subcommands (to the group), its persistent :attr:`components`
+    (``bot.add_dynamic_items``), its :meth:`board_button` (under every board message)
+    and its :meth:`subscriptions` (game events, on ``bot.bus``).
+    A subclass that overrides :meth:`cog_load` or :meth:`cog_unload` calls ``super()``.
     """
+
+    #: The persistent components (``DynamicItem`` classes) whose clicks this cog answers.
+    components: ClassVar[tuple[type[discord.ui.DynamicItem[Any]], ...]] = ()
+
+    #: A button this cog adds under a board message, or None (see :meth:`Table.board_view`).
+    board_button: Callable[[GameRecord], discord.ui.Item[Any] | None] | None = None
+
+    def subscriptions(self) -> list[Subscription]:
+        """The game events this cog answers while it is loaded, each with its handler."""
+        return []
 
     def __init__(self, bot: SequenceBot) -> None:
         self.bot = bot
-        for command in self.__cog_app_commands__:
-            bot.sequence_group.add_command(command)
+        # discord.py would add the cog's app commands to the tree as top-level commands when it
+        # loads: these are subcommands of the shared group instead, so the cog keeps them here
+        # and hands them to the group itself (discord.py's GroupCog makes one group per cog).
+        self.subcommands = list(self.__cog_app_commands__)
         self.__cog_app_commands__ = []
+
+    async def cog_load(self) -> None:
+        group = self.bot.sequence_group
+        for command in self.subcommands:
+            group.add_command(command)
+        self.bot.add_dynamic_items(*self.components)
+        if self.board_button is not None:
+            self.bot.table.board_buttons.append(self.board_button)
+        for event, handler in self.subscriptions():
+            self.bot.bus.subscribe(event, handler)
+
+    async def cog_unload(self) -> None:
+        group = self.bot.sequence_group
+        for command in self.subcommands:
+            if group.get_command(command.name) is command:
+                group.remove_command(command.name)
+        self.bot.remove_dynamic_items(*self.components)
+        if self.board_button is not None and self.board_button in self.bot.table.board_buttons:
+            self.bot.table.board_buttons.remove(self.board_button)
+        for event, handler in self.subscriptions():
+            self.bot.bus.unsubscribe(event, handler)

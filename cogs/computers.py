@@ -17,6 +17,7 @@ from bot.game.ai import hint as suggest_move
 from bot.game.cards import is_one_eyed
 from bot.game.moves import DEAD, FORFEIT, PASS, PLAY, Move
 from bot.services.errors import UserError
+from bot.services.options import TableOptions
 
 from .base import SequenceCog
 from .common.replies import reply, reporting
@@ -42,11 +43,12 @@ class Computers(SequenceCog):
     """Hints from the computer player (the computer players themselves are a service)."""
 
     @app_commands.command(name="hint", description="A suggestion for your move (practice games)")
-    async def hint(self, interaction: discord.Interaction) -> None:
+    async def hint(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             record = self.bot.games.for_channel(interaction.channel_id or 0)
             seat = self.bot.games.require_seat(record, interaction.user.id)
-            if not record.options.get("hints") or record.options.get("rated", True):
+            options = TableOptions.from_dict(record.options)
+            if not options.hints or options.rated:
                 raise UserError(
                     "Hints are off at this table: they are for unrated practice games "
                     "(open one with `/sequence new hints:True`)."

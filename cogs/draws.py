@@ -5,9 +5,7 @@ declined, lapses (the game moved on) or expires."""
 from __future__ import annotations
 
 import contextlib
-import re
 from functools import partial
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -20,14 +18,16 @@ from bot.services.votes import ACCEPTED, DECLINED, EXPIRED
 from bot.store.games import GameRecord
 from bot.store.votes import TeamVote
 
-from .base import SequenceCog
+from .base import SequenceCog, Subscription
+from .common.custom_ids import Templated
 from .common.describe import seat_label, team_label
 from .common.replies import reporting
 
 
 class DrawButton(
+    Templated,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"seq:drawoffer:(?P<game>\d+):(?P<count>\d+):(?P<answer>accept|decline)",
+    custom_id="seq:drawoffer:{game_id}:{count}:{answer:accept|decline}",
 ):
     """Accept or decline a draw offer (for the clicker's team; re-checked by the service)."""
 
@@ -40,15 +40,11 @@ class DrawButton(
         )
         super().__init__(
             discord.ui.Button(
-                label=label, style=style, custom_id=f"seq:drawoffer:{game_id}:{count}:{answer}"
+                label=label,
+                style=style,
+                custom_id=self.ids(game_id=game_id, count=count, answer=answer),
             )
         )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> DrawButton:
-        return cls(int(match["game"]), int(match["count"]), match["answer"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog: Draws = interaction.client.get_cog("Draws")  # type: ignore[union-attr, assignment]
@@ -99,25 +95,24 @@ def closed_text(offer: TeamVote, status: str) -> str:
 class Draws(SequenceCog):
     """Draw by agreement."""
 
+    components = (DrawButton,)
+
     def __init__(self, bot: SequenceBot) -> None:
         super().__init__(bot)
         self.service: DrawService = bot.draws
-        bot.add_dynamic_items(DrawButton)
+
+    def subscriptions(self) -> list[Subscription]:
+        return [(DrawOffered, self.offered), (DrawOfferClosed, self.closed)]
 
     async def cog_load(self) -> None:
-        self.bot.bus.subscribe(DrawOffered, self.offered)
-        self.bot.bus.subscribe(DrawOfferClosed, self.closed)
+        await super().cog_load()
         for record in self.bot.games.records.values():
             offer = open_offer(record.votes)
             if offer is not None:
                 self.schedule(record.id, offer)
 
-    async def cog_unload(self) -> None:
-        self.bot.bus.unsubscribe(DrawOffered, self.offered)
-        self.bot.bus.unsubscribe(DrawOfferClosed, self.closed)
-
     @app_commands.command(name="draw", description="Offer a draw; every other team must accept")
-    async def draw(self, interaction: discord.Interaction) -> None:
+    async def draw(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             self.bot.limits.check(interaction, "draw")
             record = self.bot.games.for_channel(interaction.channel_id or 0)

@@ -8,6 +8,7 @@ from discord import app_commands
 
 from bot.app import SequenceBot
 from bot.services.errors import UserError
+from bot.services.options import TableOptions
 
 from .base import SequenceCog
 from .common.describe import team_label
@@ -17,13 +18,10 @@ from .common.replies import can_manage, reply, reporting
 class Endings(SequenceCog):
     """Resigning and cancelling."""
 
-    def __init__(self, bot: SequenceBot) -> None:
-        super().__init__(bot)
-
     @app_commands.command(
         name="resign", description="Resign; your team resigns when all its players have"
     )
-    async def resign(self, interaction: discord.Interaction) -> None:
+    async def resign(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             record = self.bot.games.for_channel(interaction.channel_id or 0)
             result = await self.bot.games.vote_resign(record.id, interaction.user.id)
@@ -42,7 +40,7 @@ class Endings(SequenceCog):
     @app_commands.command(
         name="cancel", description="Cancel the lobby or game here (host or Manage Channels)"
     )
-    async def cancel(self, interaction: discord.Interaction) -> None:
+    async def cancel(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             channel_id = interaction.channel_id or 0
             moderator = can_manage(interaction, "manage_channels")
@@ -54,7 +52,8 @@ class Endings(SequenceCog):
                 if lobby_cog is not None:
                     await lobby_cog.close_message(lobby)  # type: ignore[attr-defined]
                 return
-            if interaction.user.id != record.options.get("host_id") and not moderator:
+            host_id = TableOptions.from_dict(record.options).host_id
+            if interaction.user.id != host_id and not moderator:
                 raise UserError(
                     "Only the host or someone with Manage Channels can cancel the game."
                 )

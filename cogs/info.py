@@ -14,7 +14,7 @@ from bot.services.draws import COOLDOWN_TURNS
 from bot.services.options import TableOptions, describe_house_rules, format_duration
 from bot.services.rulings import RULING_RULE
 
-from .base import SequenceCog
+from .base import SequenceCog, works_in_dms
 from .common.describe import result_line, scoreline, seat_label, team_label, turn_line
 from .common.replies import reply, reporting
 from .common.table import render_public_board
@@ -66,11 +66,8 @@ def ruling_rule(timeout: int) -> str:
 class Info(SequenceCog):
     """The board, the state of the game and the rules, on demand."""
 
-    def __init__(self, bot: SequenceBot) -> None:
-        super().__init__(bot)
-
     @app_commands.command(name="board", description="Post the current board again")
-    async def board(self, interaction: discord.Interaction) -> None:
+    async def board(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             self.bot.limits.check(interaction, "board")
             record = self.bot.games.for_channel(interaction.channel_id or 0)
@@ -92,7 +89,7 @@ class Info(SequenceCog):
             await self.bot.games.remember_board(record, message.id)
 
     @app_commands.command(name="status", description="Seats, turn, deck, discards and sequences")
-    async def status(self, interaction: discord.Interaction) -> None:
+    async def status(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             self.bot.limits.check(interaction, "status")
             record = self.bot.games.for_channel(interaction.channel_id or 0)
@@ -126,8 +123,9 @@ class Info(SequenceCog):
         since = entries[-1].created_at if entries else record.created_at
         return self.bot.clock() - since
 
+    @works_in_dms
     @app_commands.command(name="rules", description="The rules of Sequence in one minute")
-    async def rules(self, interaction: discord.Interaction) -> None:
+    async def rules(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             settings = self.bot.settings
             text = RULES_TEXT + "\n" + ruling_rule(settings.table_talk_ruling_timeout)

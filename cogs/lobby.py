@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-import re
 from functools import partial
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import discord
 from discord import app_commands
@@ -20,7 +19,7 @@ from bot.store.games import GameRecord
 from bot.store.lobbies import LobbyRecord
 from render.theme import TEAM_COLOUR_VALUES
 
-from .base import SequenceCog
+from .base import SequenceCog, server_id
 from .common.choices import (
     LEVEL_CHOICES,
     PRESET_CHOICES,
@@ -28,6 +27,7 @@ from .common.choices import (
     TEAM_COUNT_CHOICES,
     TIMEOUT_CHOICES,
 )
+from .common.custom_ids import Templated
 from .common.describe import counted, seat_label, team_label
 from .common.replies import can_manage, reply, reporting, user_name
 
@@ -37,7 +37,7 @@ ACTIONS = ("join", "leave", "switch", "start", "cancel", "addbot")
 def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
     """The lobby message: seats by team, the rules chosen, and how to start."""
     options = TableOptions.from_dict(lobby.options)
-    shown = {seat["user_id"]: discord.utils.escape_markdown(seat["name"]) for seat in lobby.seats}
+    shown = {seat.user_id: discord.utils.escape_markdown(seat.name) for seat in lobby.seats}
     host = f"**{shown[lobby.host_id]}**" if lobby.host_id in shown else f"<@{lobby.host_id}>"
     embed = discord.Embed(
         title=f"Sequence lobby · {options.preset}",
@@ -49,7 +49,7 @@ def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
     )
     for team, members in enumerate(lobby_teams(lobby)):
         names = "\n".join(
-            f"🤖 {shown[seat['user_id']]}" if seat.get("bot_level") else shown[seat["user_id"]]
+            f"🤖 {shown[seat.user_id]}" if seat.is_computer else shown[seat.user_id]
             for seat in members
         )
         embed.add_field(name=team_label(team), value=names or "—", inline=True)
@@ -65,8 +65,9 @@ def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
 
 
 class LobbyButton(
+    Templated,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"seq:lobby:(?P<lobby>\d+):(?P<action>join|leave|switch|start|cancel)",
+    custom_id="seq:lobby:{lobby_id}:{action:join|leave|switch|start|cancel}",
 ):
     """The lobby message's buttons."""
 
@@ -82,14 +83,10 @@ class LobbyButton(
         self.lobby_id, self.action = lobby_id, action
         label, style = self.STYLES[action]
         super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"seq:lobby:{lobby_id}:{action}")
+            discord.ui.Button(
+                label=label, style=style, custom_id=self.ids(lobby_id=lobby_id, action=action)
+            )
         )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> LobbyButton:
-        return cls(int(match["lobby"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog: Lobby = interaction.client.get_cog("Lobby")  # type: ignore[union-attr, assignment]
@@ -99,7 +96,7 @@ class LobbyButton(
 
 
 class AddComputerSelect(
-    discord.ui.DynamicItem[discord.ui.Select], template=r"seq:lobby:(?P<lobby>\d+):addbot"
+    Templated, discord.ui.DynamicItem[discord.ui.Select], custom_id="seq:lobby:{lobby_id}:addbot"
 ):
     """The host seats a computer player of the chosen level."""
 
@@ -107,19 +104,13 @@ class AddComputerSelect(
         self.lobby_id = lobby_id
         super().__init__(
             discord.ui.Select(
-                custom_id=f"seq:lobby:{lobby_id}:addbot",
+                custom_id=self.ids(lobby_id=lobby_id),
                 placeholder="Add a computer player…",
                 options=[
                     discord.SelectOption(label=c.name, value=str(c.value)) for c in LEVEL_CHOICES
                 ],
             )
         )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> AddComputerSelect:
-        return cls(int(match["lobby"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog: Lobby = interaction.client.get_cog("Lobby")  # type: ignore[union-attr, assignment]
@@ -146,11 +137,10 @@ def lobby_view(lobby: LobbyRecord) -> discord.ui.View:
 class Lobby(SequenceCog):
     """Open a table, gather players and teams, and start the game."""
 
-    def __init__(self, bot: SequenceBot) -> None:
-        super().__init__(bot)
-        bot.add_dynamic_items(LobbyButton, AddComputerSelect)
+    components = (LobbyButton, AddComputerSelect)
 
     async def cog_load(self) -> None:
+        await super().cog_load()
         for lobby in await self.bot.db.lobbies.list_all():
             self.schedule_expiry(lobby)
 
@@ -186,7 +176,7 @@ class Lobby(SequenceCog):
     )
     async def new(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[SequenceBot],
         preset: str = "classic",
         teams: int = 0,
         sequences_to_win: app_commands.Range[int, 1, 4] | None = None,
@@ -202,8 +192,6 @@ class Lobby(SequenceCog):
         hints: bool = False,
     ) -> None:
         async with reporting(interaction):
-            if interaction.guild_id is None:
-                raise UserError("Sequence is played in a server channel or thread, not in DMs.")
             settings = self.bot.settings
             options = TableOptions(
                 preset=preset,
@@ -229,7 +217,7 @@ class Lobby(SequenceCog):
             self.bot.limits.check(interaction, "new lobby")
             host = Person(interaction.user.id, user_name(interaction.user))
             lobby = await self.bot.lobbies.open(
-                interaction.guild_id, interaction.channel_id or 0, host, options
+                server_id(interaction), interaction.channel_id or 0, host, options
             )
             await interaction.response.send_message(
                 "🎲 A game of **Sequence** is starting! Press **Join** to play.",
@@ -241,17 +229,17 @@ class Lobby(SequenceCog):
             self.schedule_expiry(lobby)
 
     @app_commands.command(name="join", description="Join the lobby in this channel")
-    async def join(self, interaction: discord.Interaction) -> None:
+    async def join(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             await self.run_action(interaction, "join", edit=False)
 
     @app_commands.command(name="leave", description="Leave the lobby in this channel")
-    async def leave(self, interaction: discord.Interaction) -> None:
+    async def leave(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             await self.run_action(interaction, "leave", edit=False)
 
     @app_commands.command(name="start", description="Start the game (host only)")
-    async def start(self, interaction: discord.Interaction) -> None:
+    async def start(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             await self.run_action(interaction, "start", edit=False)
 
@@ -263,7 +251,7 @@ class Lobby(SequenceCog):
     )
     async def kick(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[SequenceBot],
         player: discord.Member | None = None,
         computer: str | None = None,
     ) -> None:
@@ -282,22 +270,22 @@ class Lobby(SequenceCog):
 
     @kick.autocomplete("computer")
     async def kick_computer_choices(
-        self, interaction: discord.Interaction, current: str
+        self, interaction: discord.Interaction[SequenceBot], current: str
     ) -> list[app_commands.Choice[str]]:
         lobby = await self.bot.db.lobbies.get_for_channel(interaction.channel_id or 0)
         if lobby is None:
             return []
         wanted = current.casefold()
         return [
-            app_commands.Choice(name=seat["name"], value=str(seat["user_id"]))
+            app_commands.Choice(name=seat.name, value=str(seat.user_id))
             for seat in lobby.seats
-            if seat.get("bot_level") and wanted in seat["name"].casefold()
+            if seat.is_computer and wanted in seat.name.casefold()
         ][:25]
 
     @app_commands.command(name="team", description="Put a player on a team (host only)")
     @app_commands.choices(team=TEAM_CHOICES)
     async def team(
-        self, interaction: discord.Interaction, player: discord.Member, team: int
+        self, interaction: discord.Interaction[SequenceBot], player: discord.Member, team: int
     ) -> None:
         async with reporting(interaction):
             lobby = await self.bot.lobbies.set_team(
@@ -309,13 +297,16 @@ class Lobby(SequenceCog):
     @app_commands.command(name="addbot", description="Seat a computer player (host only)")
     @app_commands.choices(level=LEVEL_CHOICES, team=TEAM_CHOICES)
     async def addbot(
-        self, interaction: discord.Interaction, level: str = "medium", team: int | None = None
+        self,
+        interaction: discord.Interaction[SequenceBot],
+        level: str = "medium",
+        team: int | None = None,
     ) -> None:
         async with reporting(interaction):
             lobby = await self.bot.lobbies.add_computer(
                 interaction.channel_id or 0, interaction.user.id, level, team
             )
-            await reply(interaction, f"🤖 {lobby.seats[-1]['name']} joined the lobby.")
+            await reply(interaction, f"🤖 {lobby.seats[-1].name} joined the lobby.")
             await self.refresh_message(lobby)
 
     # ------------------------------------------------------------------ actions
@@ -404,18 +395,17 @@ class Lobby(SequenceCog):
         """The game has started: say who deals and who starts (the table posts the board)."""
         game = record.game
         cut = ", ".join(
-            f"{seat['name']} {card_label(game.cut[index])}"
-            for index, seat in enumerate(record.seats)
+            f"{seat.name} {card_label(game.cut[index])}" for index, seat in enumerate(record.seats)
         )
         seats = len(record.seats)
         first = game.turn  # the player after the dealer starts: the order as played
         order = " → ".join(seat_label(record, (first + i) % seats) for i in range(seats))
         lowest = "highest" if game.settings.convoy else "lowest"
         text = (
-            f"🃏 **The game begins!** The cut: {cut}. {record.seats[game.dealer]['name']} cut the "
+            f"🃏 **The game begins!** The cut: {cut}. {record.seats[game.dealer].name} cut the "
             f"{lowest} card and deals {game.settings.hand_size} cards each.\nPlay order: {order}."
         )
-        limit = record.options.get("turn_time_limit")
+        limit = TableOptions.from_dict(record.options).turn_time_limit
         if limit:
             text += f"\n⏱️ {format_duration(limit)} per turn."
         if edit:

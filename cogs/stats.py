@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import io
-import re
 from datetime import UTC, datetime
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -15,7 +13,8 @@ from bot.services.errors import UserError
 from bot.services.ratings import Rating, RatingService
 from bot.services.stats import HistoryEntry, PlayerStats, StatsService, sparkline
 
-from .base import SequenceCog
+from .base import SequenceCog, server_id
+from .common.custom_ids import Templated
 from .common.describe import counted, team_label
 from .common.replays import ReplayCache
 from .common.replies import reply, reporting, user_name
@@ -82,7 +81,9 @@ def _who(user_id: int) -> str:
 
 
 class LeaderboardButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"seq:lb:(?P<page>\d+):(?P<dir>prev|next)"
+    Templated,
+    discord.ui.DynamicItem[discord.ui.Button],
+    custom_id="seq:lb:{page}:{direction:prev|next}",
 ):
     """Pages through the leaderboard (anyone may; it only edits the board message)."""
 
@@ -92,16 +93,10 @@ class LeaderboardButton(
             discord.ui.Button(
                 label="◀ Previous" if direction == "prev" else "Next ▶",
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"seq:lb:{page}:{direction}",
+                custom_id=self.ids(page=page, direction=direction),
                 disabled=disabled,
             )
         )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> LeaderboardButton:
-        return cls(int(match["page"]), match["dir"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog: Stats = interaction.client.get_cog("Stats")  # type: ignore[union-attr, assignment]
@@ -112,7 +107,9 @@ class LeaderboardButton(
 
 
 class Stats(SequenceCog):
-    """Players' records, ratings and replays of finished games."""
+    """Players' records, ratings and replays of finished games (each server keeps its own)."""
+
+    components = (LeaderboardButton,)
 
     def __init__(self, bot: SequenceBot) -> None:
         super().__init__(bot)
@@ -122,15 +119,14 @@ class Stats(SequenceCog):
             bot.ratings = ratings  # type: ignore[attr-defined]  # shared with tournaments
         self.stats = StatsService(bot.db, ratings)
         self.replays = ReplayCache(bot.settings.database_path.parent / "replays")
-        bot.add_dynamic_items(LeaderboardButton)
 
     @app_commands.command(name="stats", description="A player's games, wins, sequences and rating")
     @app_commands.describe(player="Whose statistics (default: yours)")
     async def stats_command(
-        self, interaction: discord.Interaction, player: discord.User | None = None
+        self, interaction: discord.Interaction[SequenceBot], player: discord.User | None = None
     ) -> None:
         async with reporting(interaction):
-            guild_id = _guild(interaction)
+            guild_id = server_id(interaction)
             self.bot.limits.check(interaction, "stats")
             who = player or interaction.user
             stats = await self.stats.player(guild_id, who.id)
@@ -141,10 +137,10 @@ class Stats(SequenceCog):
     @app_commands.command(name="leaderboard", description="This server's ratings, best first")
     @app_commands.describe(page="Which page (10 players a page)")
     async def leaderboard(
-        self, interaction: discord.Interaction, page: app_commands.Range[int, 1] = 1
+        self, interaction: discord.Interaction[SequenceBot], page: app_commands.Range[int, 1] = 1
     ) -> None:
         async with reporting(interaction):
-            guild_id = _guild(interaction)
+            guild_id = server_id(interaction)
             self.bot.limits.check(interaction, "leaderboard")
             embed, view = await self.leaderboard_page(guild_id, page)
             await interaction.response.send_message(
@@ -173,10 +169,10 @@ class Stats(SequenceCog):
     @app_commands.command(name="history", description="A player's last finished games")
     @app_commands.describe(player="Whose games (default: yours)")
     async def history(
-        self, interaction: discord.Interaction, player: discord.User | None = None
+        self, interaction: discord.Interaction[SequenceBot], player: discord.User | None = None
     ) -> None:
         async with reporting(interaction):
-            guild_id = _guild(interaction)
+            guild_id = server_id(interaction)
             who = player or interaction.user
             entries, total = await self.stats.history(guild_id, who.id)
             if not entries:
@@ -193,10 +189,10 @@ class Stats(SequenceCog):
     @app_commands.command(name="replay", description="An animated replay of a finished game")
     @app_commands.describe(game="The game's number (see /sequence history)")
     async def replay(
-        self, interaction: discord.Interaction, game: app_commands.Range[int, 1]
+        self, interaction: discord.Interaction[SequenceBot], game: app_commands.Range[int, 1]
     ) -> None:
         async with reporting(interaction):
-            guild_id = _guild(interaction)
+            guild_id = server_id(interaction)
             self.bot.limits.check(interaction, "replay")
             found = await self.stats.replay(guild_id, game)
             await interaction.response.defer(thinking=True)
@@ -208,12 +204,6 @@ class Stats(SequenceCog):
                 file=discord.File(io.BytesIO(gif), filename=f"sequence-{game}.gif"),
                 allowed_mentions=NO_PINGS,
             )
-
-
-def _guild(interaction: discord.Interaction) -> int:
-    if interaction.guild_id is None:
-        raise UserError("Statistics are kept per server: use this in a server channel.")
-    return interaction.guild_id
 
 
 async def setup(bot: SequenceBot) -> None:

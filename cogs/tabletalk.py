@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import re
 from functools import partial
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import discord
 from discord import app_commands
@@ -16,21 +15,24 @@ from bot.app import SequenceBot
 from bot.services.errors import UserError
 from bot.services.events import RulingMade
 from bot.services.games import seat_of
+from bot.services.options import TableOptions
 from bot.services.rulings import describe_eligible, eligible
 from bot.services.tabletalk import TableTalkService
 from bot.store.games import GameRecord
 from bot.store.tabletalk import ReportRecord
 
-from .base import SequenceCog
+from .base import SequenceCog, Subscription
 from .common.choices import TEAM_CHOICES
+from .common.custom_ids import Templated
 from .common.describe import seat_label, team_label
 from .common.replies import can_manage, reply, reporting
-from .hand_panel import build_panel
+from .hand.panel import build_hand_panel
 
 
 class DecisionButton(
+    Templated,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"seq:tt:(?P<report>\d+):(?P<verdict>uphold|dismiss|withdraw)",
+    custom_id="seq:tt:{report_id}:{verdict:uphold|dismiss|withdraw}",
 ):
     """Uphold or dismiss a table-talk call (who may: :mod:`bot.services.rulings`), or the
     caller withdraws it."""
@@ -44,15 +46,8 @@ class DecisionButton(
     def __init__(self, report_id: int, verdict: str) -> None:
         self.report_id, self.verdict = report_id, verdict
         label, style = self.LOOKS[verdict]
-        super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"seq:tt:{report_id}:{verdict}")
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> DecisionButton:
-        return cls(int(match["report"]), match["verdict"])
+        custom_id = self.ids(report_id=report_id, verdict=verdict)
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog: TableTalk = interaction.client.get_cog("TableTalk")  # type: ignore[union-attr, assignment]
@@ -61,7 +56,7 @@ class DecisionButton(
 
 
 class ForfeitButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"seq:ffopen:(?P<game>\d+)"
+    Templated, discord.ui.DynamicItem[discord.ui.Button], custom_id="seq:ffopen:{game_id}"
 ):
     """Opens the clicking player's private forfeit chooser."""
 
@@ -72,15 +67,9 @@ class ForfeitButton(
                 label="Forfeit a card",
                 emoji="🤐",
                 style=discord.ButtonStyle.danger,
-                custom_id=f"seq:ffopen:{game_id}",
+                custom_id=self.ids(game_id=game_id),
             )
         )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> ForfeitButton:
-        return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: SequenceBot = interaction.client  # type: ignore[assignment]
@@ -91,44 +80,46 @@ class ForfeitButton(
                 raise UserError("You are not playing in this game.")
             if not record.game.owed_forfeits[seat]:
                 raise UserError("You owe no card for table talk.")
-            panel = await build_panel(bot, record, seat)
+            panel = await build_hand_panel(record, seat)
             await panel.send(interaction)
-
-
-def forfeit_button(record: GameRecord) -> discord.ui.Item | None:
-    """The board shows a Forfeit button while anyone still owes a card."""
-    return ForfeitButton(record.id) if any(record.game.owed_forfeits) else None
 
 
 class TableTalk(SequenceCog):
     """No coaching: call it, decide it, and the offending team forfeits."""
 
+    components = (DecisionButton, ForfeitButton)
+
     def __init__(self, bot: SequenceBot) -> None:
         super().__init__(bot)
         self.service: TableTalkService = bot.tabletalk
-        bot.add_dynamic_items(DecisionButton, ForfeitButton)
-        bot.table.board_buttons.append(forfeit_button)
         self.report_menu = app_commands.ContextMenu(
             name="Report table talk", callback=self.report_message
         )
-        bot.tree.add_command(self.report_menu)
+
+    def board_button(self, record: GameRecord) -> discord.ui.Item | None:
+        """The board shows a Forfeit button while anyone still owes a card."""
+        return ForfeitButton(record.id) if any(record.game.owed_forfeits) else None
+
+    def subscriptions(self) -> list[Subscription]:
+        return [(RulingMade, self.penalty_posted)]
 
     async def cog_load(self) -> None:
-        self.bot.bus.subscribe(RulingMade, self.penalty_posted)
+        await super().cog_load()
+        self.bot.tree.add_command(self.report_menu)
         for report in await self.bot.db.tabletalk.pending():
             record = self.bot.games.records.get(report.game_id)
             if record is not None:
                 self.schedule_stand(record, report)
 
     async def cog_unload(self) -> None:
-        self.bot.bus.unsubscribe(RulingMade, self.penalty_posted)
+        await super().cog_unload()
         self.bot.tree.remove_command(self.report_menu.name, type=self.report_menu.type)
 
     @app_commands.command(
         name="tabletalk", description="Call table talk (coaching) on an opponent team"
     )
     @app_commands.choices(team=TEAM_CHOICES)
-    async def tabletalk(self, interaction: discord.Interaction, team: int) -> None:
+    async def tabletalk(self, interaction: discord.Interaction[SequenceBot], team: int) -> None:
         async with reporting(interaction):
             self.bot.limits.check(interaction, "tabletalk")
             report = await self.service.report(
@@ -137,7 +128,7 @@ class TableTalk(SequenceCog):
             await self.announce(interaction, report)
 
     async def report_message(
-        self, interaction: discord.Interaction, message: discord.Message
+        self, interaction: discord.Interaction[SequenceBot], message: discord.Message
     ) -> None:
         """The message command: the author of the message is the one who coached."""
         async with reporting(interaction):
@@ -153,7 +144,10 @@ class TableTalk(SequenceCog):
             await self.announce(interaction, report, quote=message.jump_url)
 
     async def announce(
-        self, interaction: discord.Interaction, report: ReportRecord, quote: str | None = None
+        self,
+        interaction: discord.Interaction[SequenceBot],
+        report: ReportRecord,
+        quote: str | None = None,
     ) -> None:
         """Post the call; with the house rule "calls stand", uphold it at once."""
         record = self.bot.games.get(report.game_id)
@@ -161,7 +155,7 @@ class TableTalk(SequenceCog):
         text = (
             f"🗣️ <@{report.reporter_id}> calls **table talk** on {team_label(report.team)}{where}."
         )
-        if record.options.get("tabletalk_stands"):
+        if TableOptions.from_dict(record.options).tabletalk_stands:
             await reply(interaction, text, ephemeral=False)
             await self.service.resolve(
                 report.id, interaction.user.id, uphold=True, can_moderate=True

@@ -17,14 +17,13 @@ from discord import app_commands
 
 from bot.app import SequenceBot
 from bot.services.events import ReminderDue, TimedOut, TurnStarted
-from bot.services.lobbies import is_computer
-from bot.services.options import format_duration
+from bot.services.options import TableOptions, format_duration
 from bot.store.games import GameRecord
 
-from .base import SequenceCog
+from .base import SequenceCog, Subscription, works_in_dms
 from .common.describe import describe_move, seat_label, team_label
 from .common.replies import reply, reporting
-from .hand_panel import build_panel
+from .hand.panel import build_hand_panel
 
 log = logging.getLogger(__name__)
 
@@ -44,22 +43,17 @@ class Turns(SequenceCog):
     The turn clock (:mod:`bot.services.turns`) decides when; this cog only tells the players.
     """
 
-    async def cog_load(self) -> None:
-        bus = self.bot.bus
-        bus.subscribe(ReminderDue, self.remind)
-        bus.subscribe(TimedOut, self.timed_out)
-        bus.subscribe(TurnStarted, self.turn_started)
-
-    async def cog_unload(self) -> None:
-        bus = self.bot.bus
-        bus.unsubscribe(ReminderDue, self.remind)
-        bus.unsubscribe(TimedOut, self.timed_out)
-        bus.unsubscribe(TurnStarted, self.turn_started)
+    def subscriptions(self) -> list[Subscription]:
+        return [
+            (ReminderDue, self.remind),
+            (TimedOut, self.timed_out),
+            (TurnStarted, self.turn_started),
+        ]
 
     async def remind(self, event: ReminderDue) -> None:
         """Nudge the player to move, in the channel and (if they asked) by DM."""
         record, seat = event.record, event.seat
-        waited = format_duration(record.options.get("reminder_delay") or 0)
+        waited = format_duration(TableOptions.from_dict(record.options).reminder_delay)
         text = (
             f"⏰ {seat_label(record, seat, mention=True)}, it is still your turn in game "
             f"#{record.id} ({team_label(record.game.team_of(seat))}); waiting {waited}. "
@@ -87,7 +81,7 @@ class Turns(SequenceCog):
         drawn for this turn (a click on it after the turn moved on is refused as stale)."""
         record, game = event.record, event.game
         seat = game.turn
-        if is_computer(record.seats[seat]):
+        if record.seats[seat].is_computer:
             return
         last = game.moves[-1] if game.moves else None
         happened = f"{describe_move(record, last)}\n" if last else ""
@@ -105,15 +99,15 @@ class Turns(SequenceCog):
 
         With ``panel_game`` (the game as the turn began), the DM also carries the player's hand
         panel: their hand image and controls, for their eyes only."""
-        user_id = record.seats[seat]["user_id"]
-        if is_computer(record.seats[seat]) or not await self.bot.db.prefs.get(
+        user_id = record.seats[seat].user_id
+        if record.seats[seat].is_computer or not await self.bot.db.prefs.get(
             user_id, DM_PREF, False
         ):
             return
         kwargs: dict[str, Any] = {}
         if panel_game is not None:
             drawn = dataclasses.replace(record, game=panel_game)
-            panel = await build_panel(self.bot, drawn, seat, with_image=True)
+            panel = await build_hand_panel(drawn, seat, with_image=True)
             text = f"{text}\n{panel.content}"
             kwargs = {"files": panel.files(), "embeds": panel.embeds}
             if panel.view is not None:
@@ -126,6 +120,7 @@ class Turns(SequenceCog):
             await self.bot.db.prefs.set(user_id, DM_FAILED_PREF, self.bot.clock())
 
     # ------------------------------------------------------------------ commands
+    @works_in_dms
     @app_commands.command(name="notify", description="Get a direct message when it is your turn")
     @app_commands.choices(
         setting=[
@@ -133,7 +128,7 @@ class Turns(SequenceCog):
             app_commands.Choice(name="off", value="off"),
         ]
     )
-    async def notify(self, interaction: discord.Interaction, setting: str) -> None:
+    async def notify(self, interaction: discord.Interaction[SequenceBot], setting: str) -> None:
         async with reporting(interaction):
             on = setting == "on"
             await self.bot.db.prefs.set(interaction.user.id, DM_PREF, on)
@@ -146,8 +141,9 @@ class Turns(SequenceCog):
                 await self.bot.db.prefs.delete(interaction.user.id, DM_FAILED_PREF)
             await reply(interaction, text)
 
+    @works_in_dms
     @app_commands.command(name="mygames", description="Your active games in this server")
-    async def mygames(self, interaction: discord.Interaction) -> None:
+    async def mygames(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             # From the store: in a cluster, another process may serve some of them.
             records = await self.bot.db.games.active_of(interaction.user.id, interaction.guild_id)
@@ -160,8 +156,8 @@ class Turns(SequenceCog):
             lines = []
             for record in sorted(records, key=lambda r: r.id):
                 game = record.game
-                mine = record.seats[game.turn]["user_id"] == interaction.user.id
-                turn = "**your turn**" if mine else f"{record.seats[game.turn]['name']}'s turn"
+                mine = record.seats[game.turn].user_id == interaction.user.id
+                turn = "**your turn**" if mine else f"{record.seats[game.turn].name}'s turn"
                 lines.append(
                     f"• Game #{record.id} in <#{record.channel_id}>: {turn} · "
                     f"[board]({board_link(record)})"

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
 import discord
 from discord import app_commands
 
@@ -12,13 +9,15 @@ from bot.app import SequenceBot
 from bot.services.undo import UndoService, UndoState
 
 from .base import SequenceCog
+from .common.custom_ids import Templated
 from .common.describe import describe_move, team_label
 from .common.replies import reporting
 
 
 class UndoButton(
+    Templated,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"seq:undo:(?P<game>\d+):(?P<count>\d+):(?P<answer>agree|refuse)",
+    custom_id="seq:undo:{game_id}:{count}:{answer:agree|refuse}",
 ):
     """Agree or refuse an undo request."""
 
@@ -31,15 +30,11 @@ class UndoButton(
         )
         super().__init__(
             discord.ui.Button(
-                label=label, style=style, custom_id=f"seq:undo:{game_id}:{count}:{answer}"
+                label=label,
+                style=style,
+                custom_id=self.ids(game_id=game_id, count=count, answer=answer),
             )
         )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> UndoButton:
-        return cls(int(match["game"]), int(match["count"]), match["answer"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog: Undo = interaction.client.get_cog("Undo")  # type: ignore[union-attr, assignment]
@@ -53,15 +48,16 @@ class UndoButton(
 class Undo(SequenceCog):
     """Take back a move, with everyone's agreement."""
 
+    components = (UndoButton,)
+
     def __init__(self, bot: SequenceBot) -> None:
         super().__init__(bot)
         self.service: UndoService = bot.undo
-        bot.add_dynamic_items(UndoButton)
 
     @app_commands.command(
         name="undo", description="Ask to take back the last move (host; other teams must agree)"
     )
-    async def undo(self, interaction: discord.Interaction) -> None:
+    async def undo(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             record = self.bot.games.for_channel(interaction.channel_id or 0)
             state = await self.service.request(record.id, interaction.user.id)

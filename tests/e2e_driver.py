@@ -34,7 +34,7 @@ def seat_to_act(record: Any) -> int:
     """The seat that must act now: one owing a forfeit first, else the seat to move."""
     game = record.game
     for seat, owed in enumerate(game.owed_forfeits):
-        if owed and not record.seats[seat].get("bot_level"):
+        if owed and not record.seats[seat].is_computer:
             return seat
     return game.turn
 
@@ -92,7 +92,7 @@ async def play_to_the_end(table: Table, record: Any, *, max_moves: int = 600, se
         if game.is_over():
             return record
         seat = seat_to_act(record)
-        if record.seats[seat].get("bot_level"):
+        if record.seats[seat].is_computer:
             await table.env.settle()
             continue
         move = choose_move(player_view(game, seat), "medium", rng)

@@ -54,7 +54,7 @@ async def open_and_start(table: Table, *, seed: int = 1, **options: Any) -> Any:
 
 def seat_actor(table: Table, record: Any, seat: int) -> Any:
     """The actor sitting in ``seat``."""
-    user_id = record.seats[seat]["user_id"]
+    user_id = record.seats[seat].user_id
     return next(p for p in table.players if p.id == user_id)
 
 

@@ -21,7 +21,6 @@ from bot.game import (
     full_deck,
     parse_space,
 )
-from bot.game.board import LINES_THROUGH
 from bot.game.moves import DRAW, FORFEIT, REMOVE, RESIGN, TABLETALK
 
 Space = int | str
@@ -194,16 +193,6 @@ def play_random_game(
         if after_move:
             after_move(game)
     return game
-
-
-def straight_windows() -> list[tuple[int, ...]]:
-    """Every window of five spaces in a straight line on the board (192 of them)."""
-    windows = set()
-    for space in range(100):
-        for line, _ in LINES_THROUGH[space]:
-            for first in range(len(line) - 4):
-                windows.add(tuple(line[first : first + 5]))
-    return sorted(windows)
 
 
 HOUSE_OPTIONS = st.builds(

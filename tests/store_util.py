@@ -6,7 +6,7 @@ import random
 
 from bot.game import Game, GameSettings
 from bot.game.randomplay import push_random
-from bot.store import Database, GameRecord
+from bot.store import Database, GameRecord, Seat
 
 
 def new_game(seed: int = 1, players: int = 2) -> Game:
@@ -18,10 +18,7 @@ async def create_game(
     db: Database, channel_id: int, seed: int = 1, *, players: int = 2, guild_id: int = 7
 ) -> GameRecord:
     """Store a new game in a channel."""
-    seats = [
-        {"user_id": 100 + i, "name": f"P{i}", "team": None, "bot_level": None}
-        for i in range(players)
-    ]
+    seats = [Seat(100 + i, f"P{i}") for i in range(players)]
     return await db.games.create(
         guild_id, channel_id, new_game(seed, players), seats, {"turn_timer": 60}, None, 1000.0
     )

@@ -14,11 +14,11 @@ import sys
 import time
 
 from bot.services.games import Draft, GameService
-from bot.store import Database
+from bot.store import Database, Seat
 from tests.store_util import new_game, push_random
 
 CHANNEL = 1
-SEATS = [{"user_id": 1, "name": "ada"}, {"user_id": 2, "name": "bob"}]
+SEATS = [Seat(1, "ada"), Seat(2, "bob")]
 
 
 def ack(line: str) -> None:

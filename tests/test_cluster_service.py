@@ -19,11 +19,12 @@ from bot.services.errors import UserError
 from bot.services.events import EventBus, GameEnded, MoveCommitted, TurnStarted
 from bot.services.games import GAMES_CHANNEL, RACE_LOST, STALE, GameService
 from bot.store.location import open_database
+from bot.store.seats import Seat
 from bot.store.shards import Shards
 from tests.store_util import new_game
 from tests.test_store_shards import guild_on
 
-SEATS = [{"user_id": 1, "name": "ada"}, {"user_id": 2, "name": "bob"}]
+SEATS = [Seat(1, "ada"), Seat(2, "bob")]
 
 
 class Process:
@@ -81,7 +82,7 @@ async def test_a_move_on_another_process_is_made_once_and_its_owner_hears(cluste
     zero, one, game_id = cluster
     owned = one.games.records[game_id]
     move = a_play(owned.game)
-    user = SEATS[move.seat]["user_id"]
+    user = SEATS[move.seat].user_id
     outcome = await zero.games.play(
         game_id, user, move.card, move.space, expected_turn=owned.game.turn_number
     )
@@ -109,7 +110,7 @@ async def test_the_same_move_on_both_processes_commits_once(cluster) -> None:
     owned = one.games.records[game_id]
     for _ in range(5):  # several rounds: either side may win each
         move = a_play(owned.game)
-        user = SEATS[move.seat]["user_id"]
+        user = SEATS[move.seat].user_id
         turn = owned.game.turn_number
         results = await asyncio.gather(
             zero.games.play(game_id, user, move.card, move.space, expected_turn=turn),
@@ -149,7 +150,7 @@ async def test_a_dropped_listener_reconnects_and_catches_up(cluster) -> None:
             await asyncio.sleep(0.01)
     owned = one.games.records[game_id]
     move = a_play(owned.game)
-    user = SEATS[move.seat]["user_id"]
+    user = SEATS[move.seat].user_id
     await zero.games.play(game_id, user, move.card, move.space, expected_turn=0)  # unheard
     await one.heard_of(1)  # the reconnected listener catches up with what it missed
     assert owned.game.moves == [move] and await db.alive()

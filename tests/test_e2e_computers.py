@@ -26,7 +26,7 @@ async def test_a_computer_moves_after_its_pause_and_posts_like_a_player(simcord_
     table.bot.lobbies.new_seed = lambda: 3  # seed 3: the second seat (the computer) starts
     await alice.click(lobby, label="Start")
     record = table.game()
-    assert record.seats[record.game.turn].get("bot_level") == "medium"
+    assert record.seats[record.game.turn].bot_level == "medium"
     assert "is thinking" in table.channel.last_message.content
     await simcord_env.advance_time(PAUSE - 1)
     assert record.game.moves == []
@@ -45,7 +45,7 @@ async def test_hints_only_in_practice_games(simcord_env):
     await alice.click(lobby, label="Start")
     record = table.game()
     assert record.options["rated"] is False
-    mover = alice if record.seats[record.game.turn]["user_id"] == alice.id else bob
+    mover = alice if record.seats[record.game.turn].user_id == alice.id else bob
     waiting = bob if mover is alice else alice
     hint = await mover.slash(table.channel, "sequence hint")
     assert hint.ephemeral and hint.response.content.startswith("💡")

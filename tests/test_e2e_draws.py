@@ -284,7 +284,7 @@ async def test_an_acceptance_and_a_move_in_flight_together(simcord_env):
     offerer = seat_actor(table, record, 1 - seat)
     offer = await offerer.slash(table.channel, "sequence draw")
     count = len(record.game.moves)
-    mover_id = record.seats[seat]["user_id"]
+    mover_id = record.seats[seat].user_id
     played, accepted = await asyncio.gather(
         bot.games.play(record.id, mover_id, card, space, expected_turn=record.game.turn_number),
         bot.draws.answer(record.id, mover_id, count, accept=True),

@@ -177,7 +177,7 @@ async def test_one_person_plays_at_most_two_games_at_once(simcord_env) -> None:
     refused = await alice.click(rooms[2].last_message, label="Join")
     assert refused.ephemeral and "already in 2 games or lobbies" in refused.response.content
     lobby = await env.bot.db.lobbies.get_for_channel(rooms[2].id)
-    assert [seat["user_id"] for seat in lobby.seats] == [bob.id]
+    assert [seat.user_id for seat in lobby.seats] == [bob.id]
     refused = await alice.slash(rooms[2], "sequence join")
     assert refused.ephemeral and "already in 2 games" in refused.response.content
     refused = await alice.slash(rooms[3], "sequence new")

@@ -12,7 +12,7 @@ NAMES = [f"player{n}" for n in range(14)]
 async def test_lobby_buttons_seat_alternating_teams(simcord_env):
     table = await make_table(simcord_env, NAMES[:4])
     record = await open_and_start(table)
-    seats = [seat["user_id"] for seat in record.seats]
+    seats = [seat.user_id for seat in record.seats]
     players = [p.id for p in table.players]
     # joining order alice, b, c, d is spread over teams A B A B and seated alternately
     assert seats == players
@@ -34,7 +34,7 @@ async def test_switch_team_and_unequal_teams_are_refused(simcord_env):
     await carol.click(lobby, label="Switch team")  # carol: Blue -> Green (2 v 2)
     await host.click(lobby, label="Start")
     record = table.game()
-    teams = {seat["user_id"]: record.game.team_of(i) for i, seat in enumerate(record.seats)}
+    teams = {seat.user_id: record.game.team_of(i) for i, seat in enumerate(record.seats)}
     assert teams[host.id] == teams[bob.id] != teams[carol.id] == teams[dave.id]
 
 
@@ -114,7 +114,7 @@ async def test_computer_players_fill_seats_and_play(simcord_env):
     assert record.options["rated"] is False  # games with computers are never rated
     # the computers play their turns by themselves until it is the host's turn
     await simcord_env.settle()
-    assert record.seats[record.game.turn]["user_id"] == host.id or record.game.is_over()
+    assert record.seats[record.game.turn].user_id == host.id or record.game.is_over()
 
 
 async def test_a_lobby_in_a_thread_and_one_game_per_channel(simcord_env):
@@ -138,7 +138,7 @@ async def test_the_words_at_the_table_read_right(simcord_env):
     await table.players[0].click(lobby, label="Cancel")
     record = await open_and_start(table)
     begins = next(m for m in table.channel.history() if "The game begins" in m.content)
-    first = record.seats[record.game.turn]["name"]
+    first = record.seats[record.game.turn].name
     assert begins.content.split("Play order: ")[1].startswith(f"**{first}**")
     loser = seat_actor(table, record, record.game.turn)
     await loser.slash(table.channel, "sequence resign")

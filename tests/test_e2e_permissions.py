@@ -63,7 +63,7 @@ async def test_a_match_lobby_seats_only_the_players_drawn_for_it(simcord_env) ->
         assert refused.ephemeral
         assert "only the players drawn for it" in refused.response.content
     lobby = await env.bot.db.lobbies.get_for_channel(thread.id)
-    assert sorted(seat["user_id"] for seat in lobby.seats) == sorted([ann.id, ben.id])
+    assert sorted(seat.user_id for seat in lobby.seats) == sorted([ann.id, ben.id])
 
     # a player drawn for it who left may sit down again
     assert "left" in (await ben.slash(thread, "sequence leave")).response.content
@@ -73,7 +73,7 @@ async def test_a_match_lobby_seats_only_the_players_drawn_for_it(simcord_env) ->
     match = match_of(await snapshot(env.bot, channel), 1, "ann")
     await check_in(channel, match, [ann, ben])
     record = game_in(env.bot, match)
-    assert sorted(seat["user_id"] for seat in record.seats) == sorted([ann.id, ben.id])
+    assert sorted(seat.user_id for seat in record.seats) == sorted([ann.id, ben.id])
 
 
 # ---------------------------------------------------------------------- computer seats
@@ -86,7 +86,7 @@ async def test_the_host_removes_a_computer_player_by_name_or_from_the_list(simco
     for level in ("easy", "medium", "hard"):
         await alice.slash(channel, "sequence addbot", level=level)
     lobby = await table.bot.db.lobbies.get_for_channel(channel.id)
-    names = [seat["name"] for seat in lobby.seats if seat["bot_level"]]
+    names = [seat.name for seat in lobby.seats if seat.is_computer]
     assert names == ["Ada (easy bot)", "Babbage (medium bot)", "Turing (hard bot)"]
 
     # the list offers the computers only
@@ -109,7 +109,7 @@ async def test_the_host_removes_a_computer_player_by_name_or_from_the_list(simco
     assert "Name one player, or one computer player" in both.response.content
 
     lobby = await table.bot.db.lobbies.get_for_channel(channel.id)
-    assert [seat["name"] for seat in lobby.seats] == ["alice", "bob", "Ada (easy bot)"]
+    assert [seat.name for seat in lobby.seats] == ["alice", "bob", "Ada (easy bot)"]
     embed = channel.history()[0].embeds[0]  # the lobby message shows it
     assert "Babbage" not in str([f.value for f in embed.fields])
     assert "Ada (easy bot)" in str([f.value for f in embed.fields])

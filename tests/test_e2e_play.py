@@ -11,7 +11,7 @@ from bot.config import Settings
 from bot.game import space_name
 from bot.game.board import CARD_SPACES, parse_space
 from bot.game.cards import is_jack
-from cogs.hand_panel import hand_line
+from cogs.hand.panel import hand_line
 
 from .e2e_driver import components, find_component, open_hand
 from .e2e_helpers import make_table, open_and_start, seat_actor

@@ -50,7 +50,7 @@ async def test_a_move_in_time_beats_its_expiry(simcord_env, policy):
     bot = table.bot
     timer = await bot.db.timers.get(record.id, LIMIT)
     seat, card, space = playable(record.game)
-    user = record.seats[seat]["user_id"]
+    user = record.seats[seat].user_id
     played, expired = await asyncio.gather(
         bot.games.play(record.id, user, card, space, expected_turn=record.game.turn_number),
         bot.turn_clock.fire(timer),
@@ -71,7 +71,7 @@ async def test_an_expiry_first_refuses_the_late_move(simcord_env):
     bot = table.bot
     timer = await bot.db.timers.get(record.id, LIMIT)
     seat, card, space = playable(record.game)
-    user = record.seats[seat]["user_id"]
+    user = record.seats[seat].user_id
     expired, played = await asyncio.gather(
         bot.turn_clock.fire(timer),
         bot.games.play(record.id, user, card, space, expected_turn=record.game.turn_number),
@@ -95,11 +95,11 @@ async def test_two_rulings_on_one_call(simcord_env, verdicts):
     table, record = await four_player_game(simcord_env)
     bot = table.bot
     host = record.options["host_id"]
-    host_seat = next(i for i, s in enumerate(record.seats) if s["user_id"] == host)
+    host_seat = next(i for i, s in enumerate(record.seats) if s.user_id == host)
     host_team = record.game.team_of(host_seat)
     offenders = 1 - host_team
     reporter = next(
-        s["user_id"] for i, s in enumerate(record.seats) if record.game.team_of(i) == host_team
+        s.user_id for i, s in enumerate(record.seats) if record.game.team_of(i) == host_team
     )
     report = await bot.tabletalk.report(table.channel.id, reporter, offenders)
     results = await asyncio.gather(
@@ -132,7 +132,7 @@ async def test_an_undo_takes_back_only_the_move_it_names(simcord_env):
     ask = await alice.slash(table.channel, "sequence undo")
     assert "Waiting for" in ask.response.content
     seat, card, space = playable(record.game)
-    player = record.seats[seat]["user_id"]
+    player = record.seats[seat].user_id
     played, answered = await asyncio.gather(
         bot.games.play(record.id, player, card, space, expected_turn=1),
         bot.undo.answer(record.id, bob.id, 1, agree=True),
@@ -151,12 +151,12 @@ async def test_agree_and_refuse_together_with_three_teams(simcord_env):
     table = await make_table(simcord_env, ["alice", "bob", "carol"])
     record = await open_and_start(table)
     bot = table.bot
-    mover = record.seats[record.game.turn]["user_id"]
+    mover = record.seats[record.game.turn].user_id
     _, card, space = playable(record.game)
     await bot.games.play(record.id, mover, card, space, expected_turn=0)
     host = record.options["host_id"]
     await bot.undo.request(record.id, host)
-    others = [s["user_id"] for s in record.seats if s["user_id"] != host]
+    others = [s.user_id for s in record.seats if s.user_id != host]
     refused, agreed = await asyncio.gather(
         bot.undo.answer(record.id, others[0], 1, agree=False),
         bot.undo.answer(record.id, others[1], 1, agree=True),
@@ -219,5 +219,5 @@ async def test_a_closed_lobby_keeps_no_working_buttons(simcord_env):
     stale = await alice.click(old, label="Join")
     assert stale.ephemeral and "closed" in stale.response.content
     lobby = await table.bot.db.lobbies.get_for_channel(table.channel.id)
-    assert lobby.seats and [s["user_id"] for s in lobby.seats] == [bob.id]
+    assert lobby.seats and [s.user_id for s in lobby.seats] == [bob.id]
     assert new.id != old.id

@@ -9,7 +9,7 @@ TIMEOUT = 600  # the default TABLE_TALK_RULING_TIMEOUT
 
 
 def team_of_user(record, user_id):
-    seat = next(i for i, s in enumerate(record.seats) if s["user_id"] == user_id)
+    seat = next(i for i, s in enumerate(record.seats) if s.user_id == user_id)
     return record.game.team_of(seat)
 
 

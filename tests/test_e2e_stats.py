@@ -28,7 +28,7 @@ async def test_rated_game_moves_ratings_and_unrated_does_not(simcord_env) -> Non
     await play_to_the_end(table, record)
     game = record.game
     winner_seat = game.settings.seats_of(game.winner)[0]
-    winner = alice if record.seats[winner_seat]["user_id"] == alice.id else bob
+    winner = alice if record.seats[winner_seat].user_id == alice.id else bob
     loser = bob if winner is alice else alice
 
     book = await bot.ratings.book(guild)

@@ -42,7 +42,7 @@ async def test_the_host_kicks_and_places_players(simcord_env):
     table.bot.lobbies.new_seed = lambda: 1
     await host.click(lobby, label="Start")
     record = table.game()
-    teams = {seat["user_id"]: record.game.team_of(i) for i, seat in enumerate(record.seats)}
+    teams = {seat.user_id: record.game.team_of(i) for i, seat in enumerate(record.seats)}
     assert teams[host.id] == teams[bob.id] == 0 and teams[carol.id] == teams[dave.id] == 1
 
 

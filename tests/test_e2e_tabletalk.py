@@ -94,7 +94,7 @@ async def test_a_call_that_stands_by_itself_and_outsiders_cannot_call(simcord_en
     game = record.game
     nope = await outsider.slash(table.channel, "sequence tabletalk", team=0)
     assert nope.ephemeral and "Only players" in nope.response.content
-    bob_team = game.team_of(next(i for i, s in enumerate(record.seats) if s["user_id"] == bob.id))
+    bob_team = game.team_of(next(i for i, s in enumerate(record.seats) if s.user_id == bob.id))
     call = await alice.slash(table.channel, "sequence tabletalk", team=bob_team)
     assert not call.ephemeral
     bob_seat = game.settings.seats_of(bob_team)[0]

@@ -156,7 +156,7 @@ async def test_four_entrant_knockout_played_to_the_end(simcord_env) -> None:
     # semi-final 1: both check in, the game starts by itself; semi-final 2: the host presses Start
     await check_in(channel, first, [dan, ann])
     semi1 = game_in(bot, first)
-    assert [s["user_id"] for s in semi1.seats] == [ann.id, dan.id]
+    assert [s.user_id for s in semi1.seats] == [ann.id, dan.id]
     await play_to_the_end(Table(env, guild, thread, [ann, dan]), semi1)
     lobby2 = thread_of(channel, second).history()[0]
     assert (await ben.click(lobby2, label="Start")).acknowledged
@@ -168,7 +168,7 @@ async def test_four_entrant_knockout_played_to_the_end(simcord_env) -> None:
 
     def winner_of(record: Any) -> Any:
         return by_user[
-            record.seats[record.game.settings.seats_of(record.game.winner)[0]]["user_id"]
+            record.seats[record.game.settings.seats_of(record.game.winner)[0]].user_id
         ]
 
     w1, w2 = winner_of(semi1), winner_of(semi2)
@@ -334,7 +334,7 @@ async def test_round_robin_of_teams_with_results_by_hand(simcord_env) -> None:
     match = match_of(snap, 1, "b1 & b2")
     await check_in(channel, match, [b1, c1, b2, c2])
     record = game_in(env.bot, match)
-    assert [s["user_id"] for s in record.seats] == [b1.id, c1.id, b2.id, c2.id]
+    assert [s.user_id for s in record.seats] == [b1.id, c1.id, b2.id, c2.id]
     await resign(thread_of(channel, match), [c1, c2])
     snap = await snapshot(env.bot, channel)
     assert pairings(snap, 2) == [("a1 & a2", "c1 & c2"), ("b1 & b2", None)]
@@ -402,7 +402,7 @@ async def test_matches_are_played_as_drawn_and_a_double_no_show_advances_nobody(
     match = match_of(snap, 1, "ben")
     assert match.status == "pending" and match.game_id is None
     lobby = await env.bot.db.lobbies.get_for_channel(thread.id)
-    assert [s["user_id"] for s in lobby.seats] == [ben.id, cat.id]  # seated again
+    assert [s.user_id for s in lobby.seats] == [ben.id, cat.id]  # seated again
 
     # a game cancelled by its host is played again from a fresh lobby
     await check_in(channel, match, [ben, cat])

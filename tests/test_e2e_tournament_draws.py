@@ -71,7 +71,7 @@ async def test_a_drawn_knockout_game_is_decided_by_a_tie_break_game(simcord_env)
     await check_in(channel, again, [ann, ben])
     tie_break = game_in(bot, again)
     assert tie_break.id != drawn.id
-    assert {s["user_id"] for s in tie_break.seats} == {ann.id, ben.id}
+    assert {s.user_id for s in tie_break.seats} == {ann.id, ben.id}
     await resign(thread, [ben])
     await simcord_env.settle()
     await bot.bus.idle()

@@ -129,7 +129,7 @@ async def test_turn_dms_on_off_and_closed(simcord_env):
     on = await bob.slash(table.channel, "sequence notify", setting="on")
     assert on.ephemeral and "DM" in on.response.content
     record = await open_and_start(table)
-    bob_seat = next(i for i, s in enumerate(record.seats) if s["user_id"] == bob.id)
+    bob_seat = next(i for i, s in enumerate(record.seats) if s.user_id == bob.id)
     if record.game.turn == bob_seat:
         await play_one(table, record)  # alice's turn now
         await play_one(table, record)  # and back to bob: a DM

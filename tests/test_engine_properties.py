@@ -30,6 +30,7 @@ from bot.game import (
     player_view,
     public_view,
 )
+from bot.game.ai import lines
 from tests.engine_helpers import (
     CONFIGS,
     FULL_DECK,
@@ -39,7 +40,6 @@ from tests.engine_helpers import (
     out_of_turn,
     play_random_game,
     push_random,
-    straight_windows,
 )
 
 #: With the endless-play guard off, random 3-team games can fill the board without a sequence
@@ -47,7 +47,8 @@ from tests.engine_helpers import (
 #: no game may pass this bound. With the guard on (the default) see test_engine_endless.py.
 MAX_MOVES = 15_000
 
-WINDOWS = straight_windows()
+#: Every window of five spaces in a straight line on the board (192 of them).
+WINDOWS = sorted(lines.WINDOWS)
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 PROPERTY = hypothesis_settings(
     deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]

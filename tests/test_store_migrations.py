@@ -15,6 +15,7 @@ from bot.store.connection import Connection
 from bot.store.location import is_postgres_url, open_database
 from bot.store.migrations import MIGRATIONS, checksum, latest_version
 from bot.store.postgres_migrations import POSTGRES_MIGRATIONS
+from bot.store.seats import Seat
 
 #: The version a migration appended after this code's last one would get.
 NEXT = latest_version() + 1
@@ -190,7 +191,7 @@ async def test_resignation_votes_move_from_the_options_to_their_own_table(
     before_votes = tuple(m for m in known(path) if m[0] < 4)
     db = await open_database(path, migrations=before_votes)
     game = Game.new(GameSettings.create(4), 1)
-    seats = [{"user_id": 10 + i, "name": f"p{i}"} for i in range(4)]
+    seats = [Seat(10 + i, f"p{i}") for i in range(4)]
     options = {"rated": True, "resign_votes": [0, 1, 2]}
     record = await db.games.create(1, 2, game, seats, options, None, now=5.0)
     await db.close()

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store import ChannelBusyError, Database, NotFoundError, StoreError
+from bot.store import ChannelBusyError, Database, NotFoundError, Seat, StoreError
+from bot.store.connection import Connection
 from tests.store_util import create_game
 
 
@@ -14,8 +15,8 @@ async def test_lobbies(db: Database) -> None:
     assert lobby.id and lobby.seats == [] and lobby.created_at == 5.0
     with pytest.raises(ChannelBusyError, match="open lobby"):
         await db.lobbies.create(1, 10, 101, {}, 6.0)
-    lobby.seats.append({"user_id": 100, "name": "Ann", "team": 0, "bot_level": None})
-    lobby.seats.append({"user_id": -1, "name": "Bot", "team": None, "bot_level": "easy"})
+    lobby.seats.append(Seat(100, "Ann", team=0))
+    lobby.seats.append(Seat(-1, "Bot", bot_level="easy"))
     lobby.options["preset"] = "convoy"
     lobby.message_id = 555
     await db.lobbies.save(lobby)
@@ -30,6 +31,25 @@ async def test_lobbies(db: Database) -> None:
     with pytest.raises(NotFoundError):
         await db.lobbies.save(lobby)
     assert await db.lobbies.get(lobby.id) is None
+
+
+async def test_seats_stored_as_before_load_unchanged(db: Database) -> None:
+    """Seats were dicts: a game's without ``team``, older test rows without ``bot_level``."""
+    record = await create_game(db, 4)
+    lobby = await db.lobbies.create(1, 12, 100, {}, 1.0)
+    game_seats = '[{"user_id":100,"name":"P0","bot_level":null},{"user_id":-1,"name":"Ada"}]'
+    lobby_seats = '[{"user_id":100,"name":"Ann","team":1,"bot_level":null}]'
+
+    async def store_old_rows(conn: Connection) -> None:
+        await conn.execute("UPDATE games SET seats = ? WHERE id = ?", (game_seats, record.id))
+        await conn.execute("UPDATE lobbies SET seats = ? WHERE id = ?", (lobby_seats, lobby.id))
+
+    await db.run(store_old_rows)
+    loaded = await db.games.load(record.id)
+    assert loaded.seats == [Seat(100, "P0"), Seat(-1, "Ada")]
+    again = await db.lobbies.get(lobby.id)
+    assert again is not None and again.seats == [Seat(100, "Ann", team=1)]
+    assert await db.lobbies.seating(100) == 1
 
 
 async def test_no_lobby_in_a_channel_with_an_active_game(db: Database) -> None:

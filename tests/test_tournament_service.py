@@ -179,7 +179,7 @@ async def test_game_results_draws_and_cancellations(world: World) -> None:
     assert reseated is not None
     again, lobby = reseated
     assert again.status == "pending" and again.deadline == world.clock.now + 15 * 60
-    assert [s["user_id"] for s in lobby.seats] == [1, 2]
+    assert [s.user_id for s in lobby.seats] == [1, 2]
     # the next game: u1 (Blue) resigns, u2 wins the final and the tournament
     record = await world.start_game(match.id, 200)
     outcome = await world.games.resign_team(record.id, 0, actor_id=1)

@@ -33,11 +33,11 @@ def computer_seats_to_act(record: GameRecord) -> list[int]:
     seats = [
         seat
         for seat, info in enumerate(record.seats)
-        if info.get("bot_level")
+        if info.is_computer
         and not game.out[seat]
         and (game.owed_forfeits[seat] or seat in game.owed_draws)
     ]
-    if record.seats[game.turn].get("bot_level") and game.turn not in seats:
+    if record.seats[game.turn].is_computer and game.turn not in seats:
         seats.append(game.turn)
     return seats
 
@@ -98,7 +98,7 @@ class ComputerPlayers:
         if record is None:
             return False
         game = record.game
-        level = level or record.seats[seat].get("bot_level") or "medium"
+        level = level or record.seats[seat].bot_level or "medium"
         view = player_view(game, seat)
         rng = random.Random(f"{game.seed}:{len(game.moves)}:{seat}")
         try:

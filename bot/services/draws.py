@@ -28,7 +28,6 @@ from bot.store.votes import DRAW, DRAW_COOLDOWN, TeamVote
 from .errors import UserError
 from .events import DrawOfferClosed, DrawOffered, MoveCommitted
 from .games import Draft, GameService, seat_of
-from .lobbies import is_computer
 from .votes import ACCEPTED, DECLINED, EXPIRED
 
 if TYPE_CHECKING:
@@ -65,7 +64,7 @@ def computer_team(record: GameRecord, team: int) -> bool:
     """True when no person still plays for ``team`` (its computers answer for it)."""
     game = record.game
     return all(
-        is_computer(record.seats[s]) for s in game.settings.seats_of(team) if not game.out[s]
+        record.seats[s].is_computer for s in game.settings.seats_of(team) if not game.out[s]
     )
 
 
@@ -189,7 +188,7 @@ class DrawService:
         seat = outcome.move.seat
         if game.is_over() or not 0 <= seat < len(record.seats):
             return
-        if not game.endless_play() or not is_computer(record.seats[seat]):
+        if not game.endless_play() or not record.seats[seat].is_computer:
             return
         if not computer_team(record, game.team_of(seat)):
             return

@@ -39,6 +39,7 @@ from .events import (
     TurnStarted,
 )
 from .locks import KeyedLocks
+from .options import TableOptions
 from .timing import turn_timers
 from .votes import LAPSED, settle_votes
 
@@ -189,18 +190,18 @@ class GameService:
         self.records[record.id] = record
         self._by_channel[record.channel_id] = record.id
         for seat in record.seats:
-            self._by_player[seat["user_id"]].add(record.id)
+            self._by_player[seat.user_id].add(record.id)
 
     def _forget(self, record: GameRecord) -> None:
         self.records.pop(record.id, None)
         if self._by_channel.get(record.channel_id) == record.id:
             del self._by_channel[record.channel_id]
         for seat in record.seats:
-            games = self._by_player.get(seat["user_id"])
+            games = self._by_player.get(seat.user_id)
             if games is not None:
                 games.discard(record.id)
                 if not games:
-                    del self._by_player[seat["user_id"]]
+                    del self._by_player[seat.user_id]
 
     def get(self, game_id: int) -> GameRecord:
         """An active game of this process by id, or a clear error."""
@@ -300,7 +301,8 @@ class GameService:
             and not draft.cancelled
             and (draft.undone is not None or game.turn_number != before.turn_number)
         )
-        timers = turn_timers(record, game, draft.options, now) if new_turn else []
+        table = TableOptions.from_dict(draft.options)
+        timers = turn_timers(record, game, table, now) if new_turn else []
         live = len(before.moves)
         try:
             async with self.db.transaction():
@@ -319,7 +321,7 @@ class GameService:
                     await self.db.games.finish(record.id, "cancelled", now=now)
                 elif finished:
                     await self.db.games.finish(record.id, "finished", now=now)
-                    await self._record_result(record, game, draft.options, now)
+                    await self._record_result(record, game, table, now)
                 elif new_turn:
                     await self.db.timers.replace(record.id, timers)
                 if foreign:  # delivered to the owner at the commit, never on a rollback
@@ -355,14 +357,14 @@ class GameService:
             draft.events.append(GameEnded(record, cancelled=draft.cancelled))
 
     async def _record_result(
-        self, record: GameRecord, game: Game, options: dict[str, Any], now: float
+        self, record: GameRecord, game: Game, options: TableOptions, now: float
     ) -> None:
         teams = [
-            [seat["user_id"] for seat in record.seats[team :: game.settings.teams]]
+            [seat.user_id for seat in record.seats[team :: game.settings.teams]]
             for team in range(game.settings.teams)
         ]
-        rated = bool(options.get("rated", True)) and not any(
-            seat.get("bot_level") for seat in record.seats
+        rated = options.rated and not any(
+            seat.is_computer for seat in record.seats
         )
         summary = {
             "moves": len(game.moves),
@@ -522,9 +524,9 @@ class GameService:
             members = [
                 s
                 for s in game.settings.seats_of(team)
-                if not game.out[s] and not draft.record.seats[s].get("bot_level")
+                if not game.out[s] and not draft.record.seats[s].is_computer
             ]
-            waiting = [draft.record.seats[s]["user_id"] for s in members if s not in votes]
+            waiting = [draft.record.seats[s].user_id for s in members if s not in votes]
             if waiting:
                 draft.votes[key] = dataclasses.replace(vote, seats=tuple(sorted(votes)))
             else:
@@ -552,6 +554,6 @@ async def _nothing(draft: Draft) -> None:
 def seat_of(record: GameRecord, user_id: int) -> int | None:
     """The seat of a user in a game, or ``None``."""
     for index, seat in enumerate(record.seats):
-        if seat["user_id"] == user_id:
+        if seat.user_id == user_id:
             return index
     return None

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from bot.game.ai import LEVELS
 from bot.game.settings import MAX_PLAYERS, TEAM_NAMES, default_team_count
+from bot.store.seats import Seat
 
 from .errors import UserError
 from .locks import KeyedLocks
@@ -32,11 +33,6 @@ class Person:
 
     user_id: int
     name: str
-
-
-def is_computer(seat: dict[str, Any]) -> bool:
-    """True for a computer player's seat."""
-    return seat.get("bot_level") is not None
 
 
 class LobbyService:
@@ -106,7 +102,7 @@ class LobbyService:
         """Take a seat."""
         async with self._locks(channel_id):
             lobby = await self.get(channel_id)
-            if any(seat["user_id"] == person.user_id for seat in lobby.seats):
+            if any(seat.user_id == person.user_id for seat in lobby.seats):
                 raise UserError("You are already in this lobby.")
             if len(lobby.seats) >= MAX_PLAYERS:
                 raise UserError(f"The lobby is full: {MAX_PLAYERS} players at most.")
@@ -126,15 +122,15 @@ class LobbyService:
         """Leave the lobby; when the host leaves, the next person hosts (or the lobby closes)."""
         async with self._locks(channel_id):
             lobby = await self.get(channel_id)
-            if not any(seat["user_id"] == user_id for seat in lobby.seats):
+            if not any(seat.user_id == user_id for seat in lobby.seats):
                 raise UserError("You are not in this lobby.")
-            lobby.seats = [seat for seat in lobby.seats if seat["user_id"] != user_id]
-            humans = [seat for seat in lobby.seats if not is_computer(seat)]
+            lobby.seats = [seat for seat in lobby.seats if seat.user_id != user_id]
+            humans = [seat for seat in lobby.seats if not seat.is_computer]
             if not humans:
                 await self.db.lobbies.delete(lobby.id, self.clock())
                 return None
             if lobby.host_id == user_id:
-                lobby.host_id = humans[0]["user_id"]
+                lobby.host_id = humans[0].user_id
             await self.db.lobbies.save(lobby)
             return lobby
 
@@ -142,9 +138,9 @@ class LobbyService:
         """Move to the next team (Blue -> Green -> [Red ->] Blue)."""
         async with self._locks(channel_id):
             lobby = await self.get(channel_id)
-            seat = _find(lobby, user_id, "You are not in this lobby: join it first.")
-            _freeze_teams(lobby)
-            seat["team"] = (seat["team"] + 1) % lobby_team_count(lobby)
+            _find(lobby, user_id, "You are not in this lobby: join it first.")
+            teams = _freeze_teams(lobby)
+            _set_team(lobby, user_id, (teams[user_id] + 1) % lobby_team_count(lobby))
             await self.db.lobbies.save(lobby)
             return lobby
 
@@ -155,11 +151,11 @@ class LobbyService:
         async with self._locks(channel_id):
             lobby = await self.get(channel_id)
             _require_host(lobby, actor_id, "choose teams")
-            seat = _find(lobby, target_id, "That player is not in this lobby.")
+            _find(lobby, target_id, "That player is not in this lobby.")
             if not 0 <= team < lobby_team_count(lobby):
                 raise UserError("There is no such team at this table.")
             _freeze_teams(lobby)
-            seat["team"] = team
+            _set_team(lobby, target_id, team)
             await self.db.lobbies.save(lobby)
             return lobby
 
@@ -171,7 +167,7 @@ class LobbyService:
             if target_id == actor_id:
                 raise UserError("You cannot kick yourself: use Leave.")
             _find(lobby, target_id, "That player is not in this lobby.")
-            lobby.seats = [seat for seat in lobby.seats if seat["user_id"] != target_id]
+            lobby.seats = [seat for seat in lobby.seats if seat.user_id != target_id]
             await self.db.lobbies.save(lobby)
             return lobby
 
@@ -183,7 +179,7 @@ class LobbyService:
         lobby = await self.get(channel_id)
         _require_host(lobby, actor_id, "remove players")
         seat = find_computer(lobby, name)
-        return await self.kick(channel_id, actor_id, seat["user_id"]), seat["name"]
+        return await self.kick(channel_id, actor_id, seat.user_id), seat.name
 
     async def _match_players(self, match: dict[str, Any]) -> set[int]:
         """The people drawn for a tournament match (both entrants' members)."""
@@ -207,12 +203,10 @@ class LobbyService:
                 raise UserError(f"The lobby is full: {MAX_PLAYERS} players at most.")
             if team is not None and not 0 <= team < 3:
                 raise UserError("There is no such team.")
-            taken = {seat["user_id"] for seat in lobby.seats}
+            taken = {seat.user_id for seat in lobby.seats}
             number = next(n for n in range(1, 100) if -n not in taken)
             name = f"{COMPUTER_NAMES[(number - 1) % len(COMPUTER_NAMES)]} ({level} bot)"
-            seat = _seat(Person(-number, name), team)
-            seat["bot_level"] = level
-            lobby.seats.append(seat)
+            lobby.seats.append(Seat(-number, name, team, level))
             await self.db.lobbies.save(lobby)
             return lobby
 
@@ -243,7 +237,7 @@ class LobbyService:
                 raise UserError(
                     "Sequence needs at least 2 players: invite a friend or add a computer."
                 )
-            if options.rated and any(is_computer(seat) for seat in lobby.seats):
+            if options.rated and any(seat.is_computer for seat in lobby.seats):
                 options = options.but(rated=False)
             settings = options.game_settings(players)
             seats = seat_alternately(lobby, settings.teams)
@@ -255,32 +249,32 @@ class LobbyService:
                     channel_id,
                     game,
                     seats,
-                    options.to_dict() | {"host_id": lobby.host_id},
+                    options.but(host_id=lobby.host_id).to_dict(),
                     lobby.message_id,
                     now=now,
                     lobby_id=lobby.id,
                 )
-                timers = turn_timers(record, game, record.options, now)
+                timers = turn_timers(record, game, TableOptions.from_dict(record.options), now)
                 await self.db.timers.replace(record.id, timers)
             if self.games is not None:
                 self.games.started(record, timers)
             return record
 
 
-def find_computer(lobby: LobbyRecord, name: str) -> dict[str, Any]:
+def find_computer(lobby: LobbyRecord, name: str) -> Seat:
     """The one computer seat called ``name`` (exactly, else by its start; any case), or the one
     whose seat id ``name`` is; a clear error if none or several match."""
-    computers = [seat for seat in lobby.seats if is_computer(seat)]
+    computers = [seat for seat in lobby.seats if seat.is_computer]
     text = " ".join(name.split())
-    found = [seat for seat in computers if str(seat["user_id"]) == text]
+    found = [seat for seat in computers if str(seat.user_id) == text]
     wanted = text.casefold()
     if not found:
-        found = [seat for seat in computers if seat["name"].casefold() == wanted]
+        found = [seat for seat in computers if seat.name.casefold() == wanted]
     if not found and wanted:
-        found = [seat for seat in computers if seat["name"].casefold().startswith(wanted)]
+        found = [seat for seat in computers if seat.name.casefold().startswith(wanted)]
     if len(found) == 1:
         return found[0]
-    names = ", ".join(seat["name"] for seat in computers)
+    names = ", ".join(seat.name for seat in computers)
     if not computers:
         raise UserError("There is no computer player in this lobby.")
     if found:
@@ -296,18 +290,18 @@ def lobby_team_count(lobby: LobbyRecord) -> int:
     return chosen or default_team_count(max(len(lobby.seats), 2))
 
 
-def lobby_teams(lobby: LobbyRecord) -> list[list[dict[str, Any]]]:
+def lobby_teams(lobby: LobbyRecord) -> list[list[Seat]]:
     """The seats grouped by team as they stand (players without a choice spread evenly)."""
     teams = lobby_team_count(lobby)
     auto = _auto_teams(lobby)
-    grouped: list[list[dict[str, Any]]] = [[] for _ in range(teams)]
+    grouped: list[list[Seat]] = [[] for _ in range(teams)]
     for seat in lobby.seats:
-        team = seat["team"] if seat["team"] is not None else auto[seat["user_id"]]
+        team = seat.team if seat.team is not None else auto[seat.user_id]
         grouped[team % teams].append(seat)
     return grouped
 
 
-def seat_alternately(lobby: LobbyRecord, teams: int) -> list[dict[str, Any]]:
+def seat_alternately(lobby: LobbyRecord, teams: int) -> list[Seat]:
     """Seats in play order, alternating teams (A B A B or A B C A B C); equal teams only."""
     grouped = lobby_teams(lobby)[:teams]
     sizes = [len(members) for members in grouped]
@@ -317,9 +311,7 @@ def seat_alternately(lobby: LobbyRecord, teams: int) -> list[dict[str, Any]]:
     order = []
     for index in range(sizes[0]):
         for team in range(teams):
-            seat = dict(grouped[team][index])
-            seat.pop("team", None)
-            order.append(seat)
+            order.append(replace(grouped[team][index], team=None))
     return order
 
 
@@ -328,33 +320,40 @@ def _auto_teams(lobby: LobbyRecord) -> dict[int, int]:
     teams = lobby_team_count(lobby)
     sizes = [0] * teams
     for seat in lobby.seats:
-        if seat["team"] is not None and seat["team"] < teams:
-            sizes[seat["team"]] += 1
+        if seat.team is not None and seat.team < teams:
+            sizes[seat.team] += 1
     result = {}
     for seat in lobby.seats:
-        if seat["team"] is not None and seat["team"] < teams:
-            result[seat["user_id"]] = seat["team"]
+        if seat.team is not None and seat.team < teams:
+            result[seat.user_id] = seat.team
         else:
             team = sizes.index(min(sizes))
             sizes[team] += 1
-            result[seat["user_id"]] = team
+            result[seat.user_id] = team
     return result
 
 
-def _freeze_teams(lobby: LobbyRecord) -> None:
-    """Make everyone's current team explicit, so one player's switch moves nobody else."""
+def _freeze_teams(lobby: LobbyRecord) -> dict[int, int]:
+    """Make everyone's current team explicit, so one player's switch moves nobody else;
+    returns each player's team."""
     auto = _auto_teams(lobby)
+    lobby.seats = [replace(seat, team=auto[seat.user_id]) for seat in lobby.seats]
+    return auto
+
+
+def _set_team(lobby: LobbyRecord, user_id: int, team: int) -> None:
+    lobby.seats = [
+        replace(seat, team=team) if seat.user_id == user_id else seat for seat in lobby.seats
+    ]
+
+
+def _seat(person: Person, team: int | None) -> Seat:
+    return Seat(person.user_id, person.name, team)
+
+
+def _find(lobby: LobbyRecord, user_id: int, missing: str) -> Seat:
     for seat in lobby.seats:
-        seat["team"] = auto[seat["user_id"]]
-
-
-def _seat(person: Person, team: int | None) -> dict[str, Any]:
-    return {"user_id": person.user_id, "name": person.name, "team": team, "bot_level": None}
-
-
-def _find(lobby: LobbyRecord, user_id: int, missing: str) -> dict[str, Any]:
-    for seat in lobby.seats:
-        if seat["user_id"] == user_id:
+        if seat.user_id == user_id:
             return seat
     raise UserError(missing)
 

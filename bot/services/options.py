@@ -1,4 +1,8 @@
-"""Lobby options: the preset, teams, house rules and the table's own settings, validated."""
+"""Table options: the preset, teams, house rules and the table's own settings, validated.
+
+A lobby's and a game's ``options`` hold them as a dict (with a few other entries, such as votes
+in progress); read them through :meth:`TableOptions.from_dict`, never by key.
+"""
 
 from __future__ import annotations
 
@@ -39,6 +43,8 @@ class TableOptions:
     #: Whether ``/sequence hint`` is allowed (never in rated games).
     hints: bool = False
     rated: bool = True
+    #: Who hosts the game (set when it starts; a lobby keeps its host apart).
+    host_id: int | None = None
 
     def __post_init__(self) -> None:
         if self.preset not in ("classic", "convoy"):
@@ -82,9 +88,19 @@ class TableOptions:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableOptions:
-        """Options saved by :meth:`to_dict` (unknown keys are ignored)."""
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        """Options saved by :meth:`to_dict` (unknown keys are ignored, missing ones default).
+
+        Saved options are not validated again: a limit tightened since a table opened must
+        not lock its game (``but`` validates a changed copy as usual).
+
+        >>> TableOptions.from_dict({"reminder_delay": 300, "votes": [1]}).reminder_delay
+        300
+        """
+        options = object.__new__(cls)
+        for each in fields(cls):
+            value = data.get(each.name, each.default)
+            object.__setattr__(options, each.name, value)
+        return options
 
     def but(self, **changes: Any) -> TableOptions:
         """A copy with some options changed (validated again)."""

@@ -13,6 +13,7 @@ from bot.game import Game, GameSettings, Move
 from bot.game.cards import is_jack
 from bot.game.moves import PLAY
 from bot.store.errors import StoreError
+from bot.store.seats import Seat
 
 from .errors import UserError
 from .ratings import Rating, RatingBook, RatingService
@@ -35,7 +36,7 @@ class Tally:
 
 
 def tally_game(
-    settings: GameSettings, seed: int, moves: Sequence[Move], seats: Sequence[dict[str, Any]]
+    settings: GameSettings, seed: int, moves: Sequence[Move], seats: Sequence[Seat]
 ) -> dict[int, Tally]:
     """Replay a game and count, per user, the sequences their plays completed and the jacks
     they played (a computer seat counts under its negative id)."""
@@ -49,7 +50,7 @@ def tally_game(
             sequences[move.seat] += len(game.sequences) - before
             jacks[move.seat] += is_jack(move.card or "")
     return {
-        int(seat["user_id"]): Tally(sequences[index], jacks[index])
+        seat.user_id: Tally(sequences[index], jacks[index])
         for index, seat in enumerate(seats)
     }
 
@@ -189,7 +190,7 @@ class StatsService:
             raise UserError(f"Game #{game_id} is still being played: replays come at the end.")
         entries = await self.db.games.log(game_id)
         moves = [entry.move for entry in entries if entry.undone_at is None]
-        names = [str(seat.get("name", "?")) for seat in record.seats]
+        names = [seat.name for seat in record.seats]
         return ReplayInput(game_id, record.game.settings, record.game.seed, moves, names)
 
     async def tallies(self, game_ids: Sequence[int]) -> dict[int, dict[int, Tally]]:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from .errors import UserError
 from .events import RulingMade
 from .games import Draft, GameService, seat_of
+from .options import TableOptions
 from .rulings import Call, Verdict, call_stands, may_rule, may_withdraw, stands_at
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ class TableTalkService:
         """The call as the ruling rule sees it (who accuses whom, the host's team)."""
         game = record.game
         reporter = seat_of(record, report.reporter_id)
-        host = seat_of(record, record.options.get("host_id") or 0)
+        host = seat_of(record, TableOptions.from_dict(record.options).host_id or 0)
         return Call(
             accused=report.team,
             caller=game.team_of(reporter) if reporter is not None else -1,
@@ -99,7 +100,7 @@ class TableTalkService:
                     call,
                     draft.game.team_of(seat) if seat is not None else None,
                     actor_moderates=can_moderate,
-                    actor_is_host=actor_id == draft.options.get("host_id"),
+                    actor_is_host=actor_id == TableOptions.from_dict(draft.options).host_id,
                 )
             if not verdict.allowed:
                 raise UserError(verdict.reason)

@@ -5,9 +5,11 @@ Pure: the game service stores them in the same transaction as the move that star
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.store.timers import TimerRecord
+
+from .options import TableOptions
 
 if TYPE_CHECKING:
     from bot.game import Game
@@ -18,28 +20,30 @@ LIMIT = "limit"
 
 
 def turn_timers(
-    record: GameRecord, game: Game, options: dict[str, Any], now: float
+    record: GameRecord, game: Game, options: TableOptions, now: float
 ) -> list[TimerRecord]:
     """The reminder and time limit of the turn now starting (none for a computer, or at the end).
 
     >>> from types import SimpleNamespace
     >>> from bot.game import Game, GameSettings
+    >>> from bot.store.seats import Seat
     >>> game = Game.new(GameSettings.create(2), seed=1)
-    >>> record = SimpleNamespace(id=7, seats=[{"user_id": 1}, {"user_id": 2}])
-    >>> [(t.kind, t.due_at) for t in turn_timers(record, game, {"turn_time_limit": 60}, 100.0)]
+    >>> record = SimpleNamespace(id=7, seats=[Seat(1, "ann"), Seat(2, "bob")])
+    >>> options = TableOptions(turn_time_limit=60, reminder_delay=0)
+    >>> [(t.kind, t.due_at) for t in turn_timers(record, game, options, 100.0)]
     [('limit', 160.0)]
     """
     if game.is_over():
         return []
     seat = game.turn
-    if record.seats[seat].get("bot_level"):
+    if record.seats[seat].is_computer:
         return []
     payload = {"turn": game.turn_number, "seat": seat}
     timers = []
-    reminder = int(options.get("reminder_delay") or 0)
+    reminder = options.reminder_delay
     if reminder:
         timers.append(TimerRecord(record.id, REMINDER, now + reminder, dict(payload)))
-    limit = int(options.get("turn_time_limit") or 0)
+    limit = options.turn_time_limit
     if limit:
         timers.append(TimerRecord(record.id, LIMIT, now + limit, dict(payload)))
     return timers

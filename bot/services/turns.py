@@ -16,6 +16,7 @@ from bot.store.timers import TimerRecord
 from .errors import UserError
 from .events import GameEnded, ReminderDue, TimedOut, TurnStarted
 from .games import Draft, GameService
+from .options import TableOptions
 from .timing import LIMIT, REMINDER, turn_timers
 
 if TYPE_CHECKING:
@@ -66,7 +67,8 @@ class TurnClock:
         """Store fresh timers for the game's current turn (after a crash lost them)."""
 
         async def work(draft: Draft) -> list[TimerRecord]:
-            timers = turn_timers(draft.record, draft.game, draft.options, draft.now)
+            options = TableOptions.from_dict(draft.options)
+            timers = turn_timers(draft.record, draft.game, options, draft.now)
             draft.write(partial(self.db.timers.replace, game_id, timers))
             return timers
 
@@ -106,7 +108,7 @@ class TurnClock:
         """Nudge the player on turn, and arm the next reminder one delay later."""
 
         async def work(draft: Draft) -> TimerRecord | None:
-            delay = int(draft.options.get("reminder_delay") or 0)
+            delay = TableOptions.from_dict(draft.options).reminder_delay
             seat = draft.game.turn
             timer = None
             if delay:
@@ -136,7 +138,7 @@ class TurnClock:
             while game.owed_forfeits[seat] and game.hands[seat]:
                 draft.push(Move(FORFEIT, seat, game.forfeit_choice(seat)), None)
                 forfeits += 1
-            policy = str(draft.options.get("time_limit_policy") or "skip")
+            policy = TableOptions.from_dict(draft.options).time_limit_policy
             draft.events.append(TimedOut(draft.record, seat=seat, forfeits=forfeits, policy=policy))
             if policy == "remove":
                 draft.push(Move(REMOVE, seat), None)
@@ -147,5 +149,5 @@ class TurnClock:
 
 
 def _wants_timers(record: GameRecord) -> bool:
-    options = record.options
-    return bool(options.get("reminder_delay") or options.get("turn_time_limit"))
+    options = TableOptions.from_dict(record.options)
+    return bool(options.reminder_delay or options.turn_time_limit)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import UserError
 from .games import Draft, GameService, seat_of
-from .lobbies import is_computer
+from .options import TableOptions
 
 if TYPE_CHECKING:
     from bot.store.games import GameRecord
@@ -42,7 +42,7 @@ class UndoService:
         """The host asks to take back the last move."""
 
         async def work(draft: Draft) -> UndoState:
-            if draft.options.get("host_id") != user_id:
+            if TableOptions.from_dict(draft.options).host_id != user_id:
                 raise UserError("Only the host can ask to undo a move.")
             game = draft.game
             if not game.moves:
@@ -104,7 +104,7 @@ def _deciding_teams(draft: Draft, request: dict[str, Any]) -> list[int]:
         people = [
             s
             for s in game.settings.seats_of(team)
-            if not game.out[s] and not is_computer(draft.record.seats[s])
+            if not game.out[s] and not draft.record.seats[s].is_computer
         ]
         if people:
             teams.append(team)

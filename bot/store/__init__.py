@@ -23,6 +23,7 @@ from .games import GameRecord, LogEntry
 from .lobbies import LobbyRecord
 from .location import open_database
 from .results import ResultRecord
+from .seats import Seat
 from .tabletalk import ReportRecord
 from .timers import TimerRecord
 
@@ -42,6 +43,7 @@ __all__ = [
     "ReportRecord",
     "ResultRecord",
     "SchemaTooNewError",
+    "Seat",
     "StaleMoveError",
     "StoreError",
     "TimerRecord",

@@ -24,6 +24,7 @@ from .errors import (
     NotFoundError,
     StaleMoveError,
 )
+from .seats import Seat, seats_from_json, seats_to_json
 from .votes import VoteMap, select_for
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ class GameRecord:
     id: int
     guild_id: int
     channel_id: int
-    seats: list[dict[str, Any]]
+    seats: list[Seat]
     options: dict[str, Any]
     status: str
     board_message_id: int | None
@@ -80,7 +81,7 @@ class Games:
         guild_id: int,
         channel_id: int,
         game: Game,
-        seats: list[dict[str, Any]],
+        seats: list[Seat],
         options: dict[str, Any],
         lobby_message_id: int | None,
         now: float,
@@ -99,7 +100,7 @@ class Games:
             channel_id,
             dumps(game.settings.to_dict()),
             dumps(game.seed),
-            dumps(seats),
+            dumps(seats_to_json(seats)),
             dumps(options),
             lobby_message_id,
             now,
@@ -110,7 +111,7 @@ class Games:
             game_id,
             guild_id,
             channel_id,
-            loads(row[4]),
+            list(seats),
             loads(row[5]),
             ACTIVE,
             None,
@@ -211,7 +212,7 @@ class Games:
         return [
             record
             for record, _ in loaded
-            if any(seat["user_id"] == user_id for seat in record.seats)
+            if any(seat.user_id == user_id for seat in record.seats)
         ]
 
     async def playing(self, user_id: int) -> int:
@@ -445,7 +446,7 @@ async def _load(
             game_id,
             row[1],
             row[2],
-            loads(row[5]),
+            seats_from_json(loads(row[5])),
             loads(row[6]),
             row[7],
             row[8],

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from .codec import dumps, loads
 from .errors import ChannelBusyError, IntegrityError, NotFoundError
+from .seats import Seat, seats_from_json, seats_to_json
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -15,16 +16,20 @@ if TYPE_CHECKING:
 
 @dataclass(slots=True)
 class LobbyRecord:
-    """An open lobby. Seats are dicts ``{user_id, name, team, bot_level}``."""
+    """An open lobby and the seats taken so far."""
 
     id: int
     guild_id: int
     channel_id: int
     host_id: int
     options: dict[str, Any]
-    seats: list[dict[str, Any]] = field(default_factory=list)
+    seats: list[Seat] = field(default_factory=list)
     message_id: int | None = None
     created_at: float = 0.0
+
+
+def _seats(record: LobbyRecord) -> str:
+    return dumps(seats_to_json(record.seats))
 
 
 _COLUMNS = "id, guild_id, channel_id, host_id, options, seats, message_id, created_at"
@@ -44,14 +49,14 @@ class Lobbies:
         options: dict[str, Any],
         now: float,
         *,
-        seats: list[dict[str, Any]] | None = None,
+        seats: list[Seat] | None = None,
         message_id: int | None = None,
     ) -> LobbyRecord:
         """Open a lobby; :class:`ChannelBusyError` if the channel has a lobby or active game."""
         record = LobbyRecord(
             0, guild_id, channel_id, host_id, dict(options), list(seats or []), message_id, now
         )
-        record.id = await self._db.run(_create, record, dumps(record.options), dumps(record.seats))
+        record.id = await self._db.run(_create, record, dumps(record.options), _seats(record))
         return record
 
     async def get(self, lobby_id: int) -> LobbyRecord | None:
@@ -72,7 +77,7 @@ class Lobbies:
 
     async def save(self, record: LobbyRecord) -> None:
         """Store the record's host, options, seats and message id."""
-        params = (record.host_id, dumps(record.options), dumps(record.seats), record.message_id)
+        params = (record.host_id, dumps(record.options), _seats(record), record.message_id)
         await self._db.run(_save, record.id, params)
 
     async def delete(self, lobby_id: int, now: float = 0.0) -> bool:
@@ -102,7 +107,8 @@ class Lobbies:
 
 
 def _record(row: tuple[Any, ...]) -> LobbyRecord:
-    return LobbyRecord(row[0], row[1], row[2], row[3], loads(row[4]), loads(row[5]), row[6], row[7])
+    seats = seats_from_json(loads(row[5]))
+    return LobbyRecord(row[0], row[1], row[2], row[3], loads(row[4]), seats, row[6], row[7])
 
 
 async def _select(conn: Connection, where: str, params: tuple[Any, ...]) -> list[LobbyRecord]:
@@ -124,7 +130,9 @@ async def _seating(conn: Connection, user_id: int) -> int:
     rows = await conn.fetchall(
         "SELECT seats FROM lobbies WHERE closed_at IS NULL AND seats LIKE ?", (f"%{user_id}%",)
     )
-    return sum(any(seat["user_id"] == user_id for seat in loads(text)) for (text,) in rows)
+    return sum(
+        any(seat.user_id == user_id for seat in seats_from_json(loads(text))) for (text,) in rows
+    )
 
 
 async def _create(conn: Connection, record: LobbyRecord, options: str, seats: str) -> int:

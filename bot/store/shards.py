@@ -43,8 +43,8 @@ class Shards:
 def shard_of(guild_id: int, shard_count: int) -> int:
     """The shard of a guild: Discord's rule.
 
-    >>> shard_of(81384788765712384, 4)
-    0
+    >>> shard_of(81384788765712384, 4)  # (81384788765712384 >> 22) is 19403645698
+    2
     """
     return (guild_id >> 22) % shard_count
 

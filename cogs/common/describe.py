@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.game import card_label, space_name
 from bot.game.cards import is_one_eyed, is_two_eyed
@@ -40,10 +40,10 @@ def team_label(team: int) -> str:
 
 def seat_label(record: GameRecord, seat: int, *, mention: bool = False) -> str:
     """A seat's player: a mention (pings) or a bold name; computer players by name."""
-    info: dict[str, Any] = record.seats[seat]
-    if mention and info.get("bot_level") is None:
-        return f"<@{info['user_id']}>"
-    return f"**{info['name']}**"
+    info = record.seats[seat]
+    if mention and not info.is_computer:
+        return f"<@{info.user_id}>"
+    return f"**{info.name}**"
 
 
 def team_members(record: GameRecord, team: int) -> list[int]:
@@ -102,7 +102,7 @@ def turn_line(record: GameRecord) -> str:
     game = record.game
     seat = game.turn
     team = team_label(game.team_of(seat))
-    if record.seats[seat].get("bot_level"):
+    if record.seats[seat].is_computer:
         return f"🤖 {seat_label(record, seat)} is thinking… ({team})"
     owed = game.owed_forfeits[seat]
     extra = f" First forfeit {owed} card{'s' if owed > 1 else ''} (table talk)." if owed else ""

@@ -41,7 +41,7 @@ QUIET = frozenset({FORFEIT, TABLETALK, DRAW})
 
 def seat_names(record: GameRecord) -> list[str]:
     """Display names by seat, for the images."""
-    return [seat["name"] for seat in record.seats]
+    return [seat.name for seat in record.seats]
 
 
 async def render_public_board(record: GameRecord) -> bytes:

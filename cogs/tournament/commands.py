@@ -27,6 +27,7 @@ from bot.services.tournament import (
 from bot.store.tournaments import TournamentRecord
 from cogs.common.replies import can_manage, reply, reporting, user_name
 
+from ..base import server_id
 from ..common.choices import PRESET_CHOICES
 from .messages import signup_embed, standings_embed
 from .views import SignupButton, signup_view
@@ -57,6 +58,7 @@ def moderator(interaction: discord.Interaction) -> bool:
     return can_manage(interaction, "manage_guild")
 
 
+@app_commands.guild_only()
 class TournamentCommands(
     commands.GroupCog,
     name="Tournament",
@@ -79,8 +81,6 @@ class TournamentCommands(
     ) -> TournamentRecord:
         """The open tournament of this channel (or of the thread's channel); with ``latest``,
         the last one held there if none is open."""
-        if interaction.guild_id is None:
-            raise UserError("Tournaments are played in a server.")
         channel_id = tournament_channel_id(interaction)
         if latest:
             return await self.service.latest_for_channel(channel_id)
@@ -121,15 +121,14 @@ class TournamentCommands(
         rated: bool = True,
     ) -> None:
         async with reporting(interaction):
-            if interaction.guild_id is None or not isinstance(
-                interaction.channel, discord.TextChannel
-            ):
+            if not isinstance(interaction.channel, discord.TextChannel):
                 raise UserError(
                     "Create a tournament in a server's text channel: each match gets a thread "
                     "there."
                 )
             self.bot.limits.check(interaction, "new tournament")
-            await self.bot.caps.may_open_tournament(interaction.guild_id, interaction.user.id)
+            guild_id = server_id(interaction)
+            await self.bot.caps.may_open_tournament(guild_id, interaction.user.id)
             table = TableOptions(
                 preset=preset,
                 teams=2,
@@ -147,7 +146,7 @@ class TournamentCommands(
             )
             organiser = Person(interaction.user.id, user_name(interaction.user))
             tournament = await self.service.create(
-                interaction.guild_id,
+                guild_id,
                 interaction.channel_id or 0,
                 organiser,
                 name,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.services.errors import UserError
+from bot.store.seats import Seat
 from bot.store.tournaments import MatchRecord
 
 from .core import CheckIn, Progress, TournamentCore, match_players
@@ -99,7 +100,7 @@ class Matches(TournamentCore):
             game = record.game
             winner = None
             if game.winner is not None:
-                users = {record.seats[s]["user_id"] for s in game.settings.seats_of(game.winner)}
+                users = {record.seats[s].user_id for s in game.settings.seats_of(game.winner)}
                 winner = next(
                     (e for e in match.sides if set(snapshot.entrants[e].user_ids) & users), None
                 )
@@ -191,7 +192,7 @@ class Matches(TournamentCore):
         assert match.thread_id is not None and match.entrant_b is not None
         settings = snapshot.settings
         seats = [
-            {"user_id": m["user_id"], "name": m["name"], "team": team, "bot_level": None}
+            Seat(m["user_id"], m["name"], team)
             for team, entrant in enumerate((match.entrant_a, match.entrant_b))
             for m in snapshot.entrants[entrant].members
         ]
@@ -204,7 +205,7 @@ class Matches(TournamentCore):
         lobby = await self.db.lobbies.create(
             snapshot.tournament.guild_id,
             match.thread_id,
-            seats[0]["user_id"],
+            seats[0].user_id,
             options,
             now=now,
             seats=seats,
@@ -224,8 +225,8 @@ class Matches(TournamentCore):
 def _seated_as_drawn(snapshot: Snapshot, match: MatchRecord, record: GameRecord) -> bool:
     """True when the game's two teams are exactly the match's two entrants."""
     settings = record.game.settings
-    if settings.teams != 2 or any(seat.get("bot_level") for seat in record.seats):
+    if settings.teams != 2 or any(seat.is_computer for seat in record.seats):
         return False
-    teams = {frozenset(record.seats[s]["user_id"] for s in settings.seats_of(t)) for t in range(2)}
+    teams = {frozenset(record.seats[s].user_id for s in settings.seats_of(t)) for t in range(2)}
     wanted = {frozenset(snapshot.entrants[e].user_ids) for e in match.sides}
     return teams == wanted

@@ -1,4 +1,4 @@
-"""Playing a turn: ``/sequence hand``, ``/sequence play`` and the private hand panel."""
+"""``/sequence hand`` and ``/sequence play`` (with autocomplete), and the panel's components."""
 
 from __future__ import annotations
 
@@ -13,27 +13,30 @@ from bot.services.errors import UserError
 from bot.services.games import seat_of
 from bot.store.games import GameRecord
 
-from .base import SequenceCog
-from .common.replies import reporting
-from .hand_panel import COMPONENTS, PlayButton, build_panel, play_and_announce
+from ..base import SequenceCog
+from ..common.replies import reporting
+from .components import COMPONENTS, PlayButton
+from .panel import build_hand_panel
+from .play import play_and_announce
 
 
 class Hand(SequenceCog):
     """Your cards, privately, and the commands to play them."""
 
-    def __init__(self, bot: SequenceBot) -> None:
-        super().__init__(bot)
-        bot.add_dynamic_items(*COMPONENTS)
-        bot.table.board_buttons.append(lambda record: PlayButton(record.id))
+    components = COMPONENTS
+
+    def board_button(self, record: GameRecord) -> discord.ui.Item | None:
+        """The "Your hand" button under every board."""
+        return PlayButton(record.id)
 
     @app_commands.command(
         name="hand", description="See your cards (only you can see them) and play"
     )
-    async def hand(self, interaction: discord.Interaction) -> None:
+    async def hand(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             record = self.bot.games.for_channel(interaction.channel_id or 0)
             seat = self.bot.games.require_seat(record, interaction.user.id)
-            panel = await build_panel(self.bot, record, seat, with_image=True)
+            panel = await build_hand_panel(record, seat, with_image=True)
             await panel.send(interaction)
 
     @app_commands.command(name="play", description="Play a card on a space, e.g. card 7S space C4")
@@ -41,7 +44,9 @@ class Hand(SequenceCog):
         card="A card in your hand, like 7S, TD or JC",
         space="Column A-J then row 1-10, like C4 (a one-eyed jack: the chip to remove)",
     )
-    async def play(self, interaction: discord.Interaction, card: str, space: str) -> None:
+    async def play(
+        self, interaction: discord.Interaction[SequenceBot], card: str, space: str
+    ) -> None:
         async with reporting(interaction):
             record = self.bot.games.for_channel(interaction.channel_id or 0)
             seat = self.bot.games.require_seat(record, interaction.user.id)
@@ -53,7 +58,9 @@ class Hand(SequenceCog):
                 interaction, record, seat, move, record.game.turn_number, edit=False
             )
 
-    def _own_seat(self, interaction: discord.Interaction) -> tuple[GameRecord, int] | None:
+    def _own_seat(
+        self, interaction: discord.Interaction[SequenceBot]
+    ) -> tuple[GameRecord, int] | None:
         """The channel's game and the user's seat in it, for autocomplete (no errors there)."""
         record = self.bot.games.find_in_channel(interaction.channel_id or 0)
         seat = seat_of(record, interaction.user.id) if record else None
@@ -61,7 +68,7 @@ class Hand(SequenceCog):
 
     @play.autocomplete("card")
     async def card_autocomplete(
-        self, interaction: discord.Interaction, current: str
+        self, interaction: discord.Interaction[SequenceBot], current: str
     ) -> list[app_commands.Choice[str]]:
         found = self._own_seat(interaction)
         if found is None:
@@ -85,7 +92,7 @@ class Hand(SequenceCog):
 
     @play.autocomplete("space")
     async def space_autocomplete(
-        self, interaction: discord.Interaction, current: str
+        self, interaction: discord.Interaction[SequenceBot], current: str
     ) -> list[app_commands.Choice[str]]:
         found = self._own_seat(interaction)
         if found is None:
@@ -105,8 +112,3 @@ class Hand(SequenceCog):
         names = [space_name(s) for s in sorted(spaces, key=lambda s: (s % 10, s // 10))]
         names = [name for name in names if name.startswith(text)]
         return [app_commands.Choice(name=name, value=name) for name in names[:25]]
-
-
-async def setup(bot: SequenceBot) -> None:
-    """Load the cog."""
-    await bot.add_cog(Hand(bot))

@@ -1,0 +1,371 @@
+"""The hand panel's components: the card, row and space selects and the play buttons.
+
+Every component is a :class:`discord.ui.DynamicItem`: its custom id carries the game id, the turn it
+was drawn for and the choice so far, so it survives restarts. Callbacks never trust the id alone:
+the clicking user's seat and the current turn are checked again by the services.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.game import card_label, space_name
+from bot.game.board import SPACE_CARDS
+from bot.game.cards import is_one_eyed
+from bot.game.moves import DEAD, DRAW, PASS, Move
+from bot.game.sequences import Option
+from bot.services.errors import UserError
+from bot.services.games import seat_of
+
+from ..common.custom_ids import Templated
+from ..common.replies import reporting
+from . import panel
+from .play import play_and_announce
+
+if TYPE_CHECKING:
+    from bot.app import SequenceBot
+    from bot.store.games import GameRecord
+
+
+STALE = "⚠️ That was for an earlier turn: the game has moved on. Here is your hand now."
+
+
+def _bot(interaction: discord.Interaction) -> SequenceBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+async def _show(
+    interaction: discord.Interaction,
+    record: GameRecord,
+    seat: int,
+    *,
+    keep_image: bool = True,
+    **step: Any,
+) -> None:
+    """Redraw the panel the component was on, at ``step`` (see :func:`panel.build_hand_panel`)."""
+    shown = await panel.build_hand_panel(record, seat, **step)
+    await shown.edit(interaction, keep_image=keep_image)
+
+
+def _selected(interaction: discord.Interaction) -> str:
+    """The value picked in a select."""
+    values = (interaction.data or {}).get("values") or [""]  # type: ignore[union-attr]
+    return str(values[0])
+
+
+def _select(
+    custom_id: str, placeholder: str, options: list[discord.SelectOption] | None
+) -> discord.ui.Select:
+    # A select rebuilt from its custom id needs some option; the real ones come with the panel.
+    return discord.ui.Select(
+        custom_id=custom_id,
+        placeholder=placeholder,
+        options=options or [discord.SelectOption(label="-", value="-")],
+    )
+
+
+def _button(
+    custom_id: str, label: str, style: discord.ButtonStyle, emoji: str | None = None
+) -> discord.ui.Button:
+    return discord.ui.Button(custom_id=custom_id, label=label, style=style, emoji=emoji)
+
+
+class PanelItem(Templated):
+    """What every component of the hand panel does on a click: find the clicking player's own
+    seat (never trusting the custom id for it), check the panel's turn, then act.
+
+    A panel drawn for an earlier turn is redrawn with a note instead of acting."""
+
+    game: int
+    turn: int | None = None
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with reporting(interaction):
+            record = await _bot(interaction).games.fetch(self.game)
+            seat = seat_of(record, interaction.user.id)
+            if seat is None:
+                raise UserError("These cards are not yours: you are not playing in this game.")
+            if self.turn is not None and self.turn != record.game.turn_number:
+                await _show(interaction, record, seat, notice=STALE, keep_image=False)
+                return
+            await self.act(interaction, record, seat)
+
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        """The component's own work."""
+        raise NotImplementedError
+
+
+class PlayButton(PanelItem, discord.ui.DynamicItem[discord.ui.Button], custom_id="seq:hand:{game}"):
+    """The board message's "Your hand" button: opens the clicking player's own panel."""
+
+    def __init__(self, game: int) -> None:
+        self.game = game
+        super().__init__(
+            _button(self.ids(game=game), "Your hand", discord.ButtonStyle.primary, "🃏")
+        )
+
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        shown = await panel.build_hand_panel(record, seat, with_image=True)
+        await shown.send(interaction)
+
+
+class CardSelect(
+    PanelItem, discord.ui.DynamicItem[discord.ui.Select], custom_id="seq:card:{game}:{turn}"
+):
+    """Choose a card from the hand."""
+
+    def __init__(
+        self, game: int, turn: int, options: list[discord.SelectOption] | None = None
+    ) -> None:
+        self.game, self.turn = game, turn
+        super().__init__(_select(self.ids(game=game, turn=turn), "Choose a card", options))
+
+    @classmethod
+    def make(cls, record: GameRecord, seat: int, selected: str | None) -> CardSelect:
+        options = [
+            discord.SelectOption(
+                label=card_label(card),
+                value=card,
+                description=panel.card_hint(record, seat, card),
+                default=card == selected,
+            )
+            for card in dict.fromkeys(record.game.hands[seat])
+        ]
+        return cls(record.id, record.game.turn_number, options)
+
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        card = _selected(interaction)
+        if card not in record.game.hands[seat]:
+            raise UserError("That card is not in your hand any more.")
+        await _show(interaction, record, seat, card=card)
+
+
+class RowSelect(
+    PanelItem,
+    discord.ui.DynamicItem[discord.ui.Select],
+    custom_id="seq:row:{game}:{turn}:{card:card}",
+):
+    """For a jack: choose the row of the space."""
+
+    def __init__(
+        self, game: int, turn: int, card: str, options: list[discord.SelectOption] | None = None
+    ) -> None:
+        self.game, self.turn, self.card = game, turn, card
+        custom_id = self.ids(game=game, turn=turn, card=card)
+        super().__init__(_select(custom_id, "Choose a row", options))
+
+    @classmethod
+    def make(
+        cls, game: int, turn: int, card: str, targets: list[int], selected: int | None
+    ) -> RowSelect:
+        rows: dict[int, int] = {}
+        for target in targets:
+            rows[target // 10] = rows.get(target // 10, 0) + 1
+        noun = "chip" if is_one_eyed(card) else "open space"
+        options = [
+            discord.SelectOption(
+                label=f"Row {row + 1}",
+                value=str(row),
+                description=f"{count} {noun}{'s' if count > 1 else ''}",
+                default=row == selected,
+            )
+            for row, count in sorted(rows.items())
+        ]
+        return cls(game, turn, card, options)
+
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        row = int(_selected(interaction) or 0)
+        await _show(interaction, record, seat, card=self.card, row=row)
+
+
+class SpaceSelect(
+    PanelItem,
+    discord.ui.DynamicItem[discord.ui.Select],
+    custom_id="seq:space:{game}:{turn}:{card:card}",
+):
+    """For a jack: choose the space in the chosen row (only legal spaces are offered)."""
+
+    def __init__(
+        self, game: int, turn: int, card: str, options: list[discord.SelectOption] | None = None
+    ) -> None:
+        self.game, self.turn, self.card = game, turn, card
+        custom_id = self.ids(game=game, turn=turn, card=card)
+        super().__init__(_select(custom_id, "Choose the space", options))
+
+    @classmethod
+    def make(cls, game: int, turn: int, card: str, spaces: list[int]) -> SpaceSelect:
+        options = [
+            discord.SelectOption(
+                label=space_name(s),
+                value=str(s),
+                description=f"the {card_label(SPACE_CARDS[s])} space",
+            )
+            for s in spaces
+        ]
+        return cls(game, turn, card, options)
+
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        space = int(_selected(interaction) or 0)
+        await _show(interaction, record, seat, card=self.card, space=space)
+
+
+class GoButton(
+    PanelItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    custom_id="seq:go:{game}:{turn}:{card:card}:{space}",
+):
+    """Play the chosen card on the chosen space (for a jack, this is the confirm step)."""
+
+    def __init__(self, game: int, turn: int, card: str, space: int, label: str = "") -> None:
+        self.game, self.turn, self.card, self.space = game, turn, card, space
+        custom_id = self.ids(game=game, turn=turn, card=card, space=space)
+        super().__init__(
+            _button(custom_id, label or space_name(space), discord.ButtonStyle.success)
+        )
+
+    @classmethod
+    def make(cls, game: int, turn: int, card: str, space: int, *, confirm: bool) -> GoButton:
+        where = space_name(space)
+        label = f"Confirm {card_label(card)} on {where}" if confirm else f"Play on {where}"
+        return cls(game, turn, card, space, label)
+
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        move = Move.play(seat, self.card, self.space)
+        await play_and_announce(interaction, record, seat, move, self.turn or 0, edit=True)
+
+
+class FiveButton(
+    PanelItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    custom_id="seq:five:{game}:{turn}:{card:card}:{space}:{index}",
+):
+    """Choose which five chips of a long line form the sequence."""
+
+    def __init__(
+        self, game: int, turn: int, card: str, space: int, index: int, label: str = ""
+    ) -> None:
+        self.game, self.turn, self.card, self.space, self.index = game, turn, card, space, index
+        custom_id = self.ids(game=game, turn=turn, card=card, space=space, index=index)
+        super().__init__(
+            _button(custom_id, label or f"Option {index + 1}", discord.ButtonStyle.success)
+        )
+
+    @classmethod
+    def make(cls, game: int, turn: int, move: Move, index: int, option: Option) -> FiveButton:
+        label = " + ".join(f"{space_name(w[0])}–{space_name(w[-1])}" for w in option)
+        return cls(game, turn, move.card or "", move.space or 0, index, label)
+
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        move = Move.play(seat, self.card, self.space)
+        options = record.game.sequence_options(move)
+        if not 0 <= self.index < len(options):
+            raise UserError("That choice is no longer on offer.")
+        move = move._replace(five=options[self.index])
+        await play_and_announce(interaction, record, seat, move, self.turn or 0, edit=True)
+
+
+class DeadButton(
+    PanelItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    custom_id="seq:dead:{game}:{turn}:{card:card}",
+):
+    """Turn in a dead card and draw a replacement."""
+
+    def __init__(self, game: int, turn: int, card: str) -> None:
+        self.game, self.turn, self.card = game, turn, card
+        custom_id = self.ids(game=game, turn=turn, card=card)
+        label = f"Turn in dead {card_label(card)}"
+        super().__init__(_button(custom_id, label, discord.ButtonStyle.secondary, "♻️"))
+
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        move = Move(DEAD, seat, self.card)
+        await play_and_announce(interaction, record, seat, move, self.turn or 0, edit=True)
+
+
+class PassButton(
+    PanelItem, discord.ui.DynamicItem[discord.ui.Button], custom_id="seq:pass:{game}:{turn}"
+):
+    """Pass when no card can be played."""
+
+    def __init__(self, game: int, turn: int) -> None:
+        self.game, self.turn = game, turn
+        super().__init__(
+            _button(self.ids(game=game, turn=turn), "Pass", discord.ButtonStyle.secondary)
+        )
+
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        move = Move(PASS, seat)
+        await play_and_announce(interaction, record, seat, move, self.turn or 0, edit=True)
+
+
+class BackButton(
+    PanelItem, discord.ui.DynamicItem[discord.ui.Button], custom_id="seq:back:{game}:{turn}"
+):
+    """Back to choosing a card."""
+
+    def __init__(self, game: int, turn: int) -> None:
+        self.game, self.turn = game, turn
+        super().__init__(
+            _button(self.ids(game=game, turn=turn), "Back", discord.ButtonStyle.secondary)
+        )
+
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        await _show(interaction, record, seat)
+
+
+class DrawButton(PanelItem, discord.ui.DynamicItem[discord.ui.Button], custom_id="seq:draw:{game}"):
+    """House rule manual draw: take the card you are owed before the next player draws."""
+
+    def __init__(self, game: int) -> None:
+        self.game = game
+        super().__init__(
+            _button(self.ids(game=game), "Draw a card", discord.ButtonStyle.primary, "🂠")
+        )
+
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        bot = _bot(interaction)
+        outcome = await bot.games.apply(record.id, Move(DRAW, seat), actor_id=interaction.user.id)
+        notice = "✅ You drew a card."
+        await _show(interaction, outcome.record, seat, notice=notice, keep_image=False)
+
+
+class ForfeitSelect(
+    PanelItem, discord.ui.DynamicItem[discord.ui.Select], custom_id="seq:forfeit:{game}"
+):
+    """Table talk: choose the card to forfeit (to your own discard pile, no replacement)."""
+
+    def __init__(self, game: int, options: list[discord.SelectOption] | None = None) -> None:
+        self.game = game
+        super().__init__(_select(self.ids(game=game), "Choose a card to forfeit", options))
+
+    @classmethod
+    def make(cls, record: GameRecord, seat: int) -> ForfeitSelect:
+        options = [
+            discord.SelectOption(label=card_label(card), value=card)
+            for card in dict.fromkeys(record.game.hands[seat])
+        ]
+        return cls(record.id, options)
+
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        card = _selected(interaction)
+        outcome = await _bot(interaction).games.forfeit(record.id, interaction.user.id, card)
+        notice = f"✅ You forfeited {card_label(card)}."
+        await _show(interaction, outcome.record, seat, notice=notice, keep_image=False)
+
+
+#: Every component of the panel, for ``bot.add_dynamic_items``.
+COMPONENTS = (
+    PlayButton,
+    CardSelect,
+    RowSelect,
+    SpaceSelect,
+    GoButton,
+    FiveButton,
+    DeadButton,
+    PassButton,
+    BackButton,
+    DrawButton,
+    ForfeitSelect,
+)

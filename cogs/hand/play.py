@@ -1,0 +1,47 @@
+"""Playing a move from Discord: the one path of ``/sequence play`` and the panel's buttons."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.game.moves import Move
+from bot.services.games import ChoiceNeeded
+
+from . import panel
+
+if TYPE_CHECKING:
+    from bot.app import SequenceBot
+    from bot.store.games import GameRecord
+
+
+async def play_and_announce(
+    interaction: discord.Interaction,
+    record: GameRecord,
+    seat: int,
+    move: Move,
+    turn: int,
+    *,
+    edit: bool,
+) -> None:
+    """Apply a move for the clicking player and show their panel after it: edited in place
+    (``edit``, from a panel) or sent (from a command). The table posts the board.
+
+    When a line of six or more needs a choice of five, the panel offers the choice instead.
+    """
+    bot: SequenceBot = interaction.client  # type: ignore[assignment]
+    try:
+        outcome = await bot.games.apply(
+            record.id, move, actor_id=interaction.user.id, expected_turn=turn
+        )
+    except ChoiceNeeded as choice:
+        shown = await panel.build_hand_panel(record, seat, choice=choice)
+        await (shown.edit(interaction) if edit else shown.send(interaction))
+        return
+    done = "✅ Done." if outcome.turn_passed or outcome.finished else "✅ Done: carry on."
+    shown = await panel.build_hand_panel(outcome.record, seat, notice=done)
+    if edit:
+        await shown.edit(interaction, keep_image=not outcome.turn_passed)
+    else:
+        await shown.send(interaction)
