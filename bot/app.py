@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -17,6 +17,7 @@ from bot.services.draws import DrawService
 from bot.services.events import EventBus
 from bot.services.games import GAMES_CHANNEL, GameService
 from bot.services.lobbies import LobbyService
+from bot.services.ratings import RatingService
 from bot.services.scheduler import Scheduler
 from bot.services.tabletalk import TableTalkService
 from bot.services.turns import TurnClock
@@ -26,6 +27,9 @@ from bot.store.location import open_database
 from cogs.base import SequenceGroup
 from cogs.common.cooldowns import RateLimits
 from cogs.common.replies import SORRY
+
+if TYPE_CHECKING:
+    from bot.services.tournament import TournamentService
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +89,9 @@ class SequenceBotMixin:
     tabletalk: TableTalkService
     undo: UndoService
     draws: DrawService
+    ratings: RatingService
+    #: Set by the tournament extension when it loads.
+    tournament_service: TournamentService
     caps: Caps
     limits: RateLimits
 
@@ -94,7 +101,7 @@ class SequenceBotMixin:
         self.settings = settings
         self.clock = utc_timestamp
         self.sequence_group = SequenceGroup()
-        self.table = Table(self)  # type: ignore[arg-type]
+        self.table = Table(self)  # type: ignore[arg-type]  # self is the bot: this is its mixin
         self.scheduler = Scheduler(self.clock)
         self.bus = EventBus()
         self.limits = RateLimits(self.clock, settings)
@@ -119,6 +126,7 @@ class SequenceBotMixin:
         self.tabletalk = TableTalkService(self.db, self.games, self.clock)
         self.undo = UndoService(self.games)
         self.draws = DrawService(self.games, timeout=lambda: settings.draw_offer_timeout)
+        self.ratings = RatingService(self.db)
         self.table.subscribe(self.bus)
         records = await self.games.load_active()
         log.info("Resumed %d active game(s)", len(records))
@@ -142,7 +150,7 @@ class SequenceBotMixin:
         """Close Discord, then the store."""
         self.scheduler.close()
         self.bus.close()
-        await super().close()  # type: ignore[misc]
+        await super().close()  # type: ignore[misc]  # the bot class after this mixin has it
         db = getattr(self, "db", None)
         if db is not None:
             await db.close()
@@ -167,10 +175,11 @@ def create_bot(settings: Settings) -> SequenceBot:
         "help_command": None,
         "allowed_mentions": discord.AllowedMentions(users=True, roles=False, everyone=False),
     }
+    if settings.shard_ids is not None:
+        kwargs["shard_ids"] = list(settings.shard_ids)
     if settings.shard_count:
         bot: Any = ShardedSequenceBot(
             shard_count=settings.shard_count,
-            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
             **kwargs,
         )
     else:

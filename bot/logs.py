@@ -42,10 +42,8 @@ def _quote(value: object) -> str:
 class KeyValueFormatter(logging.Formatter):
     """``ts=... level=INFO logger=bot.app msg="..." key=value ... exc="..."`` on one line."""
 
-    converter = time.gmtime
-
     def format(self, record: logging.LogRecord) -> str:
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", self.converter(record.created))
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
         parts = [
             f"ts={stamp}.{int(record.msecs):03d}Z",
             f"level={record.levelname}",

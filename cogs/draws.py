@@ -21,6 +21,7 @@ from bot.store.votes import TeamVote
 from .base import SequenceCog, Subscription
 from .common.custom_ids import Templated
 from .common.describe import seat_label, team_label
+from .common.lookup import cog_of
 from .common.replies import reporting
 
 
@@ -47,7 +48,7 @@ class DrawButton(
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog: Draws = interaction.client.get_cog("Draws")  # type: ignore[union-attr, assignment]
+        cog = cog_of(interaction, Draws)
         async with reporting(interaction):
             state = await cog.service.answer(
                 self.game_id, interaction.user.id, self.count, accept=self.answer == "accept"

@@ -13,6 +13,7 @@ from bot.services.options import TableOptions
 from .base import SequenceCog
 from .common.describe import team_label
 from .common.replies import can_manage, reply, reporting
+from .lobby import Lobby
 
 
 class Endings(SequenceCog):
@@ -48,9 +49,9 @@ class Endings(SequenceCog):
             if record is None:
                 lobby = await self.bot.lobbies.cancel(channel_id, interaction.user.id, moderator)
                 await reply(interaction, "🚪 The lobby was cancelled.", ephemeral=False)
-                lobby_cog = self.bot.get_cog("Lobby")
-                if lobby_cog is not None:
-                    await lobby_cog.close_message(lobby)  # type: ignore[attr-defined]
+                lobby_cog = self.bot.get_cog(Lobby.__cog_name__)
+                if isinstance(lobby_cog, Lobby):
+                    await lobby_cog.close_message(lobby)
                 return
             host_id = TableOptions.from_dict(record.options).host_id
             if interaction.user.id != host_id and not moderator:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -73,7 +73,7 @@ class Info(SequenceCog):
             record = self.bot.games.for_channel(interaction.channel_id or 0)
             png = await render_public_board(record)
             content = result_line(record) if record.game.is_over() else turn_line(record)
-            kwargs = {}
+            kwargs: dict[str, Any] = {}
             view = self.bot.table.board_view(record)
             if view is not None:
                 kwargs["view"] = view

@@ -29,6 +29,7 @@ from .common.choices import (
 )
 from .common.custom_ids import Templated
 from .common.describe import counted, seat_label, team_label
+from .common.lookup import cog_of, selected
 from .common.replies import can_manage, reply, reporting, user_name
 
 ACTIONS = ("join", "leave", "switch", "start", "cancel", "addbot")
@@ -89,7 +90,7 @@ class LobbyButton(
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog: Lobby = interaction.client.get_cog("Lobby")  # type: ignore[union-attr, assignment]
+        cog = cog_of(interaction, Lobby)
         async with reporting(interaction):
             await cog.bot.lobbies.for_button(interaction.channel_id or 0, self.lobby_id)
             await cog.run_action(interaction, self.action, edit=True)
@@ -113,9 +114,9 @@ class AddComputerSelect(
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog: Lobby = interaction.client.get_cog("Lobby")  # type: ignore[union-attr, assignment]
+        cog = cog_of(interaction, Lobby)
         async with reporting(interaction):
-            level = (interaction.data or {}).get("values", ["medium"])[0]  # type: ignore[union-attr]
+            level = selected(interaction) or "medium"
             await cog.bot.lobbies.for_button(interaction.channel_id or 0, self.lobby_id)
             lobby = await cog.bot.lobbies.add_computer(
                 interaction.channel_id or 0, interaction.user.id, level
@@ -171,9 +172,8 @@ class Lobby(SequenceCog):
         rated="Whether the game counts for ratings (default: yes)",
         hints="Allow /sequence hint (practice games only; makes the game unrated)",
     )
-    @app_commands.choices(
-        preset=PRESET_CHOICES, teams=TEAM_COUNT_CHOICES, on_timeout=TIMEOUT_CHOICES
-    )
+    @app_commands.choices(preset=PRESET_CHOICES, on_timeout=TIMEOUT_CHOICES)
+    @app_commands.choices(teams=TEAM_COUNT_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction[SequenceBot],
@@ -295,7 +295,8 @@ class Lobby(SequenceCog):
             await self.refresh_message(lobby)
 
     @app_commands.command(name="addbot", description="Seat a computer player (host only)")
-    @app_commands.choices(level=LEVEL_CHOICES, team=TEAM_CHOICES)
+    @app_commands.choices(level=LEVEL_CHOICES)
+    @app_commands.choices(team=TEAM_CHOICES)
     async def addbot(
         self,
         interaction: discord.Interaction[SequenceBot],
@@ -358,9 +359,10 @@ class Lobby(SequenceCog):
             if closed:
                 await interaction.response.edit_message(content=f"🚪 {note}", embed=None, view=None)
             else:
+                assert lobby is not None  # only a closed lobby is gone
                 await interaction.response.edit_message(
                     embed=lobby_embed(lobby), view=lobby_view(lobby)
-                )  # type: ignore[arg-type]
+                )
             return
         await reply(interaction, note)
         if lobby is not None:

@@ -10,12 +10,13 @@ from discord import app_commands
 
 from bot.app import SequenceBot
 from bot.services.errors import UserError
-from bot.services.ratings import Rating, RatingService
+from bot.services.ratings import Rating
 from bot.services.stats import HistoryEntry, PlayerStats, StatsService, sparkline
 
 from .base import SequenceCog, server_id
 from .common.custom_ids import Templated
 from .common.describe import counted, team_label
+from .common.lookup import cog_of
 from .common.replays import ReplayCache
 from .common.replies import reply, reporting, user_name
 
@@ -99,7 +100,7 @@ class LeaderboardButton(
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog: Stats = interaction.client.get_cog("Stats")  # type: ignore[union-attr, assignment]
+        cog = cog_of(interaction, Stats)
         async with reporting(interaction):
             target = self.page + (1 if self.direction == "next" else -1)
             embed, view = await cog.leaderboard_page(interaction.guild_id or 0, target)
@@ -113,11 +114,7 @@ class Stats(SequenceCog):
 
     def __init__(self, bot: SequenceBot) -> None:
         super().__init__(bot)
-        ratings = getattr(bot, "ratings", None)
-        if ratings is None:
-            ratings = RatingService(bot.db)
-            bot.ratings = ratings  # type: ignore[attr-defined]  # shared with tournaments
-        self.stats = StatsService(bot.db, ratings)
+        self.stats = StatsService(bot.db, bot.ratings)
         self.replays = ReplayCache(bot.settings.database_path.parent / "replays")
 
     @app_commands.command(name="stats", description="A player's games, wins, sequences and rating")

@@ -25,6 +25,7 @@ from .base import SequenceCog, Subscription
 from .common.choices import TEAM_CHOICES
 from .common.custom_ids import Templated
 from .common.describe import seat_label, team_label
+from .common.lookup import bot_of, cog_of
 from .common.replies import can_manage, reply, reporting
 from .hand.panel import build_hand_panel
 
@@ -50,7 +51,7 @@ class DecisionButton(
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog: TableTalk = interaction.client.get_cog("TableTalk")  # type: ignore[union-attr, assignment]
+        cog = cog_of(interaction, TableTalk)
         async with reporting(interaction):
             await cog.decide(interaction, self.report_id, self.verdict)
 
@@ -72,7 +73,7 @@ class ForfeitButton(
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: SequenceBot = interaction.client  # type: ignore[assignment]
+        bot = bot_of(interaction)
         async with reporting(interaction):
             record = bot.games.get(self.game_id)
             seat = seat_of(record, interaction.user.id)

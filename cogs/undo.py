@@ -11,6 +11,7 @@ from bot.services.undo import UndoService, UndoState
 from .base import SequenceCog
 from .common.custom_ids import Templated
 from .common.describe import describe_move, team_label
+from .common.lookup import cog_of
 from .common.replies import reporting
 
 
@@ -37,7 +38,7 @@ class UndoButton(
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog: Undo = interaction.client.get_cog("Undo")  # type: ignore[union-attr, assignment]
+        cog = cog_of(interaction, Undo)
         async with reporting(interaction):
             state = await cog.service.answer(
                 self.game_id, interaction.user.id, self.count, agree=self.answer == "agree"

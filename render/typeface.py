@@ -61,7 +61,7 @@ def fit(text: str, width: int, size: int, *, bold: bool = False) -> str:
 @cached_lru(2048)
 def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
     """The text's coverage as an ``L`` image, and its top-left offset from the anchor point."""
-    left, top, right, bottom = font(size, bold=bold).getbbox(text, anchor=anchor)
+    left, top, right, bottom = map(int, font(size, bold=bold).getbbox(text, anchor=anchor))
     mask = Image.new("L", (max(right - left, 1), max(bottom - top, 1)), 0)
     ImageDraw.Draw(mask).text(
         (-left, -top), text, font=font(size, bold=bold), fill=255, anchor=anchor

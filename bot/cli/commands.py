@@ -13,6 +13,7 @@ import re
 import sys
 import tempfile
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -144,6 +145,11 @@ def options_table(commands: list[Command], name: str = NEW_GAME) -> str:
     return "\n".join(rows)
 
 
+def _fill(table: str, block: re.Match[str]) -> str:
+    """A generated block's markers around ``table``."""
+    return f"{block.group(1)}{table}\n{block.group(2)}"
+
+
 def update_readme(text: str, commands: list[Command]) -> str:
     """``text`` with its ``<!-- commands -->`` and ``<!-- options -->`` tables regenerated."""
     for marker, table in (
@@ -153,7 +159,7 @@ def update_readme(text: str, commands: list[Command]) -> str:
         pattern = re.compile(rf"(<!-- {marker}:.*?-->\n).*?(<!-- /{marker} -->)", re.S)
         if not pattern.search(text):
             raise ValueError(f"no <!-- {marker}: ... --> ... <!-- /{marker} --> block")
-        text = pattern.sub(lambda m, t=table: f"{m.group(1)}{t}\n{m.group(2)}", text)
+        text = pattern.sub(partial(_fill, table), text)
     return text
 
 

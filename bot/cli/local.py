@@ -100,7 +100,8 @@ async def play_local(
         async with simcord.run(bot) as env:
             try:
                 if options.seed is not None:
-                    bot.lobbies.new_seed = lambda: options.seed
+                    seed = options.seed
+                    bot.lobbies.new_seed = lambda: seed
                 assets = await dress_the_bot(env)
                 guild = env.create_guild("Sequence Club")
                 channel = guild.create_text_channel("sequence")

@@ -41,7 +41,7 @@ CORNERS: frozenset[int] = frozenset({0, 9, 90, 99})
 CARD_SPACES: dict[str, tuple[int, int]] = {}
 for _space, _code in enumerate(SPACE_CARDS):
     if _code != FREE:
-        CARD_SPACES[_code] = (*CARD_SPACES.get(_code, ()), _space)  # type: ignore[assignment]
+        CARD_SPACES[_code] = (*CARD_SPACES.get(_code, ()), _space)
 
 COLUMNS = "ABCDEFGHIJ"
 

@@ -139,7 +139,7 @@ class Move(NamedTuple):
             int(data["seat"]),
             card,
             data.get("space"),
-            tuple(tuple(w) for w in five) if five is not None else None,  # type: ignore[misc]
+            tuple(tuple(w) for w in five) if five is not None else None,
             team,
         )
 

@@ -102,7 +102,7 @@ def _below(rng: random.Random, count: int) -> int:
     """
     if not count:
         raise IndexError("Cannot choose from an empty sequence")
-    return rng._randbelow(count)
+    return rng._randbelow(count)  # type: ignore[attr-defined]  # CPython's own, as choice uses
 
 
 def _jack_mask(game: Game, seat: int, jack: str) -> int:

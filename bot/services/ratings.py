@@ -36,10 +36,14 @@ INLINE_UPDATES = 50
 class RatedResult(Protocol):
     """What a rating update needs from a result (``bot.store.results.ResultRecord`` fits)."""
 
-    game_id: int
-    teams: list[list[int]]
-    winner_team: int | None
-    rated: bool
+    @property
+    def game_id(self) -> int: ...
+    @property
+    def teams(self) -> list[list[int]]: ...
+    @property
+    def winner_team(self) -> int | None: ...
+    @property
+    def rated(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -73,7 +77,7 @@ def rate_game(
     if len(teams) < 2 or any(not team for team in teams):
         return {}
     before = [[_model_rating(ratings.get(user, Rating())) for user in team] for team in teams]
-    after = MODEL.rate(before, ranks=ranks_for(len(teams), winner))
+    after = MODEL.rate(before, ranks=[float(rank) for rank in ranks_for(len(teams), winner)])
     return {
         user: Rating(new.mu, new.sigma)
         for team, new_team in zip(teams, after, strict=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from .errors import UserError
 from .events import RulingMade
@@ -104,7 +104,9 @@ class TableTalkService:
                 )
             if not verdict.allowed:
                 raise UserError(verdict.reason)
-            status = "upheld" if uphold and not withdraw else "dismissed"
+            status: Literal["upheld", "dismissed"] = (
+                "upheld" if uphold and not withdraw else "dismissed"
+            )
             if status == "upheld":
                 draft.push(self.games.penalty(report.team), actor_id)
             draft.write(

@@ -35,14 +35,14 @@ class Store:
     shards: Shards | None = None
 
     def __init__(self) -> None:
-        self.lobbies = Lobbies(self)  # type: ignore[arg-type]  # repositories take any store
-        self.games = Games(self)  # type: ignore[arg-type]
-        self.results = Results(self)  # type: ignore[arg-type]
-        self.prefs = Prefs(self)  # type: ignore[arg-type]
-        self.timers = Timers(self)  # type: ignore[arg-type]
-        self.tabletalk = TableTalk(self)  # type: ignore[arg-type]
-        self.tournaments = Tournaments(self)  # type: ignore[arg-type]
-        self.votes = Votes(self)  # type: ignore[arg-type]
+        self.lobbies = Lobbies(self)
+        self.games = Games(self)
+        self.results = Results(self)
+        self.prefs = Prefs(self)
+        self.timers = Timers(self)
+        self.tabletalk = TableTalk(self)
+        self.tournaments = Tournaments(self)
+        self.votes = Votes(self)
 
     def transaction(self) -> AbstractAsyncContextManager[Connection]:
         """A transaction (joining the one this task has open on this store, if any)."""

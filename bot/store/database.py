@@ -14,7 +14,7 @@ import logging
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import aiosqlite
 
@@ -69,7 +69,8 @@ class SQLiteConnection:
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Every row of a query (or of a statement with ``RETURNING``)."""
         try:
-            return list(await self._raw.execute_fetchall(sql, params))
+            rows = await self._raw.execute_fetchall(sql, params)
+            return cast("list[tuple[Any, ...]]", list(rows))  # plain tuples: no row factory
         except sqlite3.IntegrityError as error:
             raise IntegrityError(str(error)) from error
 

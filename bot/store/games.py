@@ -28,8 +28,8 @@ from .seats import Seat, seats_from_json, seats_to_json
 from .votes import VoteMap, select_for
 
 if TYPE_CHECKING:
+    from .base import Store
     from .connection import Connection
-    from .database import Database
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ class LogEntry:
 class Games:
     """The games repository (``db.games``)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     async def create(

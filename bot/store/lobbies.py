@@ -10,8 +10,8 @@ from .errors import ChannelBusyError, IntegrityError, NotFoundError
 from .seats import Seat, seats_from_json, seats_to_json
 
 if TYPE_CHECKING:
+    from .base import Store
     from .connection import Connection
-    from .database import Database
 
 
 @dataclass(slots=True)
@@ -38,7 +38,7 @@ _COLUMNS = "id, guild_id, channel_id, host_id, options, seats, message_id, creat
 class Lobbies:
     """The lobbies repository (``db.lobbies``)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     async def create(

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from .errors import MigrationError, SchemaTooNewError, StoreError
 
 if TYPE_CHECKING:
+    from .base import Store
     from .connection import Connection
-    from .database import Database
 
 _V1 = """
 CREATE TABLE lobbies (
@@ -275,7 +275,7 @@ def statements(sql: str) -> list[str]:
     return result
 
 
-async def migrate(db: Database, migrations: tuple[tuple[int, str], ...] = MIGRATIONS) -> int:
+async def migrate(db: Store, migrations: tuple[tuple[int, str], ...] = MIGRATIONS) -> int:
     """Bring the schema up to date, each migration in its own transaction.
 
     ``migrations`` must be in the database's dialect. Returns the schema version. Raises

@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING, Any
 from .codec import dumps, loads
 
 if TYPE_CHECKING:
+    from .base import Store
     from .connection import Connection
-    from .database import Database
 
 
 class Prefs:
     """The preferences repository (``db.prefs``)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     async def get(self, user_id: int, key: str, default: Any = None) -> Any:

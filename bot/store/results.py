@@ -9,8 +9,8 @@ from .codec import dumps, loads
 from .errors import IntegrityError, NotFoundError
 
 if TYPE_CHECKING:
+    from .base import Store
     from .connection import Connection
-    from .database import Database
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +39,7 @@ _COLUMNS = "r.game_id, r.guild_id, r.teams, r.winner_team, r.rated, r.summary, r
 class Results:
     """The results repository (``db.results``). Queries return results oldest first."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     async def record(

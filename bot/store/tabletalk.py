@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from .errors import IntegrityError, NotFoundError, StoreError
 
 if TYPE_CHECKING:
+    from .base import Store
     from .connection import Connection
-    from .database import Database
 
 PENDING = "pending"
 UPHELD = "upheld"
@@ -44,7 +44,7 @@ _COLUMNS = (
 class TableTalk:
     """The table-talk reports repository (``db.tabletalk``)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     async def create(

@@ -9,8 +9,8 @@ from .codec import dumps, loads
 from .errors import IntegrityError, NotFoundError
 
 if TYPE_CHECKING:
+    from .base import Store
     from .connection import Connection
-    from .database import Database
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +26,7 @@ class TimerRecord:
 class Timers:
     """The timers repository (``db.timers``). Finishing a game clears its timers."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     async def set(

@@ -15,8 +15,8 @@ from .codec import dumps, loads
 from .errors import ChannelBusyError, IntegrityError, NotFoundError, StoreError
 
 if TYPE_CHECKING:
+    from .base import Store
     from .connection import Connection
-    from .database import Database
 
 OPEN_STATUSES = ("signup", "running")
 
@@ -121,7 +121,7 @@ _M_COLUMNS = (
 class Tournaments:
     """The tournaments repository (``db.tournaments``)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     # ------------------------------------------------------------------ tournaments
@@ -299,7 +299,7 @@ async def _select_t(
     # ``where`` is a constant of this module; values go in ``params``.
     rows = await conn.fetchall(f"SELECT {_T_COLUMNS} FROM tournaments {where} ORDER BY id", params)
     return [
-        TournamentRecord(*row[:7], loads(row[7]), *row[8:])  # type: ignore[misc]
+        TournamentRecord(*row[:7], loads(row[7]), *row[8:])  # type: ignore[call-arg]  # a row
         for row in rows
     ]
 
@@ -398,7 +398,10 @@ async def _select_m(conn: Connection, where: str, params: tuple[Any, ...]) -> li
     rows = await conn.fetchall(
         f"SELECT {_M_COLUMNS} FROM tournament_matches {where} ORDER BY round, number", params
     )
-    return [MatchRecord(*row[:12], loads(row[12]), row[13], row[14]) for row in rows]  # type: ignore[misc]
+    return [
+        MatchRecord(*row[:12], loads(row[12]), row[13], row[14])  # type: ignore[call-arg]  # a row
+        for row in rows
+    ]
 
 
 async def _save_m(conn: Connection, match_id: int, params: tuple[Any, ...]) -> None:

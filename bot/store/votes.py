@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 from .codec import dumps, loads
 
 if TYPE_CHECKING:
+    from .base import Store
     from .connection import Connection
-    from .database import Database
 
 #: A team votes to resign: ``seats`` are its players who voted.
 RESIGN = "resign"
@@ -50,7 +50,7 @@ _COLUMNS = "game_id, kind, team, seats, move_count, turns_left, message_id, crea
 class Votes:
     """The votes repository (``db.votes``)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     async def replace(self, game_id: int, votes: list[TeamVote]) -> None:

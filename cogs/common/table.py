@@ -12,7 +12,7 @@ import dataclasses
 import io
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -120,7 +120,7 @@ class Table:
         record = dataclasses.replace(record, game=game or record.game)
         png = await render_public_board(record)
         content = result_line(record) if record.game.is_over() else turn_line(record)
-        kwargs = {}
+        kwargs: dict[str, Any] = {}
         view = self.board_view(record)
         if view is not None:
             kwargs["view"] = view
@@ -152,12 +152,9 @@ class Table:
         line = (happened or "").split("\n")[0]
         content = f"↪️ Then: {line}" if line else "↪️ An older board: the newest is below."
         try:
-            await (
-                self.channel(record)
-                .get_partial_message(previous)
-                .edit(  # type: ignore[attr-defined]
-                    content=content, view=None, allowed_mentions=discord.AllowedMentions.none()
-                )
+            channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+            await channel.get_partial_message(previous).edit(
+                content=content, view=None, allowed_mentions=discord.AllowedMentions.none()
             )
         except discord.HTTPException as error:
             log.info(
@@ -165,11 +162,11 @@ class Table:
             )
 
     async def notice(
-        self, record: GameRecord, content: str, **kwargs: object
+        self, record: GameRecord, content: str, **kwargs: Any
     ) -> discord.Message | None:
         """A plain message at the table; None if Discord refused."""
         try:
-            return await self.channel(record).send(content, allowed_mentions=PINGS, **kwargs)  # type: ignore[arg-type]
+            return await self.channel(record).send(content, allowed_mentions=PINGS, **kwargs)
         except discord.HTTPException as error:
             log.warning("Could not post to game %d (HTTP %s)", record.id, error.status)
             return None

@@ -20,20 +20,16 @@ from bot.services.errors import UserError
 from bot.services.games import seat_of
 
 from ..common.custom_ids import Templated
+from ..common.lookup import bot_of, selected
 from ..common.replies import reporting
 from . import panel
 from .play import play_and_announce
 
 if TYPE_CHECKING:
-    from bot.app import SequenceBot
     from bot.store.games import GameRecord
 
 
 STALE = "⚠️ That was for an earlier turn: the game has moved on. Here is your hand now."
-
-
-def _bot(interaction: discord.Interaction) -> SequenceBot:
-    return interaction.client  # type: ignore[return-value]
 
 
 async def _show(
@@ -51,8 +47,7 @@ async def _show(
 
 def _selected(interaction: discord.Interaction) -> str:
     """The value picked in a select."""
-    values = (interaction.data or {}).get("values") or [""]  # type: ignore[union-attr]
-    return str(values[0])
+    return selected(interaction)
 
 
 def _select(
@@ -83,7 +78,7 @@ class PanelItem(Templated):
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with reporting(interaction):
-            record = await _bot(interaction).games.fetch(self.game)
+            record = await bot_of(interaction).games.fetch(self.game)
             seat = seat_of(record, interaction.user.id)
             if seat is None:
                 raise UserError("These cards are not yours: you are not playing in this game.")
@@ -136,7 +131,7 @@ class CardSelect(
         return cls(record.id, record.game.turn_number, options)
 
     async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
-        card = _selected(interaction)
+        card = selected(interaction)
         if card not in record.game.hands[seat]:
             raise UserError("That card is not in your hand any more.")
         await _show(interaction, record, seat, card=card)
@@ -176,7 +171,7 @@ class RowSelect(
         return cls(game, turn, card, options)
 
     async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
-        row = int(_selected(interaction) or 0)
+        row = int(selected(interaction) or 0)
         await _show(interaction, record, seat, card=self.card, row=row)
 
 
@@ -207,7 +202,7 @@ class SpaceSelect(
         return cls(game, turn, card, options)
 
     async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
-        space = int(_selected(interaction) or 0)
+        space = int(selected(interaction) or 0)
         await _show(interaction, record, seat, card=self.card, space=space)
 
 
@@ -325,7 +320,7 @@ class DrawButton(PanelItem, discord.ui.DynamicItem[discord.ui.Button], custom_id
         )
 
     async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
-        bot = _bot(interaction)
+        bot = bot_of(interaction)
         outcome = await bot.games.apply(record.id, Move(DRAW, seat), actor_id=interaction.user.id)
         notice = "✅ You drew a card."
         await _show(interaction, outcome.record, seat, notice=notice, keep_image=False)
@@ -349,8 +344,8 @@ class ForfeitSelect(
         return cls(record.id, options)
 
     async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
-        card = _selected(interaction)
-        outcome = await _bot(interaction).games.forfeit(record.id, interaction.user.id, card)
+        card = selected(interaction)
+        outcome = await bot_of(interaction).games.forfeit(record.id, interaction.user.id, card)
         notice = f"✅ You forfeited {card_label(card)}."
         await _show(interaction, outcome.record, seat, notice=notice, keep_image=False)
 

@@ -9,10 +9,10 @@ import discord
 from bot.game.moves import Move
 from bot.services.games import ChoiceNeeded
 
+from ..common.lookup import bot_of
 from . import panel
 
 if TYPE_CHECKING:
-    from bot.app import SequenceBot
     from bot.store.games import GameRecord
 
 
@@ -30,7 +30,7 @@ async def play_and_announce(
 
     When a line of six or more needs a choice of five, the panel offers the choice instead.
     """
-    bot: SequenceBot = interaction.client  # type: ignore[assignment]
+    bot = bot_of(interaction)
     try:
         outcome = await bot.games.apply(
             record.id, move, actor_id=interaction.user.id, expected_turn=turn

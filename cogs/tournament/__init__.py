@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.services.ratings import RatingService
 from bot.services.tournament import TournamentService
 
 from .commands import TournamentCommands
@@ -15,13 +14,9 @@ if TYPE_CHECKING:
 
 
 async def setup(bot: SequenceBot) -> None:
-    """Load the two cogs around one service (ratings shared with ``cogs.stats`` for seeding)."""
-    ratings = getattr(bot, "ratings", None)
-    if ratings is None:
-        ratings = RatingService(bot.db)
-        bot.ratings = ratings  # type: ignore[attr-defined]
-    service = TournamentService(bot.db, bot.clock, bot.games, ratings)
-    bot.tournament_service = service  # type: ignore[attr-defined]
+    """Load the two cogs around one service (seeded by the bot's ratings)."""
+    service = TournamentService(bot.db, bot.clock, bot.games, bot.ratings)
+    bot.tournament_service = service
     tables = TournamentTables(bot, service)
     await bot.add_cog(tables)
     await bot.add_cog(TournamentCommands(bot, service, tables))

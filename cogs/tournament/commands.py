@@ -103,7 +103,8 @@ class TournamentCommands(
         rated="Whether the games count for ratings (default: yes)",
     )
     @app_commands.rename(fmt="format")
-    @app_commands.choices(fmt=FORMAT_CHOICES, team_size=TEAM_SIZE_CHOICES, preset=PRESET_CHOICES)
+    @app_commands.choices(fmt=FORMAT_CHOICES, preset=PRESET_CHOICES)
+    @app_commands.choices(team_size=TEAM_SIZE_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction,
@@ -275,7 +276,7 @@ class TournamentCommands(
                 interaction.user.id,
                 moderator(interaction),
                 match,
-                None if draw else winner.id,  # type: ignore[union-attr]
+                winner.id if winner is not None else None,
             )
             await reply(interaction, f"📝 Match #{match} is recorded.", ephemeral=False)
             await self.tables.publish(progress)
@@ -335,11 +336,11 @@ class TournamentCommands(
             self.bot.limits.check(interaction, "standings")
             snapshot = await self.service.snapshot(tournament.id)
             await interaction.response.defer(thinking=True)
-            kwargs = {}
+            file = discord.utils.MISSING
             if tournament.format == ELIMINATION and tournament.status != "signup":
-                kwargs["file"] = await self.tables.bracket_file(snapshot)
+                file = await self.tables.bracket_file(snapshot)
             await interaction.followup.send(
                 embed=standings_embed(snapshot),
                 allowed_mentions=discord.AllowedMentions.none(),
-                **kwargs,
+                file=file,
             )

@@ -183,11 +183,11 @@ def bracket(snapshot: Snapshot) -> tuple[list[list[BracketMatch]], str | None, l
                 column.append(BracketMatch())  # nobody reached this place
                 winners[place] = None
             else:
-                top, bottom = advanced.get(2 * place - 1), advanced.get(2 * place)
+                first, second = advanced.get(2 * place - 1), advanced.get(2 * place)
                 column.append(
                     BracketMatch(
-                        snapshot.name(top) if top else None,
-                        snapshot.name(bottom) if bottom else None,
+                        snapshot.name(first) if first is not None else None,
+                        snapshot.name(second) if second is not None else None,
                     )
                 )
                 winners[place] = None

@@ -261,10 +261,12 @@ class TournamentTables(commands.Cog):
         try:
             if parent is None:
                 parent = await self.bot.fetch_channel(tournament.channel_id)
-            thread = await parent.create_thread(  # type: ignore[union-attr]
+            if not isinstance(parent, discord.TextChannel):
+                raise TypeError(f"channel {tournament.channel_id} cannot hold threads")
+            thread = await parent.create_thread(
                 name=name, type=discord.ChannelType.public_thread
             )
-        except (discord.HTTPException, AttributeError) as error:
+        except (discord.HTTPException, TypeError) as error:
             log.warning(
                 "No thread for match %d of tournament %d: %s", match.id, tournament.id, error
             )

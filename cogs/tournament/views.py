@@ -4,15 +4,12 @@ items, so they keep working after a restart; the services check everything again
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from cogs.common.lookup import cog_of
 from cogs.common.replies import reporting
-
-if TYPE_CHECKING:
-    from .commands import TournamentCommands
-    from .tables import TournamentTables
 
 
 class SignupButton(
@@ -39,7 +36,9 @@ class SignupButton(
         return cls(int(match["tournament"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog: TournamentCommands = interaction.client.get_cog("Tournament")  # type: ignore[union-attr, assignment]
+        from .commands import TournamentCommands  # the cog's module imports this one
+
+        cog = cog_of(interaction, TournamentCommands)
         async with reporting(interaction):
             await cog.signup_action(interaction, self.tournament_id, self.action, button=True)
 
@@ -74,7 +73,9 @@ class CheckInButton(
         return cls(int(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        tables: TournamentTables = interaction.client.get_cog("TournamentTables")  # type: ignore[union-attr, assignment]
+        from .tables import TournamentTables  # the cog's module imports this one
+
+        tables = cog_of(interaction, TournamentTables)
         async with reporting(interaction):
             await tables.check_in(interaction, self.match_id)
 

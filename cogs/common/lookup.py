@@ -1,0 +1,37 @@
+"""What an interaction carries: the bot, a cog, a select's value.
+
+discord.py types a component's interaction with the plain ``Client`` (a ``DynamicItem`` cannot
+name our bot class in its callback's signature), so these say once what the client is.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+import discord
+from discord.ext import commands
+
+if TYPE_CHECKING:
+    from bot.app import SequenceBot
+
+CogT = TypeVar("CogT", bound=commands.Cog)
+
+
+def bot_of(interaction: discord.Interaction[Any]) -> SequenceBot:
+    """The bot that received ``interaction``."""
+    return cast("SequenceBot", interaction.client)
+
+
+def selected(interaction: discord.Interaction[Any]) -> str:
+    """The first value picked in a select ("" when none)."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    values = data.get("values") or [""]
+    return str(values[0])
+
+
+def cog_of(interaction: discord.Interaction[Any], cog_class: type[CogT]) -> CogT:
+    """The loaded cog of ``cog_class`` (a component answers through its cog's services)."""
+    cog = bot_of(interaction).get_cog(cog_class.__cog_name__)
+    if not isinstance(cog, cog_class):
+        raise RuntimeError(f"The {cog_class.__cog_name__} cog is not loaded")
+    return cog
