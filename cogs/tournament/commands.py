@@ -73,8 +73,13 @@ class TournamentCommands(
         self.bot = bot
         self.service = service
         self.tables = tables
-        bot.add_dynamic_items(SignupButton)
         super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(SignupButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(SignupButton)
 
     async def current(
         self, interaction: discord.Interaction, *, latest: bool = False

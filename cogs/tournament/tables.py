@@ -70,14 +70,15 @@ class TournamentTables(commands.Cog):
         #: Matches whose show-up clock is armed on the shared scheduler.
         self.deadlines: set[int] = set()
         self._startup: asyncio.Task[None] | None = None
-        bot.add_dynamic_items(CheckInButton)
 
     async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(CheckInButton)
         self.bot.bus.subscribe(GameStarted, self.game_started)
         self.bot.bus.subscribe(GameEnded, self.game_ended)
         self._startup = asyncio.create_task(self._resume())
 
     async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(CheckInButton)
         self.bot.bus.unsubscribe(GameStarted, self.game_started)
         self.bot.bus.unsubscribe(GameEnded, self.game_ended)
         if self._startup is not None:

@@ -3,18 +3,17 @@ items, so they keep working after a restart; the services check everything again
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
 import discord
 
+from cogs.common.custom_ids import Templated
 from cogs.common.lookup import cog_of
 from cogs.common.replies import reporting
 
 
 class SignupButton(
+    Templated,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"tour:(?P<tournament>\d+):(?P<action>join|leave)",
+    custom_id="tour:{tournament_id}:{action:join|leave}",
 ):
     """Join or leave a tournament from its sign-up message."""
 
@@ -26,14 +25,12 @@ class SignupButton(
             else ("Leave", discord.ButtonStyle.secondary)
         )
         super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"tour:{tournament_id}:{action}")
+            discord.ui.Button(
+                label=label,
+                style=style,
+                custom_id=self.ids(tournament_id=tournament_id, action=action),
+            )
         )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> SignupButton:
-        return cls(int(match["tournament"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from .commands import TournamentCommands  # the cog's module imports this one
@@ -52,7 +49,7 @@ def signup_view(tournament_id: int) -> discord.ui.View:
 
 
 class CheckInButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"tour:here:(?P<match>\d+)"
+    Templated, discord.ui.DynamicItem[discord.ui.Button], custom_id="tour:here:{match_id}"
 ):
     """A player of the match says they are here (the game starts when all are)."""
 
@@ -62,15 +59,9 @@ class CheckInButton(
             discord.ui.Button(
                 label="I'm here",
                 style=discord.ButtonStyle.primary,
-                custom_id=f"tour:here:{match_id}",
+                custom_id=self.ids(match_id=match_id),
             )
         )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: Any, match: re.Match[str]
-    ) -> CheckInButton:
-        return cls(int(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from .tables import TournamentTables  # the cog's module imports this one
