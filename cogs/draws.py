@@ -19,39 +19,25 @@ from bot.store.games import GameRecord
 from bot.store.votes import TeamVote
 
 from .base import SequenceCog, Subscription
-from .common.custom_ids import Templated
+from .common.answers import AnswerButton
 from .common.describe import seat_label, team_label
 from .common.lookup import cog_of
 from .common.replies import reporting
 
 
 class DrawButton(
-    Templated,
-    discord.ui.DynamicItem[discord.ui.Button],
-    custom_id="seq:drawoffer:{game_id}:{count}:{answer:accept|decline}",
+    AnswerButton, custom_id="seq:drawoffer:{game_id}:{count}:{answer:accept|decline}"
 ):
     """Accept or decline a draw offer (for the clicker's team; re-checked by the service)."""
 
-    def __init__(self, game_id: int, count: int, answer: str) -> None:
-        self.game_id, self.count, self.answer = game_id, count, answer
-        label, style = (
-            ("Accept the draw", discord.ButtonStyle.success)
-            if answer == "accept"
-            else ("Decline", discord.ButtonStyle.danger)
-        )
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=style,
-                custom_id=self.ids(game_id=game_id, count=count, answer=answer),
-            )
-        )
+    YES = "accept"
+    LABELS = ("Accept the draw", "Decline")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = cog_of(interaction, Draws)
         async with reporting(interaction):
             state = await cog.service.answer(
-                self.game_id, interaction.user.id, self.count, accept=self.answer == "accept"
+                self.game_id, interaction.user.id, self.count, accept=self.agrees
             )
             text, view = offer_message(state.record, state)
             await interaction.response.edit_message(content=text, view=view)

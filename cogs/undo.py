@@ -9,39 +9,23 @@ from bot.app import SequenceBot
 from bot.services.undo import UndoService, UndoState
 
 from .base import SequenceCog
-from .common.custom_ids import Templated
+from .common.answers import AnswerButton
 from .common.describe import describe_move, team_label
 from .common.lookup import cog_of
 from .common.replies import reporting
 
 
-class UndoButton(
-    Templated,
-    discord.ui.DynamicItem[discord.ui.Button],
-    custom_id="seq:undo:{game_id}:{count}:{answer:agree|refuse}",
-):
+class UndoButton(AnswerButton, custom_id="seq:undo:{game_id}:{count}:{answer:agree|refuse}"):
     """Agree or refuse an undo request."""
 
-    def __init__(self, game_id: int, count: int, answer: str) -> None:
-        self.game_id, self.count, self.answer = game_id, count, answer
-        label, style = (
-            ("Agree", discord.ButtonStyle.success)
-            if answer == "agree"
-            else ("Refuse", discord.ButtonStyle.danger)
-        )
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=style,
-                custom_id=self.ids(game_id=game_id, count=count, answer=answer),
-            )
-        )
+    YES = "agree"
+    LABELS = ("Agree", "Refuse")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = cog_of(interaction, Undo)
         async with reporting(interaction):
             state = await cog.service.answer(
-                self.game_id, interaction.user.id, self.count, agree=self.answer == "agree"
+                self.game_id, interaction.user.id, self.count, agree=self.agrees
             )
             await cog.show(interaction, state, edit=True)
 
