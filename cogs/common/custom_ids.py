@@ -20,6 +20,11 @@ import re
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+import discord
+
+#: The template of an abstract base: it matches no custom id.
+NEVER = re.compile(r"(?!)")
+
 FIELD = re.compile(r"\{(?P<name>[a-z_]+)(?::(?P<kind>[^}]+))?\}")
 
 #: A field type: its pattern and how its text is read back.
@@ -80,6 +85,9 @@ class Templated:
         if custom_id is not None:
             cls.ids = CustomId(custom_id)
             kwargs["template"] = cls.ids.template
+        elif "template" not in kwargs and issubclass(cls, discord.ui.DynamicItem):
+            # A base shared by several buttons has no id of its own and is never registered.
+            kwargs["template"] = NEVER
         super().__init_subclass__(**kwargs)
 
     @classmethod
