@@ -5,6 +5,9 @@ and presses **Start**. The computers move on their own; on the host's turns the 
 **Your hand** under the board and plays with the card select and the space buttons, choosing as a
 medium computer player would from the host's own view. The channel's boards, an animated replay
 and a readable transcript are written to a folder.
+
+Its length is one script's: the demo's game, its transcript and its replay are written by the
+same run; the running bot never calls it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""Lobbies: ``/sequence new``, join, leave, switch team, kick, add computers, start, cancel."""
+"""Lobbies: ``/sequence new``, join, leave, switch team, kick, add computers, start, cancel.
+
+Its length is one feature's: the lobby's commands and its buttons share the same checks and
+replies; the service that changes a lobby is ``bot/services/lobbies.py``.
+"""
 
 from __future__ import annotations
 

@@ -3,6 +3,10 @@
 Like python-chess's ``Board``: :meth:`Game.push` applies a legal move, :attr:`Game.legal_moves`
 lists them, :meth:`Game.validate` says in words why a move is illegal. The engine has no clock, no
 I/O and no global random: every shuffle comes from a ``random.Random`` seeded by the game's seed.
+
+Its length is one class's: the rules of a move (checks, chips, sequences, the deck, the ends of a
+game) read in one place, as python-chess keeps ``Board`` whole; the board's geometry, the cards
+and the settings live in their own modules.
 """
 
 from __future__ import annotations

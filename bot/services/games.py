@@ -6,6 +6,9 @@ acts on is still current, lets the change work on a :class:`Draft` (a copy of th
 everything it wrote in one transaction (moves, snapshot, options, the end and its result row,
 the next turn's timers, a report's or a request's state) and only then swaps the copy in and
 publishes the events. No other coroutine ever sees a move that is not saved.
+
+Its length is one transaction's: the draft, the commit and the changes that go through it belong
+together; what follows a change (timers, computers, tournaments) lives in its own services.
 """
 
 from __future__ import annotations

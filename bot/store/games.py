@@ -5,6 +5,9 @@ row and the new snapshot are written in one transaction, guarded by the snapshot
 and by a unique index on the live move numbers: a second writer for the same turn gets
 :class:`StaleMoveError` and nothing of it is written. An undo keeps the move in the log, marked
 ``undone_at``; loading ignores undone moves.
+
+Its length is the games table's: every query on a game's rows and its move log, for both
+backends, kept in one place so a change to the schema is made once.
 """
 
 from __future__ import annotations

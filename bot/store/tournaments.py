@@ -4,6 +4,9 @@ A user plays for at most one entrant per tournament (the ``tournament_players`` 
 most one tournament is open (signing up or running) per channel. A round's matches are written
 in one transaction together with the tournament's round number, guarded by the number before:
 two writers can never pair the same round twice.
+
+Its length is the tournament tables': every query on an event, its entrants and its matches,
+kept in one place so a change to the schema is made once.
 """
 
 from __future__ import annotations
