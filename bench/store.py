@@ -223,6 +223,7 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as stack:
         server = args.url
         if args.backend != "sqlite" and server is None:
+            sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' server
             from tests.pg_server import find_bin, temporary_server
 
             if find_bin() is None:
