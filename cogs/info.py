@@ -71,6 +71,7 @@ class Info(SequenceCog):
         async with reporting(interaction):
             self.bot.limits.check(interaction, "board")
             record = self.bot.games.for_channel(interaction.channel_id or 0)
+            shown = len(record.game.moves)
             png = await render_public_board(record)
             content = result_line(record) if record.game.is_over() else turn_line(record)
             kwargs: dict[str, Any] = {}
@@ -86,7 +87,7 @@ class Info(SequenceCog):
             )
             message = await interaction.original_response()
             await self.bot.table.retire_board(record, None)
-            await self.bot.games.remember_board(record, message.id)
+            await self.bot.games.remember_board(record, message.id, shown)
 
     @app_commands.command(name="status", description="Seats, turn, deck, discards and sequences")
     async def status(self, interaction: discord.Interaction[SequenceBot]) -> None:

@@ -324,6 +324,36 @@ async def test_a_discord_error_while_posting_loses_nothing(simcord_env):
     assert again.response.attachments[0].filename == "board.png"
 
 
+async def test_a_board_that_could_not_be_posted_is_posted_after_a_restart(
+    simcord_env, bot_settings
+):
+    table, record = await two_player_game(simcord_env)
+    game = record.game
+    seat = game.turn
+    mover = seat_actor(table, record, seat)
+    card = normal_playable(game, seat)
+    simcord_env.inject_error("POST", "/channels/*/messages", status=500)
+    await mover.slash(
+        table.channel, "sequence play", card=card, space=space_name(game.targets(seat, card)[0])
+    )
+    stale = table.channel.last_message  # the board of the start: the move's board failed
+    assert "move 0" in stale.embeds[0].title
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(create_bot(bot_settings))
+    await simcord_env.bot.bus.idle()
+    await simcord_env.settle()
+    board = table.channel.last_message
+    assert board.id != stale.id and board.attachments[0].filename == "board.png"
+    assert "move 1" in board.embeds[0].title and "not be posted" in board.embeds[0].description
+    retired = next(m for m in table.channel.history() if m.id == stale.id)
+    assert retired.content == "↪️ An older board: the newest is below." and not retired.components
+    await simcord_env.bot.close()  # once posted, a restart posts nothing more
+    await simcord_env.restart_bot(create_bot(bot_settings))
+    await simcord_env.bot.bus.idle()
+    await simcord_env.settle()
+    assert table.channel.last_message.id == board.id
+
+
 async def test_restart_in_the_middle_of_a_game(simcord_env, bot_settings):
     table, record = await two_player_game(simcord_env)
     for _ in range(3):

@@ -31,7 +31,7 @@ async def test_a_game_saved_closed_and_reopened_is_equal(store_location: str | P
     db = await open_database(path)
     record = await create_game(db, channel_id=5, seed=42, players=4)
     await play(db, record, 60, random.Random(1))
-    await db.games.set_board_message(record.id, 999)
+    await db.games.set_board_message(record.id, 999, 57)
     await db.games.set_options(record.id, {"turn_timer": 60, "votes": [1]})
     await db.close()
 
@@ -45,7 +45,8 @@ async def test_a_game_saved_closed_and_reopened_is_equal(store_location: str | P
         )
         assert (loaded.guild_id, loaded.channel_id, loaded.status) == (7, 5, "active")
         assert loaded.seats == record.seats and loaded.options == {"turn_timer": 60, "votes": [1]}
-        assert (loaded.board_message_id, loaded.created_at) == (999, 1000.0)
+        assert (loaded.board_message_id, loaded.board_move_count) == (999, 57)
+        assert loaded.created_at == 1000.0
         assert await db.games.verify(record.id)
         [active] = await db.games.active()
         assert active.game == record.game
@@ -142,7 +143,7 @@ async def test_missing_and_finished_games(db: Database) -> None:
     with pytest.raises(NotFoundError):
         await db.games.set_options(404, {})
     with pytest.raises(NotFoundError):
-        await db.games.set_board_message(404, 1)
+        await db.games.set_board_message(404, 1, 0)
     record = await create_game(db, 1)
     await db.timers.set(record.id, "turn", 50.0, {"seat": 0})
     await db.games.finish(record.id, "finished", 30.0)

@@ -206,3 +206,30 @@ async def test_resignation_votes_move_from_the_options_to_their_own_table(
         assert await db.votes.of_game(record.id) == loaded.votes
     finally:
         await db.close()
+
+
+async def test_games_from_before_version_5_take_their_board_as_shown(
+    store_location: str | Path,
+) -> None:
+    """Version 5: a game stored before the board's move count was kept counts its latest board
+    as showing its moves (no board is posted again for it); a new game has none posted yet."""
+    import random
+
+    from bot.game import Game, GameSettings
+    from bot.game.randomplay import push_random
+
+    path = store_location
+    db = await open_database(path, migrations=tuple(m for m in known(path) if m[0] < 5))
+    game = Game.new(GameSettings.create(2), 1)
+    rng = random.Random(3)
+    for _ in range(7):
+        push_random(game, rng)
+    old = await db.games.create(1, 2, game, [Seat(1, "a"), Seat(2, "b")], {}, None, now=5.0)
+    await db.close()
+    db = await open_database(path)
+    try:
+        assert (await db.games.load(old.id)).board_move_count == 7
+        new = await db.games.create(1, 3, Game.new(GameSettings.create(2), 2), [], {}, None, 6.0)
+        assert (await db.games.load(new.id)).board_move_count is None
+    finally:
+        await db.close()

@@ -136,6 +136,15 @@ class DrawOfferClosed(GameEvent):
 
 
 @dataclass(frozen=True)
+class BoardBehind(GameEvent):
+    """At start-up: the latest posted board shows an earlier move than the game (a crash or a
+    Discord error came between a change and its board); ``shown`` is the move count it shows
+    (None: no board was posted)."""
+
+    shown: int | None = field(kw_only=True)
+
+
+@dataclass(frozen=True)
 class GameEnded(GameEvent):
     """The game is over: ``cancelled`` (no result) or finished (its result is recorded)."""
 

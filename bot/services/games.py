@@ -31,6 +31,7 @@ from bot.store.votes import RESIGN as RESIGN_VOTE
 
 from .errors import UserError
 from .events import (
+    BoardBehind,
     DrawOfferClosed,
     EventBus,
     GameEnded,
@@ -183,10 +184,19 @@ class GameService:
 
     async def reconcile(self) -> None:
         """At start-up: a game whose final move was saved but not its end is finished now
-        (status, result row), and its end is published like any other."""
+        (status, result row), and its end is published like any other; a game whose latest
+        board shows an earlier move is published as :class:`BoardBehind`."""
         for record in [r for r in self.records.values() if r.game.is_over()]:
             log.warning("Game %d ended before a restart; recording its end now", record.id)
             await self.change(record.id, _nothing)
+        self.bus.publish(
+            *(
+                BoardBehind(record, shown=record.board_move_count)
+                for record in self.records.values()
+                if record.board_move_count is None
+                or record.board_move_count < len(record.game.moves)
+            )
+        )
 
     def add(self, record: GameRecord) -> None:
         """Start serving a game."""
@@ -260,10 +270,11 @@ class GameService:
             raise UserError("You are not playing in this game.")
         return seat
 
-    async def remember_board(self, record: GameRecord, message_id: int) -> None:
-        """Remember the message that shows the game's latest board (presentation, not play)."""
-        record.board_message_id = message_id
-        await self.db.games.set_board_message(record.id, message_id)
+    async def remember_board(self, record: GameRecord, message_id: int, move_count: int) -> None:
+        """Remember the message that shows the game's latest board and the move count it shows
+        (presentation, not play)."""
+        record.board_message_id, record.board_move_count = message_id, move_count
+        await self.db.games.set_board_message(record.id, message_id, move_count)
 
     # ------------------------------------------------------------------ the one path
     async def change(

@@ -55,7 +55,7 @@ TABLES: tuple[Table, ...] = (
     _table(
         "games",
         "id guild_id channel_id settings seed seats options status board_message_id "
-        "lobby_message_id created_at finished_at",
+        "lobby_message_id created_at finished_at board_move_count",
         "id",
         identity=True,
     ),
@@ -102,7 +102,7 @@ TABLES: tuple[Table, ...] = (
 )
 
 #: The schema version :data:`TABLES` describes.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 
 class CopyError(StoreError):

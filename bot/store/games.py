@@ -59,6 +59,8 @@ class GameRecord:
     game: Game
     #: The teams' votes in progress (resignation, a draw offer, a declined offer's cooldown).
     votes: VoteMap = field(default_factory=dict)
+    #: The move count the latest posted board shows (None: no board posted yet).
+    board_move_count: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,13 +238,13 @@ class Games:
             for number, seat, actor, text, created, undone in rows
         ]
 
-    async def set_board_message(self, game_id: int, message_id: int | None) -> None:
-        """Remember the message that shows the board."""
-        await self._db.run(_update_column, game_id, "board_message_id", message_id)
+    async def set_board_message(self, game_id: int, message_id: int, move_count: int) -> None:
+        """Remember the message that shows the board, and the move count it shows."""
+        await self._db.run(_set_board, game_id, message_id, move_count)
 
     async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the lobby message the game started from."""
-        await self._db.run(_update_column, game_id, "lobby_message_id", message_id)
+        await self._db.run(_set_lobby_message, game_id, message_id)
 
     async def set_options(self, game_id: int, options: dict[str, Any]) -> None:
         """Replace the game's options (table options, votes in progress, ...)."""
@@ -257,7 +259,8 @@ class Games:
 
 _GAME_COLUMNS = (
     "g.id, g.guild_id, g.channel_id, g.settings, g.seed, g.seats, g.options, g.status, "
-    "g.board_message_id, g.lobby_message_id, g.created_at, g.finished_at, s.move_count, s.state"
+    "g.board_message_id, g.lobby_message_id, g.created_at, g.finished_at, s.move_count, s.state, "
+    "g.board_move_count"
 )
 
 
@@ -458,6 +461,7 @@ async def _load(
             row[11],
             game,
             votes.get(game_id, {}),
+            row[14],
         )
         loaded.append((record, snapshot_ok))
     return loaded
@@ -531,10 +535,19 @@ async def _fetch_log(conn: Connection, game_id: int) -> list[tuple[Any, ...]]:
     )
 
 
-async def _update_column(conn: Connection, game_id: int, column: str, value: int | None) -> None:
-    if column not in ("board_message_id", "lobby_message_id"):
-        raise ValueError(column)
-    updated = await conn.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (value, game_id))
+async def _set_lobby_message(conn: Connection, game_id: int, message_id: int | None) -> None:
+    updated = await conn.execute(
+        "UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id)
+    )
+    if updated != 1:
+        raise NotFoundError(f"There is no game {game_id}.")
+
+
+async def _set_board(conn: Connection, game_id: int, message_id: int, move_count: int) -> None:
+    updated = await conn.execute(
+        "UPDATE games SET board_message_id = ?, board_move_count = ? WHERE id = ?",
+        (message_id, move_count, game_id),
+    )
     if updated != 1:
         raise NotFoundError(f"There is no game {game_id}.")
 

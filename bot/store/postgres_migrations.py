@@ -206,5 +206,19 @@ UPDATE games SET options = (options::jsonb - 'resign_votes')::text
 WHERE (options::jsonb -> 'resign_votes') IS NOT NULL;
 """
 
+# 5: the move count the game's latest posted board shows, so a board that a crash or a Discord
+# error kept from being posted is posted at start-up (NULL: no board posted yet). Games from
+# before it are taken as shown.
+_V5 = """
+ALTER TABLE games ADD COLUMN board_move_count INTEGER;
+UPDATE games SET board_move_count = (SELECT move_count FROM snapshots WHERE game_id = games.id);
+"""
+
 #: Every PostgreSQL migration, in order: (version, sql). Append only.
-POSTGRES_MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4))
+POSTGRES_MIGRATIONS: tuple[tuple[int, str], ...] = (
+    (1, _V1),
+    (2, _V2),
+    (3, _V3),
+    (4, _V4),
+    (5, _V5),
+)

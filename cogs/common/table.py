@@ -18,7 +18,7 @@ import discord
 
 from bot.game import Game, public_view
 from bot.game.moves import DRAW, FORFEIT, TABLETALK
-from bot.services.events import EventBus, GameStarted, MoveCommitted, MoveUndone
+from bot.services.events import BoardBehind, EventBus, GameStarted, MoveCommitted, MoveUndone
 from render.board import render_board
 from render.theme import TEAM_COLOUR_VALUES
 
@@ -96,6 +96,7 @@ class Table:
         bus.subscribe(GameStarted, self._on_start)
         bus.subscribe(MoveCommitted, self._on_move)
         bus.subscribe(MoveUndone, self._on_undo)
+        bus.subscribe(BoardBehind, self._on_board_behind)
 
     async def _on_start(self, event: GameStarted) -> None:
         await self.post_board(event.record, "The game is on.")
@@ -108,12 +109,26 @@ class Table:
     async def _on_undo(self, event: MoveUndone) -> None:
         await self.post_board(event.record, "The last move was undone.", game=event.game)
 
+    async def _on_board_behind(self, event: BoardBehind) -> None:
+        record, shown = event.record, event.shown
+        if shown is None:
+            await self.post_board(record, "The game is on.")
+        elif any(move.kind not in QUIET for move in record.game.moves[shown:]):
+            headline = "The board as it stands (the board of the last move could not be posted)."
+            await self.post_board(record, headline, then="")
+
     async def post_board(
-        self, record: GameRecord, headline: str | None = None, *, game: Game | None = None
+        self,
+        record: GameRecord,
+        headline: str | None = None,
+        *,
+        game: Game | None = None,
+        then: str | None = None,
     ) -> discord.Message | None:
         """Post the board with whose turn it is (or the result); None if Discord refused.
 
-        ``game`` is the game as a change left it (default: the game now).
+        ``game`` is the game as a change left it (default: the game now); ``then`` what the
+        board this one replaces says happened next (default: the headline; empty: nothing).
         """
         live = record
         # Bind the game now: a later change may swap the live record's game while this awaits.
@@ -139,8 +154,8 @@ class Table:
                 error.status,
             )
             return None
-        await self.retire_board(live, headline)
-        await self.bot.games.remember_board(live, message.id)
+        await self.retire_board(live, headline if then is None else then)
+        await self.bot.games.remember_board(live, message.id, len(record.game.moves))
         return message
 
     async def retire_board(self, record: GameRecord, happened: str | None) -> None:
