@@ -4,7 +4,8 @@ for the Discord side to show)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -67,6 +68,16 @@ class TournamentCore:
         self.games = games
         self.ratings = ratings
         self._locks = KeyedLocks()
+
+    @contextlib.asynccontextmanager
+    async def _locked(self, found: MatchRecord | None) -> AsyncIterator[MatchRecord | None]:
+        """The match ``found``, read again under its tournament's lock (None: no match, or it
+        is gone): what a match is checked against is what it is while the lock is held."""
+        if found is None:
+            yield None
+            return
+        async with self._locks(found.tournament_id):
+            yield await self.db.tournaments.match(found.id)
 
     async def snapshot(self, tournament_id: int) -> Snapshot:
         """The tournament, its entrants and its matches now."""

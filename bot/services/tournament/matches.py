@@ -28,11 +28,7 @@ class Matches(TournamentCore):
         """Seat the match's players in a lobby in its thread and start the show-up clock.
 
         None when the match was decided meanwhile (a drop, a report, the end)."""
-        match = await self.db.tournaments.match(match_id)
-        if match is None:
-            return None
-        async with self._locks(match.tournament_id):
-            match = await self.db.tournaments.match(match_id)
+        async with self._locked(await self.db.tournaments.match(match_id)) as match:
             if match is None or match.status != "pending" or match.entrant_b is None:
                 return None
             snapshot = await self.snapshot(match.tournament_id)
@@ -46,12 +42,9 @@ class Matches(TournamentCore):
 
     async def check_in(self, match_id: int, user_id: int) -> CheckIn:
         """A player of the match says they are here."""
-        match = await self.db.tournaments.match(match_id)
-        if match is None:
-            raise UserError("This match no longer exists.")
-        async with self._locks(match.tournament_id):
-            match = await self.db.tournaments.match(match_id)
-            assert match is not None
+        async with self._locked(await self.db.tournaments.match(match_id)) as match:
+            if match is None:
+                raise UserError("This match no longer exists.")
             if match.status == "playing":
                 raise UserError("The game has already begun.")
             if match.status != "pending":
@@ -72,11 +65,8 @@ class Matches(TournamentCore):
         When the seating is wrong (someone left, joined or switched team), the caller cancels
         the game; :meth:`game_cancelled` then opens a fresh lobby.
         """
-        match = await self.db.tournaments.open_match_in_thread(record.channel_id)
-        if match is None:
-            return None
-        async with self._locks(match.tournament_id):
-            match = await self.db.tournaments.match(match.id)
+        found = await self.db.tournaments.open_match_in_thread(record.channel_id)
+        async with self._locked(found) as match:
             if match is None or match.status != "pending":
                 return None
             snapshot = await self.snapshot(match.tournament_id)
@@ -88,11 +78,7 @@ class Matches(TournamentCore):
 
     async def game_finished(self, record: GameRecord) -> Progress | None:
         """A match's game ended: record the result and pair the next round when it is due."""
-        match = await self.db.tournaments.match_for_game(record.id)
-        if match is None:
-            return None
-        async with self._locks(match.tournament_id):
-            match = await self.db.tournaments.match(match.id)
+        async with self._locked(await self.db.tournaments.match_for_game(record.id)) as match:
             if match is None or match.status != "playing" or match.game_id != record.id:
                 return None
             snapshot = await self.snapshot(match.tournament_id)
@@ -114,11 +100,7 @@ class Matches(TournamentCore):
 
     async def game_cancelled(self, record: GameRecord) -> tuple[MatchRecord, LobbyRecord] | None:
         """A match's game was cancelled: the match is played again from a fresh lobby."""
-        match = await self.db.tournaments.match_for_game(record.id)
-        if match is None:
-            return None
-        async with self._locks(match.tournament_id):
-            match = await self.db.tournaments.match(match.id)
+        async with self._locked(await self.db.tournaments.match_for_game(record.id)) as match:
             if match is None or match.status != "playing" or match.game_id != record.id:
                 return None
             snapshot = await self.snapshot(match.tournament_id)
@@ -131,11 +113,7 @@ class Matches(TournamentCore):
 
         None when the match was meanwhile started, decided or given a later deadline.
         """
-        match = await self.db.tournaments.match(match_id)
-        if match is None:
-            return None
-        async with self._locks(match.tournament_id):
-            match = await self.db.tournaments.match(match_id)
+        async with self._locked(await self.db.tournaments.match(match_id)) as match:
             if (
                 match is None
                 or match.status != "pending"
