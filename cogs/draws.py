@@ -20,6 +20,7 @@ from bot.store.votes import TeamVote
 
 from .base import SequenceCog, Subscription
 from .common.answers import AnswerButton
+from .common.components import Components
 from .common.describe import seat_label, team_label
 from .common.lookup import cog_of
 from .common.replies import reporting
@@ -43,7 +44,7 @@ class DrawButton(
             await interaction.response.edit_message(content=text, view=view)
 
 
-def offer_message(record: GameRecord, state: DrawState) -> tuple[str, discord.ui.View | None]:
+def offer_message(record: GameRecord, state: DrawState) -> tuple[str, Components | None]:
     """The public offer: who offered, who must still answer, or how it ended."""
     offer = state.offer
     team = team_label(offer.team)
@@ -67,7 +68,7 @@ def offer_message(record: GameRecord, state: DrawState) -> tuple[str, discord.ui
         f"Waiting for: {waiting} (one player answers for each team). The offer lapses when "
         f"the game moves on{expires}."
     )
-    view = discord.ui.View(timeout=None)
+    view = Components()
     view.add_item(DrawButton(record.id, offer.move_count, "accept"))
     view.add_item(DrawButton(record.id, offer.move_count, "decline"))
     return text, view

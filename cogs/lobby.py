@@ -31,6 +31,7 @@ from .common.choices import (
     TEAM_COUNT_CHOICES,
     TIMEOUT_CHOICES,
 )
+from .common.components import Components
 from .common.custom_ids import Templated
 from .common.describe import counted, seat_label, team_label
 from .common.lookup import cog_of, selected
@@ -130,9 +131,9 @@ class AddComputerSelect(
             )
 
 
-def lobby_view(lobby: LobbyRecord) -> discord.ui.View:
+def lobby_view(lobby: LobbyRecord) -> Components:
     """The buttons under the lobby message."""
-    view = discord.ui.View(timeout=None)
+    view = Components()
     for action in ("join", "leave", "switch", "start", "cancel"):
         view.add_item(LobbyButton(lobby.id, action))
     view.add_item(AddComputerSelect(lobby.id))

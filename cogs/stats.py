@@ -14,6 +14,7 @@ from bot.services.ratings import Rating
 from bot.services.stats import HistoryEntry, PlayerStats, StatsService, sparkline
 
 from .base import SequenceCog, server_id
+from .common.components import Components
 from .common.custom_ids import Templated
 from .common.describe import counted, team_label
 from .common.lookup import cog_of
@@ -146,7 +147,7 @@ class Stats(SequenceCog):
 
     async def leaderboard_page(
         self, guild_id: int, page: int
-    ) -> tuple[discord.Embed, discord.ui.View]:
+    ) -> tuple[discord.Embed, Components]:
         """The embed and buttons of one leaderboard page."""
         rows, page, pages = await self.stats.leaderboard(guild_id, page)
         embed = discord.Embed(title="🏅 Leaderboard", colour=0xE2B454)
@@ -158,7 +159,7 @@ class Stats(SequenceCog):
         else:
             embed.description = "Nobody is rated yet: finish a rated game to appear here."
         embed.set_footer(text=f"Page {page} of {pages} · rating = μ − 3σ (openskill)")
-        view = discord.ui.View(timeout=None)
+        view = Components()
         view.add_item(LeaderboardButton(page, "prev", disabled=page <= 1))
         view.add_item(LeaderboardButton(page, "next", disabled=page >= pages))
         return embed, view

@@ -23,6 +23,7 @@ from bot.store.tabletalk import ReportRecord
 
 from .base import SequenceCog, Subscription
 from .common.choices import TEAM_CHOICES
+from .common.components import Components
 from .common.custom_ids import Templated
 from .common.describe import seat_label, team_label
 from .common.lookup import bot_of, cog_of
@@ -162,7 +163,7 @@ class TableTalk(SequenceCog):
                 report.id, interaction.user.id, uphold=True, can_moderate=True
             )
             return
-        view = discord.ui.View(timeout=None)
+        view = Components()
         for verdict in DecisionButton.LOOKS:
             view.add_item(DecisionButton(report.id, verdict))
         call = self.service.call_of(record, report)
@@ -233,7 +234,7 @@ class TableTalk(SequenceCog):
             await self.bot.table.notice(record, "The penalised team has no cards left to forfeit.")
             return
         names = ", ".join(seat_label(record, seat, mention=True) for seat in owing)
-        view = discord.ui.View(timeout=None)
+        view = Components()
         view.add_item(ForfeitButton(record.id))
         await self.bot.table.notice(
             record,

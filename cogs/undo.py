@@ -10,6 +10,7 @@ from bot.services.undo import UndoService, UndoState
 
 from .base import SequenceCog
 from .common.answers import AnswerButton
+from .common.components import Components
 from .common.describe import describe_move, team_label
 from .common.lookup import cog_of
 from .common.replies import reporting
@@ -65,7 +66,7 @@ class Undo(SequenceCog):
                 f"↩️ The host asks to undo the last move: {last}\n"
                 f"Waiting for: {teams} (one player each)."
             )
-            view = discord.ui.View(timeout=None)
+            view = Components()
             view.add_item(UndoButton(record.id, state.count, "agree"))
             view.add_item(UndoButton(record.id, state.count, "refuse"))
         if edit:

@@ -22,6 +22,7 @@ from bot.services.events import BoardBehind, EventBus, GameStarted, MoveCommitte
 from render.board import render_board
 from render.theme import TEAM_COLOUR_VALUES
 
+from .components import Components
 from .describe import describe_outcome, result_line, scoreline, turn_line
 
 if TYPE_CHECKING:
@@ -63,11 +64,11 @@ class Table:
             return channel
         return self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
 
-    def board_view(self, record: GameRecord) -> discord.ui.View | None:
+    def board_view(self, record: GameRecord) -> Components | None:
         """The buttons under a board message (none once the game is over)."""
         if record.game.is_over():
             return None
-        view = discord.ui.View(timeout=None)
+        view = Components()
         for make in self.board_buttons:
             item = make(record)
             if item is not None:

@@ -19,6 +19,7 @@ from bot.game.board import CARD_SPACES
 from bot.game.cards import is_jack, is_one_eyed, is_two_eyed
 from render.board import render_hand
 
+from ..common.components import Components
 from ..common.describe import team_label
 from ..common.table import seat_names
 from . import components
@@ -33,7 +34,7 @@ class Panel:
     """One state of the hand panel, ready to send or edit in."""
 
     content: str
-    view: discord.ui.View | None = None
+    view: Components | None = None
     image: bytes | None = None
     embeds: list[discord.Embed] = field(default_factory=list)
 
@@ -110,7 +111,7 @@ async def build_hand_panel(
     lines.append(
         f"**Your hand** (game #{record.id}, {team_label(game.team_of(seat))}): {hand_line(hand)}"
     )
-    view = discord.ui.View(timeout=None)
+    view = Components()
     image = None
     if game.is_over():
         lines.append("The game is over.")
@@ -154,7 +155,7 @@ async def build_hand_panel(
 
 
 def _add_card_step(
-    view: discord.ui.View,
+    view: Components,
     record: GameRecord,
     seat: int,
     card: str,

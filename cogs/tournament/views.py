@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import discord
 
+from cogs.common.components import Components
 from cogs.common.custom_ids import Templated
 from cogs.common.lookup import cog_of
 from cogs.common.replies import reporting
@@ -40,9 +41,9 @@ class SignupButton(
             await cog.signup_action(interaction, self.tournament_id, self.action, button=True)
 
 
-def signup_view(tournament_id: int) -> discord.ui.View:
+def signup_view(tournament_id: int) -> Components:
     """The sign-up message's buttons."""
-    view = discord.ui.View(timeout=None)
+    view = Components()
     view.add_item(SignupButton(tournament_id, "join"))
     view.add_item(SignupButton(tournament_id, "leave"))
     return view
@@ -71,8 +72,8 @@ class CheckInButton(
             await tables.check_in(interaction, self.match_id)
 
 
-def check_in_view(match_id: int) -> discord.ui.View:
+def check_in_view(match_id: int) -> Components:
     """The match message's button."""
-    view = discord.ui.View(timeout=None)
+    view = Components()
     view.add_item(CheckInButton(match_id))
     return view
