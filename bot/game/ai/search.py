@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from ..board import CARD_SPACES
 from ..cards import is_one_eyed, is_two_eyed
+from ..game import ENDLESS_PLAY_RESHUFFLES
 from ..moves import Move
 from ..sequences import EMPTY
 from ..view import PlayerView
@@ -213,6 +214,15 @@ class _Search:
         self.seat: int = view.seat  # type: ignore[assignment]
         self.root = Node(position, fill=fill)
         self.hand = list(view.hand or ())
+        settings = view.settings
+        #: True when the deck running out in the look-ahead draws the game (endless-play guard)
+        #: unless a sequence is completed first.
+        self.last_deck = (
+            settings.endless_play_guard
+            and not settings.convoy
+            and view.reshuffles_since_sequence + 1 >= ENDLESS_PLAY_RESHUFFLES
+        )
+        self.sequences_now = sum(len(w) for w in position.sequences)
         players = view.settings.players
         #: The other seats still in the game, in the order they play before the viewer again.
         self.others = [
@@ -236,6 +246,8 @@ class _Search:
         if top:
             top -= 1
             hand.append(deck[top])
+        elif self._drawn(node):
+            return 0.0
         hands = {seat: list(deal.hands[seat]) for seat in self.others}
         for seat in self.others:
             mover = seat % teams
@@ -254,8 +266,15 @@ class _Search:
             if top:
                 top -= 1
                 hands[seat].append(deck[top])
+            elif self._drawn(node):
+                return 0.0
         next_hand = hands[self.others[0]] if self.others else []
         return self._leaf(node, hand, next_hand)
+
+    def _drawn(self, node: Node) -> bool:
+        """True when a draw from the empty deck now ends the game as drawn (the endless-play
+        guard: a reshuffle with no new sequence since the last one)."""
+        return self.last_deck and sum(len(w) for w in node.position.sequences) == self.sequences_now
 
     def _leaf(self, node: Node, hand: list[str], next_hand: list[str]) -> float:
         """The position's score with the viewer's best answer, less the next seat's threat."""
