@@ -29,7 +29,7 @@ from .determinize import Deal, sample_deal, unseen_cards
 from .evaluate import BLOCK, SEQUENCE, WIN, Analysis, Fill
 from .inference import unlikely_cards
 from .lines import WINDOWS
-from .medium import MediumScores, medium_pick
+from .medium import MediumScores, medium_pick, spoils, threat_windows
 from .position import Position
 from .scoring import ONE_EYED_COST, TWO_EYED_COST, Pick, Scores, best_play, score_plays
 from .tracking import fill_factors
@@ -41,6 +41,9 @@ Clock = Callable[[], float]
 DEFAULT_SAMPLES = 64
 #: Plays examined: the best by the one-move score (at most two per kind of jack).
 CANDIDATES = 8
+#: Plays that block another team's four, added to the candidates: at most this many of each
+#: kind (a plain card, a two-eyed jack, a one-eyed jack).
+BLOCKS_PER_KIND = 2
 #: What a jack in hand is worth at the end of the look-ahead (its price when spent).
 JACK_HOLD = (TWO_EYED_COST, ONE_EYED_COST)
 #: The share of a sequence's value credited for one the viewer is sure to complete next turn.
@@ -68,10 +71,11 @@ def hard_play(
     scored = score_plays(position, team, plays, fill)
     if scored[0][0] >= WIN:
         return scored[0][1]
+    search = _Search(view, position, team, fill)
     candidates = _candidates(scored)
+    candidates += [m for m in _blocks(search.root.analysis, team, scored) if m not in candidates]
     if len(candidates) == 1:
         return candidates[0]
-    search = _Search(view, position, team, fill)
     unlikely = unlikely_cards(view)
     totals = [0.0] * len(candidates)
     for done in range(1, max(1, samples) + 1):
@@ -112,6 +116,28 @@ def _candidates(scored: list[tuple[float, Move]]) -> list[Move]:
         chosen.append(move)
         if len(chosen) == CANDIDATES:
             break
+    return chosen
+
+
+def _blocks(analysis: Analysis, team: int, scored: list[tuple[float, Move]]) -> list[Move]:
+    """The plays that take away a space where another team completes a sequence: the best
+    two of each kind (a plain card, a two-eyed jack, a one-eyed jack), most taken away first."""
+    threats = threat_windows(analysis, team)
+    if not threats:
+        return []
+    found: list[tuple[int, int, Move]] = []
+    for order, (_, move) in enumerate(scored):
+        spoiled = spoils(analysis, threats, team, move.card, move.space)  # type: ignore[arg-type]
+        if spoiled > 0:
+            found.append((-spoiled, order, move))
+    chosen: list[Move] = []
+    kinds = {"two": 0, "one": 0, "": 0}
+    for _, _, move in sorted(found):
+        card = move.card or ""
+        kind = "two" if is_two_eyed(card) else "one" if is_one_eyed(card) else ""
+        if kinds[kind] < BLOCKS_PER_KIND:
+            kinds[kind] += 1
+            chosen.append(move)
     return chosen
 
 
