@@ -18,6 +18,7 @@ from bot.game.cards import is_one_eyed
 from bot.game.moves import DEAD, PLAY
 from bot.game.sequences import CORNER, EMPTY, sequence_options
 
+from .engine_helpers import build_game
 from .test_ai import with_state
 
 SAMPLES = 8
@@ -213,6 +214,30 @@ def hard_moves(games: list[Game], clock: Callable[[], float] | None = None) -> l
         )
         for g in games
     ]
+
+
+JACK_BLOCK = """
+X . . . . . . . . X
+. . . . . . . . . .
+. . 0 0 . . . . . .
+. . . . . . . . . .
+. . . . 1 1 1 1 0 .
+. . . . . . . . . .
+. . . . . . 0 0 . .
+. . . . . . . . . .
+. . . . . . . . . .
+X . . . . . . . . X
+"""
+
+
+def test_hard_weighs_blocking_a_four_with_a_jack() -> None:
+    """The other team's four (E5-H5) lacks only D5 (6H), which no card in hand covers; a
+    two-eyed jack blocks it, although its one-move score ranks it below every plain play."""
+    hand = ["JD", "2S", "3S", "4S", "5S", "6S", "7S"]
+    game = build_game(GameSettings.create(2), hands={0: hand}, chips=JACK_BLOCK, turn=0)
+    for seed in range(4):
+        move = choose_move(player_view(game, 0), "hard", random.Random(seed), samples=SAMPLES)
+        assert (move.card, move.space) == ("JD", 43), move
 
 
 def _burn(stop: multiprocessing.synchronize.Event) -> None:

@@ -89,7 +89,11 @@ def _deal(view: PlayerView, pool: list[str], hands: dict[int, list[str]]) -> Dea
 
 
 def game_from_view(view: PlayerView, deal: Deal, seed: int = 0) -> Game:
-    """A playable :class:`Game` with the view's public state and the guessed hidden cards."""
+    """A playable :class:`Game` with the view's public state and the guessed hidden cards.
+
+    The endless-play count and the kind of ending come from the view, so the guessed game
+    follows the same rules from here on (a reshuffle that would draw the real game draws it).
+    """
     state = {
         "chips": list(view.chips),
         "sequences": [[team, list(window)] for team, window in view.sequences],
@@ -107,8 +111,12 @@ def game_from_view(view: PlayerView, deal: Deal, seed: int = 0) -> Game:
         "status": view.status,
         "winner": view.winner,
         "end_reason": view.end_reason,
+        "termination": view.termination,
         "passes_in_row": 0,
-        "reshuffles": 0,
+        # The endless-play count, so the guess ends (or draws) exactly as the real game would;
+        # the view does not show earlier reshuffles, which only seed the next shuffle.
+        "reshuffles": view.reshuffles_since_sequence,
+        "reshuffles_since_sequence": view.reshuffles_since_sequence,
         "last_change": list(view.last_change) if view.last_change else None,
     }
     data = {"settings": view.settings.to_dict(), "seed": seed, "moves": [], "state": state}

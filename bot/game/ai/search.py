@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from ..board import CARD_SPACES
 from ..cards import is_one_eyed, is_two_eyed
+from ..game import ENDLESS_PLAY_RESHUFFLES
 from ..moves import Move
 from ..sequences import EMPTY
 from ..view import PlayerView
@@ -28,7 +29,7 @@ from .determinize import Deal, sample_deal, unseen_cards
 from .evaluate import BLOCK, SEQUENCE, WIN, Analysis, Fill
 from .inference import unlikely_cards
 from .lines import WINDOWS
-from .medium import MediumScores, medium_pick
+from .medium import MediumScores, medium_pick, spoils, threat_windows
 from .position import Position
 from .scoring import ONE_EYED_COST, TWO_EYED_COST, Pick, Scores, best_play, score_plays
 from .tracking import fill_factors
@@ -40,6 +41,9 @@ Clock = Callable[[], float]
 DEFAULT_SAMPLES = 64
 #: Plays examined: the best by the one-move score (at most two per kind of jack).
 CANDIDATES = 8
+#: Plays that block another team's four, added to the candidates: at most this many of each
+#: kind (a plain card, a two-eyed jack, a one-eyed jack).
+BLOCKS_PER_KIND = 2
 #: What a jack in hand is worth at the end of the look-ahead (its price when spent).
 JACK_HOLD = (TWO_EYED_COST, ONE_EYED_COST)
 #: The share of a sequence's value credited for one the viewer is sure to complete next turn.
@@ -67,10 +71,11 @@ def hard_play(
     scored = score_plays(position, team, plays, fill)
     if scored[0][0] >= WIN:
         return scored[0][1]
+    search = _Search(view, position, team, fill)
     candidates = _candidates(scored)
+    candidates += [m for m in _blocks(search.root.analysis, team, scored) if m not in candidates]
     if len(candidates) == 1:
         return candidates[0]
-    search = _Search(view, position, team, fill)
     unlikely = unlikely_cards(view)
     totals = [0.0] * len(candidates)
     for done in range(1, max(1, samples) + 1):
@@ -111,6 +116,28 @@ def _candidates(scored: list[tuple[float, Move]]) -> list[Move]:
         chosen.append(move)
         if len(chosen) == CANDIDATES:
             break
+    return chosen
+
+
+def _blocks(analysis: Analysis, team: int, scored: list[tuple[float, Move]]) -> list[Move]:
+    """The plays that take away a space where another team completes a sequence: the best
+    two of each kind (a plain card, a two-eyed jack, a one-eyed jack), most taken away first."""
+    threats = threat_windows(analysis, team)
+    if not threats:
+        return []
+    found: list[tuple[int, int, Move]] = []
+    for order, (_, move) in enumerate(scored):
+        spoiled = spoils(analysis, threats, team, move.card, move.space)  # type: ignore[arg-type]
+        if spoiled > 0:
+            found.append((-spoiled, order, move))
+    chosen: list[Move] = []
+    kinds = {"two": 0, "one": 0, "": 0}
+    for _, _, move in sorted(found):
+        card = move.card or ""
+        kind = "two" if is_two_eyed(card) else "one" if is_one_eyed(card) else ""
+        if kinds[kind] < BLOCKS_PER_KIND:
+            kinds[kind] += 1
+            chosen.append(move)
     return chosen
 
 
@@ -213,6 +240,15 @@ class _Search:
         self.seat: int = view.seat  # type: ignore[assignment]
         self.root = Node(position, fill=fill)
         self.hand = list(view.hand or ())
+        settings = view.settings
+        #: True when the deck running out in the look-ahead draws the game (endless-play guard)
+        #: unless a sequence is completed first.
+        self.last_deck = (
+            settings.endless_play_guard
+            and not settings.convoy
+            and view.reshuffles_since_sequence + 1 >= ENDLESS_PLAY_RESHUFFLES
+        )
+        self.sequences_now = sum(len(w) for w in position.sequences)
         players = view.settings.players
         #: The other seats still in the game, in the order they play before the viewer again.
         self.others = [
@@ -236,6 +272,8 @@ class _Search:
         if top:
             top -= 1
             hand.append(deck[top])
+        elif self._drawn(node):
+            return 0.0
         hands = {seat: list(deal.hands[seat]) for seat in self.others}
         for seat in self.others:
             mover = seat % teams
@@ -254,8 +292,15 @@ class _Search:
             if top:
                 top -= 1
                 hands[seat].append(deck[top])
+            elif self._drawn(node):
+                return 0.0
         next_hand = hands[self.others[0]] if self.others else []
         return self._leaf(node, hand, next_hand)
+
+    def _drawn(self, node: Node) -> bool:
+        """True when a draw from the empty deck now ends the game as drawn (the endless-play
+        guard: a reshuffle with no new sequence since the last one)."""
+        return self.last_deck and sum(len(w) for w in node.position.sequences) == self.sequences_now
 
     def _leaf(self, node: Node, hand: list[str], next_hand: list[str]) -> float:
         """The position's score with the viewer's best answer, less the next seat's threat."""
