@@ -235,11 +235,11 @@ class Games:
 
     async def set_board_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the message that shows the board."""
-        await self._db.run(_update_column, game_id, "board_message_id", message_id)
+        await self._db.run_alone(_update_column, game_id, "board_message_id", message_id)
 
     async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the lobby message the game started from."""
-        await self._db.run(_update_column, game_id, "lobby_message_id", message_id)
+        await self._db.run_alone(_update_column, game_id, "lobby_message_id", message_id)
 
     async def set_options(self, game_id: int, options: dict[str, Any]) -> None:
         """Replace the game's options (table options, votes in progress, ...)."""
