@@ -11,9 +11,14 @@ is measured twice:
   old board retired, its message id stored). The time spent inside SimCord's simulated Discord
   is taken out: SimCord answers each HTTP request synchronously inside its ``request`` method
   (routing, its backend, the gateway events a request causes), so those calls are timed and
-  subtracted, exactly. What is left is discord.py building and parsing payloads, the bot's code,
+  subtracted, exactly; so are the slices of SimCord's settling loop (the clicking actor's task
+  waking to see whether the bot is idle), timed one by one. What is left is discord.py building
+  and parsing payloads, the bot's code,
   the store's thread and the drawing thread. (A drawing thread that runs on while the loop is
   inside a simulated request is not counted for that overlap; a real network takes longer.)
+  Its **CPU time** is the process's CPU time over the same span (every thread) minus the loop
+  thread's CPU time inside those requests: less sensitive to the machine's load than the wall
+  time, which is what a player waits.
 * **click**: the wall time of SimCord's ``click`` of that button: its interaction payload, the
   bot's work, the simulated Discord and SimCord settling until the bot is idle. Its **slope**
   over the moves of the run (least squares, in ms per 100 moves) says whether a move costs more
@@ -67,7 +72,11 @@ def slope(ys: list[float], xs: list[float] | None = None) -> float:
     xs = list(range(len(ys))) if xs is None else xs
     mean_x, mean_y = statistics.fmean(xs), statistics.fmean(ys)
     spread = sum((x - mean_x) ** 2 for x in xs)
-    return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True)) / spread
+    return (
+        sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True)) / spread
+        if spread
+        else 0.0
+    )
 
 
 def component(message: Any, prefix: str) -> str:
@@ -80,30 +89,33 @@ def component(message: Any, prefix: str) -> str:
 
 
 class Stopwatch:
-    """The bot's own time on one click: armed before the click, read after it."""
+    """The bot's own time on one click: armed before the click, read after it. Wall time
+    and the process's CPU time (every thread: the loop, the store's, the drawing one)."""
 
     def __init__(self) -> None:
+        self.arm()
         self.armed = False
-        self.start = 0.0
-        self.end = 0.0
-        self.network = 0.0
 
     def arm(self) -> None:
-        self.armed, self.start, self.end, self.network = True, 0.0, 0.0, 0.0
+        self.armed, self.start, self.end = True, 0.0, 0.0
+        self.cpu_start, self.cpu_end = 0.0, 0.0
+        #: SimCord's share of the span: its requests and its settling (wall, loop thread CPU).
+        self.network = self.network_cpu = self.settling = self.settling_cpu = 0.0
 
-    def read(self) -> float:
-        """Seconds of the bot's own work on the click just made."""
+    def read(self) -> tuple[float, float]:
+        """Seconds of the bot's own work on the click just made: wall time, CPU time."""
         self.armed = False
         assert self.start and self.end >= self.start, "the click never reached the bot"
-        return self.end - self.start - self.network
+        wall = self.end - self.start - self.network - self.settling
+        return wall, self.cpu_end - self.cpu_start - self.network_cpu - self.settling_cpu
 
     def received(self) -> None:
         if self.armed and not self.start:
-            self.start = time.perf_counter()
+            self.start, self.cpu_start = time.perf_counter(), time.process_time()
 
     def finished(self) -> None:
         if self.armed:
-            self.end = time.perf_counter()
+            self.end, self.cpu_end = time.perf_counter(), time.process_time()
 
     def install(self, env: Any) -> None:
         """Hook the click's start and end in the bot, and SimCord's HTTP handlers."""
@@ -118,6 +130,12 @@ class Stopwatch:
             parse(data)
 
         state.parsers["INTERACTION_CREATE"] = parse_interaction
+        settle = env._settle_internal
+
+        async def settling(*args: Any, **kwargs: Any) -> Any:
+            return await _Sliced(settle(*args, **kwargs), self)
+
+        env._settle_internal = settling
         store = discord.ui.view.ViewStore
         store.schedule_dynamic_item_call = self._ending(store.schedule_dynamic_item_call)  # type: ignore[method-assign]
         bus = env.bot.bus
@@ -136,14 +154,44 @@ class Stopwatch:
 
     def _network(self, request: Callable[..., Any]) -> Callable[..., Any]:
         async def timed(*args: Any, **kwargs: Any) -> Any:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
             try:
                 return await request(*args, **kwargs)
             finally:
                 if self.armed:
                     self.network += time.perf_counter() - start
+                    self.network_cpu += time.thread_time() - cpu  # the loop's thread
 
         return timed
+
+
+class _Sliced:
+    """Awaits a coroutine of SimCord's settling, timing each slice it runs on the loop."""
+
+    def __init__(self, coroutine: Any, watch: Stopwatch) -> None:
+        self.coroutine, self.watch = coroutine, watch
+
+    def __await__(self) -> Any:
+        value: Any = None
+        error: BaseException | None = None
+        while True:
+            start, cpu = time.perf_counter(), time.thread_time()
+            try:
+                if error is None:
+                    signal = self.coroutine.send(value)
+                else:
+                    signal = self.coroutine.throw(error)
+            except StopIteration as done:
+                return done.value
+            finally:
+                if self.watch.armed and self.watch.start:
+                    self.watch.settling += time.perf_counter() - start
+                    self.watch.settling_cpu += time.thread_time() - cpu
+            value, error = None, None
+            try:
+                value = yield signal
+            except BaseException as thrown:  # a cancellation, passed on
+                error = thrown
 
 
 def live_counts(env: Any) -> tuple[int, int]:
@@ -173,7 +221,7 @@ async def play_game(
     await host.click(lobby, label="Start")
     record = bot.games.find_in_channel(channel.id)
     rng = random.Random(seed)
-    found: dict[str, list[float]] = {"own": [], "click": [], "calls": []}
+    found: dict[str, list[float]] = {"own": [], "cpu": [], "sim": [], "click": [], "calls": []}
     while not record.game.is_over():
         game = record.game
         seat = game.turn
@@ -200,7 +248,10 @@ async def play_game(
         start = time.perf_counter()
         await actor.click(panel, custom_id=go)
         found["click"].append(time.perf_counter() - start)
-        found["own"].append(watch.read())
+        own, cpu = watch.read()
+        found["own"].append(own)
+        found["cpu"].append(cpu)
+        found["sim"].append(watch.network + watch.settling)
         found["calls"].append(len(env.http_requests) - before)
     return found
 
@@ -245,11 +296,18 @@ async def _games(env: Any, games: int) -> dict[str, Any]:
     watch.install(env)
     guild = env.create_guild("Bench")
     players = [guild.add_member(env.create_user(name)) for name in ("alice", "bob")]
-    result: dict[str, Any] = {"own": [], "click": [], "calls": [], "games": []}
+    result: dict[str, Any] = {
+        "own": [],
+        "cpu": [],
+        "sim": [],
+        "click": [],
+        "calls": [],
+        "games": [],
+    }
     for seed in range(games):
         channel = guild.create_text_channel(f"game-{seed}")
         found = await play_game(env, channel, players, seed, watch)
-        for key in ("own", "click", "calls"):
+        for key in ("own", "cpu", "sim", "click", "calls"):
             result[key] += found[key]
         tasks, timers = live_counts(env)
         result["games"].append(
@@ -271,6 +329,8 @@ def summary(result: dict[str, Any]) -> dict[str, float]:
         "moves": len(click),
         "own median": statistics.median(own) * ms,
         "own p95": percentile(own, 0.95) * ms,
+        "cpu median": statistics.median(result["cpu"]) * ms,
+        "sim median": statistics.median(result["sim"]) * ms,
         "click median": statistics.median(click) * ms,
         "click p95": percentile(click, 0.95) * ms,
         "click slope": slope([c * ms for c in click]) * 100,
@@ -289,6 +349,8 @@ def summary(result: dict[str, Any]) -> dict[str, float]:
 FIGURES = [
     ("own median", "own work per move: median", "ms"),
     ("own p95", "own work per move: p95", "ms"),
+    ("cpu median", "own work per move, CPU time: median", "ms"),
+    ("sim median", "SimCord's requests and settling taken out of it: median", "ms"),
     ("click median", "click through SimCord: median", "ms"),
     ("click p95", "click through SimCord: p95", "ms"),
     ("click slope", "click slope", "ms per 100 moves"),
@@ -314,7 +376,8 @@ def report_run(label: str, result: dict[str, Any]) -> None:
     counts = " -> ".join(f"{game['tasks']}/{game['timers']}" for game in result["games"])
     print(
         f"{label}: {figures['moves']} moves; own median {figures['own median']:.1f} ms, "
-        f"p95 {figures['own p95']:.1f} ms; click median {figures['click median']:.1f} ms, "
+        f"p95 {figures['own p95']:.1f} ms, CPU {figures['cpu median']:.1f} ms; "
+        f"click median {figures['click median']:.1f} ms, "
         f"slope {figures['click slope']:+.1f} ms/100 moves; per-game click medians {per_game} ms; "
         f"tasks/timers after each game {counts}"
     )
@@ -364,7 +427,7 @@ def main() -> None:
         line = f"play: {name}: " + ", ".join(
             f"{label} {spread([run[key] for run in runs], unit)}" for label, runs in results.items()
         )
-        if key in ("own median", "own p95", "click median", "click p95"):
+        if key in ("own median", "own p95", "cpu median", "click median", "click p95"):
             for rev in args.against:
                 ratios = [
                     now[key] / then[key]
