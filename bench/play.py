@@ -26,8 +26,9 @@ is measured twice:
   slope of each game's median against the moves played before it leaves that out. The live
   counts (asyncio tasks, SimCord's tracked timers) after each game must not grow either.
 
-Opening the panel (**Your hand**, which draws the hand image) and the card menu are not timed;
-nor are dead cards, passes, forfeits and the choice of five (through the panel or the command).
+Opening the panel (**Your hand**, which draws the hand image) is measured the same way, as its
+own figure; the card menu is not timed, nor are dead cards, passes, forfeits and the choice of
+five (through the panel or the command).
 
 Each run is a fresh process. ``--against REV`` (repeatable) also runs git revision REV's bot (a
 temporary ``git worktree``, this file's measuring code), in runs interleaved with the current
@@ -86,6 +87,10 @@ def component(message: Any, prefix: str) -> str:
             if item.get("custom_id", "").startswith(prefix):
                 return item["custom_id"]
     raise LookupError(prefix)
+
+
+#: What is kept of each timed move.
+MEASURED = ("own", "cpu", "sim", "click", "calls")
 
 
 class Stopwatch:
@@ -221,7 +226,7 @@ async def play_game(
     await host.click(lobby, label="Start")
     record = bot.games.find_in_channel(channel.id)
     rng = random.Random(seed)
-    found: dict[str, list[float]] = {"own": [], "cpu": [], "sim": [], "click": [], "calls": []}
+    found: dict[str, list[float]] = {key: [] for key in (*MEASURED, "panel")}
     while not record.game.is_over():
         game = record.game
         seat = game.turn
@@ -235,7 +240,9 @@ async def play_game(
             offer = await actor.slash(channel, "sequence play", card=move.card, space=space)
             await actor.click(offer.response, custom_id=component(offer.response, "seq:five:"))
             continue
+        watch.arm()
         panel = (await actor.click(channel.last_message, label="Your hand")).response
+        found["panel"].append(watch.read()[0])
         await actor.select(panel, [move.card], custom_id=component(panel, "seq:card:"))
         if is_jack(move.card or ""):
             await actor.select(
@@ -296,18 +303,11 @@ async def _games(env: Any, games: int) -> dict[str, Any]:
     watch.install(env)
     guild = env.create_guild("Bench")
     players = [guild.add_member(env.create_user(name)) for name in ("alice", "bob")]
-    result: dict[str, Any] = {
-        "own": [],
-        "cpu": [],
-        "sim": [],
-        "click": [],
-        "calls": [],
-        "games": [],
-    }
+    result: dict[str, Any] = {key: [] for key in (*MEASURED, "panel", "games")}
     for seed in range(games):
         channel = guild.create_text_channel(f"game-{seed}")
         found = await play_game(env, channel, players, seed, watch)
-        for key in ("own", "cpu", "sim", "click", "calls"):
+        for key in (*MEASURED, "panel"):
             result[key] += found[key]
         tasks, timers = live_counts(env)
         result["games"].append(
@@ -331,6 +331,7 @@ def summary(result: dict[str, Any]) -> dict[str, float]:
         "own p95": percentile(own, 0.95) * ms,
         "cpu median": statistics.median(result["cpu"]) * ms,
         "sim median": statistics.median(result["sim"]) * ms,
+        "panel median": statistics.median(result["panel"]) * ms,
         "click median": statistics.median(click) * ms,
         "click p95": percentile(click, 0.95) * ms,
         "click slope": slope([c * ms for c in click]) * 100,
@@ -351,6 +352,7 @@ FIGURES = [
     ("own p95", "own work per move: p95", "ms"),
     ("cpu median", "own work per move, CPU time: median", "ms"),
     ("sim median", "SimCord's requests and settling taken out of it: median", "ms"),
+    ("panel median", "own work to open the panel (draws the hand image): median", "ms"),
     ("click median", "click through SimCord: median", "ms"),
     ("click p95", "click through SimCord: p95", "ms"),
     ("click slope", "click slope", "ms per 100 moves"),
