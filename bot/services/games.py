@@ -174,6 +174,10 @@ class GameService:
         self._by_player: defaultdict[int, set[int]] = defaultdict(set)
         self.locks = KeyedLocks()
         self._catching_up: set[asyncio.Task[None]] = set()
+        #: Called with a change's record (the game before) and its new game just before the
+        #: commit, for work that may start early (drawing the board) while the store writes.
+        #: Nothing may be shown before the commit's events; a refused commit drops the game.
+        self.before_commit: list[Callable[[GameRecord, Game], None]] = []
 
     # ------------------------------------------------------------------ the registry
     async def load_active(self) -> list[GameRecord]:
@@ -301,6 +305,9 @@ class GameService:
             result = await work(draft)
             settle_votes(draft)
             if draft.changed or draft.game.is_over():
+                if not foreign:  # the owner draws its own boards
+                    for early in self.before_commit:
+                        early(record, draft.game)
                 await self._commit(draft, foreign=foreign)
         if not foreign:  # the owner publishes, once it hears of the change
             self.bus.publish(*draft.events)

@@ -240,11 +240,11 @@ class Games:
 
     async def set_board_message(self, game_id: int, message_id: int, move_count: int) -> None:
         """Remember the message that shows the board, and the move count it shows."""
-        await self._db.run(_set_board, game_id, message_id, move_count)
+        await self._db.run_alone(_set_board, game_id, message_id, move_count)
 
     async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the lobby message the game started from."""
-        await self._db.run(_set_lobby_message, game_id, message_id)
+        await self._db.run_alone(_set_lobby_message, game_id, message_id)
 
     async def set_options(self, game_id: int, options: dict[str, Any]) -> None:
         """Replace the game's options (table options, votes in progress, ...)."""

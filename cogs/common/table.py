@@ -45,9 +45,22 @@ def seat_names(record: GameRecord) -> list[str]:
     return [seat.name for seat in record.seats]
 
 
+def draw_public_board(record: GameRecord, game: Game) -> asyncio.Future[bytes]:
+    """The public board image of ``game`` (no hand), being drawn off the event loop."""
+    loop = asyncio.get_running_loop()
+    return loop.run_in_executor(None, render_board, public_view(game), seat_names(record))
+
+
 async def render_public_board(record: GameRecord) -> bytes:
     """The public board image (no hand), rendered off the event loop."""
-    return await asyncio.to_thread(render_board, public_view(record.game), seat_names(record))
+    return await draw_public_board(record, record.game)
+
+
+def _retrieved(future: asyncio.Future[bytes]) -> None:
+    """Retrieve an early drawing's error (the post that awaits it sees it again; one whose
+    commit was refused is never awaited)."""
+    if not future.cancelled():
+        future.exception()
 
 
 class Table:
@@ -56,6 +69,8 @@ class Table:
     def __init__(self, bot: SequenceBot) -> None:
         self.bot = bot
         self.board_buttons: list[BoardButton] = []
+        #: Boards drawn while their change was being committed, by game id and move count.
+        self._early: dict[tuple[int, int], tuple[Game, asyncio.Future[bytes]]] = {}
 
     def channel(self, record: GameRecord) -> discord.abc.Messageable:
         """The channel or thread of a game (cached, or a partial one that can still send)."""
@@ -99,6 +114,26 @@ class Table:
         bus.subscribe(MoveUndone, self._on_undo)
         bus.subscribe(BoardBehind, self._on_board_behind)
 
+    def draw_early(self, record: GameRecord, game: Game) -> None:
+        """Start drawing the board a change will post (``game``), while the store commits it
+        (``GameService.before_commit``); :meth:`post_board` takes it if its game is that one."""
+        new_moves = game.moves[len(record.game.moves) :]
+        if new_moves and (game.is_over() or any(move.kind not in QUIET for move in new_moves)):
+            drawing = draw_public_board(record, game)
+            drawing.add_done_callback(_retrieved)
+            self._early[record.id, len(game.moves)] = (game, drawing)
+
+    async def _board_png(self, record: GameRecord) -> bytes:
+        """The board image of ``record.game``: the one drawn early for it, else drawn now.
+        Boards drawn early for this game up to this move are dropped (a refused commit's)."""
+        moves = len(record.game.moves)
+        early = self._early.pop((record.id, moves), None)
+        for key in [k for k in self._early if k[0] == record.id and k[1] < moves]:
+            del self._early[key]
+        if early is not None and early[0] is record.game:
+            return await early[1]
+        return await render_public_board(record)
+
     async def _on_start(self, event: GameStarted) -> None:
         await self.post_board(event.record, "The game is on.")
 
@@ -134,7 +169,7 @@ class Table:
         live = record
         # Bind the game now: a later change may swap the live record's game while this awaits.
         record = dataclasses.replace(record, game=game or record.game)
-        png = await render_public_board(record)
+        png = await self._board_png(record)
         content = result_line(record) if record.game.is_over() else turn_line(record)
         kwargs: dict[str, Any] = {}
         view = self.board_view(record)
