@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -128,16 +130,17 @@ class SequenceBotMixin:
         self.draws = DrawService(self.games, timeout=lambda: settings.draw_offer_timeout)
         self.ratings = RatingService(self.db)
         self.table.subscribe(self.bus)
-        records = await self.games.load_active()
-        log.info("Resumed %d active game(s)", len(records))
-        # Changes other processes of a cluster make to our games (PostgreSQL's NOTIFY).
-        await self.db.listen(GAMES_CHANNEL, self.games.heard)
-        for extension in EXTENSIONS:
-            await bot.load_extension(extension)
-        # Consequences a crash may have cut short, rebuilt from the store alone.
-        await self.games.reconcile()
-        await self.turn_clock.resume()
-        self.computers.resume()
+        with long_lived():
+            records = await self.games.load_active()
+            log.info("Resumed %d active game(s)", len(records))
+            # Changes other processes of a cluster make to our games (PostgreSQL's NOTIFY).
+            await self.db.listen(GAMES_CHANNEL, self.games.heard)
+            for extension in EXTENSIONS:
+                await bot.load_extension(extension)
+            # Consequences a crash may have cut short, rebuilt from the store alone.
+            await self.games.reconcile()
+            await self.turn_clock.resume()
+            self.computers.resume()
         bot.tree.add_command(self.sequence_group)
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
@@ -148,12 +151,30 @@ class SequenceBotMixin:
 
     async def close(self) -> None:
         """Close Discord, then the store."""
+        gc.unfreeze()  # what start-up froze may be garbage from now on
         self.scheduler.close()
         self.bus.close()
         await super().close()  # type: ignore[misc]  # the bot class after this mixin has it
         db = getattr(self, "db", None)
         if db is not None:
             await db.close()
+
+
+@contextlib.contextmanager
+def long_lived() -> Iterator[None]:
+    """Start-up builds what lives as long as the bot (every active game, its timers, the cogs):
+    no garbage collection while it runs (each would scan all of it again), one at the end, and
+    then the survivors are frozen (``gc.freeze``): later collections, full ones included, no
+    longer scan them, so they never hold the event loop for long. :meth:`close` unfreezes."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+    gc.collect()
+    gc.freeze()
 
 
 class SequenceBot(SequenceBotMixin, commands.Bot):
