@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import gc
 import logging
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.collector import StartupCollector
 from bot.config import Settings
 from bot.services.caps import Caps, CapSettings
 from bot.services.computers import ComputerPlayers
@@ -105,6 +105,7 @@ class SequenceBotMixin:
         self.sequence_group = SequenceGroup()
         self.table = Table(self)  # type: ignore[arg-type]  # self is the bot: this is its mixin
         self.scheduler = Scheduler(self.clock)
+        self.collector = StartupCollector()
         self.bus = EventBus()
         self.limits = RateLimits(self.clock, settings)
 
@@ -130,17 +131,18 @@ class SequenceBotMixin:
         self.draws = DrawService(self.games, timeout=lambda: settings.draw_offer_timeout)
         self.ratings = RatingService(self.db)
         self.table.subscribe(self.bus)
-        with long_lived():
-            records = await self.games.load_active()
-            log.info("Resumed %d active game(s)", len(records))
-            # Changes other processes of a cluster make to our games (PostgreSQL's NOTIFY).
-            await self.db.listen(GAMES_CHANNEL, self.games.heard)
-            for extension in EXTENSIONS:
-                await bot.load_extension(extension)
-            # Consequences a crash may have cut short, rebuilt from the store alone.
-            await self.games.reconcile()
-            await self.turn_clock.resume()
-            self.computers.resume()
+        self.collector.pause()
+        records = await self.games.load_active()
+        log.info("Resumed %d active game(s)", len(records))
+        # Changes other processes of a cluster make to our games (PostgreSQL's NOTIFY).
+        await self.db.listen(GAMES_CHANNEL, self.games.heard)
+        for extension in EXTENSIONS:
+            await bot.load_extension(extension)
+        # Consequences a crash may have cut short, rebuilt from the store alone.
+        await self.games.reconcile()
+        await self.turn_clock.resume()
+        self.computers.resume()
+        self._catching_up = asyncio.create_task(self._freeze_when_caught_up())
         bot.tree.add_command(self.sequence_group)
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
@@ -149,32 +151,23 @@ class SequenceBotMixin:
         else:
             await bot.tree.sync()
 
+    async def _freeze_when_caught_up(self) -> None:
+        """Once the timers that fell due while the bot was down have run, start-up is over."""
+        await self.scheduler.caught_up()
+        self.collector.started()
+
     async def close(self) -> None:
         """Close Discord, then the store."""
-        gc.unfreeze()  # what start-up froze may be garbage from now on
+        catching_up = getattr(self, "_catching_up", None)
+        if catching_up is not None:
+            catching_up.cancel()
+        self.collector.close()
         self.scheduler.close()
         self.bus.close()
         await super().close()  # type: ignore[misc]  # the bot class after this mixin has it
         db = getattr(self, "db", None)
         if db is not None:
             await db.close()
-
-
-@contextlib.contextmanager
-def long_lived() -> Iterator[None]:
-    """Start-up builds what lives as long as the bot (every active game, its timers, the cogs):
-    no garbage collection while it runs (each would scan all of it again), one at the end, and
-    then the survivors are frozen (``gc.freeze``): later collections, full ones included, no
-    longer scan them, so they never hold the event loop for long. :meth:`close` unfreezes."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-    gc.collect()
-    gc.freeze()
 
 
 class SequenceBot(SequenceBotMixin, commands.Bot):

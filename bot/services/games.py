@@ -333,8 +333,10 @@ class GameService:
             if not foreign:
                 self.bus.publish(*await self._reload(record))
             raise UserError(RACE_LOST) from None
-        # Committed: only now does anyone see the change.
-        record.game = game
+        # Committed: only now does anyone see the change (a game no move changed stays as it
+        # was: a reminder or a vote swaps in no copy).
+        if draft.moves or draft.undone is not None:
+            record.game = game
         record.options = draft.options
         record.votes = draft.votes
         if draft.moves:
