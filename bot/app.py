@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
@@ -10,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.collector import StartupCollector
 from bot.config import Settings
 from bot.services.caps import Caps, CapSettings
 from bot.services.computers import ComputerPlayers
@@ -103,6 +105,7 @@ class SequenceBotMixin:
         self.sequence_group = SequenceGroup()
         self.table = Table(self)  # type: ignore[arg-type]  # self is the bot: this is its mixin
         self.scheduler = Scheduler(self.clock)
+        self.collector = StartupCollector()
         self.bus = EventBus()
         self.limits = RateLimits(self.clock, settings)
 
@@ -129,6 +132,7 @@ class SequenceBotMixin:
         self.ratings = RatingService(self.db)
         self.table.subscribe(self.bus)
         self.games.before_commit.append(self.table.draw_early)
+        self.collector.pause()
         records = await self.games.load_active()
         log.info("Resumed %d active game(s)", len(records))
         # Changes other processes of a cluster make to our games (PostgreSQL's NOTIFY).
@@ -139,6 +143,7 @@ class SequenceBotMixin:
         await self.games.reconcile()
         await self.turn_clock.resume()
         self.computers.resume()
+        self._catching_up = asyncio.create_task(self._freeze_when_caught_up())
         bot.tree.add_command(self.sequence_group)
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
@@ -147,8 +152,17 @@ class SequenceBotMixin:
         else:
             await bot.tree.sync()
 
+    async def _freeze_when_caught_up(self) -> None:
+        """Once the timers that fell due while the bot was down have run, start-up is over."""
+        await self.scheduler.caught_up()
+        self.collector.started()
+
     async def close(self) -> None:
         """Close Discord, then the store."""
+        catching_up = getattr(self, "_catching_up", None)
+        if catching_up is not None:
+            catching_up.cancel()
+        self.collector.close()
         self.scheduler.close()
         self.bus.close()
         await super().close()  # type: ignore[misc]  # the bot class after this mixin has it

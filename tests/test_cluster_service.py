@@ -135,7 +135,8 @@ async def test_the_same_move_on_both_processes_commits_once(cluster) -> None:
 async def _terminate_listeners(conn) -> list[tuple[object, ...]]:
     return await conn.fetchall(
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-        "WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()"
+        "WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid() "
+        "AND datname = current_database()"  # not another test's bot, still to be collected
     )
 
 

@@ -193,3 +193,40 @@ async def test_a_timer_cancelled_while_waiting_for_a_free_slot_never_runs() -> N
     release.set()
     await settle()
     assert log == ["slow", "kept"]
+
+
+async def test_caught_up_once_the_overdue_timers_have_run() -> None:
+    """``caught_up`` waits until no timer is due and none is running; later ones do not count."""
+    fake = FakeTime()
+    scheduler = scheduler_on(fake, batch=5, concurrency=3)
+    await scheduler.caught_up()  # nothing pending: at once
+    release = asyncio.Event()
+    done: list[int] = []
+
+    def work(number: int):
+        async def callback() -> None:
+            await release.wait()
+            done.append(number)
+
+        return callback
+
+    for number in range(20):
+        scheduler.at(number, fake.now - 100 + number, work(number))
+    scheduler.at("tomorrow", fake.now + 86400, recorder([], "tomorrow"))
+    waiting = asyncio.create_task(scheduler.caught_up())
+    await settle()
+    assert not waiting.done()
+    release.set()
+    await settle(2000)
+    assert waiting.done() and len(done) == 20 and "tomorrow" in scheduler
+
+
+async def test_close_ends_a_wait_for_catching_up() -> None:
+    fake = FakeTime()
+    scheduler = scheduler_on(fake, concurrency=1)
+    scheduler.at("stuck", fake.now - 1, asyncio.Event().wait)
+    waiting = asyncio.create_task(scheduler.caught_up())
+    await settle()
+    scheduler.close()
+    await settle()
+    assert waiting.cancelled()

@@ -26,6 +26,7 @@ from bot.game import ChoiceRequired, Game, IllegalMove, Move
 from bot.game.moves import FORFEIT, PLAY, RESIGN, TABLETALK
 from bot.game.sequences import Option
 from bot.store.errors import NotFoundError, StaleMoveError
+from bot.store.snapshots import move_count
 from bot.store.votes import DRAW, TeamVote
 from bot.store.votes import RESIGN as RESIGN_VOTE
 
@@ -198,7 +199,7 @@ class GameService:
                 BoardBehind(record, shown=record.board_move_count)
                 for record in self.records.values()
                 if record.board_move_count is None
-                or record.board_move_count < len(record.game.moves)
+                or record.board_move_count < move_count(record.game)  # decodes no stored game
             )
         )
 
@@ -354,8 +355,10 @@ class GameService:
             if not foreign:
                 self.bus.publish(*await self._reload(record))
             raise UserError(RACE_LOST) from None
-        # Committed: only now does anyone see the change.
-        record.game = game
+        # Committed: only now does anyone see the change (a game no move changed stays as it
+        # was: a reminder or a vote swaps in no copy).
+        if draft.moves or draft.undone is not None:
+            record.game = game
         record.options = draft.options
         record.votes = draft.votes
         if draft.moves:

@@ -50,6 +50,7 @@ class Scheduler:
         self._napping = self._woken = False
         self._slots = asyncio.Semaphore(concurrency)
         self._running: set[asyncio.Task[None]] = set()
+        self._catching_up: list[asyncio.Future[None]] = []
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -70,6 +71,28 @@ class Scheduler:
                 self._woken = True  # wake it: it sleeps towards a later deadline
                 self._sleeper.cancel()
 
+    async def caught_up(self) -> None:
+        """Wait until no timer is due and no callback is running: the backlog of overdue
+        timers (after a downtime) has been worked through."""
+        if self._quiet():
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self._catching_up.append(waiter)
+        await waiter
+
+    def _quiet(self) -> bool:
+        if self._running:
+            return False
+        upcoming = self._next()
+        return upcoming is None or upcoming[0] > self.clock()
+
+    def _tell_caught_up(self) -> None:
+        if self._catching_up and self._quiet():
+            waiters, self._catching_up = self._catching_up, []
+            for waiter in waiters:
+                if not waiter.done():
+                    waiter.set_result(None)
+
     def cancel(self, key: Hashable) -> None:
         """Forget the deadline of ``key`` (if any)."""
         self._entries.pop(key, None)
@@ -85,6 +108,9 @@ class Scheduler:
         self._sleeping_until = float("inf")
         for task in self._running:
             task.cancel()
+        for waiter in self._catching_up:
+            waiter.cancel()
+        self._catching_up = []
 
     def _next(self) -> tuple[float, Hashable] | None:
         """The earliest live deadline (stale heap entries are dropped)."""
@@ -104,6 +130,7 @@ class Scheduler:
             delay = due - self.clock()
             if delay > 0:
                 self._sleeping_until = due
+                self._tell_caught_up()
                 await self._nap(delay)
                 continue  # look again: the heap may have changed while sleeping
             self._sleeping_until = float("-inf")  # busy: `at` need not wake this task
@@ -122,6 +149,7 @@ class Scheduler:
                 await asyncio.sleep(0)  # let the started callbacks and the rest of the bot run
         self._sleeping_until = float("inf")
         self._sleeper = None
+        self._tell_caught_up()
 
     async def _nap(self, delay: float) -> None:
         """Sleep ``delay`` seconds, or less if ``at`` sets an earlier deadline meanwhile."""
@@ -139,6 +167,7 @@ class Scheduler:
     def _finished(self, task: asyncio.Task[None]) -> None:
         self._running.discard(task)
         self._slots.release()
+        self._tell_caught_up()
 
     @staticmethod
     async def _run(key: Hashable, callback: Callback) -> None:

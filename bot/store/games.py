@@ -28,6 +28,7 @@ from .errors import (
     StaleMoveError,
 )
 from .seats import Seat, seats_from_json, seats_to_json
+from .snapshots import decode, has_log, notations, snapshot_text, stored_game
 from .votes import VoteMap, select_for
 
 if TYPE_CHECKING:
@@ -110,7 +111,7 @@ class Games:
             lobby_message_id,
             now,
         )
-        state = dumps(game.state_dict())
+        state = snapshot_text(game)
         game_id = await self._db.run(_create, row, moves, state, lobby_id)
         return GameRecord(
             game_id,
@@ -160,7 +161,7 @@ class Games:
         """
         if len(snapshot.moves) != first_number + len(moves):
             raise ValueError("snapshot must be the game just after the moves being appended.")
-        state = dumps(snapshot.state_dict())
+        state = snapshot_text(snapshot)
         rows = [
             (first_number + i, move.seat, actor, dumps(move.to_dict()))
             for i, (move, actor) in enumerate(moves)
@@ -178,7 +179,7 @@ class Games:
         """
         if expected_count < 1 or len(snapshot.moves) != expected_count - 1:
             raise ValueError("snapshot must be the game without its last move.")
-        state = dumps(snapshot.state_dict())
+        state = snapshot_text(snapshot)
         text = await self._db.run(_truncate, game_id, expected_count, state, now)
         return Move.from_dict(loads(text))
 
@@ -205,7 +206,9 @@ class Games:
         """Every active game of this process's shards, for start-up. A game that cannot be
         rebuilt is logged and left out."""
         mine, params = self._db.on_my_shards("g.guild_id")
-        loaded = await self._db.run(_load, f"{_ACTIVE} AND {mine}", params, False, False)
+        loaded = await self._db.run(
+            _load, f"{_ACTIVE} AND {mine}", params, False, False, lazy=True, upgrade=True
+        )
         return [record for record, _ in loaded]
 
     async def active_of(self, user_id: int, guild_id: int | None = None) -> list[GameRecord]:
@@ -213,7 +216,7 @@ class Games:
         every process's games, not only this one's."""
         # A text match narrows the rows (on either backend); the seats decide.
         where, params = _ACTIVE_SEATED, (f"%{user_id}%", guild_id)
-        loaded = await self._db.read(_load, where, params, False, False)
+        loaded = await self._db.read(_load, where, params, False, False, lazy=True)
         return [
             record
             for record, _ in loaded
@@ -399,6 +402,12 @@ async def _refusal(conn: Connection, game_id: int, expected: int) -> Exception:
     return StaleMoveError(game_id, expected, count)
 
 
+#: The number of live moves of game ``g``, from the index of live move numbers alone (``number
+#: >= 0`` always holds; it steers SQLite to that index, which holds every column asked).
+_LIVE_COUNT = (
+    "SELECT count(*) FROM moves m WHERE m.game_id = g.id AND m.undone_at IS NULL "
+    "AND m.number >= 0"
+)
 #: Which games to load (a condition on ``games g``); each is served by an index.
 _BY_ID = "g.id = ?"
 _ACTIVE = "g.status = 'active'"
@@ -409,44 +418,58 @@ _ACTIVE_SEATED = (
 
 
 async def _load(
-    conn: Connection, where: str, params: tuple[Any, ...], verify: bool, strict: bool
+    conn: Connection,
+    where: str,
+    params: tuple[Any, ...],
+    verify: bool,
+    strict: bool,
+    *,
+    lazy: bool = False,
+    upgrade: bool = False,
 ) -> list[tuple[GameRecord, bool]]:
     """Load the games ``where`` selects: (record, snapshot_ok) each.
 
-    Two queries whatever the number of games (their rows, then their live moves in order): the
-    cost grows with the games loaded, never with the history of finished games.
+    One query reads the games with their snapshots and the number of live moves of each: a
+    snapshot that holds its log and as many moves as the log stands alone (``lazy``: decoded on
+    first use, see :mod:`.snapshots`). Only the other games (an old snapshot, one behind its log,
+    ``verify``) read their move rows, and are rebuilt from them. The cost grows with the games
+    loaded, never with the history of finished games. With ``upgrade``, a snapshot written
+    before snapshots held their log is written again with it (once: the next load is quick).
     """
     # ``where`` is one of this module's constants; values go in ``params``.
     rows = await conn.fetchall(
-        f"SELECT {_GAME_COLUMNS} FROM games g LEFT JOIN snapshots s ON s.game_id = g.id "
-        f"WHERE {where} ORDER BY g.id",
+        f"SELECT {_GAME_COLUMNS}, ({_LIVE_COUNT}) FROM games g "
+        f"LEFT JOIN snapshots s ON s.game_id = g.id WHERE {where} ORDER BY g.id",
         params,
     )
     if not rows:
         return []
-    texts: dict[int, list[str]] = {row[0]: [] for row in rows}
-    for game_id, text in await conn.fetchall(
-        "SELECT m.game_id, m.move FROM moves m WHERE m.undone_at IS NULL AND m.game_id IN "
-        f"(SELECT g.id FROM games g WHERE {where}) ORDER BY m.game_id, m.number",
-        params,
-    ):
-        texts[game_id].append(text)
+    games: dict[int, Game] = {}
+    if not verify:
+        for row in rows:
+            game = _from_snapshot(row, lazy)
+            if game is not None:
+                games[row[0]] = game
+    texts = await _move_texts(conn, where, params, [r[0] for r in rows if r[0] not in games])
     votes = await select_for(conn, where, params)
     loaded: list[tuple[GameRecord, bool]] = []
     for row in rows:
         game_id = row[0]
+        snapshot_ok = True
+        game = games.get(game_id)
         try:
-            if row[13] is None:
-                raise CorruptGameError(f"Game {game_id} has no snapshot.")
-            game, snapshot_ok = _rebuild(
-                game_id, row[3], row[4], row[12], row[13], texts[game_id], verify
-            )
+            if game is None:
+                if row[13] is None:
+                    raise CorruptGameError(f"Game {game_id} has no snapshot.")
+                game, snapshot_ok = _rebuild(
+                    game_id, row[3], row[4], row[12], row[13], texts[game_id], verify
+                )
         except CorruptGameError:
             if strict:
                 raise
             log.exception("Game %s cannot be loaded; it is left out.", game_id)
             continue
-        if not snapshot_ok:
+        if not snapshot_ok or (upgrade and game_id not in games and _can_hold_log(row, game)):
             await _repair(conn, game_id, game)
         record = GameRecord(
             game_id,
@@ -465,6 +488,66 @@ async def _load(
         )
         loaded.append((record, snapshot_ok))
     return loaded
+
+
+def _from_snapshot(row: tuple[Any, ...], lazy: bool) -> Game | None:
+    """The game of a row whose snapshot stands alone (it holds its log, as long as the live
+    log), or None: that game is rebuilt from its move rows."""
+    count, text, live = row[12], row[13], row[15]
+    if text is None or count != live or not has_log(text):
+        return None
+    try:
+        settings, seed = _settings(row[3]), loads(row[4])
+        if lazy:
+            game = stored_game(settings, seed, count, text)
+            if game is not None:
+                return game
+        return decode(settings, seed, count, text)
+    except Exception:  # unreadable: rebuilt from the log (which says why)
+        return None
+
+
+def _can_hold_log(row: tuple[Any, ...], game: Game) -> bool:
+    """True for an old snapshot (no log) whose game's log can be written into it."""
+    return not has_log(row[13]) and notations(game.moves) is not None
+
+
+def _settings(text: str) -> GameSettings:
+    """The settings of a stored game (equal texts give the one shared value)."""
+    settings = _SETTINGS.get(text)
+    if settings is None:
+        settings = GameSettings.from_dict(loads(text))
+        if len(_SETTINGS) < 1024:
+            _SETTINGS[text] = settings
+    return settings
+
+
+#: Settings by their stored text: a handful of distinct values in practice.
+_SETTINGS: dict[str, GameSettings] = {}
+#: Games whose move rows are read by listing their ids (more: by the loading condition).
+_BY_IDS = 500
+
+
+async def _move_texts(
+    conn: Connection, where: str, params: tuple[Any, ...], ids: list[int]
+) -> dict[int, list[str]]:
+    """The live moves (JSON texts, in order) of the games ``ids`` among those ``where`` selects."""
+    texts: dict[int, list[str]] = {game_id: [] for game_id in ids}
+    if not ids:
+        return texts
+    if len(ids) > _BY_IDS:
+        batches = [(f"(SELECT g.id FROM games g WHERE {where})", params)]
+    else:
+        batches = [("(" + ", ".join("?" * len(ids)) + ")", tuple(ids))]
+    for which, args in batches:
+        for game_id, text in await conn.fetchall(
+            "SELECT m.game_id, m.move FROM moves m WHERE m.undone_at IS NULL AND m.game_id IN "
+            f"{which} ORDER BY m.game_id, m.number",
+            args,
+        ):
+            if game_id in texts:
+                texts[game_id].append(text)
+    return texts
 
 
 def _rebuild(
@@ -488,7 +571,10 @@ def _rebuild(
             len(moves),
         )
     else:
-        data = {"settings": settings, "seed": seed, "moves": moves, "state": loads(state_text)}
+        state = loads(state_text)
+        if isinstance(state, dict):
+            state.pop("log", None)
+        data = {"settings": settings, "seed": seed, "moves": moves, "state": state}
         try:
             game = Game.from_dict(data)
         except Exception:
@@ -504,10 +590,18 @@ def _rebuild(
             f"Game {game_id}: its move log cannot be replayed ({error})."
         ) from error
     if game is not None:
-        if game == replayed:
+        if game == replayed and (not has_log(state_text) or _log_agrees(state_text, game)):
             return game, True
         log.warning("Game %s: the snapshot differs from the replayed log; using the log.", game_id)
     return replayed, False
+
+
+def _log_agrees(state_text: str, game: Game) -> bool:
+    """True when the log a snapshot holds is the game's."""
+    try:
+        return decode(game.settings, game.seed, len(game.moves), state_text).moves == game.moves
+    except Exception:
+        return False
 
 
 async def _repair(conn: Connection, game_id: int, game: Game) -> None:
@@ -515,7 +609,7 @@ async def _repair(conn: Connection, game_id: int, game: Game) -> None:
     await conn.execute(
         "UPDATE snapshots SET move_count = ?, state = ? WHERE game_id = ? AND ? = "
         "(SELECT count(*) FROM moves WHERE game_id = ? AND undone_at IS NULL)",
-        (len(game.moves), dumps(game.state_dict()), game_id, len(game.moves), game_id),
+        (len(game.moves), snapshot_text(game), game_id, len(game.moves), game_id),
     )
 
 
