@@ -67,6 +67,7 @@ async def test_lookups_follow_starts_ends_cancels_and_restarts(simcord_env, bot_
     assert env.bot.games.find_in_channel(second_channel.id) is None
     assert env.bot.games.games_of(carol.id) == []
 
+    await env.bot.close()  # a restart: the old process is gone
     await env.restart_bot(create_bot(bot_settings))  # rebuilt from the store
     check()
     assert env.bot.games.find_in_channel(first.channel.id).id == game_one.id
@@ -81,6 +82,7 @@ async def test_lookups_follow_starts_ends_cancels_and_restarts(simcord_env, bot_
     check()
     assert env.bot.games.find_in_channel(first.channel.id).id == again.id != game_one.id
 
+    await env.bot.close()  # a restart: the old process is gone
     await env.restart_bot(create_bot(bot_settings))
     check()
     assert sorted(env.bot.games.records) == sorted([again.id, game_three.id])
