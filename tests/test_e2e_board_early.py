@@ -62,3 +62,21 @@ async def test_a_refused_commit_posts_the_stored_game_not_its_early_board(simcor
     assert board.id != board_before.id
     drawn = render_board(public_view(record.game), seat_names(record))
     assert await posted_board(board) == drawn
+
+
+async def test_early_work_that_fails_never_stops_a_move(simcord_env, caplog):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table)
+
+    def broken(record, game):
+        raise RuntimeError("the drawing thread is gone")
+
+    table.bot.games.before_commit.insert(0, broken)
+    seat = record.game.turn
+    card, space = plays(record.game, seat)[0]
+    mover = seat_actor(table, record, seat)
+    await mover.slash(table.channel, "sequence play", card=card, space=space_name(space))
+    assert record.game.chips[space] == record.game.team_of(seat)
+    board = table.channel.last_message
+    assert await posted_board(board) == render_board(public_view(record.game), seat_names(record))
+    assert "Early work for game" in caplog.text

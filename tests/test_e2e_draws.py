@@ -190,7 +190,7 @@ async def test_an_offer_lapses_after_its_time_and_across_a_restart(simcord_env, 
     # the same across a restart: the offer's time is kept with it and armed again at start-up
     second = await bob.slash(table.channel, "sequence draw")
     assert not second.ephemeral
-    await simcord_env.bot.close()  # a restart: the old process is gone
+    await simcord_env.bot.close()  # the old process is gone (its store's thread too)
     await simcord_env.restart_bot(create_bot(bot_settings))
     record = table.game()
     offer_vote = next(v for v in record.votes.values() if v.kind == DRAW)
@@ -206,7 +206,7 @@ async def test_a_button_from_before_a_restart_accepts(simcord_env, bot_settings)
     alice, bob = table.players
     await open_and_start(table)
     offer = await alice.slash(table.channel, "sequence draw")
-    await simcord_env.bot.close()  # a restart: the old process is gone
+    await simcord_env.bot.close()  # the old process is gone (its store's thread too)
     await simcord_env.restart_bot(create_bot(bot_settings))
     record = table.game()
     await bob.click(offer.response, label="Accept the draw")

@@ -307,12 +307,19 @@ class GameService:
             settle_votes(draft)
             if draft.changed or draft.game.is_over():
                 if not foreign:  # the owner draws its own boards
-                    for early in self.before_commit:
-                        early(record, draft.game)
+                    self._before_commit(record, draft.game)
                 await self._commit(draft, foreign=foreign)
         if not foreign:  # the owner publishes, once it hears of the change
             self.bus.publish(*draft.events)
         return result, draft
+
+    def _before_commit(self, record: GameRecord, game: Game) -> None:
+        """Start the early work; a failure there never stops the change (it is only early)."""
+        for early in self.before_commit:
+            try:
+                early(record, game)
+            except Exception:
+                log.exception("Early work for game %d failed; the change goes on", record.id)
 
     async def _commit(self, draft: Draft, *, foreign: bool = False) -> None:
         record, game, now = draft.record, draft.game, draft.now
