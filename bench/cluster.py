@@ -45,6 +45,7 @@ async def child(url: str, shard_ids: str) -> None:
     from bot.services.events import EventBus
     from bot.services.games import GameService
     from bot.store.location import open_database
+    from bot.store.seats import Seat
     from bot.store.shards import Shards
 
     gc.collect()
@@ -66,6 +67,7 @@ async def fill(url: str, games: int, moves_per_game: int) -> int:
     from bot.game import Game, GameSettings
     from bot.game.randomplay import push_random
     from bot.store.location import open_database
+    from bot.store.seats import Seat
 
     rng = random.Random(3)
     db = await open_database(url)
@@ -81,8 +83,7 @@ async def fill(url: str, games: int, moves_per_game: int) -> int:
                 game = Game.replay(game.settings, game.seed, game.moves[:-1])
             guild = (1_300_000_000_000 + number) << 22  # shard: number % 4
             seats = [
-                {"user_id": 10**17 + number * 12 + s, "name": f"p{s}", "team": None}
-                for s in range(game.settings.players)
+                Seat(10**17 + number * 12 + s, f"p{s}") for s in range(game.settings.players)
             ]
             await db.games.create(guild, 10**17 + number, game, seats, {}, None, time.time())
             total += len(game.moves)
