@@ -45,7 +45,6 @@ async def child(url: str, shard_ids: str) -> None:
     from bot.services.events import EventBus
     from bot.services.games import GameService
     from bot.store.location import open_database
-    from bot.store.seats import Seat
     from bot.store.shards import Shards
 
     gc.collect()
