@@ -80,3 +80,20 @@ async def test_early_work_that_fails_never_stops_a_move(simcord_env, caplog):
     board = table.channel.last_message
     assert await posted_board(board) == render_board(public_view(record.game), seat_names(record))
     assert "Early work for game" in caplog.text
+
+
+async def test_a_cancelled_game_keeps_no_board_drawn_early(simcord_env):
+    """A board drawn for a commit that then failed waits for the game's next board; when the
+    game is cancelled instead, it is dropped (no image is kept for a game that is over)."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table)
+    seat = record.game.turn
+    card, space = plays(record.game, seat)[0]
+    failed = record.game.copy()  # as a commit the store then refused would have drawn
+    failed.push(Move.play(seat, card, space))
+    tables = table.bot.table
+    tables.draw_early(record, failed)
+    assert [key for key in tables._early if key[0] == record.id]
+    answer = await table.players[0].slash(table.channel, "sequence cancel")
+    assert not answer.ephemeral
+    assert not [key for key in tables._early if key[0] == record.id]

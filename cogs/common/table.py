@@ -18,7 +18,14 @@ import discord
 
 from bot.game import Game, public_view
 from bot.game.moves import DRAW, FORFEIT, TABLETALK
-from bot.services.events import BoardBehind, EventBus, GameStarted, MoveCommitted, MoveUndone
+from bot.services.events import (
+    BoardBehind,
+    EventBus,
+    GameEnded,
+    GameStarted,
+    MoveCommitted,
+    MoveUndone,
+)
 from render.board import render_board
 from render.theme import TEAM_COLOUR_VALUES
 
@@ -113,6 +120,7 @@ class Table:
         bus.subscribe(MoveCommitted, self._on_move)
         bus.subscribe(MoveUndone, self._on_undo)
         bus.subscribe(BoardBehind, self._on_board_behind)
+        bus.subscribe(GameEnded, self._on_end)
 
     def draw_early(self, record: GameRecord, game: Game) -> None:
         """Start drawing the board a change will post (``game``), while the store commits it
@@ -133,6 +141,12 @@ class Table:
         if early is not None and early[0] is record.game:
             return await early[1]
         return await render_public_board(record)
+
+    async def _on_end(self, event: GameEnded) -> None:
+        # A cancelled game posts no more boards: drop any drawn early for a refused commit.
+        if event.cancelled:
+            for key in [k for k in self._early if k[0] == event.record.id]:
+                del self._early[key]
 
     async def _on_start(self, event: GameStarted) -> None:
         await self.post_board(event.record, "The game is on.")
