@@ -26,6 +26,12 @@ is measured twice:
   slope of each game's median against the moves played before it leaves that out. The live
   counts (asyncio tasks, SimCord's tracked timers) after each game must not grow either.
 
+Where the own work goes is printed too (:data:`PARTS`): the store's transaction of the move,
+the board's drawing on its thread and the time the post waits for it. The transaction alone
+takes about a millisecond (``bench/store.py``); here it runs while the board is drawn on another
+thread, and each of its statements' hand-overs to the database's thread waits for the
+interpreter lock.
+
 Opening the panel (**Your hand**, which draws the hand image) is measured the same way, as its
 own figure; the card menu is not timed, nor are dead cards, passes, forfeits and the choice of
 five (through the panel or the command).
@@ -89,8 +95,13 @@ def component(message: Any, prefix: str) -> str:
     raise LookupError(prefix)
 
 
+#: Parts of the own-work span, timed on their own (wall; they overlap, and SimCord's time is
+#: not taken out of them): the store's transaction of the move (``GameService._commit``), the
+#: board's drawing (on its thread, started while the store commits) and the time the board's
+#: post waits for that drawing (``Table._board_png``).
+PARTS = ("commit", "drawing", "board wait")
 #: What is kept of each timed move.
-MEASURED = ("own", "cpu", "sim", "click", "calls")
+MEASURED = ("own", "cpu", "sim", "click", "calls", *PARTS)
 
 
 class Stopwatch:
@@ -106,6 +117,8 @@ class Stopwatch:
         self.cpu_start, self.cpu_end = 0.0, 0.0
         #: SimCord's share of the span: its requests and its settling (wall, loop thread CPU).
         self.network = self.network_cpu = self.settling = self.settling_cpu = 0.0
+        #: Where the span goes (wall seconds; parts overlap): see :data:`PARTS`.
+        self.parts = dict.fromkeys(PARTS, 0.0)
 
     def read(self) -> tuple[float, float]:
         """Seconds of the bot's own work on the click just made: wall time, CPU time."""
@@ -147,6 +160,40 @@ class Stopwatch:
         bus._call = self._ending(bus._call)
         for client in (FakeHTTPClient, FakeWebhookAdapter):
             client.request = self._network(client.request)  # type: ignore[method-assign]
+        self._time_parts()
+
+    def _time_parts(self) -> None:
+        """Time the parts of :data:`PARTS` that the bot under test has (a revision may not)."""
+        import cogs.common.table as table
+        from bot.services.games import GameService
+
+        if hasattr(GameService, "_commit"):
+            GameService._commit = self._part("commit", GameService._commit)  # type: ignore[method-assign]
+        if hasattr(table.Table, "_board_png"):
+            table.Table._board_png = self._part("board wait", table.Table._board_png)  # type: ignore[method-assign]
+        if hasattr(table, "render_board"):
+            draw = table.render_board
+
+            def drawing(*args: Any) -> Any:  # on the drawing thread
+                start = time.perf_counter()
+                try:
+                    return draw(*args)
+                finally:
+                    if self.armed:
+                        self.parts["drawing"] += time.perf_counter() - start
+
+            table.render_board = drawing
+
+    def _part(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        async def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return await function(*args, **kwargs)
+            finally:
+                if self.armed:
+                    self.parts[name] += time.perf_counter() - start
+
+        return timed
 
     def _ending(self, function: Callable[..., Any]) -> Callable[..., Any]:
         async def timed(*args: Any, **kwargs: Any) -> Any:
@@ -260,6 +307,8 @@ async def play_game(
         found["cpu"].append(cpu)
         found["sim"].append(watch.network + watch.settling)
         found["calls"].append(len(env.http_requests) - before)
+        for part, seconds in watch.parts.items():
+            found[part].append(seconds)
     return found
 
 
@@ -342,6 +391,7 @@ def summary(result: dict[str, Any]) -> dict[str, float]:
         )
         * 100,
         "calls": statistics.mean(result["calls"]),
+        **{f"{part} median": statistics.median(result[part]) * ms for part in PARTS},
         "tasks": max(game["tasks"] for game in result["games"]),
         "timers": max(game["timers"] for game in result["games"]),
     }
@@ -352,6 +402,9 @@ FIGURES = [
     ("own p95", "own work per move: p95", "ms"),
     ("cpu median", "own work per move, CPU time: median", "ms"),
     ("sim median", "SimCord's requests and settling taken out of it: median", "ms"),
+    ("commit median", "of which the store's transaction of the move: median", "ms"),
+    ("drawing median", "of which drawing the board (its own thread, during the commit)", "ms"),
+    ("board wait median", "of which the board's post waiting for the drawing: median", "ms"),
     ("panel median", "own work to open the panel (draws the hand image): median", "ms"),
     ("click median", "click through SimCord: median", "ms"),
     ("click p95", "click through SimCord: p95", "ms"),
