@@ -28,9 +28,9 @@ is measured twice:
 
 Where the own work goes is printed too (:data:`PARTS`): the store's transaction of the move,
 the board's drawing on its thread and the time the post waits for it. The transaction alone
-takes about a millisecond (``bench/store.py``); here it runs while the board is drawn on another
-thread, and each of its statements' hand-overs to the database's thread waits for the
-interpreter lock.
+takes 1-2.5 ms (``bench/store.py``; here with no board drawn meanwhile); here it runs while the
+board is drawn on another thread, and each of its statements' hand-overs to the database's
+thread waits for the interpreter lock.
 
 Opening the panel (**Your hand**, which draws the hand image) is measured the same way, as its
 own figure; the card menu is not timed, nor are dead cards, passes, forfeits and the choice of
