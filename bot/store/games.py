@@ -218,9 +218,7 @@ class Games:
         where, params = _ACTIVE_SEATED, (f"%{user_id}%", guild_id)
         loaded = await self._db.read(_load, where, params, False, False, lazy=True)
         return [
-            record
-            for record, _ in loaded
-            if any(seat.user_id == user_id for seat in record.seats)
+            record for record, _ in loaded if any(seat.user_id == user_id for seat in record.seats)
         ]
 
     async def playing(self, user_id: int) -> int:
@@ -243,15 +241,20 @@ class Games:
 
     async def set_board_message(self, game_id: int, message_id: int, move_count: int) -> None:
         """Remember the message that shows the board, and the move count it shows."""
-        await self._db.run_alone(_set_board, game_id, message_id, move_count)
+        await self._db.run_alone(
+            _set_columns,
+            game_id,
+            "board_message_id = ?, board_move_count = ?",
+            (message_id, move_count),
+        )
 
     async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the lobby message the game started from."""
-        await self._db.run_alone(_set_lobby_message, game_id, message_id)
+        await self._db.run_alone(_set_columns, game_id, "lobby_message_id = ?", (message_id,))
 
     async def set_options(self, game_id: int, options: dict[str, Any]) -> None:
         """Replace the game's options (table options, votes in progress, ...)."""
-        await self._db.run(_set_options, game_id, dumps(options))
+        await self._db.run(_set_columns, game_id, "options = ?", (dumps(options),))
 
     async def finish(self, game_id: int, status: GameStatus, now: float) -> None:
         """Close an active game as ``finished`` or ``cancelled``; its timers and votes go."""
@@ -355,9 +358,17 @@ async def _append_in_one(
             "unnest(?::integer[], ?::integer[], ?::bigint[], ?::text[]) "
             "AS t(number, seat, actor, move) RETURNING number",
             (
-                len(rows), state, now, game_id, first, game_id, now,
-                [row[0] for row in rows], [row[1] for row in rows],
-                [row[2] for row in rows], [row[3] for row in rows],
+                len(rows),
+                state,
+                now,
+                game_id,
+                first,
+                game_id,
+                now,
+                [row[0] for row in rows],
+                [row[1] for row in rows],
+                [row[2] for row in rows],
+                [row[3] for row in rows],
             ),
         )
     except IntegrityError as error:  # the unique index: a second guard
@@ -405,16 +416,13 @@ async def _refusal(conn: Connection, game_id: int, expected: int) -> Exception:
 #: The number of live moves of game ``g``, from the index of live move numbers alone (``number
 #: >= 0`` always holds; it steers SQLite to that index, which holds every column asked).
 _LIVE_COUNT = (
-    "SELECT count(*) FROM moves m WHERE m.game_id = g.id AND m.undone_at IS NULL "
-    "AND m.number >= 0"
+    "SELECT count(*) FROM moves m WHERE m.game_id = g.id AND m.undone_at IS NULL AND m.number >= 0"
 )
 #: Which games to load (a condition on ``games g``); each is served by an index.
 _BY_ID = "g.id = ?"
 _ACTIVE = "g.status = 'active'"
 _ACTIVE_IN_CHANNEL = "g.channel_id = ? AND g.status = 'active'"
-_ACTIVE_SEATED = (
-    "g.status = 'active' AND g.seats LIKE ? AND g.guild_id = coalesce(?, g.guild_id)"
-)
+_ACTIVE_SEATED = "g.status = 'active' AND g.seats LIKE ? AND g.guild_id = coalesce(?, g.guild_id)"
 
 
 async def _load(
@@ -629,25 +637,12 @@ async def _fetch_log(conn: Connection, game_id: int) -> list[tuple[Any, ...]]:
     )
 
 
-async def _set_lobby_message(conn: Connection, game_id: int, message_id: int | None) -> None:
-    updated = await conn.execute(
-        "UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id)
-    )
-    if updated != 1:
-        raise NotFoundError(f"There is no game {game_id}.")
-
-
-async def _set_board(conn: Connection, game_id: int, message_id: int, move_count: int) -> None:
-    updated = await conn.execute(
-        "UPDATE games SET board_message_id = ?, board_move_count = ? WHERE id = ?",
-        (message_id, move_count, game_id),
-    )
-    if updated != 1:
-        raise NotFoundError(f"There is no game {game_id}.")
-
-
-async def _set_options(conn: Connection, game_id: int, options: str) -> None:
-    updated = await conn.execute("UPDATE games SET options = ? WHERE id = ?", (options, game_id))
+async def _set_columns(
+    conn: Connection, game_id: int, assignments: str, values: tuple[Any, ...]
+) -> None:
+    """``UPDATE games SET <assignments>`` for one game (``assignments`` is a constant of this
+    module, values go in ``values``); :class:`NotFoundError` when there is no such game."""
+    updated = await conn.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*values, game_id))
     if updated != 1:
         raise NotFoundError(f"There is no game {game_id}.")
 
