@@ -210,3 +210,34 @@ def test_views_hide_other_hands_and_the_deck(settings: GameSettings, seed: int, 
     assert player_view(game, seat).hand == tuple(game.hands[seat])
     assert public_view(game).hand is None
     assert sum(player_view(game, seat).hand_sizes) == sum(map(len, game.hands))
+
+
+def _mutable_parts(value: object) -> list[object]:
+    """Every list and dict inside ``value`` (tuples, strings and numbers are immutable)."""
+    if isinstance(value, list):
+        return [value, *(part for item in value for part in _mutable_parts(item))]
+    if isinstance(value, dict):
+        return [value, *(part for item in value.values() for part in _mutable_parts(item))]
+    return []
+
+
+@hypothesis_settings(PROPERTY, max_examples=40)
+@given(settings=st.sampled_from(CONFIGS), seed=SEEDS, moves=st.integers(0, 80))
+def test_a_copy_shares_no_state_and_plays_on_alone(
+    settings: GameSettings, seed: int, moves: int
+) -> None:
+    game = Game.new(settings, seed)
+    rng = random.Random(seed)
+    while not game.is_over() and len(game.moves) < moves:
+        push_random(game, rng.choice(game.legal_moves), rng)
+    twin = game.copy()
+    assert twin == game and twin.to_dict() == game.to_dict()
+    ours = {id(part) for part in _mutable_parts(vars(game))}
+    assert not [part for part in _mutable_parts(vars(twin)) if id(part) in ours]
+    before = game.to_dict()
+    for _ in range(20):  # the copy plays on; the game does not move
+        if twin.is_over():
+            break
+        push_random(twin, rng.choice(twin.legal_moves), rng)
+    assert game.to_dict() == before
+    assert Game.replay(twin.settings, twin.seed, twin.moves) == twin

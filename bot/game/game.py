@@ -69,6 +69,21 @@ class ChoiceRequired(IllegalMove):
         self.options = options
 
 
+#: The state's lists of lists, and its flat lists: what :meth:`Game.copy` copies.
+_NESTED_FIELDS = ("hands", "discards", "_team_sequences")
+_LIST_FIELDS = (
+    "moves",
+    "chips",
+    "locked",
+    "sequences",
+    "cut",
+    "deck",
+    "owed_forfeits",
+    "out",
+    "_masks",
+)
+
+
 class Game:
     """A game of Sequence: made by :meth:`new` or :meth:`replay`, changed by :meth:`push`.
 
@@ -138,8 +153,17 @@ class Game:
         return game
 
     def copy(self) -> Game:
-        """An independent copy (cheap: no replay)."""
-        return Game.from_dict(self.to_dict())
+        """An independent copy: every list and dict of the state is copied, the immutable
+        values (moves, cards, settings) are shared."""
+        fields = dict(self.__dict__)
+        for name in _NESTED_FIELDS:
+            fields[name] = [list(part) for part in fields[name]]
+        for name in _LIST_FIELDS:
+            fields[name] = list(fields[name])
+        fields["owed_draws"] = dict(fields["owed_draws"])
+        twin = Game.__new__(Game)
+        twin.__dict__.update(fields)
+        return twin
 
     # ----------------------------------------------------------------- queries
     def team_of(self, seat: int) -> int:
