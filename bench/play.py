@@ -26,8 +26,9 @@ is measured twice:
   slope of each game's median against the moves played before it leaves that out. The live
   counts (asyncio tasks, SimCord's tracked timers) after each game must not grow either.
 
-Where the own work goes is printed too (:data:`PARTS`): the store's transaction of the move,
-the board's drawing on its thread and the time the post waits for it. The transaction alone
+Where the own work goes is printed too (:data:`PARTS`): the time until the player's panel is
+answered, the store's transaction of the move, the board's drawing on its thread and the time
+the post waits for it. The transaction alone
 takes 1-2.5 ms (``bench/store.py``; here with no board drawn meanwhile); here it runs while the
 board is drawn on another thread, and each of its statements' hand-overs to the database's
 thread waits for the interpreter lock.
@@ -95,11 +96,11 @@ def component(message: Any, prefix: str) -> str:
     raise LookupError(prefix)
 
 
-#: Parts of the own-work span, timed on their own (wall; they overlap, and SimCord's time is
-#: not taken out of them): the store's transaction of the move (``GameService._commit``), the
-#: board's drawing (on its thread, started while the store commits) and the time the board's
-#: post waits for that drawing (``Table._board_png``).
-PARTS = ("commit", "drawing", "board wait")
+#: Parts of the own-work span, timed on their own (wall; they overlap): the own work until
+#: the player's panel starts to be answered (SimCord's time taken out), then, with SimCord's
+#: time left in, the store's transaction of the move (``GameService._commit``), the board's
+#: drawing (on its thread) and the time the board's post waits for it (``Table._board_png``).
+PARTS = ("reply", "commit", "drawing", "board wait")
 #: What is kept of each timed move.
 MEASURED = ("own", "cpu", "sim", "click", "calls", *PARTS)
 
@@ -171,6 +172,18 @@ class Stopwatch:
             GameService._commit = self._part("commit", GameService._commit)  # type: ignore[method-assign]
         if hasattr(table.Table, "_board_png"):
             table.Table._board_png = self._part("board wait", table.Table._board_png)  # type: ignore[method-assign]
+        import discord
+
+        answer = discord.InteractionResponse.edit_message
+
+        async def answering(*args: Any, **kwargs: Any) -> Any:  # the panel's answer starts
+            if self.armed and self.start and not self.parts["reply"]:
+                self.parts["reply"] = (
+                    time.perf_counter() - self.start - self.network - self.settling
+                )
+            return await answer(*args, **kwargs)
+
+        discord.InteractionResponse.edit_message = answering  # type: ignore[method-assign]
         if hasattr(table, "render_board"):
             draw = table.render_board
 
@@ -402,8 +415,9 @@ FIGURES = [
     ("own p95", "own work per move: p95", "ms"),
     ("cpu median", "own work per move, CPU time: median", "ms"),
     ("sim median", "SimCord's requests and settling taken out of it: median", "ms"),
+    ("reply median", "of which until the player's panel is answered: median", "ms"),
     ("commit median", "of which the store's transaction of the move: median", "ms"),
-    ("drawing median", "of which drawing the board (its own thread, during the commit)", "ms"),
+    ("drawing median", "of which drawing the board (on its own thread): median", "ms"),
     ("board wait median", "of which the board's post waiting for the drawing: median", "ms"),
     ("panel median", "own work to open the panel (draws the hand image): median", "ms"),
     ("click median", "click through SimCord: median", "ms"),

@@ -1,5 +1,6 @@
-"""The board a move posts is drawn while the store commits the move: what is posted is always
-the committed game's board, and a move the store refuses posts nothing."""
+"""The board a move posts is drawn as soon as the store has committed the move, while the
+player is answered: what is posted is always the committed game's board, and a move the store
+refuses posts nothing."""
 
 from __future__ import annotations
 
@@ -40,8 +41,8 @@ async def test_the_posted_board_is_the_committed_game(simcord_env):
 
 
 async def test_a_refused_commit_posts_the_stored_game_not_its_early_board(simcord_env):
-    """Another process (a cluster) commits a different move first: the refused move's board,
-    drawn while it was being committed, is never posted; the stored move's board is."""
+    """Another process (a cluster) commits a different move first: the refused move's board is
+    never drawn nor posted; the stored move's board is."""
     table = await make_table(simcord_env, ["alice", "bob"])
     record = await open_and_start(table)
     seat = record.game.turn
@@ -68,10 +69,10 @@ async def test_early_work_that_fails_never_stops_a_move(simcord_env, caplog):
     table = await make_table(simcord_env, ["alice", "bob"])
     record = await open_and_start(table)
 
-    def broken(record, game):
+    def broken(record, before, game):
         raise RuntimeError("the drawing thread is gone")
 
-    table.bot.games.before_commit.insert(0, broken)
+    table.bot.games.after_commit.insert(0, broken)
     seat = record.game.turn
     card, space = plays(record.game, seat)[0]
     mover = seat_actor(table, record, seat)
@@ -83,16 +84,17 @@ async def test_early_work_that_fails_never_stops_a_move(simcord_env, caplog):
 
 
 async def test_a_cancelled_game_keeps_no_board_drawn_early(simcord_env):
-    """A board drawn for a commit that then failed waits for the game's next board; when the
-    game is cancelled instead, it is dropped (no image is kept for a game that is over)."""
+    """A board drawn early and never posted (its post failed) waits for the game's next board;
+    when the game is cancelled instead, it is dropped (no image is kept for a game that is
+    over)."""
     table = await make_table(simcord_env, ["alice", "bob"])
     record = await open_and_start(table)
     seat = record.game.turn
     card, space = plays(record.game, seat)[0]
-    failed = record.game.copy()  # as a commit the store then refused would have drawn
-    failed.push(Move.play(seat, card, space))
+    later = record.game.copy()  # as a move whose board was drawn and never posted
+    later.push(Move.play(seat, card, space))
     tables = table.bot.table
-    tables.draw_early(record, failed)
+    tables.draw_early(record, record.game, later)
     assert [key for key in tables._early if key[0] == record.id]
     answer = await table.players[0].slash(table.channel, "sequence cancel")
     assert not answer.ephemeral

@@ -64,8 +64,8 @@ async def render_public_board(record: GameRecord) -> bytes:
 
 
 def _retrieved(future: asyncio.Future[bytes]) -> None:
-    """Retrieve an early drawing's error (the post that awaits it sees it again; one whose
-    commit was refused is never awaited)."""
+    """Retrieve an early drawing's error (the post that awaits it sees it again; one that is
+    never posted is never awaited)."""
     if not future.cancelled():
         future.exception()
 
@@ -122,10 +122,11 @@ class Table:
         bus.subscribe(BoardBehind, self._on_board_behind)
         bus.subscribe(GameEnded, self._on_end)
 
-    def draw_early(self, record: GameRecord, game: Game) -> None:
-        """Start drawing the board a change will post (``game``), while the store commits it
-        (``GameService.before_commit``); :meth:`post_board` takes it if its game is that one."""
-        new_moves = game.moves[len(record.game.moves) :]
+    def draw_early(self, record: GameRecord, before: Game, game: Game) -> None:
+        """Start drawing the board a change just committed will post (``game``; ``before`` is
+        the game it changed), on another thread, while the player is answered and the change's
+        events go out (``GameService.after_commit``); :meth:`post_board` takes it."""
+        new_moves = game.moves[len(before.moves) :]
         if new_moves and (game.is_over() or any(move.kind not in QUIET for move in new_moves)):
             drawing = draw_public_board(record, game)
             drawing.add_done_callback(_retrieved)
@@ -133,7 +134,8 @@ class Table:
 
     async def _board_png(self, record: GameRecord) -> bytes:
         """The board image of ``record.game``: the one drawn early for it, else drawn now.
-        Boards drawn early for this game up to this move are dropped (a refused commit's)."""
+        Boards drawn early for this game up to this move are dropped (never posted: a post
+        that failed, or a game that moved on before its event was handled)."""
         moves = len(record.game.moves)
         early = self._early.pop((record.id, moves), None)
         for key in [k for k in self._early if k[0] == record.id and k[1] < moves]:
@@ -143,7 +145,7 @@ class Table:
         return await render_public_board(record)
 
     async def _on_end(self, event: GameEnded) -> None:
-        # A cancelled game posts no more boards: drop any drawn early for a refused commit.
+        # A cancelled game posts no more boards: drop any drawn early and not posted.
         if event.cancelled:
             for key in [k for k in self._early if k[0] == event.record.id]:
                 del self._early[key]
