@@ -28,10 +28,9 @@ is measured twice:
 
 Where the own work goes is printed too (:data:`PARTS`): the time until the player's panel is
 answered, the store's transaction of the move, the board's drawing on its thread and the time
-the post waits for it. The transaction alone
-takes 1-2.5 ms (``bench/store.py``; here with no board drawn meanwhile); here it runs while the
-board is drawn on another thread, and each of its statements' hand-overs to the database's
-thread waits for the interpreter lock.
+the post waits for it. The transaction alone takes 1-2.5 ms (``bench/store.py``). The board is
+drawn after it commits: drawn during the transaction, it made each statement's hand-over to the
+database's thread wait for the interpreter lock (the transaction then took 7-13 ms).
 
 Opening the panel (**Your hand**, which draws the hand image) is measured the same way, as its
 own figure; the card menu is not timed, nor are dead cards, passes, forfeits and the choice of
