@@ -5,9 +5,13 @@ Prints, per posted image (compose + PNG encode):
 * ``board``: the median and 95th-percentile wall time over a run of consecutive mid-game
   positions, each rendered once, in order, as the bot posts them after every move (a board row
   that did not change keeps its encoded bytes, as in play), the CPU time, and the size of the
-  standard mid-game board (``render.samples.midgame``);
+  standard mid-game board (``render.samples.midgame``). Between two positions the rows under
+  the last-move frame are encoded ahead, as the bot does once a board is posted
+  (``render.board.prepare_board``): that work is timed on its own and printed, with the CPU
+  time of both per move, and the same positions rendered without it in a pass before;
 * ``floor``: an image of the same size holding 100 flat rectangles, encoded the same way (same
-  bands, same levels, no cache), timed between the boards; and the board's ratio to it; also
+  bands, same levels, no cache), timed between the boards of the pass not prepared; and the
+  board's ratio to it; also
   the same rectangles through the former encoder (RGB, palette mapped, Pillow's PNG);
 * the same board with every row re-encoded (each move's caches cleared: the worst move), the
   board drawn from scratch (every drawing cache cleared) and a cold start;
@@ -36,7 +40,7 @@ from PIL import Image, ImageDraw  # noqa: E402
 from bot.game import Game, GameSettings, PlayerView, player_view, public_view  # noqa: E402
 from bot.game.randomplay import push_random  # noqa: E402
 from render.bands import board_like_png  # noqa: E402
-from render.board import render_board, render_hand  # noqa: E402
+from render.board import prepare_board, render_board, render_hand  # noqa: E402
 from render.caching import clear_caches, clear_outputs  # noqa: E402
 from render.encode import to_palette  # noqa: E402
 from render.layout import board_image_size, cell_box  # noqa: E402
@@ -46,14 +50,20 @@ from render.samples import midgame, random_game, sample_names  # noqa: E402
 
 
 def _interleaved(
-    first: Callable[[], bytes], others: list[Callable[[], bytes]], runs: int, block: int = 10
-) -> tuple[list[float], float, list[list[float]]]:
+    first: Callable[[], bytes],
+    others: list[Callable[[], bytes]],
+    runs: int,
+    block: int = 10,
+    after: Callable[[], None] | None = None,
+) -> tuple[list[float], float, list[list[float]], list[float], float]:
     """Wall times (ms) of ``runs`` calls of ``first`` and of each of ``others``, taken in turns
     of ``block`` calls so that all see the same load (a turn of each keeps its own data in the
-    processor's caches, as a run of it alone would), and the CPU time per call of ``first``."""
+    processor's caches, as a run of it alone would), and the CPU time per call of ``first``;
+    then the wall times and CPU time per call of ``after``, called after each ``first``."""
     walls: list[float] = []
     other_walls: list[list[float]] = [[] for _ in others]
-    cpu = 0.0
+    after_walls: list[float] = []
+    cpu = after_cpu = 0.0
     for done in range(0, runs, block):
         count = min(block, runs - done)
         for _ in range(count):
@@ -61,12 +71,17 @@ def _interleaved(
             first()
             cpu += time.process_time() - start
             walls.append((time.perf_counter() - wall) * 1000)
+            if after is not None:
+                wall, start = time.perf_counter(), time.process_time()
+                after()
+                after_cpu += time.process_time() - start
+                after_walls.append((time.perf_counter() - wall) * 1000)
         for function, times in zip(others, other_walls, strict=True):
             for _ in range(count):
                 wall = time.perf_counter()
                 function()
                 times.append((time.perf_counter() - wall) * 1000)
-    return walls, cpu * 1000 / runs, other_walls
+    return walls, cpu * 1000 / runs, other_walls, after_walls, after_cpu * 1000 / runs
 
 
 def _times(function: Callable[[], bytes], runs: int, before: Callable[[], None] | None = None):
@@ -140,14 +155,32 @@ def main() -> None:
     chips = sum(1 for chip in view.chips if chip >= 0)
     png = render_board(view, names)  # warm the caches: the base board, sprites, palette, fonts
     moves = positions(args.runs + 1)
-    render_board(moves[0][0], names)  # the position before the first timed one
-    stream = iter(public for public, _ in moves[1:])
     size = board_image_size(2, 2)
     floor = floor_image(size)
-    walls, cpu, (floor_walls, legacy) = _interleaved(
-        lambda: render_board(next(stream), names),
+
+    for public, _ in moves:  # a pass to warm up: the first pass timed is otherwise slower
+        render_board(public, names)
+    clear_outputs()
+    render_board(moves[0][0], names)  # the position before the first timed one
+    plain = iter(public for public, _ in moves[1:])
+    unprepared, unprepared_cpu, (floor_walls, legacy), _, _ = _interleaved(
+        lambda: render_board(next(plain), names),
         [lambda: board_like_png(floor), lambda: _legacy_floor(size)],
         args.runs,
+    )
+
+    clear_outputs()
+    render_board(moves[0][0], names)
+    prepare_board(moves[0][0])
+    stream = iter(public for public, _ in moves[1:])
+    shown: list[PlayerView] = []
+
+    def post() -> bytes:
+        shown.append(next(stream))
+        return render_board(shown[-1], names)
+
+    walls, cpu, _, prepared, prepared_cpu = _interleaved(
+        post, [], args.runs, after=lambda: prepare_board(shown[-1])
     )
     median = statistics.median(walls)
     print(
@@ -158,10 +191,21 @@ def main() -> None:
         f"board: median {median:.1f} ms, p95 {_p95(walls):.1f} ms, CPU {cpu:.1f} ms/image, "
         f"{len(png):,} bytes"
     )
+    print(
+        f"board: prepared between moves (the rows under the last-move frame, encoded ahead): "
+        f"median {statistics.median(prepared):.1f} ms, CPU {prepared_cpu:.1f} ms/move; "
+        f"CPU per move, the board and its preparation: {cpu + prepared_cpu:.1f} ms"
+    )
+    print(
+        f"board: not prepared (the same positions, in a pass before): median "
+        f"{statistics.median(unprepared):.1f} ms, p95 {_p95(unprepared):.1f} ms, CPU "
+        f"{unprepared_cpu:.1f} ms/image; prepared/not prepared median ratio "
+        f"{median / statistics.median(unprepared):.2f}x"
+    )
     floor_median = statistics.median(floor_walls)
     print(
         f"floor: {size[0]}x{size[1]}, 100 rectangles, same bands and levels, no cache "
-        f"(timed in turns with the boards): median {floor_median:.1f} ms, "
+        f"(timed in turns with the boards not prepared): median {floor_median:.1f} ms, "
         f"{len(board_like_png(floor)):,} bytes; board/floor ratio {median / floor_median:.2f}x"
     )
     legacy_median = statistics.median(legacy)

@@ -101,12 +101,18 @@ def _row_marks(marks: HandMarks | None, row: int) -> RowMarks | None:
     return (numbered, wild, remove) if numbered or wild or remove else None
 
 
-def _row_bands(view: PlayerView, marks: HandMarks | None) -> list[Band]:
-    """The ten board rows, each from the cache when what lies on it was drawn before."""
+def _sequences_by_row(view: PlayerView) -> dict[int, Sequences]:
+    """The sequence lines that reach each row."""
     reach: dict[int, list[tuple[int, Window]]] = {}
     for team, window in view.sequences:
         for row in {s // 10 for s in window}:
             reach.setdefault(row, []).append((team, tuple(window)))
+    return {row: tuple(lines) for row, lines in reach.items()}
+
+
+def _row_bands(view: PlayerView, marks: HandMarks | None) -> list[Band]:
+    """The ten board rows, each from the cache when what lies on it was drawn before."""
+    reach = _sequences_by_row(view)
     change = view.last_change
     bands = []
     for row in range(10):
@@ -117,12 +123,33 @@ def _row_bands(view: PlayerView, marks: HandMarks | None) -> list[Band]:
                 row,
                 view.chips[first : first + 10],
                 view.locked[first : first + 10],
-                tuple(reach.get(row, ())),
+                reach.get(row, ()),
                 row_change,
                 _row_marks(marks, row),
             )
         )
     return bands
+
+
+def prepare_board_png(view: PlayerView) -> None:
+    """Encode ahead the rows the next board will most likely need and this one did not: the
+    rows under the last-move frame, as they look once the frame moves on. Meant for the time
+    between moves; the next board's bytes are the same with or without it."""
+    change = view.last_change
+    if change is None:
+        return
+    reach = _sequences_by_row(view)
+    for row in range(10):
+        if _reaches(row, change[1]):
+            first = row * 10
+            _row_band(
+                row,
+                view.chips[first : first + 10],
+                view.locked[first : first + 10],
+                reach.get(row, ()),
+                None,
+                None,
+            )
 
 
 @cached

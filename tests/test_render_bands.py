@@ -18,7 +18,8 @@ from PIL import Image
 from bot.game import Game, GameSettings, player_view, public_view
 from bot.game.randomplay import push_random
 from bot.game.view import PlayerView
-from render.board import render_board, render_hand
+from render.bands import _row_band
+from render.board import prepare_board, render_board, render_hand
 from render.caching import clear_caches, clear_outputs
 from render.compose import compose_board, compose_hand
 from render.encode import to_palette
@@ -99,6 +100,32 @@ def test_same_bytes_whatever_was_drawn_before() -> None:
     clear_outputs()
     data, view = seen[-2]
     assert render_board(view, names) == data
+
+
+def test_a_prepared_board_is_the_same_and_encodes_only_the_new_row() -> None:
+    """Preparing between moves leaves every board's bytes as they were, and each move's board
+    then encodes one row (the one with the new chip and its frame)."""
+    names = sample_names(2)
+    games = [Game.new(GameSettings.create(2), 3) for _ in range(2)]
+    rng = [random.Random(3), random.Random(3)]
+    clear_outputs()
+    plain = []
+    for _ in range(30):
+        push_random(games[0], rng[0])
+        plain.append(render_board(public_view(games[0]), names))
+    clear_outputs()
+    encoded_per_move = []
+    for number in range(30):
+        push_random(games[1], rng[1])
+        view = public_view(games[1])
+        before = _row_band.cache_info().misses
+        assert render_board(view, names) == plain[number]
+        encoded_per_move.append(_row_band.cache_info().misses - before)
+        prepare_board(view)
+    # Without preparing, a move mostly encodes two rows: the new chip's, and the last move's
+    # row again once its frame is gone. (No sequence is made in these moves.)
+    assert not games[1].sequences
+    assert encoded_per_move[1:] == [1] * 29
 
 
 def test_mid_game_board_is_under_80_kb() -> None:

@@ -26,7 +26,7 @@ from bot.services.events import (
     MoveCommitted,
     MoveUndone,
 )
-from render.board import render_board
+from render.board import prepare_board, render_board
 from render.theme import TEAM_COLOUR_VALUES
 
 from .components import Components
@@ -68,6 +68,19 @@ def _retrieved(future: asyncio.Future[bytes]) -> None:
     never posted is never awaited)."""
     if not future.cancelled():
         future.exception()
+
+
+def _prepare_next_board(game: Game) -> None:
+    """Start encoding, off the event loop, what the next move's board will reuse; nothing
+    waits for it (a player takes longer to move than it does)."""
+    loop = asyncio.get_running_loop()
+    loop.run_in_executor(None, prepare_board, public_view(game)).add_done_callback(_log_failure)
+
+
+def _log_failure(future: asyncio.Future[None]) -> None:
+    """Log a preparation's error (the next board is then drawn whole, as without it)."""
+    if not future.cancelled() and future.exception() is not None:
+        log.error("Preparing the next board failed", exc_info=future.exception())
 
 
 class Table:
@@ -208,6 +221,8 @@ class Table:
             return None
         await self.retire_board(live, headline if then is None else then)
         await self.bot.games.remember_board(live, message.id, len(record.game.moves))
+        if not record.game.is_over():
+            _prepare_next_board(record.game)
         return message
 
     async def retire_board(self, record: GameRecord, happened: str | None) -> None:
