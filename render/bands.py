@@ -11,7 +11,7 @@ palette, row for row (a test holds the two paths equal).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import pairwise
 
 from PIL import Image
@@ -101,21 +101,18 @@ def _row_marks(marks: HandMarks | None, row: int) -> RowMarks | None:
     return (numbered, wild, remove) if numbered or wild or remove else None
 
 
-def _sequences_by_row(view: PlayerView) -> dict[int, Sequences]:
-    """The sequence lines that reach each row."""
+def _row_bands(
+    view: PlayerView, marks: HandMarks | None, frame: bool = True, rows: Iterable[int] = range(10)
+) -> list[Band]:
+    """The bands of board ``rows``, each from the cache when what lies on it was drawn before
+    (``frame=False``: as they look once the last-move frame has moved on)."""
     reach: dict[int, list[tuple[int, Window]]] = {}
     for team, window in view.sequences:
         for row in {s // 10 for s in window}:
             reach.setdefault(row, []).append((team, tuple(window)))
-    return {row: tuple(lines) for row, lines in reach.items()}
-
-
-def _row_bands(view: PlayerView, marks: HandMarks | None) -> list[Band]:
-    """The ten board rows, each from the cache when what lies on it was drawn before."""
-    reach = _sequences_by_row(view)
-    change = view.last_change
+    change = view.last_change if frame else None
     bands = []
-    for row in range(10):
+    for row in rows:
         first = row * 10
         row_change = change if change is not None and _reaches(row, change[1]) else None
         bands.append(
@@ -123,7 +120,7 @@ def _row_bands(view: PlayerView, marks: HandMarks | None) -> list[Band]:
                 row,
                 view.chips[first : first + 10],
                 view.locked[first : first + 10],
-                reach.get(row, ()),
+                tuple(reach.get(row, ())),
                 row_change,
                 _row_marks(marks, row),
             )
@@ -136,20 +133,8 @@ def prepare_board_png(view: PlayerView) -> None:
     rows under the last-move frame, as they look once the frame moves on. Meant for the time
     between moves; the next board's bytes are the same with or without it."""
     change = view.last_change
-    if change is None:
-        return
-    reach = _sequences_by_row(view)
-    for row in range(10):
-        if _reaches(row, change[1]):
-            first = row * 10
-            _row_band(
-                row,
-                view.chips[first : first + 10],
-                view.locked[first : first + 10],
-                reach.get(row, ()),
-                None,
-                None,
-            )
+    if change is not None:
+        _row_bands(view, None, frame=False, rows=[r for r in range(10) if _reaches(r, change[1])])
 
 
 @cached
