@@ -5,8 +5,10 @@ margin) and the footer (or the hand). Each board row is drawn, mapped to the pal
 compressed only when what lies on it changed: its band is cached under a key made of exactly
 what is drawn on it (chips, locked flags, the sequence lines and last-move frame that reach
 it, the hand's marks). A move usually changes one or two rows, so a move re-encodes those
-and the header and footer only. The pixels are those of :mod:`render.compose` mapped to the
-palette, row for row (a test holds the two paths equal).
+and the header and footer only; and once a board is posted, :func:`prepare_board_png` encodes
+ahead the row the next board needs anyway (the last move's, without its frame). The pixels
+are those of :mod:`render.compose` mapped to the palette, row for row (a test holds the two
+paths equal).
 """
 
 from __future__ import annotations
