@@ -1,8 +1,9 @@
 """Module-level caches for everything static, clearable at once (the bench's "from scratch").
 
-Three kinds: drawings (the base board, sprites, text masks), resources (loaded fonts, the
-palette) and outputs (encoded board rows, which change from move to move), so that drawing from
-scratch, a cold start and a move whose every row is new can be measured apart.
+Four kinds: drawings (the base board, sprites), resources (loaded fonts, the palette), drawings
+that vary from move to move (text masks: a move's line, the deck's count) and outputs (encoded
+board rows), so that drawing from scratch, a cold start and a move whose every row and text is
+new can be measured apart.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 _DRAWINGS: list[Any] = []
 _RESOURCES: list[Any] = []
+_VARYING: list[Any] = []
 _OUTPUTS: list[Any] = []
 
 
@@ -30,7 +32,7 @@ def cached_lru(maxsize: int) -> Callable[[F], F]:
 
     def decorate(function: F) -> F:
         wrapper = functools.lru_cache(maxsize=maxsize)(function)
-        _DRAWINGS.append(wrapper)
+        _VARYING.append(wrapper)
         return wrapper  # type: ignore[return-value]
 
     return decorate
@@ -46,7 +48,7 @@ def cached_resource(function: F) -> F:
 def clear_caches(*, resources: bool = True) -> None:
     """Forget every cached drawing and encoded part, and unless told otherwise every font and
     the palette."""
-    for wrapper in _DRAWINGS + _OUTPUTS + (_RESOURCES if resources else []):
+    for wrapper in _DRAWINGS + _VARYING + _OUTPUTS + (_RESOURCES if resources else []):
         wrapper.cache_clear()
 
 
@@ -62,6 +64,7 @@ def cached_output(maxsize: int) -> Callable[[F], F]:
 
 
 def clear_outputs() -> None:
-    """Forget the encoded parts of images (each move's rows), keeping every static drawing."""
-    for wrapper in _OUTPUTS:
+    """Forget what was drawn or encoded for particular moves (texts, encoded rows), keeping
+    every static drawing and resource."""
+    for wrapper in _VARYING + _OUTPUTS:
         wrapper.cache_clear()

@@ -15,7 +15,7 @@ from .layout import HEADER_H, WIDTH, Box, seat_box
 from .overlay import paste_centred
 from .sprites import chip, pip, star
 from .text import last_move_text, seat_name, team_members
-from .typeface import draw_text, fit, fit_size, text_width, wrap_fit
+from .typeface import draw_text, draw_words, fit, fit_size, text_width, wrap_fit
 
 
 class Segment(NamedTuple):
@@ -66,10 +66,13 @@ def fit_segments(parts: Sequence[Segment], width: int) -> list[Segment]:
     return fitted
 
 
-def _draw_runs(image: Image.Image, x: int, y: int, parts: Sequence[Segment]) -> None:
-    """Draw text runs side by side on one baseline."""
+def _draw_runs(
+    image: Image.Image, x: int, y: int, parts: Sequence[Segment], *, by_words: bool = False
+) -> None:
+    """Draw text runs side by side on one baseline (``by_words``: see :func:`draw_words`)."""
+    draw = draw_words if by_words else draw_text
     for text, colour, size, bold, _ in parts:
-        draw_text(image, (x, y), text, size, colour, bold=bold, anchor="ls")
+        draw(image, (x, y), text, size, colour, bold=bold, anchor="ls")
         x += text_width(text, size, bold=bold)
 
 
@@ -224,8 +227,10 @@ def draw_header(
         paste_centred(image, star(), 52, 54)
     else:
         paste_centred(image, chip(team, 58), 52, 54)
-    for (x, y), line in zip(((TITLE_X, 52), (TITLE_X, 82), (22, 114)), lines, strict=True):
-        _draw_runs(image, x, y, line)
+    title, sub, info = lines
+    _draw_runs(image, TITLE_X, 52, title)
+    _draw_runs(image, TITLE_X, 82, sub)
+    _draw_runs(image, 22, 114, info, by_words=True)  # the last move: new text every move
     _score(image, view, WIDTH - SCORE_W - DECK_W)
     _deck(image, view, WIDTH - DECK_W + 4)
 

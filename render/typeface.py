@@ -86,6 +86,29 @@ def draw_text(
     image.paste(colour, (xy[0] + left, xy[1] + top), mask)
 
 
+def draw_words(
+    image: Image.Image,
+    xy: tuple[int, int],
+    text: str,
+    size: int,
+    colour: tuple[int, int, int],
+    *,
+    bold: bool = False,
+    anchor: str = "ls",
+) -> None:
+    """:func:`draw_text` one word at a time, each at its advance in the line (``anchor`` on
+    the left): a line that is new every move (the last move's) is then drawn from the masks of
+    words seen before, not rasterised anew."""
+    x, y = xy
+    space = _length(" ", size, bold)
+    advance = 0.0
+    for word in text.split(" "):
+        if word:
+            draw_text(image, (x + round(advance), y), word, size, colour, bold=bold, anchor=anchor)
+            advance += _length(word, size, bold)
+        advance += space
+
+
 def text_width(text: str, size: int, *, bold: bool = False) -> int:
     """The advance width of ``text`` in pixels, rounded."""
     return round(_length(text, size, bold))

@@ -9,12 +9,16 @@ from dataclasses import replace
 from PIL import Image
 
 from bot.game import GameSettings, player_view, public_view
+from bot.game.board import space_name
+from bot.game.cards import full_deck
 from render.board import render_board
+from render.caching import clear_outputs
 from render.layout import CARD_BOX_SIZE, INSET, WIDTH, cell_box, seat_box
 from render.panels import DECK_W, SCORE_W, TITLE_X, header_lines, seat_name_lines
 from render.samples import midgame, random_game, sample_names
+from render.text import card_label
 from render.theme import FREE_LABEL
-from render.typeface import text_width
+from render.typeface import _text_mask, draw_text, draw_words, text_width
 
 LONG = [
     "Babbage (mechanical engine)",
@@ -111,3 +115,28 @@ def test_the_hand_header_keeps_whose_turn_it_is() -> None:
     sub = _texts(lines[1])
     assert sub.endswith(" to play") and "Green" in sub
     assert _width(lines[1]) <= WIDTH - SCORE_W - DECK_W - 16 - TITLE_X
+
+
+def test_the_last_move_line_drawn_word_by_word_is_the_same_image() -> None:
+    """The header draws the last move's line (new every move) from the masks of its words; the
+    pixels are those of the whole line drawn at once, for any card, space, verb and name."""
+    names = ["alice", "Bob the Builder", "Zoë", "李雷", LONG[1]]
+    cards = sorted(set(full_deck()))
+    for number, card in enumerate(cards):
+        name = names[number % len(names)]
+        where = space_name((number * 37) % 100)
+        for verb in (f"played {card_label(card)} on {where}.", f"removed the chip on {where}."):
+            line = f"Last move: {name} {verb}"
+            whole, words = Image.new("RGB", (WIDTH, 40)), Image.new("RGB", (WIDTH, 40))
+            draw_text(whole, (22, 30), line, 18, (200, 200, 200), anchor="ls")
+            draw_words(words, (22, 30), line, 18, (200, 200, 200), anchor="ls")
+            assert words.tobytes() == whole.tobytes(), line
+
+
+def test_clearing_a_moves_outputs_forgets_its_texts() -> None:
+    """``clear_outputs`` forgets the texts drawn for particular moves, so that the bench's
+    passes never find a position's own line drawn in advance."""
+    draw_text(Image.new("RGB", (200, 40)), (0, 30), "Last move: nobody", 18, (1, 2, 3))
+    assert _text_mask.cache_info().currsize > 0
+    clear_outputs()
+    assert _text_mask.cache_info().currsize == 0
