@@ -15,7 +15,7 @@ from .layout import HEADER_H, WIDTH, Box, seat_box
 from .overlay import paste_centred
 from .sprites import chip, pip, star
 from .text import last_move_text, seat_name, team_members
-from .typeface import draw_text, draw_words, fit, fit_size, text_width, wrap_fit
+from .typeface import draw_text, fit, fit_size, text_width, wrap_fit
 
 
 class Segment(NamedTuple):
@@ -69,10 +69,9 @@ def fit_segments(parts: Sequence[Segment], width: int) -> list[Segment]:
 def _draw_runs(
     image: Image.Image, x: int, y: int, parts: Sequence[Segment], *, by_words: bool = False
 ) -> None:
-    """Draw text runs side by side on one baseline (``by_words``: see :func:`draw_words`)."""
-    draw = draw_words if by_words else draw_text
+    """Draw text runs side by side on one baseline (``by_words``: see :func:`draw_text`)."""
     for text, colour, size, bold, _ in parts:
-        draw(image, (x, y), text, size, colour, bold=bold, anchor="ls")
+        draw_text(image, (x, y), text, size, colour, bold=bold, anchor="ls", by_words=by_words)
         x += text_width(text, size, bold=bold)
 
 

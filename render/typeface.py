@@ -78,35 +78,34 @@ def draw_text(
     *,
     bold: bool = False,
     anchor: str = "la",
+    by_words: bool = False,
 ) -> None:
-    """Draw ``text`` like ``ImageDraw.text`` (integer position), from a cached glyph mask."""
+    """Draw ``text`` like ``ImageDraw.text`` (integer position), from a cached glyph mask.
+
+    ``by_words`` (``anchor`` on the left): one word at a time, each at its advance in the line,
+    so that a line new every move (the last move's) is drawn from the masks of words seen
+    before, not rasterised anew; the pixels are the same.
+    """
+    if by_words:
+        space, advance = _length(" ", size, bold), 0.0
+        for word in text.split(" "):
+            if word:
+                draw_text(
+                    image,
+                    (xy[0] + round(advance), xy[1]),
+                    word,
+                    size,
+                    colour,
+                    bold=bold,
+                    anchor=anchor,
+                )
+                advance += _length(word, size, bold)
+            advance += space
+        return
     if not text:
         return
     mask, left, top = _text_mask(text, size, bold, anchor)
     image.paste(colour, (xy[0] + left, xy[1] + top), mask)
-
-
-def draw_words(
-    image: Image.Image,
-    xy: tuple[int, int],
-    text: str,
-    size: int,
-    colour: tuple[int, int, int],
-    *,
-    bold: bool = False,
-    anchor: str = "ls",
-) -> None:
-    """:func:`draw_text` one word at a time, each at its advance in the line (``anchor`` on
-    the left): a line that is new every move (the last move's) is then drawn from the masks of
-    words seen before, not rasterised anew."""
-    x, y = xy
-    space = _length(" ", size, bold)
-    advance = 0.0
-    for word in text.split(" "):
-        if word:
-            draw_text(image, (x + round(advance), y), word, size, colour, bold=bold, anchor=anchor)
-            advance += _length(word, size, bold)
-        advance += space
 
 
 def text_width(text: str, size: int, *, bold: bool = False) -> int:

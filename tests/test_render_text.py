@@ -18,7 +18,7 @@ from render.panels import DECK_W, SCORE_W, TITLE_X, header_lines, seat_name_line
 from render.samples import midgame, random_game, sample_names
 from render.text import card_label
 from render.theme import FREE_LABEL
-from render.typeface import _text_mask, draw_text, draw_words, text_width
+from render.typeface import _text_mask, draw_text, text_width
 
 LONG = [
     "Babbage (mechanical engine)",
@@ -129,7 +129,7 @@ def test_the_last_move_line_drawn_word_by_word_is_the_same_image() -> None:
             line = f"Last move: {name} {verb}"
             whole, words = Image.new("RGB", (WIDTH, 40)), Image.new("RGB", (WIDTH, 40))
             draw_text(whole, (22, 30), line, 18, (200, 200, 200), anchor="ls")
-            draw_words(words, (22, 30), line, 18, (200, 200, 200), anchor="ls")
+            draw_text(words, (22, 30), line, 18, (200, 200, 200), anchor="ls", by_words=True)
             assert words.tobytes() == whole.tobytes(), line
 
 
