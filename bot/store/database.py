@@ -218,8 +218,14 @@ class Database(Store):
         return await self.read(current_version)
 
 
+#: Tries of the switch to WAL mode while other connections open the same new file.
+WAL_TRIES = 20
+#: SQLite's primary result code for a busy file.
+_SQLITE_BUSY = 5
+
+
 async def _configure(conn: Connection, synchronous: str) -> None:
-    row = await conn.fetchone("PRAGMA journal_mode = WAL")
+    row = await _switch_to_wal(conn)
     if row is None or str(row[0]).lower() != "wal":
         log.warning("SQLite could not switch to WAL mode (it is %s).", row and row[0])
     await conn.execute(f"PRAGMA synchronous = {synchronous}")  # a checked constant
@@ -227,6 +233,21 @@ async def _configure(conn: Connection, synchronous: str) -> None:
     row = await conn.fetchone("PRAGMA foreign_keys")
     if row is None or row[0] != 1:
         raise StoreError("This SQLite build cannot enforce foreign keys.")
+
+
+async def _switch_to_wal(conn: Connection) -> Any:
+    """``PRAGMA journal_mode = WAL``, tried again a little later while the file is busy: on a
+    new file that several processes open at once, the switch needs the file to itself and
+    SQLite refuses it at once (its busy timeout does not apply)."""
+    for attempt in range(1, WAL_TRIES + 1):
+        try:
+            return await conn.fetchone("PRAGMA journal_mode = WAL")
+        except sqlite3.OperationalError as error:
+            code = getattr(error, "sqlite_errorcode", None)
+            if attempt == WAL_TRIES or not isinstance(code, int) or code & 0xFF != _SQLITE_BUSY:
+                raise
+            await asyncio.sleep(0.01 * attempt)
+    raise AssertionError("unreachable")
 
 
 async def _check(conn: Connection, pragma: str) -> list[str]:

@@ -1,0 +1,64 @@
+"""The board a move posts is drawn from the game the store committed: what is posted is always
+the committed game's board, and a move the store refuses posts nothing."""
+
+from __future__ import annotations
+
+from bot.game import Move, public_view, space_name
+from bot.game.cards import is_jack
+from bot.services.games import RACE_LOST
+from cogs.common.table import seat_names
+from render.board import render_board
+
+from .e2e_helpers import make_table, open_and_start, seat_actor
+
+
+def plays(game, seat):
+    """Each playable non-jack card of ``seat`` with its first open space."""
+    return [
+        (card, game.targets(seat, card)[0])
+        for card in dict.fromkeys(game.hands[seat])
+        if not is_jack(card) and game.targets(seat, card)
+    ]
+
+
+async def posted_board(message) -> bytes:
+    return await message.attachments[0].read()
+
+
+async def test_the_posted_board_is_the_committed_game(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table)
+    for _ in range(4):
+        seat = record.game.turn
+        card, space = plays(record.game, seat)[0]
+        mover = seat_actor(table, record, seat)
+        await mover.slash(table.channel, "sequence play", card=card, space=space_name(space))
+        board = table.channel.last_message
+        assert f"move {len(record.game.moves)}" in board.embeds[0].title
+        drawn = render_board(public_view(record.game), seat_names(record))
+        assert await posted_board(board) == drawn
+
+
+async def test_a_refused_commit_posts_the_stored_games_board(simcord_env):
+    """Another process (a cluster) commits a different move first: the refused move's board is
+    never drawn nor posted; the stored move's board is."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table)
+    seat = record.game.turn
+    mover = seat_actor(table, record, seat)
+    (refused_card, refused_space), (card, space) = plays(record.game, seat)[:2]
+    board_before = table.channel.last_message
+    other = record.game.copy()  # another process of the cluster commits its move first
+    other.push(Move.play(seat, card, space))
+    await table.bot.db.games.append_moves(
+        record.id, 0, [(other.moves[0], mover.id)], other, now=0.0
+    )
+    answer = await mover.slash(
+        table.channel, "sequence play", card=refused_card, space=space_name(refused_space)
+    )
+    assert answer.ephemeral and RACE_LOST in answer.response.content
+    assert record.game.moves == [Move.play(seat, card, space)]  # the stored move, reloaded
+    board = table.channel.last_message
+    assert board.id != board_before.id
+    drawn = render_board(public_view(record.game), seat_names(record))
+    assert await posted_board(board) == drawn
