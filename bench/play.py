@@ -28,9 +28,10 @@ is measured twice:
 
 Where the own work goes is printed too (:data:`PARTS`): the time until the player's panel is
 answered, the store's transaction of the move, the board's drawing on its thread and the time
-the post waits for it. The transaction alone takes 1-2.5 ms (``bench/store.py``). The board is
-drawn after it commits: drawn during the transaction, it made each statement's hand-over to the
-database's thread wait for the interpreter lock (the transaction then took 7-13 ms).
+the post waits for it. The transaction alone takes 1-2.5 ms (``bench/store.py``). The table
+draws the board when it handles the move's event: a thread drawing earlier slowed what ran
+meanwhile, each waiting for the interpreter lock (during the transaction, the transaction took
+7-13 ms; while the player was answered, the answer started after 5.0-5.8 ms instead of 2.5-3.1).
 
 Opening the panel (**Your hand**, which draws the hand image) is measured the same way, as its
 own figure; the card menu is not timed, nor are dead cards, passes, forfeits and the choice of
@@ -98,7 +99,8 @@ def component(message: Any, prefix: str) -> str:
 #: Parts of the own-work span, timed on their own (wall; they overlap): the own work until
 #: the player's panel starts to be answered (SimCord's time taken out), then, with SimCord's
 #: time left in, the store's transaction of the move (``GameService._commit``), the board's
-#: drawing (on its thread) and the time the board's post waits for it (``Table._board_png``).
+#: drawing (on its thread) and the time the board's post waits for it (``render_public_board``;
+#: ``Table._board_png`` in revisions that drew the board early).
 PARTS = ("reply", "commit", "drawing", "board wait")
 #: What is kept of each timed move.
 MEASURED = ("own", "cpu", "sim", "click", "calls", *PARTS)
@@ -171,6 +173,8 @@ class Stopwatch:
             GameService._commit = self._part("commit", GameService._commit)  # type: ignore[method-assign]
         if hasattr(table.Table, "_board_png"):
             table.Table._board_png = self._part("board wait", table.Table._board_png)  # type: ignore[method-assign]
+        elif hasattr(table, "render_public_board"):
+            table.render_public_board = self._part("board wait", table.render_public_board)
         import discord
 
         answer = discord.InteractionResponse.edit_message

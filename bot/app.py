@@ -131,7 +131,6 @@ class SequenceBotMixin:
         self.draws = DrawService(self.games, timeout=lambda: settings.draw_offer_timeout)
         self.ratings = RatingService(self.db)
         self.table.subscribe(self.bus)
-        self.games.after_commit.append(self.table.draw_early)
         self.collector.pause()
         records = await self.games.load_active()
         log.info("Resumed %d active game(s)", len(records))

@@ -175,12 +175,6 @@ class GameService:
         self._by_player: defaultdict[int, set[int]] = defaultdict(set)
         self.locks = KeyedLocks()
         self._catching_up: set[asyncio.Task[None]] = set()
-        #: Called right after a change commits, before its events are published and before
-        #: the caller answers the player, with the record, the game before and the game after:
-        #: for work to start at once on another thread (drawing the board). Started during the
-        #: commit instead, that work slowed the commit several times over: each statement's
-        #: hand-over to the store's thread waited for the interpreter lock (bench/play.py).
-        self.after_commit: list[Callable[[GameRecord, Game, Game], None]] = []
 
     # ------------------------------------------------------------------ the registry
     async def load_active(self) -> list[GameRecord]:
@@ -308,21 +302,10 @@ class GameService:
             result = await work(draft)
             settle_votes(draft)
             if draft.changed or draft.game.is_over():
-                before = record.game
                 await self._commit(draft, foreign=foreign)
-                if not foreign:  # the owner draws its own boards
-                    self._after_commit(record, before, draft.game)
         if not foreign:  # the owner publishes, once it hears of the change
             self.bus.publish(*draft.events)
         return result, draft
-
-    def _after_commit(self, record: GameRecord, before: Game, after: Game) -> None:
-        """Start the early work; a failure there never stops the change (it is only early)."""
-        for early in self.after_commit:
-            try:
-                early(record, before, after)
-            except Exception:
-                log.exception("Early work for game %d failed; the change goes on", record.id)
 
     async def _commit(self, draft: Draft, *, foreign: bool = False) -> None:
         record, game, now = draft.record, draft.game, draft.now

@@ -21,7 +21,6 @@ from bot.game.moves import DRAW, FORFEIT, TABLETALK
 from bot.services.events import (
     BoardBehind,
     EventBus,
-    GameEnded,
     GameStarted,
     MoveCommitted,
     MoveUndone,
@@ -52,22 +51,11 @@ def seat_names(record: GameRecord) -> list[str]:
     return [seat.name for seat in record.seats]
 
 
-def draw_public_board(record: GameRecord, game: Game) -> asyncio.Future[bytes]:
-    """The public board image of ``game`` (no hand), being drawn off the event loop."""
-    loop = asyncio.get_running_loop()
-    return loop.run_in_executor(None, render_board, public_view(game), seat_names(record))
-
-
 async def render_public_board(record: GameRecord) -> bytes:
     """The public board image (no hand), rendered off the event loop."""
-    return await draw_public_board(record, record.game)
-
-
-def _retrieved(future: asyncio.Future[bytes]) -> None:
-    """Retrieve an early drawing's error (the post that awaits it sees it again; one that is
-    never posted is never awaited)."""
-    if not future.cancelled():
-        future.exception()
+    loop = asyncio.get_running_loop()
+    view = public_view(record.game)
+    return await loop.run_in_executor(None, render_board, view, seat_names(record))
 
 
 def _prepare_next_board(game: Game) -> None:
@@ -89,8 +77,6 @@ class Table:
     def __init__(self, bot: SequenceBot) -> None:
         self.bot = bot
         self.board_buttons: list[BoardButton] = []
-        #: Boards drawn while their change was being committed, by game id and move count.
-        self._early: dict[tuple[int, int], tuple[Game, asyncio.Future[bytes]]] = {}
 
     def channel(self, record: GameRecord) -> discord.abc.Messageable:
         """The channel or thread of a game (cached, or a partial one that can still send)."""
@@ -133,35 +119,6 @@ class Table:
         bus.subscribe(MoveCommitted, self._on_move)
         bus.subscribe(MoveUndone, self._on_undo)
         bus.subscribe(BoardBehind, self._on_board_behind)
-        bus.subscribe(GameEnded, self._on_end)
-
-    def draw_early(self, record: GameRecord, before: Game, game: Game) -> None:
-        """Start drawing the board a change just committed will post (``game``; ``before`` is
-        the game it changed), on another thread, while the player is answered and the change's
-        events go out (``GameService.after_commit``); :meth:`post_board` takes it."""
-        new_moves = game.moves[len(before.moves) :]
-        if new_moves and (game.is_over() or any(move.kind not in QUIET for move in new_moves)):
-            drawing = draw_public_board(record, game)
-            drawing.add_done_callback(_retrieved)
-            self._early[record.id, len(game.moves)] = (game, drawing)
-
-    async def _board_png(self, record: GameRecord) -> bytes:
-        """The board image of ``record.game``: the one drawn early for it, else drawn now.
-        Boards drawn early for this game up to this move are dropped (never posted: a post
-        that failed, or a game that moved on before its event was handled)."""
-        moves = len(record.game.moves)
-        early = self._early.pop((record.id, moves), None)
-        for key in [k for k in self._early if k[0] == record.id and k[1] < moves]:
-            del self._early[key]
-        if early is not None and early[0] is record.game:
-            return await early[1]
-        return await render_public_board(record)
-
-    async def _on_end(self, event: GameEnded) -> None:
-        # A cancelled game posts no more boards: drop any drawn early and not posted.
-        if event.cancelled:
-            for key in [k for k in self._early if k[0] == event.record.id]:
-                del self._early[key]
 
     async def _on_start(self, event: GameStarted) -> None:
         await self.post_board(event.record, "The game is on.")
@@ -198,7 +155,7 @@ class Table:
         live = record
         # Bind the game now: a later change may swap the live record's game while this awaits.
         record = dataclasses.replace(record, game=game or record.game)
-        png = await self._board_png(record)
+        png = await render_public_board(record)
         content = result_line(record) if record.game.is_over() else turn_line(record)
         kwargs: dict[str, Any] = {}
         view = self.board_view(record)
