@@ -8,7 +8,8 @@ from bot.game import DRAWN, Game, GameSettings, Termination, player_view
 from bot.game.ai.determinize import game_from_view, sample_deal, unseen_cards
 from bot.game.ai.position import Position
 from bot.game.ai.search import _Search
-from bot.game.ai.tracking import fill_factors
+from bot.game.ai.tracking import HELD, fill_factors
+from bot.game.board import CARD_SPACES
 from bot.game.moves import AGREE_DRAW, PLAY, Move
 from tests.engine_helpers import build_game, play
 
@@ -53,8 +54,24 @@ def test_hard_looks_ahead_by_the_same_rule() -> None:
         view = player_view(game, 0)
         position = Position.from_view(view)
         fill = fill_factors(view, unseen_cards(view))
-        search = _Search(view, position, 0, fill)
+        search = _Search(view, position, 0, fill, unseen_cards(view))
         deal = sample_deal(view, random.Random(0))
         values[count] = [search.value(m, deal) for m in game.legal_moves if m.kind == PLAY]
     assert all(v == 0.0 for v in values[1])
     assert any(v != 0.0 for v in values[0])
+
+
+def test_hard_counts_the_card_it_tries_as_no_longer_held() -> None:
+    """The position after a candidate play is counted with the hand without that card: the
+    card's other space is no longer one the viewer holds (the other cards still are)."""
+    game = build_game(GameSettings.create(2), hands={0: HAND})
+    view = player_view(game, 0)
+    unseen = unseen_cards(view)
+    fill = fill_factors(view, unseen)
+    search = _Search(view, Position.from_view(view), 0, fill, unseen)
+    first, other = CARD_SPACES["7H"]
+    assert fill[0][other] == HELD
+    after = search._after("7H", first)
+    assert after.position.chips[first] == 0
+    assert after.analysis.fill[0][other] < HELD
+    assert after.analysis.fill[0][CARD_SPACES["AH"][0]] == HELD

@@ -71,7 +71,7 @@ def hard_play(
     scored = score_plays(position, team, plays, fill)
     if scored[0][0] >= WIN:
         return scored[0][1]
-    search = _Search(view, position, team, fill)
+    search = _Search(view, position, team, fill, unseen)
     candidates = _candidates(scored)
     candidates += [m for m in _blocks(search.root.analysis, team, scored) if m not in candidates]
     if len(candidates) == 1:
@@ -234,12 +234,18 @@ class Node:
 class _Search:
     """Values of candidate plays for one view, sharing the positions they reach."""
 
-    def __init__(self, view: PlayerView, position: Position, team: int, fill: Fill) -> None:
+    def __init__(
+        self, view: PlayerView, position: Position, team: int, fill: Fill, unseen: list[str]
+    ) -> None:
+        self.view = view
+        self.unseen = unseen
         self.team = team
         self.teams = view.settings.teams
         self.seat: int = view.seat  # type: ignore[assignment]
         self.root = Node(position, fill=fill)
         self.hand = list(view.hand or ())
+        #: The positions after each candidate, by (card, space): see :meth:`_after`.
+        self.afters: dict[tuple[str, int], Node] = {}
         settings = view.settings
         #: True when the deck running out in the look-ahead draws the game (endless-play guard)
         #: unless a sequence is completed first.
@@ -262,7 +268,7 @@ class _Search:
         team, teams = self.team, self.teams
         card, space = move.card, move.space
         assert card is not None and space is not None
-        node = self.root.child(team, card, space)
+        node = self._after(card, space)
         if node.position.winner() is not None:
             return WIN
         deck = deal.deck
@@ -296,6 +302,22 @@ class _Search:
                 return 0.0
         next_hand = hands[self.others[0]] if self.others else []
         return self._leaf(node, hand, next_hand)
+
+    def _after(self, card: str, space: int) -> Node:
+        """The position after the viewer plays ``card`` on ``space``, counted with the viewer's
+        hand without that card: the card's other space is no longer one the viewer holds."""
+        key = (card, space)
+        node = self.afters.get(key)
+        if node is None:
+            hand = list(self.hand)
+            hand.remove(card)
+            position = self.root.position
+            after = (
+                position.removed(space) if is_one_eyed(card) else position.placed(self.team, space)
+            )
+            node = Node(after, fill=fill_factors(self.view, self.unseen, hand))
+            self.afters[key] = node
+        return node
 
     def _drawn(self, node: Node) -> bool:
         """True when a draw from the empty deck now ends the game as drawn (the endless-play
