@@ -126,6 +126,23 @@ async def test_one_eyed_jack_removes_an_opponent_chip_and_places_nothing(simcord
     assert "removed the chip" in table.channel.last_message.embeds[0].description
 
 
+async def test_a_one_eyed_jack_with_nothing_to_remove_is_not_called_dead(simcord_env):
+    seed = hand_with(range(400), 2, lambda c: c in ("JH", "JS"))
+    table, record = await two_player_game(simcord_env, seed)
+    game = record.game
+    seat = game.turn
+    mover = seat_actor(table, record, seat)
+    jack = next(c for c in game.hands[seat] if c in ("JH", "JS"))
+    assert game.targets(seat, jack) == []  # the first move: no chip on the board yet
+    panel = await open_hand(table, mover)
+    await mover.select(panel, [jack], custom_id=find_component(panel, "seq:card:")["custom_id"])
+    assert "cannot be played now: there is no opponent chip it may remove" in panel.content
+    assert "dead" not in panel.content
+    ids = [c.get("custom_id", "") for c in components(panel)]
+    assert not any(i.startswith(("seq:dead", "seq:go")) for i in ids), ids
+    assert find_component(panel, "seq:card:")  # another card can still be chosen
+
+
 async def test_a_locked_chip_cannot_be_removed(simcord_env):
     seed = hand_with(range(400), 2, lambda c: c in ("JH", "JS"))
     table, record = await two_player_game(simcord_env, seed)

@@ -167,6 +167,10 @@ def _add_card_step(
     game = record.game
     turn = game.turn_number
     targets = game.targets(seat, card)
+    if not targets and is_jack(card):  # a jack is never dead: it waits for a target
+        what = "no opponent chip it may remove" if is_one_eyed(card) else "no open space"
+        lines.append(f"{card_label(card)} cannot be played now: there is {what}.")
+        return
     if not targets:
         if game.dead_card_used:
             lines.append(
