@@ -8,10 +8,12 @@ import simcord
 
 from bot.app import create_bot
 from bot.config import Settings
-from bot.game import space_name
+from bot.game import player_view, space_name
 from bot.game.board import CARD_SPACES, parse_space
 from bot.game.cards import is_jack
+from cogs.common.table import seat_names
 from cogs.hand.panel import hand_line
+from render.board import render_hand
 
 from .e2e_driver import components, find_component, open_hand
 from .e2e_helpers import make_table, open_and_start, seat_actor
@@ -190,6 +192,9 @@ async def test_dead_card_turned_in_then_the_turn_goes_on(simcord_env):
     assert not retired.components
     assert record.game.turn == seat and record.game.dead_card_used  # still this player's turn
     assert "carry on" in panel.content
+    # the panel's picture of the hand is the hand now: the replacement, not the dead card
+    shown = await panel.attachments[0].read()
+    assert shown == render_hand(player_view(record.game, seat), seat_names(record))
     second = next((c for c in game.hands[seat] if not is_jack(c) and c != dead), None)
     if second is not None and game.is_dead(second):
         pytest.skip("the replacement happened to be dead too")

@@ -40,8 +40,11 @@ async def play_and_announce(
         await (shown.edit(interaction) if edit else shown.send(interaction))
         return
     done = "✅ Done." if outcome.turn_passed or outcome.finished else "✅ Done: carry on."
-    shown = await panel.build_hand_panel(outcome.record, seat, notice=done)
+    # Still this player's turn (a dead card turned in): the hand changed, so the image is redrawn.
+    shown = await panel.build_hand_panel(
+        outcome.record, seat, notice=done, with_image=not outcome.turn_passed
+    )
     if edit:
-        await shown.edit(interaction, keep_image=not outcome.turn_passed)
+        await shown.edit(interaction, keep_image=False)
     else:
         await shown.send(interaction)
