@@ -137,6 +137,9 @@ async def test_a_one_eyed_jack_with_nothing_to_remove_is_not_called_dead(simcord
     jack = next(c for c in game.hands[seat] if c in ("JH", "JS"))
     assert game.targets(seat, jack) == []  # the first move: no chip on the board yet
     panel = await open_hand(table, mover)
+    options = find_component(panel, "seq:card:")["options"]
+    hint = next(o["description"] for o in options if o["value"] == jack)
+    assert hint == "One-eyed jack: no opponent chip to remove now"
     await mover.select(panel, [jack], custom_id=find_component(panel, "seq:card:")["custom_id"])
     assert "cannot be played now: there is no opponent chip it may remove" in panel.content
     assert "dead" not in panel.content

@@ -67,11 +67,15 @@ class Panel:
 def card_hint(record: GameRecord, seat: int, card: str) -> str:
     """What a card can do now, for a select option's description."""
     game = record.game
-    if is_two_eyed(card):
-        return "Two-eyed jack: a chip on any open space"
-    if is_one_eyed(card):
-        return "One-eyed jack: remove an opponent's chip"
     targets = game.targets(seat, card)
+    if is_two_eyed(card):
+        return (
+            "Two-eyed jack: a chip on any open space" if targets else "Two-eyed jack: no open space"
+        )
+    if is_one_eyed(card):
+        if targets:
+            return "One-eyed jack: remove an opponent's chip"
+        return "One-eyed jack: no opponent chip to remove now"
     if not targets:
         return "Dead card: both spaces are covered"
     spaces = " or ".join(space_name(s) for s in CARD_SPACES[card])
