@@ -427,3 +427,57 @@ async def test_matches_are_played_as_drawn_and_a_double_no_show_advances_nobody(
         "2. ben · out in semi-finals",
         "3. cat · out in semi-finals",
     ]
+
+
+async def test_a_dropped_entrant_never_advances_on_a_bye(simcord_env) -> None:
+    env = simcord_env
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("cup")
+    ann, ben, cat, dan = (
+        guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat", "dan")
+    )
+    created = await ann.slash(channel, "tournament create", name="Cup", format="elimination")
+    for player in (ann, ben, cat, dan):
+        await player.click(created.response, label="Join")
+    await ann.slash(channel, "tournament start")
+    snap = await snapshot(env.bot, channel)
+    assert pairings(snap, 1) == [("ann", "dan"), ("ben", "cat")]
+    # ann wins her semi-final, then withdraws; ben and cat never show up
+    first = match_of(snap, 1, "ann")
+    await ann.slash(channel, "tournament report", match=first.id, winner=ann)
+    dropped = await ann.slash(channel, "tournament drop", player=ann)
+    assert not dropped.ephemeral, dropped.response.content
+    await env.advance_time(SHOW_UP + 1)
+    snap = await snapshot(env.bot, channel)
+    assert snap.tournament.status == "finished"
+    assert snap.champion() is None
+    assert all(m.entrant_a != first.entrant_a for m in snap.round_matches(2))
+    final = channel.last_message
+    assert "champion" not in final.content
+    assert "🥇" not in final.embeds[0].description, standings_rows(final.embeds[0])
+
+
+async def test_a_dropped_entrant_scores_no_round_robin_bye(simcord_env) -> None:
+    env = simcord_env
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("league")
+    org, ann, ben, cat = (
+        guild.add_member(env.create_user(n)) for n in ("org", "ann", "ben", "cat")
+    )
+    created = await org.slash(channel, "tournament create", name="League", format="round_robin")
+    for player in (ann, ben, cat):
+        await player.click(created.response, label="Join")
+    await org.slash(channel, "tournament start")
+    snap = await snapshot(env.bot, channel)
+    # circle method over ann, ben, cat: ben v cat and ann's bye; ann v cat, ben's bye; ...
+    assert pairings(snap, 1) == [("ben", "cat"), ("ann", None)]
+    await org.slash(channel, "tournament drop", player=cat)  # ben wins by forfeit
+    snap = await snapshot(env.bot, channel)
+    assert pairings(snap, 2) == [("ann", "cat"), ("ben", None)]  # ann wins by forfeit
+    snap = await snapshot(env.bot, channel)
+    match = match_of(snap, 3, "ann")
+    await org.slash(channel, "tournament report", match=match.id, winner=ben)
+    snap = await snapshot(env.bot, channel)
+    assert snap.tournament.status == "finished"
+    rows = standings_rows(channel.last_message.embeds[0])
+    assert rows[-1].startswith("3. cat (dropped) · 0 pts · 0W 0D 2L"), rows

@@ -184,7 +184,7 @@ class Rounds(TournamentCore):
             matches = [
                 self._new_match(snapshot, number, pair)
                 for number, pair in enumerate(pairs, start=1)
-                if pair is not None
+                if pair is not None and not _dropped_bye(snapshot, pair)
             ]
             try:
                 await self.db.tournaments.add_round(tournament_id, tournament.round + 1, matches)
@@ -213,6 +213,13 @@ class Rounds(TournamentCore):
         if match.status == "done":
             match.finished_at = self.clock()
         return match
+
+
+def _dropped_bye(snapshot: Snapshot, pair: Pair) -> bool:
+    """A bye of a dropped entrant: no match at all (a bye would score it a win, and in a
+    knockout carry it on)."""
+    a, b = pair
+    return b is None and snapshot.entrants[a].dropped
 
 
 def next_round(snapshot: Snapshot) -> list[Pair | None] | None:
