@@ -16,7 +16,7 @@ from bot.services.rulings import RULING_RULE
 
 from .base import SequenceCog, works_in_dms
 from .common.describe import result_line, scoreline, seat_label, team_label, turn_line
-from .common.replies import reply, reporting
+from .common.replies import MESSAGE_LIMIT, reply, reporting
 from .common.table import render_public_board
 
 if TYPE_CHECKING:
@@ -33,9 +33,6 @@ sequences of a team may share one space.
 • A **dead card** (both spaces covered) can be turned in once a turn for a new one.
 • **No table talk**: coaching a teammate costs every member of the team a card.
 Use the **Your hand** button under the board, or `/sequence hand`, to play privately."""
-
-#: The most characters one Discord message holds.
-MESSAGE_LIMIT = 2000
 
 #: How a game is drawn: the engine's two rules (our choices where the source rules are silent)
 #: and draw by agreement. ``{timeout}`` and ``{cooldown}`` are filled in by :func:`draw_rules`.

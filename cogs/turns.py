@@ -22,7 +22,7 @@ from bot.store.games import GameRecord
 
 from .base import SequenceCog, Subscription, works_in_dms
 from .common.describe import describe_move, seat_label, team_label
-from .common.replies import reply, reporting
+from .common.replies import reply, reply_lines, reporting
 from .hand.panel import build_hand_panel
 
 log = logging.getLogger(__name__)
@@ -162,7 +162,7 @@ class Turns(SequenceCog):
                     f"• Game #{record.id} in <#{record.channel_id}>: {turn} · "
                     f"[board]({board_link(record)})"
                 )
-            await reply(interaction, "\n".join(lines))
+            await reply_lines(interaction, lines)
 
 
 async def setup(bot: SequenceBot) -> None:

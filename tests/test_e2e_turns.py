@@ -9,8 +9,10 @@ from bot.app import create_bot
 from bot.config import Settings
 from bot.game import space_name
 from bot.game.cards import is_jack
+from bot.store import Seat
 
 from .e2e_helpers import make_table, open_and_start, seat_actor
+from .store_util import new_game
 
 
 @pytest.fixture
@@ -187,6 +189,25 @@ async def test_mygames_and_status_show_whose_turn_and_how_long(simcord_env):
     assert "[board](https://discord.com/channels/" in mine.response.content
     status = await bob.slash(table.channel, "sequence status")
     assert "Waiting 2 h" in status.response.content
+
+
+async def test_mygames_lists_many_games_within_discords_message_limit(simcord_env):
+    table = await make_table(simcord_env, ["alice"])
+    (alice,) = table.players
+    db = table.bot.db
+    ids = []
+    for n in range(16):  # more games than one 2,000-character message can list
+        channel = table.guild.create_text_channel(f"table-{n}")
+        seats = [Seat(alice.id, "alice"), Seat(-1, "Ada (easy bot)", None, "easy")]
+        record = await db.games.create(
+            table.guild.id, channel.id, new_game(n + 1), seats, {}, None, 1000.0
+        )
+        ids.append(record.id)
+    mine = await alice.slash(table.channel, "sequence mygames")
+    messages = [mine.response, *mine.followups]
+    assert all(m.flags.ephemeral and len(m.content) <= 2000 for m in messages)
+    listed = "\n".join(m.content for m in messages)
+    assert all(f"Game #{game_id} in" in listed for game_id in ids), listed
 
 
 async def test_an_abandoned_lobby_expires(simcord_env):
