@@ -151,7 +151,10 @@ class Lobby(SequenceCog):
             self.schedule_expiry(lobby)
 
     def schedule_expiry(self, lobby: LobbyRecord) -> None:
-        """Close the lobby if nobody starts it within the configured time."""
+        """Close the lobby if nobody starts it within the configured time (a tournament
+        match's lobby lives by its show-up deadline instead)."""
+        if "tournament" in lobby.options:
+            return
         due = lobby.created_at + self.bot.settings.lobby_expiry
         self.bot.scheduler.at(("lobby", lobby.id), due, partial(self._expire, lobby))
 

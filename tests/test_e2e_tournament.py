@@ -481,3 +481,27 @@ async def test_a_dropped_entrant_scores_no_round_robin_bye(simcord_env) -> None:
     assert snap.tournament.status == "finished"
     rows = standings_rows(channel.last_message.embeds[0])
     assert rows[-1].startswith("3. cat (dropped) · 0 pts · 0W 0D 2L"), rows
+
+
+async def test_a_match_lobby_outlives_a_shorter_lobby_expiry_across_a_restart(
+    simcord_env, bot_settings
+) -> None:
+    env = simcord_env
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("cup")
+    ann, ben = (guild.add_member(env.create_user(n)) for n in ("ann", "ben"))
+    created = await ann.slash(
+        channel, "tournament create", name="Cup", format="elimination", show_up="2h"
+    )
+    for player in (ann, ben):
+        await player.click(created.response, label="Join")
+    await ann.slash(channel, "tournament start")
+    (match,) = (await snapshot(env.bot, channel)).round_matches(1)
+    # the bot restarts with casual lobbies closing after an hour: the match has two hours
+    await env.bot.close()
+    await env.restart_bot(create_bot(bot_settings.with_overrides(lobby_expiry=3600)))
+    await env.settle()
+    await env.advance_time(3600 + 60)
+    assert not any("expired" in (m.content or "") for m in thread_of(channel, match).history())
+    await check_in(channel, match, [ann, ben])
+    assert game_in(env.bot, match).game.settings.teams == 2
