@@ -129,6 +129,18 @@ async def test_creating_tournaments_is_limited_per_person(simcord_env) -> None:
     assert len(await simcord_env.bot.db.tournaments.in_channel(table.channel.id)) == 3
 
 
+async def test_a_refused_tournament_creation_counts_nothing(simcord_env) -> None:
+    table = await make_table(simcord_env, ["ann"])
+    (ann,) = table.players
+    for mistake in ({"show_up": "abc"}, {"time_limit": "5x"}, {"show_up": "30s"}, {"name": " "}):
+        refused = await ann.slash(
+            table.channel, "tournament create", **({"name": "Cup", "format": "swiss"} | mistake)
+        )
+        assert refused.ephemeral and "too often" not in refused.response.content
+    created = await ann.slash(table.channel, "tournament create", name="Cup", format="swiss")
+    assert not created.ephemeral, created.response.content
+
+
 # ---------------------------------------------------------------------- caps
 async def test_one_person_hosts_at_most_two_lobbies_and_a_server_holds_three(simcord_env) -> None:
     env = simcord_env

@@ -8,9 +8,10 @@ how long to wait, and counts nothing.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from bot.services.errors import UserError
@@ -71,8 +72,25 @@ class RateLimits:
         (and count nothing) if either limit is spent."""
         self.hit(action, interaction.user.id, interaction.channel_id or 0)
 
+    @contextlib.contextmanager
+    def counting(self, interaction: discord.Interaction, action: str) -> Iterator[None]:
+        """Like :meth:`check`, but the use counts only when the body succeeds: a creation
+        refused (bad input, a cap, a busy channel) costs nothing."""
+        windows = self._spent(action, interaction.user.id, interaction.channel_id or 0)
+        yield
+        now = self.clock()
+        for window in windows:
+            window.use(now)
+
     def hit(self, action: str, user_id: int, channel_id: int) -> None:
         """:meth:`check` for plain ids."""
+        now = self.clock()
+        for window in self._spent(action, user_id, channel_id):
+            window.use(now)
+
+    def _spent(self, action: str, user_id: int, channel_id: int) -> tuple[Window, Window]:
+        """The user's and the channel's windows of ``action``, or :class:`TooFast` if either
+        is spent."""
         now = self.clock()
         user_rate = self.create_rate if action in CREATING else self.user_rate
         mine = self._window((action, "user", user_id), user_rate)
@@ -81,8 +99,7 @@ class RateLimits:
             wait = window.wait(now)
             if wait > 0:
                 raise TooFast(wait, why)
-        mine.use(now)
-        channel.use(now)
+        return mine, channel
 
     def _window(self, key: tuple[str, str, int], rate: tuple[int, int]) -> Window:
         window = self._windows.get(key)

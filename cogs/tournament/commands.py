@@ -132,34 +132,34 @@ class TournamentCommands(
                     "Create a tournament in a server's text channel: each match gets a thread "
                     "there."
                 )
-            self.bot.limits.check(interaction, "new tournament")
-            guild_id = server_id(interaction)
-            await self.bot.caps.may_open_tournament(guild_id, interaction.user.id)
-            table = TableOptions(
-                preset=preset,
-                teams=2,
-                sequences_to_win=sequences_to_win,
-                engine_chooses_five=bot_picks_five,
-                manual_draw=manual_draw,
-                tabletalk_stands=tabletalk_stands,
-                turn_time_limit=parse_duration(time_limit) if time_limit else 0,
-                rated=rated,
-            )
-            settings = TournamentSettings(
-                table,
-                parse_duration(show_up) if show_up is not None else DEFAULT_SHOW_UP,
-                rounds if fmt == "swiss" else None,
-            )
-            organiser = Person(interaction.user.id, user_name(interaction.user))
-            tournament = await self.service.create(
-                guild_id,
-                interaction.channel_id or 0,
-                organiser,
-                name,
-                fmt,
-                team_size,
-                settings,
-            )
+            with self.bot.limits.counting(interaction, "new tournament"):  # refusals: free
+                guild_id = server_id(interaction)
+                await self.bot.caps.may_open_tournament(guild_id, interaction.user.id)
+                table = TableOptions(
+                    preset=preset,
+                    teams=2,
+                    sequences_to_win=sequences_to_win,
+                    engine_chooses_five=bot_picks_five,
+                    manual_draw=manual_draw,
+                    tabletalk_stands=tabletalk_stands,
+                    turn_time_limit=parse_duration(time_limit) if time_limit else 0,
+                    rated=rated,
+                )
+                settings = TournamentSettings(
+                    table,
+                    parse_duration(show_up) if show_up is not None else DEFAULT_SHOW_UP,
+                    rounds if fmt == "swiss" else None,
+                )
+                organiser = Person(interaction.user.id, user_name(interaction.user))
+                tournament = await self.service.create(
+                    guild_id,
+                    interaction.channel_id or 0,
+                    organiser,
+                    name,
+                    fmt,
+                    team_size,
+                    settings,
+                )
             snapshot = await self.service.snapshot(tournament.id)
             await interaction.response.send_message(
                 "🏆 A tournament is open for sign-up!",
