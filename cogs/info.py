@@ -16,7 +16,8 @@ from bot.services.rulings import RULING_RULE
 
 from .base import SequenceCog, works_in_dms
 from .common.describe import result_line, scoreline, seat_label, team_label, turn_line
-from .common.replies import MESSAGE_LIMIT, reply, reporting
+from .common.lengths import MESSAGE_LIMIT
+from .common.replies import reply, reporting
 from .common.table import render_public_board
 
 if TYPE_CHECKING:

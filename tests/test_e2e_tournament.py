@@ -167,9 +167,7 @@ async def test_four_entrant_knockout_played_to_the_end(simcord_env) -> None:
     by_user = {p.id: p for p in (ann, ben, cat, dan)}
 
     def winner_of(record: Any) -> Any:
-        return by_user[
-            record.seats[record.game.settings.seats_of(record.game.winner)[0]].user_id
-        ]
+        return by_user[record.seats[record.game.settings.seats_of(record.game.winner)[0]].user_id]
 
     w1, w2 = winner_of(semi1), winner_of(semi2)
     assert pairings(snap, 2) == [(w1.user.name, w2.user.name)]
@@ -505,3 +503,36 @@ async def test_a_match_lobby_outlives_a_shorter_lobby_expiry_across_a_restart(
     assert not any("expired" in (m.content or "") for m in thread_of(channel, match).history())
     await check_in(channel, match, [ann, ben])
     assert game_in(env.bot, match).game.settings.teams == 2
+
+
+async def test_a_large_tournament_posts_every_pairing_and_lists_every_entrant(
+    simcord_env,
+) -> None:
+    """90 entrants: the sign-up card lists whole lines and says how many more there are, and
+    the round's 45 pairings reach the channel (one message would pass Discord's 2,000
+    characters: Discord refuses it)."""
+    env = simcord_env
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("big-cup")
+    people = [guild.add_member(env.create_user(f"player{n:02d}")) for n in range(90)]
+    created = await people[0].slash(channel, "tournament create", name="Big Cup", format="swiss")
+    for person in people:
+        await person.click(created.response, label="Join")
+    card = next(m for m in channel.history() if m.id == created.response.id)
+    field = next(f for f in card.embeds[0].fields if f.name == "Entrants (90)")
+    listed = field.value.split("\n")
+    assert len(field.value) <= 1024
+    assert listed[-1] == f"… and {90 - len(listed) + 1} more"
+    assert listed[:-1] == [f"{n + 1}. player{n:02d}" for n in range(len(listed) - 1)]
+    await people[0].slash(channel, "tournament start")
+    posted = "\n".join(m.content for m in channel.history())
+    snap = await snapshot(env.bot, channel)
+    for match in snap.round_matches(1):
+        a, b = (mentions_of(snap, e) for e in (match.entrant_a, match.entrant_b))
+        assert f"• {a} v {b}" in posted, (a, b)
+    assert all(len(m.content) <= 2000 for m in channel.history())
+
+
+def mentions_of(snap: Any, entrant: int) -> str:
+    """An entrant's members as mentions, as the pairings name them."""
+    return " ".join(f"<@{user}>" for user in snap.entrants[entrant].user_ids)

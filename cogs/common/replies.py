@@ -11,12 +11,11 @@ import discord
 
 from bot.services.errors import UserError
 
+from .lengths import message_chunks
+
 log = logging.getLogger(__name__)
 
 SORRY = "Something went wrong on our side; please try again. Nothing you did was lost."
-
-#: The most characters one Discord message holds.
-MESSAGE_LIMIT = 2000
 
 
 async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
@@ -31,13 +30,8 @@ async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -
 async def reply_lines(interaction: discord.Interaction, lines: list[str], **kwargs: Any) -> None:
     """Answer with ``lines``, in as few messages as Discord's limit allows (a line is never
     split)."""
-    text = ""
-    for line in lines:
-        if text and len(text) + 1 + len(line) > MESSAGE_LIMIT:
-            await reply(interaction, text, **kwargs)
-            text = ""
-        text = f"{text}\n{line}" if text else line
-    await reply(interaction, text, **kwargs)
+    for text in message_chunks(lines):
+        await reply(interaction, text, **kwargs)
 
 
 @contextlib.asynccontextmanager

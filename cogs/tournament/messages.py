@@ -12,6 +12,8 @@ from bot.services.tournament.standings import BYE, DOUBLE_FORFEIT, FORFEIT, REPO
 from bot.store.tournaments import MatchRecord
 from render.bracket import BracketMatch
 
+from ..common.lengths import DESCRIPTION_LIMIT, FIELD_LIMIT, clipped
+
 GOLD = 0xE2B454
 
 
@@ -43,12 +45,16 @@ def signup_embed(snapshot: Snapshot) -> discord.Embed:
         rules.append(f"{rounds} rounds" if rounds else "rounds: enough to find a winner")
     embed.add_field(name="Rules", value="\n".join(rules), inline=False)
     entrants = [snapshot.entrants[e] for e in snapshot.seeds()]
-    listing = "\n".join(
+    listing = [
         f"{n}. {e.name}"
         + (f" ({' '.join(f'<@{u}>' for u in e.user_ids)})" if len(e.user_ids) > 1 else "")
         for n, e in enumerate(entrants, start=1)
+    ]
+    embed.add_field(
+        name=f"Entrants ({len(entrants)})",
+        value=clipped(listing, FIELD_LIMIT) or "—",
+        inline=False,
     )
-    embed.add_field(name=f"Entrants ({len(entrants)})", value=listing[:1024] or "—", inline=False)
     if tournament.status != "signup":
         embed.set_footer(text=f"Sign-up closed: the tournament is {tournament.status}.")
     return embed
@@ -127,7 +133,7 @@ def standings_embed(snapshot: Snapshot, title: str | None = None) -> discord.Emb
         )
     embed = discord.Embed(
         title=title or f"🏆 {tournament.name}: standings",
-        description="\n".join(lines)[:4096] or "No entrants.",
+        description=clipped(lines, DESCRIPTION_LIMIT) or "No entrants.",
         colour=GOLD,
     )
     rounds = f"round {tournament.round} of {total}" if tournament.round else "not started"

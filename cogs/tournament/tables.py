@@ -22,6 +22,7 @@ from bot.store.tournaments import MatchRecord
 from cogs.lobby import lobby_embed, lobby_view
 from render.bracket import render_bracket
 
+from ..common.lengths import message_chunks
 from .messages import (
     bracket,
     mentions,
@@ -264,9 +265,7 @@ class TournamentTables(commands.Cog):
                 parent = await self.bot.fetch_channel(tournament.channel_id)
             if not isinstance(parent, discord.TextChannel):
                 raise TypeError(f"channel {tournament.channel_id} cannot hold threads")
-            thread = await parent.create_thread(
-                name=name, type=discord.ChannelType.public_thread
-            )
+            thread = await parent.create_thread(name=name, type=discord.ChannelType.public_thread)
         except (discord.HTTPException, TypeError) as error:
             log.warning(
                 "No thread for match %d of tournament %d: %s", match.id, tournament.id, error
@@ -329,10 +328,17 @@ class TournamentTables(commands.Cog):
     async def _send(
         self, channel: Any, content: str | None = None, **kwargs: Any
     ) -> discord.Message | None:
-        """Send, logging (not raising) a refusal: the tournament itself is already saved."""
+        """Send, logging (not raising) a refusal: the tournament itself is already saved.
+
+        Content past Discord's limit goes out in several messages, whole lines each (the
+        last one carries the rest of ``kwargs``, and is returned).
+        """
         kwargs.setdefault("allowed_mentions", QUIET)
+        *first, last = message_chunks(content.split("\n")) if content else [content]
         try:
-            return await channel.send(content, **kwargs)
+            for part in first:
+                await channel.send(part, allowed_mentions=kwargs["allowed_mentions"])
+            return await channel.send(last, **kwargs)
         except discord.HTTPException as error:
             log.warning("Could not post to channel %s (HTTP %s)", channel.id, error.status)
             return None
