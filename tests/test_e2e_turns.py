@@ -3,14 +3,18 @@ with SimCord's virtual clock (``env.advance_time``) instead of waiting."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bot.app import create_bot
 from bot.config import Settings
-from bot.game import space_name
+from bot.game import player_view, space_name
+from bot.game.ai import choose_move
 from bot.game.cards import is_jack
 from bot.store import Seat
 
+from .e2e_driver import make_move
 from .e2e_helpers import make_table, open_and_start, seat_actor
 from .store_util import new_game
 
@@ -81,6 +85,25 @@ async def test_time_limit_computer_moves_for_them(simcord_env):
     await simcord_env.advance_time(HOUR + 1)
     assert record.game.moves[-1].kind == "play" and record.game.moves[-1].seat == seat
     assert "computer player moves for them" in timeouts(table)[0].content
+
+
+async def test_time_limit_computer_plays_the_whole_turn_after_a_dead_card(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, seed=3, time_limit="1h", on_timeout="computer")
+    rng = random.Random(0)
+    while not any(record.game.is_dead(c) for c in record.game.hands[record.game.turn]):
+        assert not record.game.is_over()
+        seat = record.game.turn
+        move = choose_move(player_view(record.game, seat), "easy", rng)
+        await make_move(table, record, seat, move)
+    turn, seat = record.game.turn_number, record.game.turn
+    await simcord_env.advance_time(HOUR + 1)
+    # The dead card is turned in, and the computer still plays the turn: it does not stop
+    # there, leaving the turn to the absent player with no time limit any more.
+    assert [m.kind for m in record.game.moves if m.seat == seat][-2:] == ["dead", "play"]
+    assert record.game.turn_number == turn + 1 and record.game.turn != seat
+    next_player = seat_actor(table, record, record.game.turn)
+    assert f"<@{next_player.id}>, your turn" in table.channel.last_message.content
 
 
 async def test_time_limit_remove_and_the_team_plays_on(simcord_env):

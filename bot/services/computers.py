@@ -71,7 +71,19 @@ class ComputerPlayers:
 
     async def _on_timeout(self, event: TimedOut) -> None:
         if event.policy == "computer":
-            await self.move_for(event.game_id, event.seat, level="medium")
+            await self.stand_in(event.game_id, event.seat)
+
+    async def stand_in(self, game_id: int, seat: int) -> None:
+        """Play the whole turn of ``seat``, whose time ran out: a dead card turned in or an
+        owed draw taken is only part of a turn, and the turn has no time limit left."""
+        record = self.games.records.get(game_id)
+        if record is None:
+            return
+        turn = record.game.turn_number
+        while await self.move_for(game_id, seat, level="medium"):
+            record = self.games.records.get(game_id)
+            if record is None or record.game.turn_number != turn:
+                return
 
     def wake(self, game_id: int) -> None:
         """Schedule the game's next computer move after the pause, if a computer must act."""
