@@ -3,8 +3,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import logging
+
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.app import SequenceBot
 from bot.services.errors import UserError
@@ -14,6 +18,8 @@ from .base import SequenceCog
 from .common.describe import team_label
 from .common.replies import can_manage, reply, reporting
 from .lobby import Lobby
+
+log = logging.getLogger(__name__)
 
 
 class Endings(SequenceCog):
@@ -64,6 +70,26 @@ class Endings(SequenceCog):
                 f"🛑 Game #{record.id} was cancelled by <@{interaction.user.id}>. No result is recorded.",  # noqa: E501
                 ephemeral=False,
             )
+
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.table_gone(channel.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.table_gone(payload.thread_id)
+
+    async def table_gone(self, channel_id: int) -> None:
+        """The channel or thread of a game was deleted: nobody can play it any more, so it is
+        cancelled (no result), rather than reminding its players and counting against their
+        games for ever."""
+        record = self.bot.games.find_in_channel(channel_id)
+        if record is None:
+            return
+        with contextlib.suppress(UserError):  # it ended meanwhile
+            await self.bot.games.cancel(record.id)
+            log.info("Game %d was cancelled: its channel was deleted", record.id)
 
 
 async def setup(bot: SequenceBot) -> None:

@@ -3,6 +3,9 @@ several games at once in different channels."""
 
 from __future__ import annotations
 
+import pytest
+from simcord.builders import ChannelHandle
+
 from bot.game import space_name
 from bot.game.cards import is_jack
 
@@ -80,3 +83,31 @@ async def test_several_games_at_once_in_different_channels(simcord_env):
     # a player of one game is a stranger at the other table
     stranger = await carol.slash(first.channel, "sequence hand")
     assert stranger.ephemeral and "not playing" in stranger.response.content
+
+
+@pytest.mark.parametrize("place", ["channel", "thread"])
+async def test_a_game_whose_channel_is_deleted_is_cancelled(simcord_env, place):
+    """An admin deletes the game's channel or thread: nobody can play or cancel it there any
+    more, so it ends, instead of reminding its players by DM and counting as theirs for ever."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice = table.players[0]
+    if place == "thread":
+        thread = simcord_env.backend.create_thread(table.channel.id, "match", alice.id)
+        table = Table(
+            simcord_env, table.guild, ChannelHandle(simcord_env, table.guild, thread), table.players
+        )
+    for player in table.players:
+        await player.slash(table.channel, "sequence notify", setting="on")
+    record = await open_and_start(table, reminder="1h", time_limit="2h")
+    mover = seat_actor(table, record, record.game.turn)
+    dms = len(mover.user.dm_channel.history())
+    simcord_env.backend.delete_channel(table.channel.id)
+    await simcord_env.settle()
+    await simcord_env.advance_time(5 * 3600)
+    assert len(mover.user.dm_channel.history()) == dms  # no reminder to a game nobody can reach
+    assert table.bot.games.records == {}
+    stored = await table.bot.db.games.load(record.id)
+    assert stored.status == "cancelled" and await table.bot.db.results.get(record.id) is None
+    elsewhere = table.guild.create_text_channel("lounge")
+    mine = await alice.slash(elsewhere, "sequence mygames")
+    assert "not in any active game" in mine.response.content
