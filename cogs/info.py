@@ -96,7 +96,7 @@ class Info(SequenceCog):
             lines = [f"**Game #{record.id}** · {game.settings.preset} · {scoreline(record)}"]
             if not game.is_over():
                 lines.append(_plain_turn(record))
-                waited = await self._waiting_for(record)
+                waited = await self.bot.table.waiting_for(record)
                 if waited is not None:
                     lines.append(f"⏳ Waiting {format_duration(waited)} for this move.")
             for seat in range(len(record.seats)):
@@ -116,11 +116,6 @@ class Info(SequenceCog):
             if rules:
                 lines.append("House rules: " + "; ".join(rules))
             await reply(interaction, "\n".join(lines))
-
-    async def _waiting_for(self, record: GameRecord) -> float:
-        entries = await self.bot.db.games.log(record.id)
-        since = entries[-1].created_at if entries else record.created_at
-        return self.bot.clock() - since
 
     @works_in_dms
     @app_commands.command(name="rules", description="The rules of Sequence in one minute")

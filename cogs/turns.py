@@ -17,7 +17,7 @@ from discord import app_commands
 
 from bot.app import SequenceBot
 from bot.services.events import ReminderDue, TimedOut, TurnStarted
-from bot.services.options import TableOptions, format_duration
+from bot.services.options import format_duration
 from bot.store.games import GameRecord
 
 from .base import SequenceCog, Subscription, works_in_dms
@@ -53,7 +53,7 @@ class Turns(SequenceCog):
     async def remind(self, event: ReminderDue) -> None:
         """Nudge the player to move, in the channel and (if they asked) by DM."""
         record, seat = event.record, event.seat
-        waited = format_duration(TableOptions.from_dict(record.options).reminder_delay)
+        waited = format_duration(await self.bot.table.waiting_for(record))
         text = (
             f"⏰ {seat_label(record, seat, mention=True)}, it is still your turn in game "
             f"#{record.id} ({team_label(record.game.team_of(seat))}); waiting {waited}. "

@@ -59,6 +59,9 @@ async def test_a_reminder_at_the_right_time_and_at_most_once_per_delay(simcord_e
     assert len(reminders(table)) == 1  # not again within the delay
     await simcord_env.advance_time(HOUR / 2 + 5)
     assert len(reminders(table)) == 2  # once more after a whole delay
+    # each says how long the player has been awaited, not the delay again
+    assert ["waiting 1 h." in r.content for r in reminders(table)] == [True, False]
+    assert "waiting 2 h." in reminders(table)[1].content
     await play_one(table, record)
     await simcord_env.advance_time(HOUR - 10)
     assert len(reminders(table)) == 2  # a move re-arms the reminder for the next player

@@ -200,6 +200,12 @@ class Table:
                 "Could not retire board %d of game %d (HTTP %s)", previous, record.id, error.status
             )
 
+    async def waiting_for(self, record: GameRecord) -> float:
+        """Seconds since the game's last move (or its start): how long the move is awaited."""
+        entries = await self.bot.db.games.log(record.id)
+        since = entries[-1].created_at if entries else record.created_at
+        return self.bot.clock() - since
+
     async def notice(
         self, record: GameRecord, content: str, **kwargs: Any
     ) -> discord.Message | None:
