@@ -175,7 +175,9 @@ class Lobby(SequenceCog):
         endless_guard="A draw when the deck is reshuffled twice with no new sequence (default: on)",
         tabletalk_stands="House rule: a table-talk call stands without confirmation",
         time_limit="Time per turn, like 10m, 12h or 2d (default: none)",
-        on_timeout="What happens when the time runs out (default: skip the turn)",
+        on_timeout=(
+            "What happens when the time runs out (default: the bot's setting, skip unless changed)"
+        ),
         reminder="Remind the player to move after this long, like 12h (default 12h; none: never)",
         rated="Whether the game counts for ratings (default: yes)",
         hints="Allow /sequence hint (practice games only; makes the game unrated)",
@@ -194,7 +196,7 @@ class Lobby(SequenceCog):
         endless_guard: bool = True,
         tabletalk_stands: bool = False,
         time_limit: str | None = None,
-        on_timeout: str = "skip",
+        on_timeout: str | None = None,
         reminder: str | None = None,
         rated: bool = True,
         hints: bool = False,
@@ -215,7 +217,7 @@ class Lobby(SequenceCog):
                     if time_limit is not None
                     else settings.turn_time_limit
                 ),
-                time_limit_policy=on_timeout,
+                time_limit_policy=on_timeout or settings.time_limit_policy,
                 reminder_delay=(
                     parse_duration(reminder) if reminder is not None else settings.reminder_delay
                 ),

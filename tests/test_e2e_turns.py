@@ -90,6 +90,24 @@ async def test_time_limit_computer_moves_for_them(simcord_env):
     assert "computer player moves for them" in timeouts(table)[0].content
 
 
+async def test_the_configured_time_limit_policy_is_the_default(simcord_env, bot_settings):
+    """An admin sets TIME_LIMIT_POLICY: a host who chooses no policy gets it (not always skip);
+    a host's own choice still wins."""
+    await simcord_env.bot.close()
+    configured = bot_settings.with_overrides(time_limit_policy="computer")
+    await simcord_env.restart_bot(create_bot(configured))
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, time_limit="1h")
+    assert record.options["time_limit_policy"] == "computer"
+    seat = record.game.turn
+    await simcord_env.advance_time(HOUR + 1)
+    assert record.game.moves[-1].kind == "play" and record.game.moves[-1].seat == seat
+    assert "computer player moves for them" in timeouts(table)[0].content
+    await table.players[0].slash(table.channel, "sequence cancel")
+    record = await open_and_start(table, time_limit="1h", on_timeout="skip")
+    assert record.options["time_limit_policy"] == "skip"
+
+
 async def test_time_limit_computer_plays_the_whole_turn_after_a_dead_card(simcord_env):
     table = await make_table(simcord_env, ["alice", "bob"])
     record = await open_and_start(table, seed=3, time_limit="1h", on_timeout="computer")
