@@ -71,7 +71,6 @@ class Endings(SequenceCog):
                 ephemeral=False,
             )
 
-
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await self.table_gone(channel.id)

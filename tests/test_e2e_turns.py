@@ -24,6 +24,7 @@ def bot_settings(settings_on_each_backend: Settings) -> Settings:
     """Every test here runs twice: on SQLite and on PostgreSQL (conftest's store backends)."""
     return settings_on_each_backend
 
+
 HOUR = 3600
 
 
