@@ -344,13 +344,14 @@ class Lobby(SequenceCog):
             lobby = await lobbies.join(channel_id, person)
             note = f"{person.name} joined."
         elif action == "leave":
-            left = await lobbies.leave(channel_id, person.user_id)
-            if left is None:
-                await self._respond(
-                    interaction, edit, "Everyone left: the lobby is closed.", None, closed=True
-                )
+            lobby, still_open = await lobbies.leave(channel_id, person.user_id)
+            if not still_open:
+                note = "Everyone left: the lobby is closed."
+                await self._respond(interaction, edit, note, None, closed=True)
+                if not edit:
+                    await self.close_message(lobby, f"🚪 {note}")
                 return
-            lobby, note = left, f"{person.name} left."
+            note = f"{person.name} left."
         else:
             lobby = await lobbies.switch_team(channel_id, person.user_id)
             note = f"{person.name} switched teams."

@@ -145,3 +145,17 @@ async def test_the_words_at_the_table_read_right(simcord_env):
     result = table.channel.last_message.content
     assert "cards played." in result or "card played." in result
     assert " in 0 s" not in result
+
+
+async def test_the_last_player_leaving_by_command_closes_the_lobby_message(simcord_env):
+    """``/sequence leave`` by the last person closes the lobby: its message says so and keeps
+    no buttons, as when the lobby is left with the button or cancelled."""
+    table = await make_table(simcord_env, NAMES[:1])
+    (host,) = table.players
+    lobby = (await host.slash(table.channel, "sequence new")).response
+    await host.slash(table.channel, "sequence addbot", level="easy")
+    left = await host.slash(table.channel, "sequence leave")
+    assert left.ephemeral and "the lobby is closed" in left.response.content
+    message = next(m for m in table.channel.history() if m.id == lobby.id)
+    assert "closed" in message.content
+    assert not message.embeds and not message.components

@@ -118,8 +118,9 @@ class LobbyService:
             await self.db.lobbies.save(lobby)
             return lobby
 
-    async def leave(self, channel_id: int, user_id: int) -> LobbyRecord | None:
-        """Leave the lobby; when the host leaves, the next person hosts (or the lobby closes)."""
+    async def leave(self, channel_id: int, user_id: int) -> tuple[LobbyRecord, bool]:
+        """Leave the lobby; when the host leaves, the next person hosts (or the lobby closes).
+        Returns the lobby and whether it is still open."""
         async with self._locks(channel_id):
             lobby = await self.get(channel_id)
             if not any(seat.user_id == user_id for seat in lobby.seats):
@@ -128,11 +129,11 @@ class LobbyService:
             humans = [seat for seat in lobby.seats if not seat.is_computer]
             if not humans:
                 await self.db.lobbies.delete(lobby.id, self.clock())
-                return None
+                return lobby, False
             if lobby.host_id == user_id:
                 lobby.host_id = humans[0].user_id
             await self.db.lobbies.save(lobby)
-            return lobby
+            return lobby, True
 
     async def switch_team(self, channel_id: int, user_id: int) -> LobbyRecord:
         """Move to the next team (Blue -> Green -> [Red ->] Blue)."""
