@@ -159,3 +159,51 @@ async def test_the_last_player_leaving_by_command_closes_the_lobby_message(simco
     message = next(m for m in table.channel.history() if m.id == lobby.id)
     assert "closed" in message.content
     assert not message.embeds and not message.components
+
+
+def shown_teams(table, message_id: int) -> dict[str, set[str]]:
+    """The names the lobby message lists under each team."""
+    message = next(m for m in table.channel.history() if m.id == message_id)
+    return {
+        field.name.split()[-1]: set(field.value.split("\n")) - {"—"}
+        for field in message.embeds[0].fields
+        if field.name != "Rules"
+    }
+
+
+async def test_a_team_the_table_no_longer_has_is_shown_where_the_player_sits(simcord_env):
+    """A Red player at a table that shrinks to two teams is listed on the team the game would
+    seat them in, and Switch team moves the clicker (and nobody else) to the other team."""
+    table = await make_table(simcord_env, ["alice", "bob", "carol", "dave"])
+    alice, bob, carol, dave = table.players
+    lobby = (await alice.slash(table.channel, "sequence new")).response
+    for player in (bob, carol):
+        await player.click(lobby, label="Join")
+    await carol.click(lobby, label="Switch team")  # three teams: carol Red -> Blue
+    await bob.click(lobby, label="Switch team")  # bob Green -> Red
+    await dave.click(lobby, label="Join")  # four players: two teams, and no Red any more
+    before = shown_teams(table, lobby.id)
+    assert set(before) == {"Blue", "Green"}
+    await bob.click(lobby, label="Switch team")
+    after = shown_teams(table, lobby.id)
+    old = next(team for team, names in before.items() if "bob" in names)
+    new = next(team for team, names in after.items() if "bob" in names)
+    assert old != new
+    assert {team: names - {"bob"} for team, names in before.items()} == {
+        team: names - {"bob"} for team, names in after.items()
+    }
+
+
+async def test_a_computer_is_not_seated_on_a_team_the_table_does_not_have(simcord_env):
+    table = await make_table(simcord_env, NAMES[:1])
+    (host,) = table.players
+    lobby = (await host.slash(table.channel, "sequence new")).response
+    refused = await host.slash(table.channel, "sequence addbot", level="easy", team=2)
+    assert refused.ephemeral and "no such team" in refused.response.content
+    lobby_record = await table.bot.db.lobbies.get_for_channel(table.channel.id)
+    assert len(lobby_record.seats) == 1
+    await host.slash(table.channel, "sequence addbot", level="easy", team=1)
+    # with three seats there are three teams: a computer may sit on Red
+    added = await host.slash(table.channel, "sequence addbot", level="easy", team=2)
+    assert "joined" in added.response.content
+    assert shown_teams(table, lobby.id)["Red"] == {"🤖 Babbage (easy bot)"}

@@ -202,12 +202,12 @@ class LobbyService:
             _require_host(lobby, actor_id, "add computer players")
             if len(lobby.seats) >= MAX_PLAYERS:
                 raise UserError(f"The lobby is full: {MAX_PLAYERS} players at most.")
-            if team is not None and not 0 <= team < 3:
-                raise UserError("There is no such team.")
             taken = {seat.user_id for seat in lobby.seats}
             number = next(n for n in range(1, 100) if -n not in taken)
             name = f"{COMPUTER_NAMES[(number - 1) % len(COMPUTER_NAMES)]} ({level} bot)"
             lobby.seats.append(Seat(-number, name, team, level))
+            if team is not None and not 0 <= team < lobby_team_count(lobby):
+                raise UserError("There is no such team at this table.")
             await self.db.lobbies.save(lobby)
             return lobby
 
@@ -292,13 +292,12 @@ def lobby_team_count(lobby: LobbyRecord) -> int:
 
 
 def lobby_teams(lobby: LobbyRecord) -> list[list[Seat]]:
-    """The seats grouped by team as they stand (players without a choice spread evenly)."""
-    teams = lobby_team_count(lobby)
+    """The seats grouped by team as they stand (players without a choice, or whose team the
+    table no longer has, spread evenly)."""
     auto = _auto_teams(lobby)
-    grouped: list[list[Seat]] = [[] for _ in range(teams)]
+    grouped: list[list[Seat]] = [[] for _ in range(lobby_team_count(lobby))]
     for seat in lobby.seats:
-        team = seat.team if seat.team is not None else auto[seat.user_id]
-        grouped[team % teams].append(seat)
+        grouped[auto[seat.user_id]].append(seat)
     return grouped
 
 
