@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot.app import SequenceBot
 from bot.game import card_label
+from bot.game.settings import ALLOWED_PLAYER_COUNTS
 from bot.services.durations import parse_duration
 from bot.services.errors import UserError
 from bot.services.lobbies import Person, lobby_teams
@@ -45,11 +46,12 @@ def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
     options = TableOptions.from_dict(lobby.options)
     shown = {seat.user_id: discord.utils.escape_markdown(seat.name) for seat in lobby.seats}
     host = f"**{shown[lobby.host_id]}**" if lobby.host_id in shown else f"<@{lobby.host_id}>"
+    *most, last = ALLOWED_PLAYER_COUNTS[options.preset]
     embed = discord.Embed(
         title=f"Sequence lobby · {options.preset}",
         description=(
             f"Host: {host}. Join, pick a team, then the host presses **Start**.\n"
-            "2, 3, 4, 6, 8, 9, 10 or 12 players; teams must be equal."
+            f"{', '.join(map(str, most))} or {last} players; teams must be equal."
         ),
         colour=TEAM_COLOUR_VALUES[0],
     )

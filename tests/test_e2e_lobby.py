@@ -207,3 +207,13 @@ async def test_a_computer_is_not_seated_on_a_team_the_table_does_not_have(simcor
     added = await host.slash(table.channel, "sequence addbot", level="easy", team=2)
     assert "joined" in added.response.content
     assert shown_teams(table, lobby.id)["Red"] == {"🤖 Babbage (easy bot)"}
+
+
+@pytest.mark.parametrize(
+    ("preset", "counts"),
+    [("classic", "2, 3, 4, 6, 8, 9, 10 or 12 players"), ("convoy", "2, 4, 6 or 8 players")],
+)
+async def test_the_lobby_names_the_player_counts_of_its_preset(simcord_env, preset, counts):
+    table = await make_table(simcord_env, NAMES[:1])
+    opened = await table.players[0].slash(table.channel, "sequence new", preset=preset)
+    assert counts in opened.response.embeds[0].description
