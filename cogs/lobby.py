@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 from functools import partial
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -424,15 +424,22 @@ class Lobby(SequenceCog):
         if limit:
             text += f"\n⏱️ {format_duration(limit)} per turn."
         if edit:
-            await interaction.response.edit_message(content=text, embed=None, view=None)
-        else:
-            await reply(interaction, text, ephemeral=False)
-            if record.lobby_message_id:
-                channel = self.bot.get_partial_messageable(
-                    record.channel_id, guild_id=record.guild_id
-                )
-                with contextlib.suppress(discord.HTTPException):
-                    await channel.get_partial_message(record.lobby_message_id).edit(view=None)
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.edit_message(content=text, embed=None, view=None)
+                return
+            # Discord refused the answer, but the game has begun: the lobby message says so.
+            await self._edit_lobby_message(record, content=text, embed=None, view=None)
+            return
+        await reply(interaction, text, ephemeral=False)
+        await self._edit_lobby_message(record, view=None)
+
+    async def _edit_lobby_message(self, record: GameRecord, **fields: Any) -> None:
+        """Edit a started game's lobby message, if it has one and Discord lets us."""
+        if not record.lobby_message_id:
+            return
+        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(record.lobby_message_id).edit(**fields)
 
 
 async def setup(bot: SequenceBot) -> None:

@@ -217,3 +217,18 @@ async def test_the_lobby_names_the_player_counts_of_its_preset(simcord_env, pres
     table = await make_table(simcord_env, NAMES[:1])
     opened = await table.players[0].slash(table.channel, "sequence new", preset=preset)
     assert counts in opened.response.embeds[0].description
+
+
+async def test_a_start_whose_answer_discord_refuses_still_closes_the_lobby_message(simcord_env):
+    """The game starts even when Discord refuses the answer to the Start click: the lobby
+    message still announces it (cut, dealer, play order) and keeps no lobby buttons."""
+    table = await make_table(simcord_env, NAMES[:2])
+    host, bob = table.players
+    lobby = (await host.slash(table.channel, "sequence new")).response
+    await bob.click(lobby, label="Join")
+    simcord_env.inject_error("POST", "/interactions/*/callback", status=500)
+    await host.click(lobby, label="Start")
+    assert table.game() is not None
+    message = next(m for m in table.channel.history() if m.id == lobby.id)
+    assert "The game begins" in message.content and "Play order" in message.content
+    assert not message.embeds and not message.components
