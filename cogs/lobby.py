@@ -226,11 +226,11 @@ class Lobby(SequenceCog):
                 hints=hints,
                 rated=rated and not hints,
             )
-            self.bot.limits.check(interaction, "new lobby")
             host = Person(interaction.user.id, user_name(interaction.user))
-            lobby = await self.bot.lobbies.open(
-                server_id(interaction), interaction.channel_id or 0, host, options
-            )
+            with self.bot.limits.counting(interaction, "new lobby"):  # refusals: free
+                lobby = await self.bot.lobbies.open(
+                    server_id(interaction), interaction.channel_id or 0, host, options
+                )
             await interaction.response.send_message(
                 "🎲 A game of **Sequence** is starting! Press **Join** to play.",
                 embed=lobby_embed(lobby),

@@ -141,6 +141,20 @@ async def test_a_refused_tournament_creation_counts_nothing(simcord_env) -> None
     assert not created.ephemeral, created.response.content
 
 
+async def test_a_refused_lobby_counts_nothing(simcord_env) -> None:
+    table = await make_table(simcord_env, ["alice"])
+    (alice,) = table.players
+    assert not (await alice.slash(table.channel, "sequence new")).ephemeral
+    for _ in range(3):  # the channel already has a lobby: refused, and not counted
+        busy = await alice.slash(table.channel, "sequence new")
+        assert busy.ephemeral and "too often" not in busy.response.content, busy.response.content
+    assert not (await alice.slash(table.channel, "sequence cancel")).ephemeral
+    for _ in range(2):
+        assert not (await alice.slash(table.channel, "sequence new")).ephemeral
+        assert not (await alice.slash(table.channel, "sequence cancel")).ephemeral
+    assert waited(await alice.slash(table.channel, "sequence new"))  # the fourth lobby
+
+
 # ---------------------------------------------------------------------- caps
 async def test_one_person_hosts_at_most_two_lobbies_and_a_server_holds_three(simcord_env) -> None:
     env = simcord_env

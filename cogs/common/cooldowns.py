@@ -3,7 +3,8 @@
 A limit ``(uses, seconds)`` allows at most ``uses`` in any ``seconds`` (a sliding window),
 read on the bot's clock (SimCord's virtual clock in tests). It is checked at the top of a
 command inside ``reporting``: an overrun is a :class:`UserError`, answered ephemerally with
-how long to wait, and counts nothing.
+how long to wait, and counts nothing. Opening a lobby or a tournament counts only once it is
+open (:meth:`RateLimits.counting`): a refused attempt costs nothing.
 """
 
 from __future__ import annotations
