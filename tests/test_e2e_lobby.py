@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from simcord.builders import ChannelHandle
 
-from .e2e_helpers import make_table, open_and_start
+from .e2e_helpers import Table, make_table, open_and_start
 
 NAMES = [f"player{n}" for n in range(14)]
 
@@ -119,12 +120,20 @@ async def test_computer_players_fill_seats_and_play(simcord_env):
 
 async def test_a_lobby_in_a_thread_and_one_game_per_channel(simcord_env):
     table = await make_table(simcord_env, NAMES[:3])
-    record = await open_and_start(
-        table.__class__(table.env, table.guild, table.channel, table.players[:2])
+    alice, bob, carol = table.players
+    thread = simcord_env.backend.create_thread(table.channel.id, "sequence", alice.id)
+    in_thread = Table(
+        simcord_env, table.guild, ChannelHandle(simcord_env, table.guild, thread), [alice, bob]
     )
-    assert record is not None
-    busy = await table.players[2].slash(table.channel, "sequence new")
+    record = await open_and_start(in_thread)
+    assert record is not None and record.channel_id == thread.id
+    assert in_thread.channel.last_message.attachments[0].filename.endswith(".png")
+    busy = await carol.slash(in_thread.channel, "sequence new")
     assert busy.ephemeral and "one game per channel" in busy.response.content
+    late = await carol.slash(in_thread.channel, "sequence join")
+    assert late.ephemeral and "A game is being played here" in late.response.content
+    # the thread's game leaves its parent channel free
+    assert not (await carol.slash(table.channel, "sequence new")).ephemeral
 
 
 async def test_the_words_at_the_table_read_right(simcord_env):

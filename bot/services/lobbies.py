@@ -58,6 +58,11 @@ class LobbyService:
         """The open lobby of a channel, or a clear error."""
         lobby = await self.db.lobbies.get_for_channel(channel_id)
         if lobby is None:
+            if await self.db.games.active_for_channel(channel_id) is not None:
+                raise UserError(
+                    "A game is being played here, and its seats are taken: open a lobby in a "
+                    "thread for another game."
+                )
             raise UserError("There is no open lobby here: open one with `/sequence new`.")
         return lobby
 
