@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from bot.store.location import is_postgres_url, redact
+from bot.store.location import is_postgres_url, redact, url_scheme
 from bot.store.shards import Shards
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -131,6 +131,12 @@ class Settings:
                 )
             if is_postgres_url(location):
                 parsed["database_url"] = _postgres_url(location)
+            elif scheme := url_scheme(location):
+                raise ConfigError(
+                    f"SEQUENCE_DATABASE is a {scheme}:// URL, which this bot cannot use: give "
+                    "a file path like data/sequence.db or a URL like "
+                    "postgresql://user:password@host/dbname."
+                )
             else:
                 parsed["database_path"] = Path(location)
         level = values.get("LOG_LEVEL", "INFO").strip().upper()

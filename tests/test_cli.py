@@ -146,6 +146,17 @@ def test_run_stops_before_connecting_when_the_database_is_unusable(
     assert err.startswith("error: ") and err.count("\n") == 1 and words in err
 
 
+def test_a_database_url_of_another_kind_stops_run_and_check(monkeypatch, tmp_path, capsys):
+    """Not a SQLite file in a folder named after the URL, with the password in the logs."""
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("SEQUENCE_DATABASE", "postgresql+asyncpg://bot:hunter2@db.example/seq")
+    assert main(["check"]) == 1
+    assert main(["run"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("error: SEQUENCE_DATABASE") == 2 and "hunter2" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_named_env_file_that_is_missing_is_an_error(tmp_path, capsys):
     assert main(["run", "--env-file", "prod.env"]) == 2
     err = capsys.readouterr().err

@@ -171,6 +171,23 @@ def test_a_postgresql_url_is_the_database_and_its_password_never_shows():
     assert path.database_url is None and path.database_location() == Path("data/x.db")
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql+asyncpg://bot:hunter2@db.example/seq",
+        "postgress://bot:hunter2@db.example/seq",
+        "sqlite:///data/sequence.db",
+    ],
+)
+def test_a_url_of_another_kind_is_refused_and_its_password_never_shows(url):
+    """Not taken for a file path (a folder named after the URL, its password shown)."""
+    with pytest.raises(ConfigError) as caught:
+        Settings.from_mapping({"SEQUENCE_DATABASE": url})
+    message = str(caught.value)
+    assert "SEQUENCE_DATABASE" in message and "postgresql://user:password@host" in message
+    assert f"{url.split(':', 1)[0]}://" in message and "hunter2" not in message
+
+
 def test_the_token_never_shows_in_the_settings_repr():
     settings = Settings(discord_token="abc.secret-token.xyz")
     assert "secret-token" not in repr(settings)

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 SCHEMES = ("postgresql", "postgres")
 MASK = "***"
+_URL_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
 
 
 def is_postgres_url(location: str | Path) -> bool:
@@ -24,6 +25,16 @@ def is_postgres_url(location: str | Path) -> bool:
     return isinstance(location, str) and location.split("://", 1)[0].lower() in SCHEMES and (
         "://" in location
     )
+
+
+def url_scheme(location: str) -> str | None:
+    """The scheme of a ``scheme://...`` URL (any kind), or None for what is not one.
+
+    >>> url_scheme("postgresql+asyncpg://u:p@h/db"), url_scheme("data/sequence.db")
+    ('postgresql+asyncpg', None)
+    """
+    match = _URL_SCHEME.match(location)
+    return match.group(1) if match else None
 
 
 def _passwords(url: str) -> list[str]:
