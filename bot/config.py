@@ -9,9 +9,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
-from bot.store.location import is_postgres_url, redact, url_scheme
+from bot.store.location import is_postgres_url, redact, url_problem, url_scheme
 from bot.store.shards import Shards
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -275,15 +274,12 @@ def read_env_file(path: Path) -> dict[str, str]:
 
 def _postgres_url(url: str) -> str:
     """A usable ``postgresql://`` URL, else :class:`ConfigError` (naming it without password)."""
-    shown = redact(url)
-    try:
-        urlsplit(url).port  # noqa: B018 (reading the port validates the URL)
-    except ValueError as error:
-        reason = redact(str(error), url)
+    reason = url_problem(url)
+    if reason:
         raise ConfigError(
-            f"SEQUENCE_DATABASE={shown} is not a valid PostgreSQL URL ({reason}): use "
+            f"SEQUENCE_DATABASE={redact(url)} is not a valid PostgreSQL URL ({reason}): use "
             "postgresql://user:password@host:5432/dbname."
-        ) from None
+        )
     return url
 
 

@@ -18,6 +18,7 @@ from bot.config import (
     token_problem,
     unknown_settings,
 )
+from bot.store.location import redact
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -186,6 +187,18 @@ def test_a_url_of_another_kind_is_refused_and_its_password_never_shows(url):
     message = str(caught.value)
     assert "SEQUENCE_DATABASE" in message and "postgresql://user:password@host" in message
     assert f"{url.split(':', 1)[0]}://" in message and "hunter2" not in message
+
+
+@pytest.mark.parametrize("password", ["hun/ter2", "hun#ter2", "hun?ter2"])
+def test_a_password_with_a_character_to_encode_is_refused_without_showing_it(password):
+    """A generated password often holds a / (base64): neither it nor a part of it is shown."""
+    url = f"postgresql://bot:{password}@db.example:5432/sequence"
+    with pytest.raises(ConfigError) as caught:
+        Settings.from_mapping({"SEQUENCE_DATABASE": url})
+    message = str(caught.value)
+    assert "postgresql://bot:***@db.example:5432/sequence" in message and "%2F" in message
+    assert "hun" not in message and "ter2" not in message
+    assert "hun" not in redact(url) and "ter2" not in redact(url)
 
 
 def test_the_token_never_shows_in_the_settings_repr():

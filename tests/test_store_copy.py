@@ -198,3 +198,15 @@ def test_a_missing_source_file_is_not_created(tmp_path: Path, capsys) -> None:
     assert main(["migrate-db", "--from", str(missing), "--to", "postgresql://x@127.0.0.1/y"]) == 2
     assert "no database file" in capsys.readouterr().err and not missing.exists()
 
+
+
+def test_a_target_url_with_a_character_to_encode_is_refused_without_its_password(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "old.db"
+    asyncio.run(filled(path, 1))
+    target = "postgresql://sequence:hun/ter2@127.0.0.1/sequence"
+    assert main(["migrate-db", "--from", str(path), "--to", target]) == 2
+    out, err = capsys.readouterr()
+    assert "postgresql://sequence:***@127.0.0.1/sequence" in err and "%2F" in err
+    assert "hun" not in out + err and "ter2" not in out + err

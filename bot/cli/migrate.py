@@ -13,7 +13,7 @@ from pathlib import Path
 
 from bot.store.copy import CopyError, copy_store
 from bot.store.errors import StoreError
-from bot.store.location import is_postgres_url, open_database, redact
+from bot.store.location import is_postgres_url, open_database, redact, url_problem
 
 from . import FAILED, OK, USAGE
 
@@ -24,6 +24,14 @@ def migrate_db_command(args: argparse.Namespace) -> int:
     if not is_postgres_url(source) and not Path(source).is_file():
         print(f"error: there is no database file {source}.", file=sys.stderr)
         return USAGE
+    for option, url in (("--from", source), ("--to", target)):
+        reason = is_postgres_url(url) and url_problem(url)
+        if reason:
+            print(
+                f"error: {option} {redact(url)} is not a valid PostgreSQL URL ({reason}).",
+                file=sys.stderr,
+            )
+            return USAGE
     if source == target:
         print("error: --from and --to are the same database.", file=sys.stderr)
         return USAGE

@@ -37,6 +37,21 @@ def url_scheme(location: str) -> str | None:
     return match.group(1) if match else None
 
 
+def url_problem(url: str) -> str | None:
+    """Why a ``postgresql://`` URL cannot be read, told without its password, or None.
+
+    >>> url_problem("postgresql://bot:ab/cd@db/seq")
+    'a / ? or # in its user or password must be written %2F, %3F or %23'
+    """
+    try:
+        urlsplit(url).port  # noqa: B018 (reading the port validates the URL)
+    except ValueError as error:
+        if "@" in url.split("://", 1)[1]:  # the "port" is a piece of the password
+            return "a / ? or # in its user or password must be written %2F, %3F or %23"
+        return redact(str(error), url)
+    return None
+
+
 def _passwords(url: str) -> list[str]:
     """The passwords written in a URL (in its user part or as ``password=``), raw and decoded."""
     found: list[str] = []
@@ -61,7 +76,7 @@ def redact(text: str, url: str | None = None) -> str:
     if not is_postgres_url(url):
         return text
     if url is text:  # the URL itself: mask its password's places
-        text = re.sub(r"(://[^/@:]*:)[^/]*@", rf"\g<1>{MASK}@", text, count=1)
+        text = re.sub(r"(://[^/@:]*:).*@", rf"\g<1>{MASK}@", text, count=1)
         return re.sub(r"((?:\?|&)password=)[^&]*", rf"\g<1>{MASK}", text)
     for password in _passwords(url):  # another text (an error message): mask it anywhere
         text = text.replace(password, MASK)
