@@ -254,9 +254,18 @@ def unknown_settings(environ: Iterable[str], env_file: Iterable[str] = ()) -> li
 
 
 def read_env_file(path: Path) -> dict[str, str]:
-    """Parse a ``.env`` file: ``KEY=value`` lines, ``#`` comments, optional quotes."""
+    """Parse a ``.env`` file: ``KEY=value`` lines, ``#`` comments, optional quotes.
+
+    UTF-8, with or without the byte order mark Windows editors write first.
+    """
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ConfigError(
+            f"{path} is not UTF-8 text: save it as UTF-8 (in Notepad: Save as, Encoding UTF-8)."
+        ) from None
     values: dict[str, str] = {}
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue

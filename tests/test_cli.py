@@ -101,6 +101,14 @@ def test_a_broken_env_file_is_named(tmp_path, capsys):
     assert err == "error: .env:2: expected KEY=value.\n"
 
 
+def test_an_env_file_in_another_encoding_is_one_clear_line(tmp_path, capsys):
+    (tmp_path / ".env").write_text(f"# clé\nDISCORD_TOKEN={TOKEN}\n", encoding="cp1252")
+    assert main(["run"]) == 2
+    assert main(["check"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("error: .env is not UTF-8 text") == 2 and err.count("\n") == 2
+
+
 def test_the_env_file_option_is_read(tmp_path, capsys):
     settings = tmp_path / "prod.env"
     settings.write_text("LOG_LEVEL=chatty\n", encoding="utf-8")

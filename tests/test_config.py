@@ -229,6 +229,21 @@ def test_a_broken_env_file_line_names_the_file_and_line(tmp_path):
         Settings.from_env({}, env_file=env_file)
 
 
+def test_an_env_file_saved_with_a_byte_order_mark_is_read(tmp_path):
+    """Windows editors (Notepad, PowerShell) start a UTF-8 file with a BOM."""
+    env_file = tmp_path / ".env"
+    env_file.write_text("DISCORD_TOKEN=from.file.token\n", encoding="utf-8-sig")
+    assert read_env_file(env_file) == {"DISCORD_TOKEN": "from.file.token"}
+
+
+@pytest.mark.parametrize("encoding", ["cp1252", "utf-16"])
+def test_an_env_file_that_is_not_utf8_is_named_with_how_to_fix_it(tmp_path, encoding):
+    env_file = tmp_path / ".env"
+    env_file.write_text("# clé du bot\nLOG_LEVEL=INFO\n", encoding=encoding)
+    with pytest.raises(ConfigError, match=r"\.env is not UTF-8 text: save it as UTF-8"):
+        Settings.from_env({}, env_file=env_file)
+
+
 @pytest.mark.parametrize(
     ("count", "ids", "expected"),
     [("4", "0-3", (0, 1, 2, 3)), ("8", "4,5,6,7", (4, 5, 6, 7)), ("8", " 0-1, 6 ", (0, 1, 6))],
