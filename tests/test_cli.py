@@ -221,6 +221,24 @@ def test_the_demo_checks_its_folder_before_playing(tmp_path, capsys, out, words)
     assert "Playing" not in captured.err and not list(tmp_path.rglob("*.png"))
 
 
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("missing.md", "No such file or directory"),
+        ("folder", "Is a directory"),
+        ("plain.md", "no <!-- commands: ... --> ... <!-- /commands --> block"),
+    ],
+)
+def test_write_readme_into_a_file_it_cannot_update_is_one_clear_line(tmp_path, capsys, name, words):
+    pytest.importorskip("simcord")
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "plain.md").write_text("# A README without the tables\n", encoding="utf-8")
+    assert main(["commands", "--write-readme", name]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"error: cannot update {name}: {words}.\n"
+    assert (tmp_path / "plain.md").read_text(encoding="utf-8") == "# A README without the tables\n"
+
+
 def test_version(capsys):
     with pytest.raises(SystemExit) as exited:
         main(["--version"])

@@ -175,7 +175,12 @@ def commands_command(args: argparse.Namespace) -> int:
     commands = asyncio.run(live_commands())
     if args.write_readme is not None:
         path: Path = args.write_readme
-        path.write_text(update_readme(path.read_text("utf-8"), commands), "utf-8")
+        try:
+            path.write_text(update_readme(path.read_text("utf-8"), commands), "utf-8")
+        except (OSError, ValueError) as error:  # missing, a folder, not UTF-8, no tables
+            reason = getattr(error, "strerror", None) or str(error)
+            print(f"error: cannot update {path}: {reason}.", file=sys.stderr)
+            return USAGE
         print(f"Updated the command and option tables in {path}")
         return OK
     if args.markdown:
