@@ -206,11 +206,17 @@ async def test_lost_timers_are_rebuilt_at_start_up(simcord_env, bot_settings):
 
 
 async def test_a_closed_lobby_keeps_no_working_buttons(simcord_env):
-    """(f) The last player leaves: the old message's buttons answer "closed", even after a new
-    lobby opens in the channel (lobby ids are never reused)."""
+    """(f) The last player leaves: the old message loses its buttons; where Discord refused
+    that edit, they answer "closed", even after a new lobby opens in the channel (lobby ids
+    are never reused)."""
     table = await make_table(simcord_env, ["alice", "bob"])
     alice, bob = table.players
+    gone = (await alice.slash(table.channel, "sequence new")).response
+    assert (await alice.slash(table.channel, "sequence leave")).acknowledged
+    closed = next(m for m in table.channel.history() if m.id == gone.id)
+    assert not closed.components and "the lobby is closed" in closed.content
     old = (await alice.slash(table.channel, "sequence new")).response
+    simcord_env.inject_error("PATCH", "/channels/*/messages/*", status=403, code=50013)
     left = await alice.slash(table.channel, "sequence leave")
     assert left.acknowledged
     again = await bob.click(old, label="Join")
