@@ -263,3 +263,22 @@ async def test_an_abandoned_lobby_expires(simcord_env):
     assert "expired" in lobby.content
     fresh = await alice.slash(table.channel, "sequence new")
     assert not fresh.ephemeral
+
+
+async def test_a_player_whose_team_resigned_has_no_say_in_an_undo(simcord_env):
+    """With three teams, a team that resigned is out: its player can neither refuse nor agree
+    to an undo; the teams still playing decide."""
+    table = await make_table(simcord_env, ["alice", "bob", "carol"])
+    alice, bob, carol = table.players
+    record = await open_and_start(table)
+    resigned = await bob.slash(table.channel, "sequence resign")
+    assert not resigned.ephemeral and not record.game.is_over()
+    await play_one(table, record)
+    ask = await alice.slash(table.channel, "sequence undo")
+    assert "Waiting for" in ask.response.content
+    for label in ("Refuse", "Agree"):
+        vetoed = await bob.click(ask.response, label=label)
+        assert vetoed.ephemeral and "no longer in this game" in vetoed.response.content
+        assert "Waiting for" in ask.response.content and len(record.game.moves) == 2
+    await carol.click(ask.response, label="Agree")
+    assert "taken back" in ask.response.content and len(table.game().game.moves) == 1

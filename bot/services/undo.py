@@ -69,6 +69,8 @@ class UndoService:
             seat = seat_of(draft.record, user_id)
             if seat is None:
                 raise UserError("Only players of this game can answer.")
+            if draft.game.out[seat]:
+                raise UserError("You are no longer in this game.")
             team = draft.game.team_of(seat)
             if team == request.get("host_team"):
                 raise UserError("The other teams decide on an undo, not the host's own team.")
