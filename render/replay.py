@@ -14,6 +14,7 @@ from PIL import Image
 
 from bot.game.game import Game
 from bot.game.moves import PLAY, Move
+from bot.game.outcome import Termination
 from bot.game.settings import GameSettings
 from bot.game.view import PlayerView, public_view
 
@@ -31,6 +32,12 @@ SHRINK = 2
 CAPTION_H = 44
 FRAME_MS = 350
 FINAL_MS = 4000
+#: How a drawn game ended, for the last frame's caption (by the engine's termination).
+DRAWS: dict[str, str] = {
+    Termination.AGREEMENT: "every team agreed",
+    Termination.ENDLESS_PLAY: "endless play",
+    Termination.STALEMATE: "nobody can play on",
+}
 
 
 def _caption(
@@ -39,7 +46,7 @@ def _caption(
     """The caption's icon team (None: a star), and its text."""
     if view.status != "active" and number == total:
         if view.winner is None:
-            return None, "Draw: nobody can play on."
+            return None, f"Draw: {DRAWS.get(view.termination or '', 'nobody can play on')}."
         name = theme.team_name(view.winner)
         return view.winner, f"{name} wins! {team_members(view, names, view.winner)}"
     move = view.last_move
@@ -81,8 +88,9 @@ def render_replay_gif(
 ) -> bytes:
     """The game replayed from its seed and moves as an animated GIF (bytes).
 
-    One frame per play (a chip placed or removed); the last frame, with the result when the
-    game is over, is held for a few seconds. Raises the engine's ``IllegalMove`` on a bad log.
+    One frame per play (a chip placed or removed), and one more for the result when no play
+    ended the game (a resignation, an agreed draw); the last frame is held for a few seconds.
+    Raises the engine's ``IllegalMove`` on a bad log.
     """
     log = [_as_move(move) for move in moves]
     total = sum(1 for move in log if move.kind == PLAY)
@@ -94,8 +102,9 @@ def render_replay_gif(
         if move.kind == PLAY:
             number += 1
             frames.append(to_palette(frame(public_view(game), names, number, total)))
-    if not frames:
-        frames.append(to_palette(frame(public_view(game), names, 0, 0)))
+    if not frames or (game.is_over() and log[-1].kind != PLAY):
+        # No card ended it (a resignation, an agreed draw): a last frame shows the end.
+        frames.append(to_palette(frame(public_view(game), names, total, total)))
     durations = [FRAME_MS] * (len(frames) - 1) + [FINAL_MS]
     buffer = io.BytesIO()
     frames[0].save(

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-import pytest
+import io
 
+import pytest
+from PIL import Image
+
+from bot.game import space_name
 from bot.game.cards import is_jack
 from bot.game.moves import PLAY
+from bot.game.view import public_view
 from bot.services.ratings import DEFAULT_MU
+from render.encode import to_palette
+from render.replay import _caption, frame
 
 from .e2e_driver import components, play_to_the_end
 from .e2e_helpers import make_table, open_and_start
@@ -135,3 +142,40 @@ async def test_leaderboard_pages(simcord_env, players: int) -> None:
     last = await alice.slash(table.channel, "sequence leaderboard", page=9)
     assert last.response.embeds[0].footer.text.startswith("Page 3 of 3")
     assert len(last.response.embeds[0].description.splitlines()) == 4
+
+
+def last_frame(data: bytes):
+    """The final picture of a replay GIF, in RGB."""
+    gif = Image.open(io.BytesIO(data))
+    gif.seek(gif.n_frames - 1)
+    return gif.convert("RGB")
+
+
+@pytest.mark.parametrize("ending", ["resign", "draw"])
+async def test_a_replay_ends_on_the_result_when_no_card_ended_the_game(simcord_env, ending):
+    """A game that ended by a resignation or an agreed draw: the replay's held last frame says
+    so (who won, or that the table agreed a draw), not just the last card played."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    record = await open_and_start(table, rated=False)
+    for _ in range(2):
+        game = record.game
+        seat = game.turn
+        card = next(c for c in game.hands[seat] if not is_jack(c) and game.targets(seat, c))
+        space = space_name(game.targets(seat, card)[0])
+        actor = alice if record.seats[seat].user_id == alice.id else bob
+        await actor.slash(table.channel, "sequence play", card=card, space=space)
+    if ending == "resign":
+        await bob.slash(table.channel, "sequence resign")
+    else:
+        offer = await alice.slash(table.channel, "sequence draw")
+        await bob.click(offer.response, label="Accept the draw")
+    game = record.game
+    assert game.is_over()
+    replay = await bob.slash(table.channel, "sequence replay", game=record.id)
+    shown = last_frame(await replay.response.attachments[0].read())
+    names = [seat.name for seat in record.seats]
+    end = to_palette(frame(public_view(game), names, 2, 2)).convert("RGB")
+    assert shown.tobytes() == end.tobytes()
+    caption = _caption(public_view(game), names, 2, 2)[1]
+    assert ("wins" in caption) if ending == "resign" else ("agree" in caption)
