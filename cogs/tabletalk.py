@@ -172,8 +172,14 @@ class TableTalk(SequenceCog):
         stands = self.service.stands_at(record, report, self.timeout)
         if stands is not None:
             text += f" If nobody rules, the call stands <t:{int(stands)}:R> unless withdrawn."
-        await interaction.response.send_message(text, view=view)
-        message = await interaction.original_response()
+        try:
+            await interaction.response.send_message(text, view=view)
+            message = await interaction.original_response()
+        except discord.HTTPException:  # nobody saw the call: it must not block the next one
+            await self.service.resolve(
+                report.id, report.reporter_id, uphold=False, can_moderate=False, withdraw=True
+            )
+            raise
         await self.service.set_message(report, message.id)
         self.schedule_stand(record, dataclasses.replace(report, message_id=message.id))
 

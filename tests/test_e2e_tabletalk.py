@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import discord
 import pytest
 
 from bot.config import Settings
 from bot.game import card_label
+from bot.services.errors import UserError
+from bot.services.games import seat_of
 
 from .e2e_driver import find_component, open_hand
 from .e2e_helpers import make_table, open_and_start, seat_actor
@@ -104,3 +108,51 @@ async def test_a_call_that_stands_by_itself_and_outsiders_cannot_call(simcord_en
     card = game.hands[bob_seat][-1]
     await bob.select(panel, [card], custom_id=find_component(panel, "seq:forfeit:")["custom_id"])
     assert record.game.owed_forfeits[bob_seat] == 0
+
+
+async def test_one_coaching_is_called_once_and_punished_once(simcord_env):
+    """Both opponents report the same coaching message: the second call is refused while the
+    first waits for its ruling, so each offender forfeits one card, not two."""
+    table, record = await four_player_game(simcord_env)
+    game = record.game
+    host = table.players[0]
+    offenders = 1 - game.team_of(seat_of(record, host.id))
+    coach, _ = members(table, record, offenders)
+    first, second = members(table, record, 1 - offenders)
+    hint = await coach.send(table.channel, "play your jack on E5!")
+    call = await first.context_menu(table.channel, "Report table talk", hint)
+    assert not call.ephemeral
+    again = await second.context_menu(table.channel, "Report table talk", hint)
+    assert again.ephemeral and "already waiting for a ruling" in again.response.content
+    await host.click(call.response, label="Uphold")
+    owed = [record.game.owed_forfeits[s] for s in game.settings.seats_of(offenders)]
+    assert owed == [1, 1]
+    later = await second.slash(table.channel, "sequence tabletalk", team=offenders)
+    assert not later.ephemeral  # once ruled on, the team may be called again
+
+
+async def test_two_calls_on_one_team_at_once_make_one_call(simcord_env):
+    """Two calls in flight together (the service's own calls): one is made, one refused."""
+    table, record = await four_player_game(simcord_env)
+    bot = table.bot
+    callers = [p.id for p in members(table, record, 0)]
+    results = await asyncio.gather(
+        *(bot.tabletalk.report(table.channel.id, caller, 1) for caller in callers),
+        return_exceptions=True,
+    )
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(refused) == 1 and isinstance(refused[0], UserError)
+    assert "already waiting for a ruling" in str(refused[0])
+    assert len(await bot.db.tabletalk.pending(record.id)) == 1
+
+
+async def test_a_call_discord_refused_to_show_does_not_block_the_next(simcord_env):
+    """A call nobody saw (Discord refused its message) is withdrawn: the team may be called."""
+    table, record = await four_player_game(simcord_env)
+    caller = members(table, record, 0)[0]
+    simcord_env.inject_error("POST", "/interactions/*/callback", status=500)
+    await caller.slash(table.channel, "sequence tabletalk", team=1)
+    assert len(simcord_env.errors) == 1  # the refused answer, logged by the error handler
+    assert not await table.bot.db.tabletalk.pending(record.id)
+    again = await caller.slash(table.channel, "sequence tabletalk", team=1)
+    assert not again.ephemeral and "calls **table talk**" in again.response.content

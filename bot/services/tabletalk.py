@@ -11,6 +11,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Literal
 
+from bot.game.settings import TEAM_NAMES
+
 from .errors import UserError
 from .events import RulingMade
 from .games import Draft, GameService, seat_of
@@ -34,7 +36,8 @@ class TableTalkService:
         self.clock = clock
 
     async def report(self, channel_id: int, reporter_id: int, team: int) -> ReportRecord:
-        """A player calls table talk on an opponent team."""
+        """A player calls table talk on an opponent team (one call on a team at a time: the
+        same coaching is not called, and punished, twice)."""
         record = self.games.for_channel(channel_id)
         seat = seat_of(record, reporter_id)
         if seat is None:
@@ -46,7 +49,13 @@ class TableTalkService:
             raise UserError("You cannot call table talk on your own team.")
         if team not in game.active_teams():
             raise UserError("That team is no longer in the game.")
-        return await self.db.tabletalk.create(record.id, reporter_id, team, now=self.clock())
+        async with self.games.locks(record.id):  # two calls at once: the second sees the first
+            if any(call.team == team for call in await self.db.tabletalk.pending(record.id)):
+                raise UserError(
+                    f"A table-talk call on {TEAM_NAMES[team]} is already waiting for a ruling: "
+                    "call again once it is ruled on."
+                )
+            return await self.db.tabletalk.create(record.id, reporter_id, team, now=self.clock())
 
     def call_of(self, record: GameRecord, report: ReportRecord) -> Call:
         """The call as the ruling rule sees it (who accuses whom, the host's team)."""
