@@ -156,3 +156,17 @@ async def test_a_call_discord_refused_to_show_does_not_block_the_next(simcord_en
     assert not await table.bot.db.tabletalk.pending(record.id)
     again = await caller.slash(table.channel, "sequence tabletalk", team=1)
     assert not again.ephemeral and "calls **table talk**" in again.response.content
+
+
+async def test_a_player_whose_team_resigned_cannot_call(simcord_env):
+    """With three teams, a team that resigned is out: its player calls no table talk (as they
+    offer no draw), so nobody out of the game brings a penalty on those still playing."""
+    table = await make_table(simcord_env, ["alice", "bob", "carol"])
+    record = await open_and_start(table)
+    _, bob, carol = table.players
+    await bob.slash(table.channel, "sequence resign")
+    assert not record.game.is_over()
+    team = record.game.team_of(seat_of(record, carol.id))
+    call = await bob.slash(table.channel, "sequence tabletalk", team=team)
+    assert call.ephemeral and "no longer in this game" in call.response.content
+    assert not await table.bot.db.tabletalk.pending(record.id)

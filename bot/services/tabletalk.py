@@ -43,6 +43,8 @@ class TableTalkService:
         if seat is None:
             raise UserError("Only players of this game can call table talk.")
         game = record.game
+        if game.out[seat]:
+            raise UserError("You are no longer in this game.")
         if not 0 <= team < game.settings.teams:
             raise UserError("There is no such team in this game.")
         if game.team_of(seat) == team:
