@@ -86,6 +86,11 @@ class Endings(SequenceCog):
         record = self.bot.games.find_in_channel(channel_id)
         if record is None:
             return
+        if await self.bot.db.tournaments.match_for_game(record.id) is not None:
+            # A cancelled match is replayed in its thread, which is gone: the organiser
+            # decides the match (/tournament report) instead.
+            log.info("Game %d's match thread was deleted: left to the organiser", record.id)
+            return
         with contextlib.suppress(UserError):  # it ended meanwhile
             await self.bot.games.cancel(record.id)
             log.info("Game %d was cancelled: its channel was deleted", record.id)

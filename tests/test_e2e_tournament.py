@@ -536,3 +536,28 @@ async def test_a_large_tournament_posts_every_pairing_and_lists_every_entrant(
 def mentions_of(snap: Any, entrant: int) -> str:
     """An entrant's members as mentions, as the pairings name them."""
     return " ".join(f"<@{user}>" for user in snap.entrants[entrant].user_ids)
+
+
+async def test_a_deleted_match_thread_leaves_the_match_to_the_organiser(simcord_env) -> None:
+    """An admin deletes a match's thread mid-game: the match is not replayed in the thread
+    that is gone (both sides would then forfeit at the show-up time); the organiser reports."""
+    env = simcord_env
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("cup")
+    ann, ben = (guild.add_member(env.create_user(n)) for n in ("ann", "ben"))
+    created = await ann.slash(channel, "tournament create", name="Cup", format="elimination")
+    for player in (ann, ben):
+        await player.click(created.response, label="Join")
+    await ann.slash(channel, "tournament start")
+    (match,) = (await snapshot(env.bot, channel)).round_matches(1)
+    await check_in(channel, match, [ann, ben])
+    record = game_in(env.bot, match)
+    env.backend.delete_channel(match.thread_id)
+    await env.settle()
+    await env.advance_time(SHOW_UP + 60)
+    (after,) = (await snapshot(env.bot, channel)).round_matches(1)
+    assert after.status != "done" and env.bot.games.records.get(record.id) is not None
+    reported = await ann.slash(channel, "tournament report", match=match.id, winner=ben)
+    assert not reported.ephemeral, reported.response.content
+    snap = await snapshot(env.bot, channel)
+    assert snap.tournament.status == "finished" and snap.name(snap.champion()) == "ben"
