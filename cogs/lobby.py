@@ -34,7 +34,7 @@ from .common.choices import (
 )
 from .common.components import Components
 from .common.custom_ids import Templated
-from .common.describe import counted, seat_label, team_label
+from .common.describe import counted, seat_label, shown_name, team_label
 from .common.lookup import cog_of, selected
 from .common.replies import can_manage, reply, reporting, user_name
 
@@ -44,7 +44,7 @@ ACTIONS = ("join", "leave", "switch", "start", "cancel", "addbot")
 def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
     """The lobby message: seats by team, the rules chosen, and how to start."""
     options = TableOptions.from_dict(lobby.options)
-    shown = {seat.user_id: discord.utils.escape_markdown(seat.name) for seat in lobby.seats}
+    shown = {seat.user_id: shown_name(seat.name) for seat in lobby.seats}
     host = f"**{shown[lobby.host_id]}**" if lobby.host_id in shown else f"<@{lobby.host_id}>"
     *most, last = ALLOWED_PLAYER_COUNTS[options.preset]
     embed = discord.Embed(
@@ -410,14 +410,16 @@ class Lobby(SequenceCog):
         """The game has started: say who deals and who starts (the table posts the board)."""
         game = record.game
         cut = ", ".join(
-            f"{seat.name} {card_label(game.cut[index])}" for index, seat in enumerate(record.seats)
+            f"{shown_name(seat.name)} {card_label(game.cut[index])}"
+            for index, seat in enumerate(record.seats)
         )
         seats = len(record.seats)
         first = game.turn  # the player after the dealer starts: the order as played
         order = " → ".join(seat_label(record, (first + i) % seats) for i in range(seats))
         lowest = "highest" if game.settings.convoy else "lowest"
+        dealer = shown_name(record.seats[game.dealer].name)
         text = (
-            f"🃏 **The game begins!** The cut: {cut}. {record.seats[game.dealer].name} cut the "
+            f"🃏 **The game begins!** The cut: {cut}. {dealer} cut the "
             f"{lowest} card and deals {game.settings.hand_size} cards each.\nPlay order: {order}."
         )
         limit = TableOptions.from_dict(record.options).turn_time_limit

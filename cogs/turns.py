@@ -21,7 +21,7 @@ from bot.services.options import format_duration
 from bot.store.games import GameRecord
 
 from .base import SequenceCog, Subscription, works_in_dms
-from .common.describe import describe_move, seat_label, team_label
+from .common.describe import describe_move, seat_label, shown_name, team_label
 from .common.replies import reply, reply_lines, reporting
 from .hand.panel import build_hand_panel
 
@@ -156,8 +156,9 @@ class Turns(SequenceCog):
             lines = []
             for record in sorted(records, key=lambda r: r.id):
                 game = record.game
-                mine = record.seats[game.turn].user_id == interaction.user.id
-                turn = "**your turn**" if mine else f"{record.seats[game.turn].name}'s turn"
+                waiting = record.seats[game.turn]
+                mine = waiting.user_id == interaction.user.id
+                turn = "**your turn**" if mine else f"{shown_name(waiting.name)}'s turn"
                 lines.append(
                     f"• Game #{record.id} in <#{record.channel_id}>: {turn} · "
                     f"[board]({board_link(record)})"

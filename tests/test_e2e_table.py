@@ -3,6 +3,7 @@ several games at once in different channels."""
 
 from __future__ import annotations
 
+import discord
 import pytest
 from simcord.builders import ChannelHandle
 
@@ -111,3 +112,35 @@ async def test_a_game_whose_channel_is_deleted_is_cancelled(simcord_env, place):
     elsewhere = table.guild.create_text_channel("lounge")
     mine = await alice.slash(elsewhere, "sequence mygames")
     assert "not in any active game" in mine.response.content
+
+
+def channel_texts(table: Table) -> list[str]:
+    """What the channel shows: each message's text and its embeds' descriptions."""
+    return [
+        "\n".join([m.content, *(e.description or "" for e in m.embeds)])
+        for m in table.channel.history()
+    ]
+
+
+async def test_a_name_with_a_mention_and_markdown_is_shown_as_typed(simcord_env):
+    """A display name holding another member's mention and markdown: the start announcement,
+    the boards and a time-out notice name the player as typed; they ping and show no one else."""
+    table = await make_table(simcord_env, ["carol"])
+    (carol,) = table.players
+    hostile = f"<@{carol.id}> **x"
+    alice = table.guild.add_member(simcord_env.create_user("alice", global_name=hostile))
+    bob = table.guild.add_member(simcord_env.create_user("bob"))
+    table.players = [alice, bob]
+    table.bot.lobbies.new_seed = lambda: 1
+    await alice.slash(table.channel, "sequence new", time_limit="10m", on_timeout="skip")
+    await bob.slash(table.channel, "sequence join")
+    started = await alice.slash(table.channel, "sequence start")
+    assert not started.ephemeral
+    await simcord_env.advance_time(10 * 60 + 1)
+    await simcord_env.advance_time(10 * 60 + 1)  # both players ran out of time once
+    texts = channel_texts(table)
+    assert any("ran out of time" in text for text in texts)
+    assert not [text for text in texts if f"<@{carol.id}>" in text]
+    shown = discord.utils.escape_markdown(discord.utils.escape_mentions(hostile))
+    assert f"**{shown}**" in started.response.content
+    assert all(hostile not in text for text in texts)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import discord
+
 from bot.game import card_label, space_name
 from bot.game.cards import is_one_eyed, is_two_eyed
 from bot.game.moves import (
@@ -38,12 +40,18 @@ def team_label(team: int) -> str:
     return f"{TEAM_EMOJI[team]} {TEAM_NAMES[team]}"
 
 
+def shown_name(name: str) -> str:
+    """A display name as typed: its markdown and mentions escaped, so that a name never formats
+    a message, pings anyone or shows as another member."""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
+
+
 def seat_label(record: GameRecord, seat: int, *, mention: bool = False) -> str:
     """A seat's player: a mention (pings) or a bold name; computer players by name."""
     info = record.seats[seat]
     if mention and not info.is_computer:
         return f"<@{info.user_id}>"
-    return f"**{info.name}**"
+    return f"**{shown_name(info.name)}**"
 
 
 def team_members(record: GameRecord, team: int) -> list[int]:

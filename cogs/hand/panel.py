@@ -20,7 +20,7 @@ from bot.game.cards import is_jack, is_one_eyed, is_two_eyed
 from render.board import render_hand
 
 from ..common.components import Components
-from ..common.describe import team_label
+from ..common.describe import seat_label, team_label
 from ..common.table import seat_names
 from . import components
 
@@ -130,8 +130,8 @@ async def build_hand_panel(
     if seat in game.owed_draws:
         view.add_item(components.DrawButton(record.id))
     if seat != game.turn:
-        waiting = record.seats[game.turn].name
-        lines.append(f"It is **{waiting}**'s turn; you will be pinged when it is yours.")
+        waiting = seat_label(record, game.turn)
+        lines.append(f"It is {waiting}'s turn; you will be pinged when it is yours.")
         return Panel("\n".join(lines), view if view.children else None)
     if with_image:
         image = await asyncio.to_thread(render_hand, player_view(game, seat), seat_names(record))
