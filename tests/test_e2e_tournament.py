@@ -561,3 +561,34 @@ async def test_a_deleted_match_thread_leaves_the_match_to_the_organiser(simcord_
     assert not reported.ephemeral, reported.response.content
     snap = await snapshot(env.bot, channel)
     assert snap.tournament.status == "finished" and snap.name(snap.champion()) == "ben"
+
+
+async def test_an_entrants_name_with_a_mention_and_markdown_is_shown_as_typed(simcord_env):
+    """An entrant whose display name holds another member's mention and markdown wins a
+    knockout: the entrants list, the result, the standings and the champion's announcement name
+    them as typed, and ping and show no one else."""
+    env = simcord_env
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("cup")
+    carol = guild.add_member(env.create_user("carol"))
+    hostile = f"<@{carol.id}> **x"
+    ann = guild.add_member(env.create_user("ann", global_name=hostile))
+    ben = guild.add_member(env.create_user("ben"))
+    env.bot.lobbies.new_seed = lambda: 11
+    created = await ann.slash(channel, "tournament create", name="Cup", format="elimination")
+    await ann.click(created.response, label="Join")
+    await ben.click(created.response, label="Join")
+    await ann.slash(channel, "tournament start")
+    (final,) = (await snapshot(env.bot, channel)).round_matches(1)
+    await scripted_win(env, guild, channel, final, [ann], [ben])
+    assert (await snapshot(env.bot, channel)).tournament.status == "finished"
+    messages = [*channel.history(), *thread_of(channel, final).history()]
+    texts = [
+        "\n".join([m.content, *(str(e.to_dict()) for e in m.embeds)])
+        for m in messages
+        if m.type != discord.MessageType.thread_created  # its text is the thread's plain name
+    ]
+    assert "champion" in channel.last_message.content
+    assert not [text for text in texts if f"<@{carol.id}>" in text]
+    shown = discord.utils.escape_markdown(discord.utils.escape_mentions(hostile))
+    assert f"**{shown}**" in channel.last_message.content

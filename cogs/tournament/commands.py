@@ -29,6 +29,7 @@ from cogs.common.replies import can_manage, reply, reporting, user_name
 
 from ..base import server_id
 from ..common.choices import PRESET_CHOICES
+from ..common.describe import shown_name
 from .messages import signup_embed, standings_embed
 from .views import SignupButton, signup_view
 
@@ -204,7 +205,8 @@ class TournamentCommands(
             await self._join(interaction, tournament_id, [], button=button)
             return
         entrant = await self.service.leave(tournament_id, interaction.user.id)
-        await self._signed(interaction, tournament_id, f"{entrant.name} withdrew.", button)
+        note = f"{shown_name(entrant.name)} withdrew."
+        await self._signed(interaction, tournament_id, note, button)
 
     async def _join(
         self,
@@ -216,7 +218,8 @@ class TournamentCommands(
     ) -> None:
         person = Person(interaction.user.id, user_name(interaction.user))
         entrant = await self.service.join(tournament_id, person, partners)
-        await self._signed(interaction, tournament_id, f"✅ {entrant.name} signed up.", button)
+        note = f"✅ {shown_name(entrant.name)} signed up."
+        await self._signed(interaction, tournament_id, note, button)
 
     async def _signed(
         self, interaction: discord.Interaction, tournament_id: int, note: str, button: bool
@@ -315,7 +318,7 @@ class TournamentCommands(
             entrant, progress = await self.service.drop(
                 tournament.id, interaction.user.id, moderator(interaction), player.id
             )
-            await reply(interaction, f"🚫 {entrant.name} was dropped.", ephemeral=False)
+            await reply(interaction, f"🚫 {shown_name(entrant.name)} was dropped.", ephemeral=False)
             if progress.snapshot.tournament.status == "signup":
                 await self.refresh_signup(progress.snapshot.tournament)
             await self.tables.publish(progress)

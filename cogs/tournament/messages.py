@@ -12,6 +12,7 @@ from bot.services.tournament.standings import BYE, DOUBLE_FORFEIT, FORFEIT, REPO
 from bot.store.tournaments import MatchRecord
 from render.bracket import BracketMatch
 
+from ..common.describe import shown_name
 from ..common.lengths import DESCRIPTION_LIMIT, FIELD_LIMIT, clipped
 
 GOLD = 0xE2B454
@@ -46,7 +47,7 @@ def signup_embed(snapshot: Snapshot) -> discord.Embed:
     embed.add_field(name="Rules", value="\n".join(rules), inline=False)
     entrants = [snapshot.entrants[e] for e in snapshot.seeds()]
     listing = [
-        f"{n}. {e.name}"
+        f"{n}. {shown_name(e.name)}"
         + (f" ({' '.join(f'<@{u}>' for u in e.user_ids)})" if len(e.user_ids) > 1 else "")
         for n, e in enumerate(entrants, start=1)
     ]
@@ -73,6 +74,11 @@ def outcome_note(match: MatchRecord) -> str:
     return f"game #{match.game_id}" if match.game_id else ""
 
 
+def entrant_name(snapshot: Snapshot, entrant_id: int | None) -> str:
+    """An entrant's name as typed, for a message: it never formats it nor pings anyone."""
+    return shown_name(snapshot.name(entrant_id))
+
+
 def mentions(snapshot: Snapshot, entrant_id: int) -> str:
     """The members of an entrant as Discord mentions."""
     return " ".join(f"<@{user}>" for user in snapshot.entrants[entrant_id].user_ids)
@@ -81,7 +87,7 @@ def mentions(snapshot: Snapshot, entrant_id: int) -> str:
 def result_line(snapshot: Snapshot, match: MatchRecord) -> str:
     """``"Round 2 · match 1: **alice** beat bob (game #7)"``."""
     head = f"Round {match.round} · match {match.number}:"
-    a, b = snapshot.name(match.entrant_a), snapshot.name(match.entrant_b)
+    a, b = entrant_name(snapshot, match.entrant_a), entrant_name(snapshot, match.entrant_b)
     if match.outcome == BYE:
         return f"{head} **{a}** has a bye (a win)."
     if match.outcome == DOUBLE_FORFEIT:
@@ -92,14 +98,14 @@ def result_line(snapshot: Snapshot, match: MatchRecord) -> str:
     how = {FORFEIT: "by forfeit", REPORTED: "(reported by the organiser)"}.get(
         match.outcome or "", f"(game #{match.game_id})" if match.game_id else ""
     )
-    return f"{head} **{snapshot.name(match.winner)}** beat {loser} {how}".rstrip() + "."
+    return f"{head} **{entrant_name(snapshot, match.winner)}** beat {loser} {how}".rstrip() + "."
 
 
 def pairings_text(snapshot: Snapshot, number: int) -> str:
     """A round's pairings, for the tournament channel."""
     lines = [f"📣 **{snapshot.tournament.name}: round {number}**"]
     for match in snapshot.round_matches(number):
-        a, b = snapshot.name(match.entrant_a), snapshot.name(match.entrant_b)
+        a, b = entrant_name(snapshot, match.entrant_a), entrant_name(snapshot, match.entrant_b)
         if match.entrant_b is None:
             lines.append(f"• {a} has a bye.")
         elif match.status == "done":
@@ -120,7 +126,7 @@ def standings_embed(snapshot: Snapshot, title: str | None = None) -> discord.Emb
     total = snapshot.total_rounds() or 0
     lines = []
     for row in rows:
-        name = snapshot.name(row.entrant)
+        name = entrant_name(snapshot, row.entrant)
         if snapshot.entrants[row.entrant].dropped:
             name += " (dropped)"
         if fmt == ELIMINATION:

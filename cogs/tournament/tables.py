@@ -25,6 +25,7 @@ from render.bracket import render_bracket
 from ..common.lengths import message_chunks
 from .messages import (
     bracket,
+    entrant_name,
     mentions,
     pairings_text,
     result_line,
@@ -232,7 +233,7 @@ class TournamentTables(commands.Cog):
         champion = snapshot.champion()
         head = f"🎉 **{tournament.name}** is over."
         if champion is not None:
-            head += f" Congratulations to the champion, **{snapshot.name(champion)}** " + (
+            head += f" Congratulations to the champion, **{entrant_name(snapshot, champion)}** " + (
                 f"({mentions(snapshot, champion)})!"
             )
         kwargs: dict[str, Any] = {
@@ -273,8 +274,8 @@ class TournamentTables(commands.Cog):
             channel = self._messageable(tournament.channel_id, tournament.guild_id)
             await self._send(
                 channel,
-                f"⚠️ I could not open a thread for {snapshot.name(match.entrant_a)} v "
-                f"{snapshot.name(match.entrant_b)} (match #{match.id}). "
+                f"⚠️ I could not open a thread for {entrant_name(snapshot, match.entrant_a)} v "
+                f"{entrant_name(snapshot, match.entrant_b)} (match #{match.id}). "
                 f"<@{tournament.organiser_id}>, please report its result with "
                 "`/tournament report`.",
                 allowed_mentions=PINGS,
