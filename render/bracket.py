@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from . import theme
 from .encode import png_bytes
-from .typeface import clean_text, draw_text, fit
+from .typeface import clean_text, draw_text, fit, text_width
 
 BOX_W = 230
 ROW_H = 28
@@ -21,6 +21,7 @@ MARGIN = 24
 TITLE_H = 56
 LABEL_H = 24
 NAME_SIZE = 15
+NOTE_SIZE = 11
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,12 @@ def _centres(rounds: int, first: int) -> list[list[float]]:
             [(previous[2 * i] + previous[2 * i + 1]) / 2 for i in range(len(previous) // 2)]
         )
     return columns
+
+
+def _name_width(note: str) -> int:
+    """The room for a name in a match's row, clear of the row's ``note`` (if any)."""
+    room = BOX_W - 70
+    return min(room, BOX_W - 26 - text_width(note, NOTE_SIZE)) if note else room
 
 
 def _name(text: str | None, width: int, bold: bool) -> str:
@@ -89,7 +96,7 @@ def render_bracket(
                 won = match.winner == row
                 lost = match.winner is not None and not won
                 colour = theme.GOLD_LIGHT if won else theme.TEXT_DIM if lost else theme.TEXT
-                text = _name(name, BOX_W - 70, won)
+                text = _name(name, _name_width(match.note if row == 0 else ""), won)
                 draw_text(
                     image,
                     (x + 10, y + row * ROW_H + ROW_H // 2),
@@ -101,7 +108,7 @@ def render_bracket(
                 )
             if match.note:
                 note = (x + BOX_W - 8, y + ROW_H // 2)
-                draw_text(image, note, match.note, 11, theme.TEXT_DIM, anchor="rm")
+                draw_text(image, note, match.note, NOTE_SIZE, theme.TEXT_DIM, anchor="rm")
             if column + 1 < len(rounds):
                 nx = x + BOX_W + GAP_X
                 ny = centres[column + 1][index // 2]

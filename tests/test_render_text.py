@@ -12,6 +12,15 @@ from bot.game import GameSettings, player_view, public_view
 from bot.game.board import space_name
 from bot.game.cards import full_deck
 from render.board import render_board
+from render.bracket import (
+    BOX_W,
+    LABEL_H,
+    MARGIN,
+    ROW_H,
+    TITLE_H,
+    BracketMatch,
+    render_bracket,
+)
 from render.caching import clear_outputs
 from render.layout import CARD_BOX_SIZE, INSET, WIDTH, cell_box, seat_box
 from render.panels import DECK_W, SCORE_W, TITLE_X, header_lines, seat_name_lines
@@ -19,6 +28,9 @@ from render.samples import midgame, random_game, sample_names
 from render.text import card_label
 from render.theme import FREE_LABEL
 from render.typeface import _text_mask, draw_text, text_width
+
+#: The top-left corner of a one-match bracket's box.
+BOX_LEFT, BOX_TOP = MARGIN, TITLE_H + LABEL_H
 
 LONG = [
     "Babbage (mechanical engine)",
@@ -140,3 +152,21 @@ def test_clearing_a_moves_outputs_forgets_its_texts() -> None:
     assert _text_mask.cache_info().currsize > 0
     clear_outputs()
     assert _text_mask.cache_info().currsize == 0
+
+
+def test_a_bracket_name_stops_before_its_match_tag() -> None:
+    """A long name beside a match's tag (``game #1234``) is cut before the tag: the tag's
+    pixels are the same as beside a short name."""
+    tag = "game #1234"
+
+    tag_left = BOX_LEFT + BOX_W - 8 - text_width(tag, 11)
+
+    def tag_area(name: str) -> bytes:
+        """The pixels of the tag's end of the (winning, bold) top row of ``name``'s match."""
+        match = BracketMatch(name, "Bob", winner=0, note=tag)
+        image = Image.open(io.BytesIO(render_bracket("Cup", [[match]], "Bob"))).convert("RGB")
+        return image.crop((tag_left - 2, BOX_TOP, BOX_LEFT + BOX_W, BOX_TOP + ROW_H)).tobytes()
+
+    beside_a_short_name = tag_area("Al")
+    for name in [*LONG, "W" * 32]:
+        assert tag_area(name) == beside_a_short_name, name
