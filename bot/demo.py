@@ -45,6 +45,8 @@ HOST_LEVEL = "medium"
 MAX_HOST_ACTIONS = 1000
 REPLAY_COMMAND = "sequence replay"
 DECK_SIZE = len(full_deck())
+#: Seconds the demo waits for the bot beyond its computers' thinking, after each click.
+SETTLE_MARGIN = 30.0
 
 #: ``progress(moves, fraction, status)``: called after every committed move.
 Progress = Callable[[int, float, str], None]
@@ -87,6 +89,13 @@ class DemoResult:
         )
 
 
+def settle_timeout(options: DemoOptions) -> float:
+    """How long the demo waits for the bot to finish what a click started: the computers'
+    turns that follow, each up to the hard level's time cap, and a margin (SimCord's default,
+    5 s, is shorter than three hard computers at four or six players)."""
+    return (options.players - 1) * options.budget_ms / 1000 + SETTLE_MARGIN
+
+
 def check_options(options: DemoOptions) -> None:
     """Raise ``ValueError`` with a clear message for options the demo cannot play."""
     if options.players not in PLAYER_COUNTS:
@@ -109,7 +118,7 @@ async def run_demo(options: DemoOptions, progress: Progress | None = None) -> De
             computer_budget_ms=options.budget_ms,
         )
         bot = create_bot(settings)
-        async with simcord.run(bot) as env:
+        async with simcord.run(bot, settle_timeout=settle_timeout(options)) as env:
             try:
                 table = await _open_table(env, options, progress)
                 await _play(env, table, options.seed)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from bot.demo import DemoOptions, check_options, deck_progress, leader_text, run_demo
+from bot.game.ai import choose_move
 
 
 async def test_the_demo_plays_to_the_end_and_writes_its_files(tmp_path: Path):
@@ -79,3 +81,22 @@ def test_deck_progress_and_the_leader():
     assert deck_progress(Record()) == 0.5
     Record.game.reshuffles = 1
     assert deck_progress(Record()) == 1.0
+
+
+async def test_the_demo_waits_for_computers_that_take_their_whole_time_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Computers that each think for 2 s (the hard level's time cap, COMPUTER_BUDGET_MS, which
+    binds at four or six players on a slow machine): three in a row take longer than SimCord's
+    default wait for the bot (5 s), and the demo still waits for them and plays to the end."""
+    from bot.services import computers
+
+    slow = iter([2.0] * 8)  # the first round or so
+
+    def thinking(*args, **kwargs):
+        time.sleep(next(slow, 0.0))
+        return choose_move(*args, **kwargs)
+
+    monkeypatch.setattr(computers, "choose_move", thinking)
+    result = await run_demo(DemoOptions(out=tmp_path / "out", seed=1, players=4))
+    assert result.winner.startswith(("Blue wins", "Green wins"))
