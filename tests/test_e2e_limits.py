@@ -90,6 +90,9 @@ async def test_a_player_cannot_call_table_talk_over_and_over(simcord_env) -> Non
         called = await alice.slash(table.channel, "sequence tabletalk", team=1)
         assert not called.ephemeral and "calls **table talk**" in called.response.content
         reports.append(called)
+        # one call on a team at a time: she withdraws it, and may call again
+        withdrawn = await alice.click(called.response, label="Withdraw (caller)")
+        assert withdrawn.acknowledged and not withdrawn.ephemeral, withdrawn.response.content
     before = len(table.channel.history())
     refused = await alice.slash(table.channel, "sequence tabletalk", team=1)
     assert waited(refused) <= 30
