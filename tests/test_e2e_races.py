@@ -21,6 +21,7 @@ from bot.services.games import STALE
 from bot.services.timing import LIMIT
 from bot.services.undo import LAPSED
 
+from .e2e_driver import make_move
 from .e2e_helpers import make_table, open_and_start, seat_actor
 
 MINUTE = 60
@@ -227,3 +228,32 @@ async def test_a_closed_lobby_keeps_no_working_buttons(simcord_env):
     lobby = await table.bot.db.lobbies.get_for_channel(table.channel.id)
     assert lobby.seats and [s.user_id for s in lobby.seats] == [bob.id]
     assert new.id != old.id
+
+
+async def test_a_computer_thinks_once_per_move(simcord_env, monkeypatch):
+    """A move publishes more than one event that wakes the computers (the move, the next
+    turn): with no pause, the second must not start a second, wasted think of the same move
+    while the first is under way."""
+    import bot.services.computers as computers
+
+    thought: list[int] = []
+    think = computers.choose_move
+
+    def counting(view, *args, **kwargs):
+        thought.append(view.seat)
+        return think(view, *args, **kwargs)
+
+    monkeypatch.setattr(computers, "choose_move", counting)
+    table = await make_table(simcord_env, ["alice"])
+    (alice,) = table.players
+    lobby = (await alice.slash(table.channel, "sequence new")).response
+    for _ in range(3):
+        await alice.slash(table.channel, "sequence addbot", level="easy")
+    await alice.click(lobby, label="Start")
+    record = table.game()
+    for _ in range(3):  # alice's turns; the three computers answer each
+        seat, card, space = playable(record.game)
+        assert not record.seats[seat].is_computer
+        await make_move(table, record, seat, Move.play(seat, card, space))
+    computer_moves = [m for m in record.game.moves if record.seats[m.seat].is_computer]
+    assert len(computer_moves) >= 9 and len(thought) == len(computer_moves), thought

@@ -57,6 +57,9 @@ class ComputerPlayers:
         self.scheduler = scheduler
         self.delay = delay
         self.budget_ms = budget_ms
+        #: Games with a computer move scheduled or under way; woken meanwhile: in ``_again``.
+        self._busy: set[int] = set()
+        self._again: set[int] = set()
         for kind in (TurnStarted, MoveCommitted, MoveUndone):
             games.bus.subscribe(kind, self._wake_on)
         games.bus.subscribe(TimedOut, self._on_timeout)
@@ -90,19 +93,26 @@ class ComputerPlayers:
         record = self.games.records.get(game_id)
         if record is None or not computer_seats_to_act(record):
             return
-        key = ("computer", game_id)
-        if key not in self.scheduler:
-            due = self.games.clock() + self.delay()
-            self.scheduler.at(key, due, lambda: self._act(game_id))
+        if game_id in self._busy:  # one move at a time: that one wakes the game again
+            self._again.add(game_id)
+            return
+        self._busy.add(game_id)
+        due = self.games.clock() + self.delay()
+        self.scheduler.at(("computer", game_id), due, lambda: self._act(game_id))
 
     async def _act(self, game_id: int) -> None:
-        record = self.games.records.get(game_id)
-        if record is None:
-            return
-        seats = computer_seats_to_act(record)
-        if seats:
-            await self.move_for(game_id, seats[0])
-        # The commit's events wake the game again if a computer still has something to do.
+        try:
+            record = self.games.records.get(game_id)
+            seats = [] if record is None else computer_seats_to_act(record)
+            if seats:
+                await self.move_for(game_id, seats[0])
+        finally:
+            # A move's events (the move, the next turn) woke the game while it thought: the
+            # next computer move, if any, is scheduled now, once.
+            self._busy.discard(game_id)
+            if game_id in self._again:
+                self._again.discard(game_id)
+                self.wake(game_id)
 
     async def move_for(self, game_id: int, seat: int, level: str | None = None) -> bool:
         """Choose (from the seat's view only) and play one move for ``seat``; True if played."""
