@@ -89,11 +89,11 @@ class DemoResult:
         )
 
 
-def settle_timeout(options: DemoOptions) -> float:
-    """How long the demo waits for the bot to finish what a click started: the computers'
+def settle_timeout(players: int, budget_ms: int) -> float:
+    """How long SimCord waits for the bot to finish what a click started: the computers'
     turns that follow, each up to the hard level's time cap, and a margin (SimCord's default,
     5 s, is shorter than three hard computers at four or six players)."""
-    return (options.players - 1) * options.budget_ms / 1000 + SETTLE_MARGIN
+    return (players - 1) * budget_ms / 1000 + SETTLE_MARGIN
 
 
 def check_options(options: DemoOptions) -> None:
@@ -118,7 +118,8 @@ async def run_demo(options: DemoOptions, progress: Progress | None = None) -> De
             computer_budget_ms=options.budget_ms,
         )
         bot = create_bot(settings)
-        async with simcord.run(bot, settle_timeout=settle_timeout(options)) as env:
+        wait = settle_timeout(options.players, options.budget_ms)
+        async with simcord.run(bot, settle_timeout=wait) as env:
             try:
                 table = await _open_table(env, options, progress)
                 await _play(env, table, options.seed)

@@ -22,6 +22,7 @@ from typing import Any
 
 from bot.app import create_bot
 from bot.config import Settings
+from bot.demo import settle_timeout
 from bot.logs import configure_logging
 
 from . import FAILED, OK, USAGE
@@ -97,7 +98,8 @@ async def play_local(
     with tempfile.TemporaryDirectory(prefix="sequence-local-") as tmp:
         settings = Settings(database_path=Path(tmp) / "local.db", computer_move_delay=0.0)
         bot = create_bot(settings)
-        async with simcord.run(bot) as env:
+        wait = settle_timeout(options.players, settings.computer_budget_ms)
+        async with simcord.run(bot, settle_timeout=wait) as env:
             try:
                 if options.seed is not None:
                     seed = options.seed
