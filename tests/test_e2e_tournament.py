@@ -592,3 +592,17 @@ async def test_an_entrants_name_with_a_mention_and_markdown_is_shown_as_typed(si
     assert not [text for text in texts if f"<@{carol.id}>" in text]
     shown = discord.utils.escape_markdown(discord.utils.escape_mentions(hostile))
     assert f"**{shown}**" in channel.last_message.content
+
+
+async def test_a_tournament_name_cannot_mention_anyone(simcord_env) -> None:
+    """The name is in every match message, which pings the match's players: a mention in it
+    would ping someone else in every thread."""
+    env = simcord_env
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("cup")
+    ann = guild.add_member(env.create_user("ann"))
+    for name in (f"<@{ann.id}> Cup", "Cup @everyone", "<@&123> Cup", "@here"):
+        refused = await ann.slash(channel, "tournament create", name=name, format="swiss")
+        assert refused.ephemeral and "cannot mention anyone" in refused.response.content, name
+    created = await ann.slash(channel, "tournament create", name="Ann's @ Cup", format="swiss")
+    assert not created.ephemeral, created.response.content

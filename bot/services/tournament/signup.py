@@ -3,6 +3,7 @@ before the start, and the sign-up message."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from bot.services.errors import UserError
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
     from .model import TournamentSettings
 
 MAX_NAME = 60
+#: A user, role or channel mention, or @everyone / @here, as Discord reads them in a message.
+MENTION = re.compile(r"<(?:@[!&]?|#)\d+>|@(?:everyone|here)")
 
 
 class SignUp(TournamentCore):
@@ -37,6 +40,8 @@ class SignUp(TournamentCore):
         name = " ".join(name.split())
         if not 1 <= len(name) <= MAX_NAME:
             raise UserError(f"Give the tournament a name of 1 to {MAX_NAME} characters.")
+        if MENTION.search(name):  # its messages ping the players of each match
+            raise UserError("A tournament's name cannot mention anyone: leave out the @.")
         if fmt not in FORMATS:
             raise UserError("The format must be round robin, Swiss or single elimination.")
         if team_size not in (1, 2, 3):
