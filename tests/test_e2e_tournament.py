@@ -193,6 +193,8 @@ async def test_four_entrant_knockout_played_to_the_end(simcord_env) -> None:
         f"4. {semi_losers[1].user.name} · out in semi-finals",
     ]
     assert standings_rows(end.embeds[0]) == expected
+    card = next(m for m in channel.history() if m.id == signup.id)
+    assert card.embeds[0].footer.text == "Sign-up closed: the tournament is finished."
     shown = await dan.slash(channel, "tournament standings")
     assert standings_rows(shown.response.embeds[0]) == expected
     png = await shown.response.attachments[0].read()

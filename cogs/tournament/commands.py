@@ -6,7 +6,6 @@ Manage Server; the service refuses everyone else with a clear message.
 
 from __future__ import annotations
 
-import contextlib
 from typing import TYPE_CHECKING
 
 import discord
@@ -230,19 +229,7 @@ class TournamentCommands(
             await interaction.response.edit_message(embed=signup_embed(snapshot))
             return
         await reply(interaction, note)
-        await self.refresh_signup(snapshot.tournament)
-
-    async def refresh_signup(self, tournament: TournamentRecord) -> None:
-        """Edit the sign-up message (the buttons go once sign-up is closed)."""
-        if tournament.message_id is None:
-            return
-        snapshot = await self.service.snapshot(tournament.id)
-        view = signup_view(tournament.id) if snapshot.tournament.status == "signup" else None
-        channel = self.bot.get_partial_messageable(tournament.channel_id)
-        with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(tournament.message_id).edit(
-                embed=signup_embed(snapshot), view=view
-            )
+        await self.tables.refresh_signup(snapshot.tournament)
 
     # ------------------------------------------------------------------ organiser
     @app_commands.command(name="start", description="Close sign-up and pair round 1 (organiser)")
@@ -259,7 +246,7 @@ class TournamentCommands(
                 "their threads.",
                 ephemeral=False,
             )
-            await self.refresh_signup(progress.snapshot.tournament)
+            await self.tables.refresh_signup(progress.snapshot.tournament)
             await self.tables.publish(progress)
 
     @app_commands.command(name="report", description="Enter a match result by hand (organiser)")
@@ -320,7 +307,7 @@ class TournamentCommands(
             )
             await reply(interaction, f"🚫 {shown_name(entrant.name)} was dropped.", ephemeral=False)
             if progress.snapshot.tournament.status == "signup":
-                await self.refresh_signup(progress.snapshot.tournament)
+                await self.tables.refresh_signup(progress.snapshot.tournament)
             await self.tables.publish(progress)
 
     @app_commands.command(name="end", description="End the tournament now (organiser)")
@@ -333,7 +320,7 @@ class TournamentCommands(
             status = progress.snapshot.tournament.status
             text = "ended" if status == "finished" else "cancelled before it started"
             await reply(interaction, f"🛑 **{tournament.name}** was {text}.", ephemeral=False)
-            await self.refresh_signup(progress.snapshot.tournament)
+            await self.tables.refresh_signup(progress.snapshot.tournament)
             await self.tables.publish(progress)
 
     # ------------------------------------------------------------------ reading

@@ -18,7 +18,7 @@ from bot.services.errors import UserError
 from bot.services.events import GameEnded, GameStarted
 from bot.services.tournament import ELIMINATION, Progress, Snapshot, TournamentService
 from bot.store.lobbies import LobbyRecord
-from bot.store.tournaments import MatchRecord
+from bot.store.tournaments import MatchRecord, TournamentRecord
 from cogs.lobby import lobby_embed, lobby_view
 from render.bracket import render_bracket
 
@@ -30,9 +30,10 @@ from .messages import (
     pairings_text,
     result_line,
     round_name,
+    signup_embed,
     standings_embed,
 )
-from .views import CheckInButton, check_in_view
+from .views import CheckInButton, check_in_view, signup_view
 
 if TYPE_CHECKING:
     from bot.app import SequenceBot
@@ -227,6 +228,19 @@ class TournamentTables(commands.Cog):
         if progress.finished:
             await self.post_final(snapshot)
 
+    async def refresh_signup(self, tournament: TournamentRecord) -> None:
+        """Edit the sign-up message (the buttons go once sign-up is closed; its footer says
+        how the tournament stands)."""
+        if tournament.message_id is None:
+            return
+        snapshot = await self.service.snapshot(tournament.id)
+        view = signup_view(tournament.id) if snapshot.tournament.status == "signup" else None
+        channel = self.bot.get_partial_messageable(tournament.channel_id)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(tournament.message_id).edit(
+                embed=signup_embed(snapshot), view=view
+            )
+
     async def post_final(self, snapshot: Snapshot) -> None:
         """The final standings, the champion and (knockout) the bracket."""
         tournament = snapshot.tournament
@@ -243,6 +257,7 @@ class TournamentTables(commands.Cog):
             kwargs["file"] = await self.bracket_file(snapshot)
         channel = self._messageable(tournament.channel_id, tournament.guild_id)
         await self._send(channel, head, allowed_mentions=PINGS, **kwargs)
+        await self.refresh_signup(tournament)
 
     async def bracket_file(self, snapshot: Snapshot) -> discord.File:
         """The knockout bracket as an image (drawn off the event loop)."""
