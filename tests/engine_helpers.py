@@ -21,7 +21,7 @@ from bot.game import (
     full_deck,
     parse_space,
 )
-from bot.game.moves import DRAW, FORFEIT, REMOVE, RESIGN, TABLETALK
+from bot.game.moves import DRAW, FORFEIT, REMOVE, RESIGN, SKIP, TABLETALK
 
 Space = int | str
 
@@ -216,7 +216,8 @@ HOUSE_OPTIONS = st.builds(
 
 
 def out_of_turn(game: Game, rng: random.Random) -> Move | None:
-    """Now and then a move outside the turn: table talk, a forfeit, a manual draw, a departure."""
+    """Now and then a move outside the turn (table talk, a forfeit, a manual draw, a departure)
+    or a time-out of the seat to move."""
     roll = rng.random()
     players = game.settings.players
     owing = [s for s in range(players) if game.owed_forfeits[s]]
@@ -232,4 +233,6 @@ def out_of_turn(game: Game, rng: random.Random) -> Move | None:
         return Move(RESIGN, seat, team=game.team_of(seat))
     if roll > 0.985:
         return Move(TABLETALK, game.turn, team=rng.choice(game.active_teams()))
+    if 0.9 < roll < 0.92:  # the turn's time ran out
+        return Move(SKIP, game.turn)
     return None

@@ -100,6 +100,11 @@ def check_end(game: Game) -> None:
         assert all(n < settings.sequences_to_win for n in counts)
         assert game.termination in (Termination.STALEMATE, Termination.ENDLESS_PLAY)
     assert game.termination == Termination.from_reason(game.end_reason)
+    if game.termination == Termination.STALEMATE:  # nobody can play on, now or next turn
+        for seat in range(settings.players):
+            if not game.out[seat] and seat not in game.owed_draws:
+                assert not game.has_playable_card(seat), seat
+                assert not any(game.is_dead(card) for card in game.hands[seat]), seat
     if game.termination == Termination.ENDLESS_PLAY:
         assert settings.endless_play_guard and not settings.convoy
     check_sequences(game)

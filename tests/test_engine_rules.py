@@ -229,6 +229,50 @@ def test_dead_card_exchanges_are_not_a_stalemate() -> None:
     play(game, 1, "JD", "E5")
 
 
+def test_a_player_still_holding_a_dead_card_is_not_stalled() -> None:
+    """Seat 0 exchanged a dead card for another; it may exchange again next turn, so no draw."""
+    game = build_game(
+        CLASSIC2,
+        hands={0: ["2S", "3S"], 1: ["JH"]},
+        chips=cover("2S", "3S", "4S", team=1),  # seat 1's one-eyed jack has nothing to remove
+        deck=["JD", "4S"],
+    )
+    game.push(Move(DEAD, 0, "2S"))  # draws 4S: dead too
+    game.push(Move(PASS, 0))
+    game.push(Move(PASS, 1))
+    assert game.status == ACTIVE
+    game.push(Move(DEAD, 0, "3S"))
+    play(game, 0, "JD", "E5")  # the next exchange brought a wild jack
+
+
+def test_a_timed_out_player_who_could_play_breaks_the_round_of_passes() -> None:
+    """A skipped turn proves nothing when the player held a playable card."""
+    game = build_game(CLASSIC2, hands={0: ["JH"], 1: ["4S", "JS"]}, deck=["5S", "6S"])
+    game.push(Move(PASS, 0))
+    game.push(Move(SKIP, 1))  # the turn's time ran out: 4S was playable
+    game.push(Move(PASS, 0))
+    assert game.status == ACTIVE
+    play(game, 1, "4S", "D1")
+
+
+def test_a_timed_out_player_who_could_not_play_counts_as_passing() -> None:
+    game = build_game(CLASSIC2, hands={0: ["JH"], 1: ["JS"]}, deck=["4S", "5S"])
+    game.push(Move(PASS, 0))
+    game.push(Move(SKIP, 1))
+    assert game.status == DRAWN and "stalemate" in game.end_reason
+
+
+def test_passes_of_a_player_who_left_do_not_make_a_stalemate() -> None:
+    """Seat 2 passed, then left: seat 1 has not passed since its play, so play goes on."""
+    game = build_game(GameSettings.create(3), hands={0: [], 2: []})
+    game.push(Move(PASS, 0))
+    game.push(next(move for move in game.legal_moves if move.kind == PLAY))
+    game.push(Move(PASS, 2))
+    game.push(Move(REMOVE, 2))
+    game.push(Move(PASS, 0))
+    assert game.status == ACTIVE and game.turn == 1 and game.has_playable_card(1)
+
+
 def test_convoy_dead_card_turn_is_not_a_pass() -> None:
     """Seat 0 passes, seat 1 plays a dead card (its turn), seat 0 passes: seat 1 can still play."""
     game = build_game(

@@ -88,10 +88,11 @@ class Game:
     """A game of Sequence: made by :meth:`new` or :meth:`replay`, changed by :meth:`push`.
 
     How a game ends (:attr:`termination`): a team completes its sequences; nobody can play on
-    (a full round of passes: a draw, or in convoy the most convoys wins, a tie is a draw; our
-    own rule where the sources are silent, except the convoy deck-out, which is the variant's);
-    the endless-play guard (house option, on by default: the deck reshuffled a second time with
-    no new sequence since the deal or the last one is a draw); every team agrees to a draw
+    (a full round of passes or skips by players holding no playable card and no dead card:
+    a draw, or in convoy the most convoys wins, a tie is a draw; our own rule where the sources
+    are silent, except the convoy deck-out, which is the variant's); the endless-play guard
+    (house option, on by default: the deck reshuffled a second time with no new sequence since
+    the deal or the last one is a draw); every team agrees to a draw
     (:data:`~bot.game.moves.AGREE_DRAW`); teams resign or leave until one is left.
     """
 
@@ -288,11 +289,8 @@ class Game:
             self.passes_in_row = 0  # the hand changed: earlier passes no longer prove a stall
             if self.settings.convoy:  # the dead card is the turn: no chip until next turn
                 self._end_turn()
-        elif kind == PASS:
-            self.passes_in_row += 1
-            self._end_turn()
-            if self.passes_in_row >= len([s for s in self.out if not s]):
-                self._finish_stalled()
+        elif kind in (PASS, SKIP):
+            self._count_pass(seat)
         elif kind == DRAW:
             del self.owed_draws[seat]
             self._draw(seat)
@@ -305,8 +303,6 @@ class Game:
                 if not self.out[member]:
                     owed = self.owed_forfeits[member] + 1
                     self.owed_forfeits[member] = min(owed, len(self.hands[member]))
-        elif kind == SKIP:
-            self._end_turn()
         elif kind == RESIGN:
             for member in self.settings.seats_of(move.team):  # type: ignore[arg-type]
                 self._leave(member)
@@ -509,6 +505,23 @@ class Game:
                 return previous
         return seat
 
+    def _stuck(self, seat: int) -> bool:
+        """True when ``seat`` can neither play a card nor exchange a dead card at its turn."""
+        return not self.has_playable_card(seat) and not any(
+            self.is_dead(card) for card in self.hands[seat]
+        )
+
+    def _count_pass(self, seat: int) -> None:
+        """End a turn with no card played (a pass, or a skip when the time ran out).
+
+        It counts towards a stalemate only when the seat is stuck: a player who held a playable
+        card, or a dead card to exchange next turn, shows nothing. A full count draws the game.
+        """
+        self.passes_in_row = self.passes_in_row + 1 if self._stuck(seat) else 0
+        self._end_turn()
+        if self.passes_in_row >= len([s for s in self.out if not s]):
+            self._finish_stalled()
+
     def _end_turn(self) -> None:
         self.dead_card_used = False
         self.turn_number += 1
@@ -551,6 +564,7 @@ class Game:
         if self.out[seat]:
             return
         self.out[seat] = True
+        self.passes_in_row = 0  # passes of a seat that left prove nothing about those still in
         self.discards[seat].extend(self.hands[seat])
         self.hands[seat].clear()
         self.owed_forfeits[seat] = 0
