@@ -407,6 +407,21 @@ def test_manual_draw_lost_once_the_next_player_has_moved_and_drawn() -> None:
     assert len(game.hands[0]) == 6 and card_total(game) == 104
 
 
+def test_a_late_draw_never_costs_the_player_who_moved_after_it_was_earned() -> None:
+    """A draw taken late, while the next player has not yet drawn, takes no draw from them."""
+    settings = GameSettings.create(2, manual_draw=True)
+    game = build_game(settings, hands={0: HAND, 1: ["KH", "QH", "JC"]})
+    play(game, 0, "AH", "F2")
+    play(game, 1, "KH", "G2")
+    game.push(Move(DRAW, 0))  # in time: seat 1 has moved but not drawn
+    assert game.owed_draws == {1: 1}  # seat 0 has not moved since seat 1's play
+    play(game, 0, "5H", "I7")
+    game.push(Move(DRAW, 1))  # seat 1's draw of its KH, late: seat 1 has not moved since
+    assert game.owed_draws == {0: 2}
+    game.push(Move(DRAW, 0))
+    assert len(game.hands[0]) == 7 and len(game.hands[1]) == 3 and card_total(game) == 104
+
+
 def test_automatic_draw_by_default() -> None:
     game = game2()
     play(game, 0, "AH", "F2")

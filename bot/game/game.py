@@ -292,9 +292,11 @@ class Game:
         elif kind in (PASS, SKIP):
             self._count_pass(seat)
         elif kind == DRAW:
-            del self.owed_draws[seat]
+            earned = self.owed_draws.pop(seat)
             self._draw(seat)
-            self.owed_draws.pop(self._previous_seat(seat), None)
+            previous = self._previous_seat(seat)
+            if self.owed_draws.get(previous, earned) < earned:  # lost: we moved after it, and drew
+                del self.owed_draws[previous]
         elif kind == FORFEIT:
             self._discard(seat, move.card)  # type: ignore[arg-type]
             self.owed_forfeits[seat] -= 1
