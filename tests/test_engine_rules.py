@@ -422,6 +422,19 @@ def test_a_late_draw_never_costs_the_player_who_moved_after_it_was_earned() -> N
     assert len(game.hands[0]) == 7 and len(game.hands[1]) == 3 and card_total(game) == 104
 
 
+def test_a_card_drawn_after_passing_is_not_a_stalemate() -> None:
+    """Seat 0 passed, then took its manual draw: a playable 2S, so seat 1's pass ends nothing."""
+    settings = GameSettings.create(2, manual_draw=True)
+    game = build_game(settings, hands={0: ["AH", "JH"], 1: ["JS"]}, deck=["3S", "2S"])
+    play(game, 0, "AH", "F2")
+    play(game, 1, "JS", "F2")  # removes it: no Green chip for seat 0's one-eyed jack
+    game.push(Move(PASS, 0))
+    game.push(Move(DRAW, 0))  # seat 1 has not drawn yet
+    game.push(Move(PASS, 1))
+    assert game.status == ACTIVE and game.hands[0] == ["JH", "2S"]
+    play(game, 0, "2S", "B1")
+
+
 def test_automatic_draw_by_default() -> None:
     game = game2()
     play(game, 0, "AH", "F2")

@@ -294,6 +294,7 @@ class Game:
         elif kind == DRAW:
             earned = self.owed_draws.pop(seat)
             self._draw(seat)
+            self.passes_in_row = 0  # the hand changed: earlier passes no longer prove a stall
             previous = self._previous_seat(seat)
             if self.owed_draws.get(previous, earned) < earned:  # lost: we moved after it, and drew
                 del self.owed_draws[previous]
