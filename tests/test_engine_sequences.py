@@ -231,6 +231,7 @@ def test_an_invalid_five_is_refused() -> None:
         (row1(0, 1, 2, 3),),  # not five
         (row1(0, 1, 2, 3, 4), row1(1, 2, 3, 4, 5)),  # both: they share four spaces
         (sps("D1", "D2", "D3", "D4", "D5"),),  # another line
+        (row1(1, 2, 3, 4, 5), row1(1, 2, 3, 4, 5)),  # one sequence named twice is not two
     ):
         assert_illegal(
             game,

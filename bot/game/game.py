@@ -421,7 +421,7 @@ class Game:
         options = self.sequence_options(move)
         if move.five is not None:
             chosen = _normalise(move.five)
-            if chosen not in (_normalise(option) for option in options):
+            if len(chosen) != len(move.five) or chosen not in map(_normalise, options):
                 raise IllegalMove(
                     "That choice of five is not one of the sequences this move makes."
                 )
