@@ -290,7 +290,7 @@ class Game:
             if self.settings.convoy:  # the dead card is the turn: no chip until next turn
                 self._end_turn()
         elif kind in (PASS, SKIP):
-            self._count_pass(seat)
+            self._count_pass(seat, kind)
         elif kind == DRAW:
             earned = self.owed_draws.pop(seat)
             self._draw(seat)
@@ -508,19 +508,17 @@ class Game:
                 return previous
         return seat
 
-    def _stuck(self, seat: int) -> bool:
-        """True when ``seat`` can neither play a card nor exchange a dead card at its turn."""
-        return not self.has_playable_card(seat) and not any(
-            self.is_dead(card) for card in self.hands[seat]
-        )
-
-    def _count_pass(self, seat: int) -> None:
+    def _count_pass(self, seat: int, kind: str) -> None:
         """End a turn with no card played (a pass, or a skip when the time ran out).
 
         It counts towards a stalemate only when the seat is stuck: a player who held a playable
-        card, or a dead card to exchange next turn, shows nothing. A full count draws the game.
+        card, or a dead card to exchange next turn, shows nothing. (A legal pass holds no
+        playable card: only its dead cards are looked at.) A full count draws the game.
         """
-        self.passes_in_row = self.passes_in_row + 1 if self._stuck(seat) else 0
+        stuck = not any(self.is_dead(card) for card in self.hands[seat]) and (
+            kind == PASS or not self.has_playable_card(seat)
+        )
+        self.passes_in_row = self.passes_in_row + 1 if stuck else 0
         self._end_turn()
         if self.passes_in_row >= len([s for s in self.out if not s]):
             self._finish_stalled()
