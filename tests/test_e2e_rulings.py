@@ -73,3 +73,22 @@ async def test_with_three_teams_a_neutral_player_rules_on_the_hosts_team(simcord
     upheld = await neutral.click(call.response, label="Uphold")
     assert upheld.acknowledged and "upheld" in call.response.content
     assert record.game.owed_forfeits[record.game.settings.seats_of(accused)[0]] == 1
+
+
+async def test_a_computer_team_is_no_neutral_and_the_call_then_stands(simcord_env):
+    """Three teams, the third a computer: it cannot rule on a call against the host's team,
+    so nobody but a moderator can, and the call stands after the timeout."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    lobby = (await alice.slash(table.channel, "sequence new")).response
+    await bob.click(lobby, label="Join")
+    await alice.slash(table.channel, "sequence addbot", level="easy")
+    await alice.click(lobby, label="Start")
+    record = table.game()
+    accused = team_of_user(record, alice.id)
+    call = await bob.slash(table.channel, "sequence tabletalk", team=accused)
+    assert "Who rules: a member with Manage Messages who is not accused." in call.response.content
+    assert "stands" in call.response.content
+    await simcord_env.advance_time(TIMEOUT + 5)
+    assert record.game.owed_forfeits[record.game.settings.seats_of(accused)[0]] == 1
+    assert "stands" in call.response.content

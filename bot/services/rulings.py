@@ -39,7 +39,7 @@ class Call:
     caller: int
     #: The host's team; None when the host does not play (a neutral host).
     host_team: int | None
-    #: The teams still in the game.
+    #: The teams still in the game with a person playing (a computer never rules).
     teams: tuple[int, ...]
 
     @property

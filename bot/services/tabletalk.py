@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 from bot.game.settings import TEAM_NAMES
 
+from .draws import computer_team
 from .errors import UserError
 from .events import RulingMade
 from .games import Draft, GameService, seat_of
@@ -60,7 +61,8 @@ class TableTalkService:
             return await self.db.tabletalk.create(record.id, reporter_id, team, now=self.clock())
 
     def call_of(self, record: GameRecord, report: ReportRecord) -> Call:
-        """The call as the ruling rule sees it (who accuses whom, the host's team)."""
+        """The call as the ruling rule sees it (who accuses whom, the host's team, the teams
+        with a person still playing: a computer team rules on nothing)."""
         game = record.game
         reporter = seat_of(record, report.reporter_id)
         host = seat_of(record, TableOptions.from_dict(record.options).host_id or 0)
@@ -68,7 +70,7 @@ class TableTalkService:
             accused=report.team,
             caller=game.team_of(reporter) if reporter is not None else -1,
             host_team=game.team_of(host) if host is not None else None,
-            teams=tuple(game.active_teams()),
+            teams=tuple(t for t in game.active_teams() if not computer_team(record, t)),
         )
 
     def stands_at(self, record: GameRecord, report: ReportRecord, timeout: int) -> float | None:
