@@ -125,6 +125,7 @@ class SequenceBotMixin:
             self.scheduler,
             delay=lambda: settings.computer_move_delay,
             budget_ms=lambda: settings.computer_budget_ms,
+            hold=lambda: settings.draw_offer_timeout,
         )
         self.tabletalk = TableTalkService(self.db, self.games, self.clock)
         self.undo = UndoService(self.games)

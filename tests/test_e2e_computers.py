@@ -9,6 +9,7 @@ from bot.config import Settings
 
 from .conftest import make_settings
 from .e2e_helpers import make_table
+from .test_e2e_turns import play_one
 
 PAUSE = 30.0  # longer than SimCord's settle window (5 s), which runs shorter sleeps at once
 
@@ -62,3 +63,63 @@ async def test_no_hints_in_rated_games(simcord_env):
     await alice.click(lobby, label="Start")
     refused = await alice.slash(table.channel, "sequence hint")
     assert refused.ephemeral and "Hints are off" in refused.response.content
+
+
+async def mixed_table(simcord_env):
+    """alice (host) and a computer against bob and a computer; play until a computer of bob's
+    team is to move, right after a move of alice's team."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    lobby = (await alice.slash(table.channel, "sequence new")).response
+    await bob.click(lobby, label="Join")
+    await alice.slash(table.channel, "sequence addbot", level="medium", team=0)
+    await alice.slash(table.channel, "sequence addbot", level="medium", team=1)
+    table.bot.lobbies.new_seed = lambda: 1
+    await alice.click(lobby, label="Start")
+    record = table.game()
+    game = record.game
+    while not (record.seats[game.turn].is_computer and game.team_of(game.turn) == 1 and game.moves):
+        if record.seats[game.turn].is_computer:
+            await simcord_env.advance_time(PAUSE + 1)
+        else:
+            await play_one(table, record)
+        record = table.game()
+        game = record.game
+    return table, record
+
+
+async def test_a_computer_waits_for_its_teammate_to_answer_an_undo(simcord_env):
+    """The host asks to undo while a computer of the deciding team is to move: the computer
+    waits for the answer instead of moving on, which would lapse the request."""
+    table, record = await mixed_table(simcord_env)
+    alice, bob = table.players
+    count = len(record.game.moves)
+    ask = await alice.slash(table.channel, "sequence undo")
+    assert "Waiting for" in ask.response.content
+    await simcord_env.advance_time(10 * PAUSE)
+    assert len(table.game().game.moves) == count
+    refused = await bob.click(ask.response, label="Refuse")
+    assert refused.acknowledged and "refused" in ask.response.content
+    await simcord_env.advance_time(PAUSE + 1)
+    assert len(table.game().game.moves) == count + 1  # answered: the computer moves on
+    ask = await alice.slash(table.channel, "sequence undo")  # now the computer's own move
+    await simcord_env.advance_time(10 * PAUSE)
+    agreed = await bob.click(ask.response, label="Agree")
+    assert agreed.acknowledged and "taken back" in ask.response.content
+    assert len(table.game().game.moves) == count
+    await simcord_env.advance_time(PAUSE + 1)  # its turn again: it plays after its pause
+    assert len(table.game().game.moves) == count + 1
+
+
+async def test_a_computer_waits_for_an_answer_to_a_draw_offer(simcord_env):
+    table, record = await mixed_table(simcord_env)
+    alice, bob = table.players
+    count = len(record.game.moves)
+    offer = await alice.slash(table.channel, "sequence draw")
+    assert not offer.ephemeral and "Accept the draw" in str(offer.response.components)
+    await simcord_env.advance_time(10 * PAUSE)
+    assert len(table.game().game.moves) == count  # bob may still answer
+    declined = await bob.click(offer.response, label="Decline")
+    assert declined.acknowledged
+    await simcord_env.advance_time(PAUSE + 1)
+    assert len(table.game().game.moves) == count + 1  # answered: the computer moves on

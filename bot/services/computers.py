@@ -13,8 +13,18 @@ from typing import TYPE_CHECKING
 from bot.game import player_view
 from bot.game.ai import NoMoveError, choose_move
 
+from .draws import open_offer
 from .errors import UserError
-from .events import GameEvent, MoveCommitted, MoveUndone, TimedOut, TurnStarted
+from .events import (
+    DrawOfferClosed,
+    GameEvent,
+    MoveCommitted,
+    MoveUndone,
+    TimedOut,
+    TurnStarted,
+    UndoRefused,
+)
+from .undo import open_request
 
 if TYPE_CHECKING:
     from bot.store.games import GameRecord
@@ -42,6 +52,19 @@ def computer_seats_to_act(record: GameRecord) -> list[int]:
     return seats
 
 
+def held_until(record: GameRecord, hold: float) -> float | None:
+    """Until when computers hold their moves, which would lapse what the teams are asked: an
+    open draw offer (until it expires) or the host's undo request (``hold`` seconds after it
+    was made); None when nothing waits for an answer."""
+    offer = open_offer(record.votes)
+    if offer is not None:
+        return offer.expires_at if offer.expires_at is not None else offer.created_at + hold
+    request = open_request(record)
+    if request is not None:
+        return float(request.get("at", 0.0)) + hold
+    return None
+
+
 class ComputerPlayers:
     """Runs the computer players of every game: one pending move per game at a time."""
 
@@ -52,16 +75,20 @@ class ComputerPlayers:
         *,
         delay: Callable[[], float],
         budget_ms: Callable[[], int],
+        hold: Callable[[], float] = lambda: 0.0,
     ) -> None:
         self.games = games
         self.scheduler = scheduler
         self.delay = delay
         self.budget_ms = budget_ms
+        self.hold = hold
         #: Games with a computer move scheduled or under way; woken meanwhile: in ``_again``.
         self._busy: set[int] = set()
         self._again: set[int] = set()
-        for kind in (TurnStarted, MoveCommitted, MoveUndone):
+        for kind in (TurnStarted, MoveCommitted):
             games.bus.subscribe(kind, self._wake_on)
+        for answer in (MoveUndone, UndoRefused, DrawOfferClosed):  # answered: move on now
+            games.bus.subscribe(answer, self._wake_sooner_on)
         games.bus.subscribe(TimedOut, self._on_timeout)
 
     def resume(self) -> None:
@@ -71,6 +98,9 @@ class ComputerPlayers:
 
     async def _wake_on(self, event: GameEvent) -> None:
         self.wake(event.game_id)
+
+    async def _wake_sooner_on(self, event: GameEvent) -> None:
+        self.wake(event.game_id, sooner=True)
 
     async def _on_timeout(self, event: TimedOut) -> None:
         if event.policy == "computer":
@@ -88,21 +118,35 @@ class ComputerPlayers:
             if record is None or record.game.turn_number != turn:
                 return
 
-    def wake(self, game_id: int) -> None:
-        """Schedule the game's next computer move after the pause, if a computer must act."""
+    def wake(self, game_id: int, *, sooner: bool = False) -> None:
+        """Schedule the game's next computer move after the pause (and after any answer the
+        teams are asked for), if a computer must act; ``sooner``: an answer came, reschedule."""
         record = self.games.records.get(game_id)
         if record is None or not computer_seats_to_act(record):
             return
-        if game_id in self._busy:  # one move at a time: that one wakes the game again
-            self._again.add(game_id)
+        key = ("computer", game_id)
+        if game_id in self._busy:  # one move at a time
+            if sooner and key in self.scheduler:  # still pausing: an answer came, go sooner
+                self.scheduler.at(key, self._due(record), lambda: self._act(game_id))
+            elif key not in self.scheduler:  # under way: it wakes the game again when done
+                self._again.add(game_id)
             return
         self._busy.add(game_id)
-        due = self.games.clock() + self.delay()
-        self.scheduler.at(("computer", game_id), due, lambda: self._act(game_id))
+        self.scheduler.at(key, self._due(record), lambda: self._act(game_id))
+
+    def _due(self, record: GameRecord) -> float:
+        """After the pause, and after any answer the teams are asked for."""
+        return max(self.games.clock() + self.delay(), self._held(record))
+
+    def _held(self, record: GameRecord) -> float:
+        return held_until(record, self.hold()) or 0.0
 
     async def _act(self, game_id: int) -> None:
         try:
             record = self.games.records.get(game_id)
+            if record is not None and self._held(record) > self.games.clock():
+                self._again.add(game_id)  # asked while it paused: it waits for the answer
+                return
             seats = [] if record is None else computer_seats_to_act(record)
             if seats:
                 await self.move_for(game_id, seats[0])

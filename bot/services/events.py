@@ -136,6 +136,11 @@ class DrawOfferClosed(GameEvent):
 
 
 @dataclass(frozen=True)
+class UndoRefused(GameEvent):
+    """A team refused the host's undo request: the game goes on as it was."""
+
+
+@dataclass(frozen=True)
 class BoardBehind(GameEvent):
     """At start-up: the latest posted board shows an earlier move than the game (a crash or a
     Discord error came between a change and its board); ``shown`` is the move count it shows

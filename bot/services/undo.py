@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .errors import UserError
+from .events import UndoRefused
 from .games import Draft, GameService, seat_of
 from .options import TableOptions
 
@@ -52,6 +53,7 @@ class UndoService:
                 "count": len(game.moves),
                 "agreed": [],
                 "host_team": game.team_of(seat) if seat is not None else None,
+                "at": draft.now,
             }
             draft.options[REQUEST] = request
             return _settle(draft, request)
@@ -76,6 +78,7 @@ class UndoService:
                 raise UserError("The other teams decide on an undo, not the host's own team.")
             if not agree:
                 draft.options.pop(REQUEST, None)
+                draft.events.append(UndoRefused(draft.record))
                 return UndoState(draft.record, count, [], refused=True)
             if team not in request["agreed"]:
                 request["agreed"].append(team)
@@ -83,6 +86,14 @@ class UndoService:
 
         state, _ = await self.games.change(game_id, work)
         return state
+
+
+def open_request(record: GameRecord) -> dict[str, Any] | None:
+    """The host's undo request still open for the game as it stands, if any."""
+    request = record.options.get(REQUEST)
+    if not request or request["count"] != len(record.game.moves):
+        return None
+    return dict(request)
 
 
 def _settle(draft: Draft, request: dict[str, Any]) -> UndoState:
