@@ -57,6 +57,8 @@ class Computers(SequenceCog):
             if seat != game.turn and not game.owed_forfeits[seat]:
                 raise UserError("It is not your turn: a hint waits until it is.")
             budget = self.bot.settings.computer_budget_ms
+            # Thinking may take up to the budget: past Discord's 3 s the answer would be lost.
+            await interaction.response.defer(ephemeral=True, thinking=True)
             move = await asyncio.to_thread(
                 suggest_move, player_view(game, seat), budget, clock=time.perf_counter
             )

@@ -50,6 +50,9 @@ async def test_hints_only_in_practice_games(simcord_env):
     waiting = bob if mover is alice else alice
     hint = await mover.slash(table.channel, "sequence hint")
     assert hint.ephemeral and hint.response.content.startswith("💡")
+    # answered at once ("thinking…", type 5): the think may outlast Discord's 3 s
+    answer = [r for r in simcord_env.http_requests if str(r.path).endswith("/callback")][-1]
+    assert answer.json["type"] == 5
     assert record.game.moves == []  # a hint plays nothing
     early = await waiting.slash(table.channel, "sequence hint")
     assert early.ephemeral and "not your turn" in early.response.content
