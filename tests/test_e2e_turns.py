@@ -142,6 +142,25 @@ async def test_time_limit_remove_and_the_team_plays_on(simcord_env):
         await play_one(table, record)
 
 
+async def test_a_removed_player_is_told_they_are_out_not_that_their_turn_will_come(simcord_env):
+    """A player removed for running out of time (or whose team resigned) has no more turns:
+    their hand panel says so, by command and by the board's button, and promises no ping."""
+    table = await make_table(simcord_env, ["alice", "bob", "carol", "dave"])
+    record = await open_and_start(table, time_limit="1h", on_timeout="remove")
+    seat = record.game.turn
+    removed = seat_actor(table, record, seat)
+    await simcord_env.advance_time(HOUR + 1)
+    assert record.game.out[seat] and not record.game.is_over()
+    board = next(m for m in reversed(table.channel.history()) if m.attachments)
+    for shown in (
+        await removed.slash(table.channel, "sequence hand"),
+        await removed.click(board, label="Your hand"),
+    ):
+        assert shown.ephemeral
+        assert "no longer playing" in shown.response.content, shown.response.content
+        assert "pinged" not in shown.response.content and not shown.response.components
+
+
 async def test_a_forfeit_not_chosen_in_time_is_made_at_random(simcord_env):
     table = await make_table(simcord_env, ["alice", "bob"])
     record = await open_and_start(table, time_limit="1h", tabletalk_stands=True)

@@ -120,6 +120,9 @@ async def build_hand_panel(
     if game.is_over():
         lines.append("The game is over.")
         return Panel("\n".join(lines))
+    if game.out[seat]:  # resigned with a team, or removed for running out of time
+        lines.append("You are no longer playing in this game: the others play on without you.")
+        return Panel("\n".join(lines))
     if game.owed_forfeits[seat]:
         owed = game.owed_forfeits[seat]
         lines.append(
