@@ -219,6 +219,24 @@ async def test_one_person_plays_at_most_two_games_at_once(simcord_env) -> None:
     assert (await alice.slash(rooms[2], "sequence join")).response.content == "alice joined."
 
 
+async def test_a_game_one_has_left_no_longer_counts_as_one_of_theirs(simcord_env) -> None:
+    """In a three-team game, alice's team resigns and the others play on: the game is no
+    longer hers, neither in /sequence mygames nor against her cap of games."""
+    table = await make_table(simcord_env, ["alice", "bob", "carol"])
+    alice, bob, carol = table.players
+    record = await open_and_start(table)
+    await alice.slash(table.channel, "sequence resign")
+    assert not record.game.is_over()
+    mine = await alice.slash(table.channel, "sequence mygames")
+    assert f"Game #{record.id}" not in mine.response.content
+    assert "not in any active game" in mine.response.content
+    rooms = [table.guild.create_text_channel(f"room-{n}") for n in range(2)]
+    for host, room in zip((bob, carol), rooms, strict=True):
+        await host.slash(room, "sequence new")
+        joined = await alice.click(room.last_message, label="Join")
+        assert not joined.ephemeral, joined.response.content  # her two places are free
+
+
 async def test_tournaments_per_person_and_per_server(simcord_env) -> None:
     env = simcord_env
     guild = env.create_guild("Club")

@@ -212,19 +212,17 @@ class Games:
         return [record for record, _ in loaded]
 
     async def active_of(self, user_id: int, guild_id: int | None = None) -> list[GameRecord]:
-        """The active games ``user_id`` plays in (in one server, or anywhere), from the store:
-        every process's games, not only this one's."""
+        """The active games ``user_id`` still plays in (in one server, or anywhere; not those
+        they resigned from or were removed from), from the store: every process's games, not
+        only this one's."""
         # A text match narrows the rows (on either backend); the seats decide.
         where, params = _ACTIVE_SEATED, (f"%{user_id}%", guild_id)
         loaded = await self._db.read(_load, where, params, False, False, lazy=True)
-        return [
-            record for record, _ in loaded if any(seat.user_id == user_id for seat in record.seats)
-        ]
+        return [record for record, _ in loaded if _still_plays(record, user_id)]
 
     async def playing(self, user_id: int) -> int:
-        """How many active games ``user_id`` plays in, on every process (seats only, no load)."""
-        rows = await self._db.read(_seats_like, f"%{user_id}%")
-        return sum(any(seat["user_id"] == user_id for seat in loads(text)) for (text,) in rows)
+        """How many active games ``user_id`` still plays in, on every process."""
+        return len(await self.active_of(user_id))
 
     async def active_for_channel(self, channel_id: int) -> GameRecord | None:
         """The channel's active game, if any."""
@@ -621,9 +619,11 @@ async def _repair(conn: Connection, game_id: int, game: Game) -> None:
     )
 
 
-async def _seats_like(conn: Connection, pattern: str) -> list[tuple[Any, ...]]:
-    return await conn.fetchall(
-        "SELECT seats FROM games WHERE status = 'active' AND seats LIKE ?", (pattern,)
+def _still_plays(record: GameRecord, user_id: int) -> bool:
+    """True when ``user_id`` has a seat in the game and is not out of it."""
+    return any(
+        seat.user_id == user_id and not record.game.out[index]
+        for index, seat in enumerate(record.seats)
     )
 
 
