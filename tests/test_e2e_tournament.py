@@ -58,6 +58,27 @@ async def check_in(channel: Any, match: Any, actors: list[Any]) -> None:
         assert result.acknowledged and not result.ephemeral, result.response.content
 
 
+async def started_cup(
+    env: Any,
+    names: list[str],
+    fmt: str = "elimination",
+    *,
+    organiser_plays: bool = True,
+    **options: Any,
+) -> tuple[Any, list[Any]]:
+    """A server's #cup channel and its members by ``names``: the first opens a tournament, they
+    join with its button (all, or all but the organiser) and the organiser starts it."""
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("cup")
+    members = [guild.add_member(env.create_user(name)) for name in names]
+    organiser = members[0]
+    created = await organiser.slash(channel, "tournament create", name="Cup", format=fmt, **options)
+    for member in members if organiser_plays else members[1:]:
+        await member.click(created.response, label="Join")
+    await organiser.slash(channel, "tournament start")
+    return channel, members
+
+
 def game_in(bot: Any, match: Any) -> Any:
     """The game being played in the match's thread."""
     record = bot.games.find_in_channel(match.thread_id)
@@ -431,15 +452,7 @@ async def test_matches_are_played_as_drawn_and_a_double_no_show_advances_nobody(
 
 async def test_a_dropped_entrant_never_advances_on_a_bye(simcord_env) -> None:
     env = simcord_env
-    guild = env.create_guild("Club")
-    channel = guild.create_text_channel("cup")
-    ann, ben, cat, dan = (
-        guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat", "dan")
-    )
-    created = await ann.slash(channel, "tournament create", name="Cup", format="elimination")
-    for player in (ann, ben, cat, dan):
-        await player.click(created.response, label="Join")
-    await ann.slash(channel, "tournament start")
+    channel, (ann, *_) = await started_cup(env, ["ann", "ben", "cat", "dan"])
     snap = await snapshot(env.bot, channel)
     assert pairings(snap, 1) == [("ann", "dan"), ("ben", "cat")]
     # ann wins her semi-final, then withdraws; ben and cat never show up
@@ -459,15 +472,9 @@ async def test_a_dropped_entrant_never_advances_on_a_bye(simcord_env) -> None:
 
 async def test_a_dropped_entrant_scores_no_round_robin_bye(simcord_env) -> None:
     env = simcord_env
-    guild = env.create_guild("Club")
-    channel = guild.create_text_channel("league")
-    org, ann, ben, cat = (
-        guild.add_member(env.create_user(n)) for n in ("org", "ann", "ben", "cat")
+    channel, (org, _, ben, cat) = await started_cup(
+        env, ["org", "ann", "ben", "cat"], "round_robin", organiser_plays=False
     )
-    created = await org.slash(channel, "tournament create", name="League", format="round_robin")
-    for player in (ann, ben, cat):
-        await player.click(created.response, label="Join")
-    await org.slash(channel, "tournament start")
     snap = await snapshot(env.bot, channel)
     # circle method over ann, ben, cat: ben v cat and ann's bye; ann v cat, ben's bye; ...
     assert pairings(snap, 1) == [("ben", "cat"), ("ann", None)]
@@ -487,15 +494,7 @@ async def test_a_match_lobby_outlives_a_shorter_lobby_expiry_across_a_restart(
     simcord_env, bot_settings
 ) -> None:
     env = simcord_env
-    guild = env.create_guild("Club")
-    channel = guild.create_text_channel("cup")
-    ann, ben = (guild.add_member(env.create_user(n)) for n in ("ann", "ben"))
-    created = await ann.slash(
-        channel, "tournament create", name="Cup", format="elimination", show_up="2h"
-    )
-    for player in (ann, ben):
-        await player.click(created.response, label="Join")
-    await ann.slash(channel, "tournament start")
+    channel, (ann, ben) = await started_cup(env, ["ann", "ben"], show_up="2h")
     (match,) = (await snapshot(env.bot, channel)).round_matches(1)
     # the bot restarts with casual lobbies closing after an hour: the match has two hours
     await env.bot.close()
@@ -544,13 +543,7 @@ async def test_a_deleted_match_thread_leaves_the_match_to_the_organiser(simcord_
     """An admin deletes a match's thread mid-game: the match is not replayed in the thread
     that is gone (both sides would then forfeit at the show-up time); the organiser reports."""
     env = simcord_env
-    guild = env.create_guild("Club")
-    channel = guild.create_text_channel("cup")
-    ann, ben = (guild.add_member(env.create_user(n)) for n in ("ann", "ben"))
-    created = await ann.slash(channel, "tournament create", name="Cup", format="elimination")
-    for player in (ann, ben):
-        await player.click(created.response, label="Join")
-    await ann.slash(channel, "tournament start")
+    channel, (ann, ben) = await started_cup(env, ["ann", "ben"])
     (match,) = (await snapshot(env.bot, channel)).round_matches(1)
     await check_in(channel, match, [ann, ben])
     record = game_in(env.bot, match)
