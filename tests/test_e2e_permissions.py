@@ -1,9 +1,15 @@
 """Who may do what, through Discord: replays of other servers' games, strangers in a
-tournament match's lobby, the host removing a computer player, and who rules on table talk."""
+tournament match's lobby, the host removing a computer player, who rules on table talk, and
+where the bot itself lacks the permissions a game or a tournament needs."""
 
 from __future__ import annotations
 
 from typing import Any
+
+import discord
+from simcord.backend.models import Overwrite
+from simcord.builders import ChannelHandle
+from simcord.enums import OverwriteType
 
 from .e2e_helpers import make_table, open_and_start
 from .test_e2e_tournament import check_in, game_in, match_of, snapshot, thread_of
@@ -129,3 +135,77 @@ async def test_the_rules_say_who_may_rule_on_table_talk(simcord_env) -> None:
     assert "a player of a team that neither made nor faces the call" in text
     assert "the call stands after 10 min unless the caller withdraws it" in text
     assert len(text) <= 2000
+
+
+# ---------------------------------------------------------------------- the bot's own permissions
+def deny_bot(env: Any, channel: Any, **permissions: bool) -> None:
+    """A server admin takes ``permissions`` (each given as False) from the bot in ``channel``
+    (a thread inherits its channel's)."""
+    deny = discord.PermissionOverwrite(**permissions).pair()[1].value
+    env.backend.set_overwrite(
+        channel.id, Overwrite(env.bot.user.id, OverwriteType.MEMBER, allow=0, deny=deny)
+    )
+
+
+async def test_no_lobby_opens_or_starts_where_the_bot_cannot_post_the_board(simcord_env) -> None:
+    env = simcord_env
+    table = await make_table(env, ["alice", "bob"])
+    alice, bob = table.players
+    quiet = table.guild.create_text_channel("quiet")
+    deny_bot(env, quiet, send_messages=False, attach_files=False)
+    refused = await alice.slash(quiet, "sequence new")
+    assert refused.ephemeral
+    assert refused.response.content == (
+        "⚠️ I cannot post the board here: I need the **Send Messages** and **Attach Files** "
+        "permissions in this channel. Ask a server admin for them, or play in another channel."
+    )
+    assert await env.bot.db.lobbies.get_for_channel(quiet.id) is None
+
+    # in a thread, what counts is Send Messages in Threads
+    threads = table.guild.create_text_channel("threads")
+    thread = ChannelHandle(
+        env, table.guild, env.backend.create_thread(threads.id, "game", alice.id)
+    )
+    deny_bot(env, threads, send_messages_in_threads=False)
+    refused = await alice.slash(thread, "sequence new")
+    assert refused.ephemeral
+    assert "I need the **Send Messages in Threads** permission" in refused.response.content
+
+    # a lobby opened before the bot lost a permission does not start a game it cannot show
+    lobby = (await alice.slash(table.channel, "sequence new")).response
+    await bob.click(lobby, label="Join")
+    deny_bot(env, table.channel, embed_links=False)
+    refused = await alice.click(lobby, label="Start")
+    assert refused.ephemeral and "I need the **Embed Links** permission" in refused.response.content
+    assert table.game() is None
+
+    # given back, the game begins and its board is posted
+    env.backend.delete_overwrite(table.channel.id, env.bot.user.id)
+    assert (await alice.click(lobby, label="Start")).acknowledged
+    assert table.channel.last_message.attachments[0].filename == "board.png"
+
+
+async def test_no_tournament_opens_where_its_match_threads_would_stay_empty(simcord_env) -> None:
+    env = simcord_env
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("cup")
+    ann, ben = (guild.add_member(env.create_user(n)) for n in ("ann", "ben"))
+    deny_bot(env, channel, send_messages_in_threads=False)
+    refused = await ann.slash(channel, "tournament create", name="Duel", format="elimination")
+    assert refused.ephemeral
+    assert refused.response.content == (
+        "⚠️ I cannot run a tournament here: I need the **Send Messages in Threads** permission "
+        "in this channel. Ask a server admin for it, or play in another channel."
+    )
+    assert await env.bot.db.tournaments.in_channel(channel.id) == []
+
+    # a permission lost after the sign-up stops the start, before any match is drawn
+    env.backend.delete_overwrite(channel.id, env.bot.user.id)
+    created = await ann.slash(channel, "tournament create", name="Duel", format="elimination")
+    for player in (ann, ben):
+        await player.click(created.response, label="Join")
+    deny_bot(env, channel, create_public_threads=False)
+    refused = await ann.slash(channel, "tournament start")
+    assert refused.ephemeral
+    assert "I need the **Create Public Threads** permission" in refused.response.content
+    assert (await snapshot(env.bot, channel)).tournament.status == "signup"

@@ -59,3 +59,41 @@ def can_manage(interaction: discord.Interaction, permission: str) -> bool:
     """Whether the user has a channel permission (``manage_channels``, ``manage_messages``...)."""
     permissions = interaction.permissions
     return bool(getattr(permissions, permission, False) or permissions.administrator)
+
+
+#: Discord's names for the permissions the bot checks it has, as its settings show them.
+PERMISSION_NAMES = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "create_public_threads": "Create Public Threads",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+}
+
+
+def table_permissions(interaction: discord.Interaction) -> tuple[str, ...]:
+    """What the bot needs where a game is played: to post the board, an image in an embed."""
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    send = "send_messages_in_threads" if in_thread else "send_messages"
+    return ("view_channel", send, "embed_links", "attach_files")
+
+
+def require_bot_permissions(interaction: discord.Interaction, needs: str, *names: str) -> None:
+    """Refuse, before anything changes, where the bot lacks one of ``names`` in the channel of
+    the interaction: its posts there would fail, and the game or tournament go on unseen.
+    ``needs`` says what for (``"post the board"``)."""
+    granted = interaction.app_permissions
+    if granted.administrator:
+        return
+    wanted = dict.fromkeys(names)  # in order, once each
+    missing = [PERMISSION_NAMES[name] for name in wanted if not getattr(granted, name)]
+    if not missing:
+        return
+    *most, last = [f"**{name}**" for name in missing]
+    listed = f"{', '.join(most)} and {last}" if most else last
+    what, them = ("permissions", "them") if len(missing) > 1 else ("permission", "it")
+    raise UserError(
+        f"I cannot {needs} here: I need the {listed} {what} in this channel. "
+        f"Ask a server admin for {them}, or play in another channel."
+    )

@@ -24,7 +24,14 @@ from bot.services.tournament import (
     TournamentSettings,
 )
 from bot.store.tournaments import TournamentRecord
-from cogs.common.replies import can_manage, reply, reporting, user_name
+from cogs.common.replies import (
+    can_manage,
+    reply,
+    reporting,
+    require_bot_permissions,
+    table_permissions,
+    user_name,
+)
 
 from ..base import server_id
 from ..common.choices import PRESET_CHOICES
@@ -51,6 +58,17 @@ def tournament_channel_id(interaction: discord.Interaction) -> int:
     if isinstance(channel, discord.Thread) and channel.parent_id:
         return channel.parent_id
     return interaction.channel_id or 0
+
+
+def require_tournament_permissions(interaction: discord.Interaction) -> None:
+    """Refuse where the bot could not announce the rounds, or open and play in match threads."""
+    require_bot_permissions(
+        interaction,
+        "run a tournament",
+        *table_permissions(interaction),
+        "create_public_threads",
+        "send_messages_in_threads",
+    )
 
 
 def moderator(interaction: discord.Interaction) -> bool:
@@ -132,6 +150,7 @@ class TournamentCommands(
                     "Create a tournament in a server's text channel: each match gets a thread "
                     "there."
                 )
+            require_tournament_permissions(interaction)
             with self.bot.limits.counting(interaction, "new tournament"):  # refusals: free
                 guild_id = server_id(interaction)
                 await self.bot.caps.may_open_tournament(guild_id, interaction.user.id)
@@ -236,6 +255,7 @@ class TournamentCommands(
     async def start(self, interaction: discord.Interaction) -> None:
         async with reporting(interaction):
             tournament = await self.current(interaction)
+            require_tournament_permissions(interaction)
             progress = await self.service.start(
                 tournament.id, interaction.user.id, moderator(interaction)
             )
