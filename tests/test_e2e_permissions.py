@@ -82,6 +82,45 @@ async def test_a_match_lobby_seats_only_the_players_drawn_for_it(simcord_env) ->
     assert sorted(seat.user_id for seat in record.seats) == sorted([ann.id, ben.id])
 
 
+async def test_nobody_closes_a_match_lobby_which_only_a_result_ends(simcord_env) -> None:
+    env = simcord_env
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("cup")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_channels=True))
+    ann, ben = (guild.add_member(env.create_user(n)) for n in ("ann", "ben"))
+    mod = guild.add_member(env.create_user("mod"), roles=[mods])
+    created = await ann.slash(channel, "tournament create", name="Duel", format="elimination")
+    for player in (ann, ben):
+        await player.click(created.response, label="Join")
+    await ann.slash(channel, "tournament start")
+    match = match_of(await snapshot(env.bot, channel), 1, "ann")
+    thread = thread_of(channel, match)
+    lobby = await env.bot.db.lobbies.get_for_channel(thread.id)
+    host = ann if lobby.host_id == ann.id else ben
+    lobby_message = next(m for m in thread.history() if m.id == lobby.message_id)
+
+    # the host (a player of the match) and a moderator are refused, by command and button
+    refusal = (
+        "⚠️ This lobby is a tournament match: it stays open until the match is played or "
+        f"decided. The organiser (<@{ann.id}>) can decide it with `/tournament report`."
+    )
+    by_host = await host.slash(thread, "sequence cancel")
+    assert by_host.ephemeral and by_host.response.content == refusal
+    by_button = await host.click(lobby_message, label="Cancel")
+    assert by_button.ephemeral and by_button.response.content == refusal
+    by_moderator = await mod.slash(thread, "sequence cancel")
+    assert by_moderator.ephemeral and by_moderator.response.content == refusal
+    # the last player to leave does not close it either: they can sit down again
+    assert (await ann.slash(thread, "sequence leave")).response.content == "ann left."
+    assert (await ben.slash(thread, "sequence leave")).response.content == "ben left."
+    for player in (ann, ben):
+        assert (await player.slash(thread, "sequence join")).response.content.endswith("joined.")
+
+    # so the match is played when both are here
+    await check_in(channel, match, [ann, ben])
+    assert game_in(env.bot, match) is not None
+
+
 # ---------------------------------------------------------------------- computer seats
 async def test_the_host_removes_a_computer_player_by_name_or_from_the_list(simcord_env) -> None:
     table = await make_table(simcord_env, ["alice", "bob"])

@@ -124,7 +124,8 @@ class LobbyService:
             return lobby
 
     async def leave(self, channel_id: int, user_id: int) -> tuple[LobbyRecord, bool]:
-        """Leave the lobby; when the host leaves, the next person hosts (or the lobby closes).
+        """Leave the lobby; when the host leaves, the next person hosts (or the lobby closes,
+        but for a tournament match's, which stays open for its players to sit down again).
         Returns the lobby and whether it is still open."""
         async with self._locks(channel_id):
             lobby = await self.get(channel_id)
@@ -132,10 +133,10 @@ class LobbyService:
                 raise UserError("You are not in this lobby.")
             lobby.seats = [seat for seat in lobby.seats if seat.user_id != user_id]
             humans = [seat for seat in lobby.seats if not seat.is_computer]
-            if not humans:
+            if not humans and "tournament" not in lobby.options:  # a match's stays for it
                 await self.db.lobbies.delete(lobby.id, self.clock())
                 return lobby, False
-            if lobby.host_id == user_id:
+            if lobby.host_id == user_id and humans:
                 lobby.host_id = humans[0].user_id
             await self.db.lobbies.save(lobby)
             return lobby, True
@@ -187,6 +188,19 @@ class LobbyService:
         seat = find_computer(lobby, name)
         return await self.kick(channel_id, actor_id, seat.user_id), seat.name
 
+    async def _require_not_match(self, lobby: LobbyRecord) -> None:
+        """Refuse to close a tournament match's lobby: its players could then never start
+        the match, and one who checks in alone would win it by forfeit."""
+        match = lobby.options.get("tournament")
+        if match is None:
+            return
+        tournament = await self.db.tournaments.get(int(match.get("id", 0)))
+        organiser = f" (<@{tournament.organiser_id}>)" if tournament is not None else ""
+        raise UserError(
+            "This lobby is a tournament match: it stays open until the match is played or "
+            f"decided. The organiser{organiser} can decide it with `/tournament report`."
+        )
+
     async def _match_players(self, match: dict[str, Any]) -> set[int]:
         """The people drawn for a tournament match (both entrants' members)."""
         record = await self.db.tournaments.match(int(match.get("match", 0)))
@@ -222,9 +236,11 @@ class LobbyService:
         await self.db.lobbies.save(lobby)
 
     async def cancel(self, channel_id: int, actor_id: int, can_manage: bool) -> LobbyRecord:
-        """Close the lobby (the host, or anyone with Manage Channels)."""
+        """Close the lobby (the host, or anyone with Manage Channels); never a tournament
+        match's, which only the match's result closes."""
         async with self._locks(channel_id):
             lobby = await self.get(channel_id)
+            await self._require_not_match(lobby)
             if actor_id != lobby.host_id and not can_manage:
                 raise UserError("Only the host or someone with Manage Channels can cancel a lobby.")
             await self.db.lobbies.delete(lobby.id, self.clock())
