@@ -239,14 +239,18 @@ class Lobby(SequenceCog):
                 lobby = await self.bot.lobbies.open(
                     server_id(interaction), interaction.channel_id or 0, host, options
                 )
-            await interaction.response.send_message(
-                "🎲 A game of **Sequence** is starting! Press **Join** to play.",
-                embed=lobby_embed(lobby),
-                view=lobby_view(lobby),
-            )
+            try:
+                await interaction.response.send_message(
+                    "🎲 A game of **Sequence** is starting! Press **Join** to play.",
+                    embed=lobby_embed(lobby),
+                    view=lobby_view(lobby),
+                )
+            except discord.HTTPException:  # nobody saw the lobby: it must not block the channel
+                await self.bot.lobbies.expire(lobby.id, lobby.channel_id)
+                raise
+            self.schedule_expiry(lobby)
             message = await interaction.original_response()
             await self.bot.lobbies.set_message(lobby, message.id)
-            self.schedule_expiry(lobby)
 
     @app_commands.command(name="join", description="Join the lobby in this channel")
     async def join(self, interaction: discord.Interaction[SequenceBot]) -> None:

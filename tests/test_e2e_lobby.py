@@ -228,6 +228,20 @@ async def test_the_lobby_names_the_player_counts_of_its_preset(simcord_env, pres
     assert counts in opened.response.embeds[0].description
 
 
+async def test_a_lobby_discord_refused_to_show_does_not_block_the_channel(simcord_env):
+    """Discord refuses the lobby message of ``/sequence new``: nobody could see the lobby or
+    press Join, so it is not kept, and trying again (as the apology says) opens it."""
+    table = await make_table(simcord_env, NAMES[:2])
+    host, bob = table.players
+    simcord_env.inject_error("POST", "/interactions/*/callback", status=500)
+    await host.slash(table.channel, "sequence new")
+    assert len(simcord_env.errors) == 1  # the refused answer, logged by the error handler
+    assert await table.bot.db.lobbies.get_for_channel(table.channel.id) is None
+    again = await host.slash(table.channel, "sequence new")
+    assert not again.ephemeral and again.response.embeds[0].title.startswith("Sequence lobby")
+    assert (await bob.click(again.response, label="Join")).acknowledged
+
+
 async def test_a_start_whose_answer_discord_refuses_still_closes_the_lobby_message(simcord_env):
     """The game starts even when Discord refuses the answer to the Start click: the lobby
     message still announces it (cut, dealer, play order) and keeps no lobby buttons."""
