@@ -601,3 +601,33 @@ async def test_a_tournament_name_cannot_mention_anyone(simcord_env) -> None:
         assert refused.ephemeral and "cannot mention anyone" in refused.response.content, name
     created = await ann.slash(channel, "tournament create", name="Ann's @ Cup", format="swiss")
     assert not created.ephemeral, created.response.content
+
+
+async def test_organiser_commands_discord_refused_to_answer_still_open_the_matches(
+    simcord_env,
+) -> None:
+    """Discord refuses the answer to /tournament start, then to /tournament report: the
+    tournament is saved either way, so its match threads (round 1, then the final) still open,
+    rather than waiting for a restart with every match unplayable."""
+    env = simcord_env
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("cup")
+    ann, ben, cat, dan = (
+        guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat", "dan")
+    )
+    created = await ann.slash(channel, "tournament create", name="Cup", format="elimination")
+    for member in (ann, ben, cat, dan):
+        await member.click(created.response, label="Join")
+    env.inject_error("POST", "/interactions/*/callback", status=500)
+    await ann.slash(channel, "tournament start")
+    snap = await snapshot(env.bot, channel)
+    assert snap.tournament.status == "running" and len(channel.threads) == 2
+    assert all(m.thread_id and m.message_id for m in snap.round_matches(1))
+    assert any("Cup: round 1**" in m.content for m in channel.history())  # the pairings
+    first, second = snap.round_matches(1)
+    await ann.slash(channel, "tournament report", match=first.id, winner=ann)
+    env.inject_error("POST", "/interactions/*/callback", status=500)
+    await ann.slash(channel, "tournament report", match=second.id, winner=ben)
+    (final,) = (await snapshot(env.bot, channel)).round_matches(2)
+    assert final.thread_id and len(channel.threads) == 3
+    assert f"<@{ann.id}>" in match_message(channel, final).content

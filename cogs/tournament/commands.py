@@ -6,6 +6,7 @@ Manage Server; the service refuses everyone else with a clear message.
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING
 
 import discord
@@ -74,6 +75,13 @@ def require_tournament_permissions(interaction: discord.Interaction) -> None:
 def moderator(interaction: discord.Interaction) -> bool:
     """Manage Server (or Administrator): may act as the organiser of any tournament."""
     return can_manage(interaction, "manage_guild")
+
+
+async def announce(interaction: discord.Interaction, text: str) -> None:
+    """Say in the channel what an organiser's change did. The change is saved: if Discord
+    refuses the answer, what follows it (threads, pairings, results) is still posted."""
+    with contextlib.suppress(discord.HTTPException):
+        await reply(interaction, text, ephemeral=False)
 
 
 @app_commands.guild_only()
@@ -260,11 +268,10 @@ class TournamentCommands(
                 tournament.id, interaction.user.id, moderator(interaction)
             )
             count = len(progress.snapshot.entrants)
-            await reply(
+            await announce(
                 interaction,
                 f"🏁 **{tournament.name}** starts with {count} entrants! Matches are opening in "
                 "their threads.",
-                ephemeral=False,
             )
             await self.tables.refresh_signup(progress.snapshot.tournament)
             await self.tables.publish(progress)
@@ -293,7 +300,7 @@ class TournamentCommands(
                 match,
                 winner.id if winner is not None else None,
             )
-            await reply(interaction, f"📝 Match #{match} is recorded.", ephemeral=False)
+            await announce(interaction, f"📝 Match #{match} is recorded.")
             await self.tables.publish(progress)
 
     @report.autocomplete("match")
@@ -325,7 +332,7 @@ class TournamentCommands(
             entrant, progress = await self.service.drop(
                 tournament.id, interaction.user.id, moderator(interaction), player.id
             )
-            await reply(interaction, f"🚫 {shown_name(entrant.name)} was dropped.", ephemeral=False)
+            await announce(interaction, f"🚫 {shown_name(entrant.name)} was dropped.")
             if progress.snapshot.tournament.status == "signup":
                 await self.tables.refresh_signup(progress.snapshot.tournament)
             await self.tables.publish(progress)
@@ -339,7 +346,7 @@ class TournamentCommands(
             )
             status = progress.snapshot.tournament.status
             text = "ended" if status == "finished" else "cancelled before it started"
-            await reply(interaction, f"🛑 **{tournament.name}** was {text}.", ephemeral=False)
+            await announce(interaction, f"🛑 **{tournament.name}** was {text}.")
             await self.tables.refresh_signup(progress.snapshot.tournament)
             await self.tables.publish(progress)
 
