@@ -109,7 +109,11 @@ class Draws(SequenceCog):
             if view is None:
                 await interaction.response.send_message(text)
                 return
-            await interaction.response.send_message(text, view=view)
+            try:
+                await interaction.response.send_message(text, view=view)
+            except discord.HTTPException:  # nobody saw the offer: nobody could answer it
+                await self._expire(record.id, state.offer)
+                raise
             message = await interaction.original_response()
             await self.remember(state.record, state.offer, message)
 

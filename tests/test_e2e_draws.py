@@ -175,6 +175,23 @@ async def test_an_offer_lapses_when_the_game_moves_on(simcord_env):
     assert await table.bot.db.votes.of_game(record.id) == {}
 
 
+async def test_an_offer_discord_refused_to_show_can_be_made_again(simcord_env):
+    """Discord refuses the public offer of ``/sequence draw``: nobody saw it or its buttons,
+    so it is not kept open; trying again (as the apology says) makes the offer."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    record = await open_and_start(table)
+    simcord_env.inject_error("POST", "/interactions/*/callback", status=500)
+    await alice.slash(table.channel, "sequence draw")
+    await settle(simcord_env)
+    assert len(simcord_env.errors) == 1  # the refused answer, logged by the error handler
+    assert (DRAW, 0) not in record.votes and await table.bot.db.votes.of_game(record.id) == {}
+    again = await alice.slash(table.channel, "sequence draw")
+    assert not again.ephemeral and "offers a **draw**" in again.response.content
+    accepted = await bob.click(again.response, label="Accept the draw")
+    assert accepted.acknowledged and "Draw agreed" in again.response.content
+
+
 async def test_an_offer_lapses_after_its_time_and_across_a_restart(simcord_env, bot_settings):
     table = await make_table(simcord_env, ["alice", "bob"])
     alice, bob = table.players
