@@ -631,3 +631,18 @@ async def test_organiser_commands_discord_refused_to_answer_still_open_the_match
     (final,) = (await snapshot(env.bot, channel)).round_matches(2)
     assert final.thread_id and len(channel.threads) == 3
     assert f"<@{ann.id}>" in match_message(channel, final).content
+
+
+async def test_a_tournament_discord_refused_to_show_can_be_created_again(simcord_env) -> None:
+    """Discord refuses the sign-up message of /tournament create: nobody saw it or its Join
+    button, so it is not kept open; trying again (as the apology says) opens it."""
+    env = simcord_env
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("cup")
+    ann = guild.add_member(env.create_user("ann"))
+    env.inject_error("POST", "/interactions/*/callback", status=500)
+    await ann.slash(channel, "tournament create", name="Cup", format="swiss")
+    assert len(env.errors) == 1  # the refused answer, logged by the error handler
+    again = await ann.slash(channel, "tournament create", name="Cup", format="swiss")
+    assert not again.ephemeral and again.response.embeds[0].title == "🏆 Cup"
+    assert (await ann.click(again.response, label="Join")).acknowledged

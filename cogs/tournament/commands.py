@@ -188,11 +188,15 @@ class TournamentCommands(
                     settings,
                 )
             snapshot = await self.service.snapshot(tournament.id)
-            await interaction.response.send_message(
-                "🏆 A tournament is open for sign-up!",
-                embed=signup_embed(snapshot),
-                view=signup_view(tournament.id),
-            )
+            try:
+                await interaction.response.send_message(
+                    "🏆 A tournament is open for sign-up!",
+                    embed=signup_embed(snapshot),
+                    view=signup_view(tournament.id),
+                )
+            except discord.HTTPException:  # nobody saw the sign-up: it must not block the next
+                await self.service.end(tournament.id, interaction.user.id, True)
+                raise
             message = await interaction.original_response()
             await self.service.set_message(tournament, message.id)
 
