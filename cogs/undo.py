@@ -47,7 +47,12 @@ class Undo(SequenceCog):
         async with reporting(interaction):
             record = self.bot.games.for_channel(interaction.channel_id or 0)
             state = await self.service.request(record.id, interaction.user.id)
-            await self.show(interaction, state, edit=False)
+            try:
+                await self.show(interaction, state, edit=False)
+            except discord.HTTPException:  # nobody saw the request: nothing may wait for it
+                if not (state.done or state.refused):
+                    await self.service.withdraw(record.id, state.count)
+                raise
 
     async def show(self, interaction: discord.Interaction, state: UndoState, *, edit: bool) -> None:
         """The request message: who must still agree, or the result."""

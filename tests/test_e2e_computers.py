@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.config import Settings
+from bot.services.undo import open_request
 
 from .conftest import make_settings
 from .e2e_helpers import make_table
@@ -111,6 +112,20 @@ async def test_a_computer_waits_for_its_teammate_to_answer_an_undo(simcord_env):
     assert agreed.acknowledged and "taken back" in ask.response.content
     assert len(table.game().game.moves) == count
     await simcord_env.advance_time(PAUSE + 1)  # its turn again: it plays after its pause
+    assert len(table.game().game.moves) == count + 1
+
+
+async def test_an_undo_request_nobody_saw_holds_no_computer(simcord_env):
+    """Discord refuses the request's message: nobody can answer it, so it is withdrawn and the
+    computer to move does not wait for it."""
+    table, record = await mixed_table(simcord_env)
+    alice, _ = table.players
+    count = len(record.game.moves)
+    simcord_env.inject_error("POST", "/interactions/*/callback", status=500)
+    await alice.slash(table.channel, "sequence undo")
+    assert len(simcord_env.errors) == 1  # the refused answer, logged by the error handler
+    assert open_request(table.game()) is None
+    await simcord_env.advance_time(PAUSE + 1)
     assert len(table.game().game.moves) == count + 1
 
 

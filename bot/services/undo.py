@@ -87,6 +87,18 @@ class UndoService:
         state, _ = await self.games.change(game_id, work)
         return state
 
+    async def withdraw(self, game_id: int, count: int) -> None:
+        """Close the request made at move ``count`` unanswered (nobody saw it: Discord refused
+        its message), so that nothing waits for its answer; a later request is left alone."""
+
+        async def work(draft: Draft) -> None:
+            request = draft.options.get(REQUEST)
+            if request and request["count"] == count:
+                draft.options.pop(REQUEST, None)
+                draft.events.append(UndoRefused(draft.record))
+
+        await self.games.change(game_id, work)
+
 
 def open_request(record: GameRecord) -> dict[str, Any] | None:
     """The host's undo request still open for the game as it stands, if any."""
