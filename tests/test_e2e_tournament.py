@@ -646,3 +646,23 @@ async def test_a_tournament_discord_refused_to_show_can_be_created_again(simcord
     again = await ann.slash(channel, "tournament create", name="Cup", format="swiss")
     assert not again.ephemeral and again.response.embeds[0].title == "🏆 Cup"
     assert (await ann.click(again.response, label="Join")).acknowledged
+
+
+async def test_a_tournaments_games_take_the_bots_reminder_and_time_out_policy(
+    simcord_env, bot_settings
+) -> None:
+    """An admin sets REMINDER_DELAY and TIME_LIMIT_POLICY: a tournament's games follow them,
+    as casual games do (a tournament has no option of its own for either)."""
+    env = simcord_env
+    await env.bot.close()
+    configured = bot_settings.with_overrides(reminder_delay=3600, time_limit_policy="computer")
+    await env.restart_bot(create_bot(configured))
+    channel, (ann, ben) = await started_cup(env, ["ann", "ben"], time_limit="2h")
+    (match,) = (await snapshot(env.bot, channel)).round_matches(1)
+    await check_in(channel, match, [ann, ben])
+    record = game_in(env.bot, match)
+    seat = record.game.turn
+    await env.advance_time(3600 + 5)
+    assert any(m.content.startswith("⏰") for m in thread_of(channel, match).history())
+    await env.advance_time(3600)
+    assert record.game.moves[-1].kind == "play" and record.game.moves[-1].seat == seat

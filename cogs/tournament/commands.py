@@ -170,6 +170,8 @@ class TournamentCommands(
                     manual_draw=manual_draw,
                     tabletalk_stands=tabletalk_stands,
                     turn_time_limit=parse_duration(time_limit) if time_limit else 0,
+                    time_limit_policy=self.bot.settings.time_limit_policy,
+                    reminder_delay=self.bot.settings.reminder_delay,
                     rated=rated,
                 )
                 settings = TournamentSettings(
