@@ -183,11 +183,16 @@ class Lobby(SequenceCog):
         small_hands="House rule: 2 cards each with 10 or 12 players",
         endless_guard="A draw when the deck is reshuffled twice with no new sequence (default: on)",
         tabletalk_stands="House rule: a table-talk call stands without confirmation",
-        time_limit="Time per turn, like 10m, 12h or 2d (default: none)",
+        time_limit=(
+            "Time per turn, like 10m, 12h or 2d (default: the bot's setting, none unless changed)"
+        ),
         on_timeout=(
             "What happens when the time runs out (default: the bot's setting, skip unless changed)"
         ),
-        reminder="Remind the player to move after this long, like 12h (default 12h; none: never)",
+        reminder=(
+            "Remind the player to move after this long, like 6h or none (default: the bot's "
+            "setting, 12h)"
+        ),
         rated="Whether the game counts for ratings (default: yes)",
         hints="Allow /sequence hint (practice games only; makes the game unrated)",
     )

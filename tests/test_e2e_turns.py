@@ -8,6 +8,7 @@ import random
 import pytest
 
 from bot.app import create_bot
+from bot.cli.commands import tree_commands
 from bot.config import Settings
 from bot.game import player_view, space_name
 from bot.game.ai import choose_move
@@ -107,6 +108,24 @@ async def test_the_configured_time_limit_policy_is_the_default(simcord_env, bot_
     await table.players[0].slash(table.channel, "sequence cancel")
     record = await open_and_start(table, time_limit="1h", on_timeout="skip")
     assert record.options["time_limit_policy"] == "skip"
+
+
+async def test_the_configured_time_limit_and_reminder_are_the_defaults_the_options_name(
+    simcord_env, bot_settings
+):
+    """An admin sets TURN_TIME_LIMIT and REMINDER_DELAY: a host who chooses neither gets them,
+    and /sequence new's options say so (not "default: none" and "default 12h")."""
+    await simcord_env.bot.close()
+    configured = bot_settings.with_overrides(turn_time_limit=HOUR, reminder_delay=HOUR // 2)
+    await simcord_env.restart_bot(create_bot(configured))
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table)
+    assert record.options["turn_time_limit"] == HOUR
+    assert record.options["reminder_delay"] == HOUR // 2
+    (new,) = [c for c in tree_commands(simcord_env.bot.tree) if c.name == "sequence new"]
+    described = {option.name: option.description for option in new.options}
+    for name in ("time_limit", "on_timeout", "reminder"):
+        assert "(default: the bot's setting," in described[name], described[name]
 
 
 async def test_time_limit_computer_plays_the_whole_turn_after_a_dead_card(simcord_env):
