@@ -136,6 +136,22 @@ async def test_a_lobby_in_a_thread_and_one_game_per_channel(simcord_env):
     assert not (await carol.slash(table.channel, "sequence new")).ephemeral
 
 
+async def test_a_game_command_in_a_lobby_that_has_not_started_points_to_start(simcord_env):
+    """Before Start, /sequence hand (or board, status...) finds no game: its answer must not
+    tell the players to open a lobby with /sequence new, which the lobby open there refuses,
+    but that the game begins when the host presses Start."""
+    table = await make_table(simcord_env, NAMES[:2])
+    alice, bob = table.players
+    lobby = (await alice.slash(table.channel, "sequence new")).response
+    await bob.click(lobby, label="Join")
+    for command in ("sequence hand", "sequence board", "sequence status"):
+        early = await bob.slash(table.channel, command)
+        assert early.ephemeral and "open a lobby with" not in early.response.content, command
+        assert "presses **Start**" in early.response.content, early.response.content
+    as_told = await bob.slash(table.channel, "sequence new")
+    assert as_told.ephemeral and "A lobby is already open here" in as_told.response.content
+
+
 async def test_the_words_at_the_table_read_right(simcord_env):
     """Plurals, the play order as played, and no "in 0 s" for a game that took no time."""
     from .e2e_helpers import open_and_start, seat_actor

@@ -251,7 +251,10 @@ class GameService:
         """The active game of a channel, or a clear error."""
         record = self.find_in_channel(channel_id)
         if record is None:
-            raise UserError("There is no game in this channel: open a lobby with `/sequence new`.")
+            raise UserError(
+                "There is no game in this channel yet: a game begins when the host of a lobby "
+                "here presses **Start** (`/sequence new` opens a lobby)."
+            )
         return record
 
     def find_in_channel(self, channel_id: int) -> GameRecord | None:
