@@ -171,7 +171,8 @@ async def test_the_rules_say_who_may_rule_on_table_talk(simcord_env) -> None:
     text = shown.response.content
     assert "**Who rules on a table-talk call**: never anyone on the accused team." in text
     assert "otherwise the host, unless the host's team is accused" in text
-    assert "a player of a team that neither made nor faces the call" in text
+    assert "a person playing on a team that neither made nor faces the call" in text
+    assert "(a computer never rules)" in text and "A team faces one call at a time." in text
     assert "the call stands after 10 min unless the caller withdraws it" in text
     assert len(text) <= 2000
 

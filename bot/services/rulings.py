@@ -23,9 +23,10 @@ from bot.game.settings import TEAM_NAMES
 #: The rule in a few lines, for ``/sequence rules``.
 RULING_RULE = (
     "**Who rules on a table-talk call**: never anyone on the accused team. A member with Manage "
-    "Messages may rule; otherwise the host, unless the host's team is accused; then a player "
-    "of a team that neither made nor faces the call. If there is nobody like that, the call "
-    "{fallback} unless the caller withdraws it. The caller may always withdraw a call."
+    "Messages may rule; otherwise the host, unless the host's team is accused; then a person "
+    "playing on a team that neither made nor faces the call (a computer never rules). If there "
+    "is nobody like that, the call {fallback} unless the caller withdraws it. The caller may "
+    "always withdraw a call. A team faces one call at a time."
 )
 
 
