@@ -177,7 +177,9 @@ class Lobby(SequenceCog):
     @app_commands.describe(
         preset="classic (official rules) or convoy (the 3-convoy variant)",
         teams="2 or 3 teams, or automatic",
-        sequences_to_win="House rule: sequences needed to win (default: 2 with 2 teams, 1 with 3)",
+        sequences_to_win=(
+            "House rule: sequences needed to win (default: 2 with 2 teams, 1 with 3; convoy: 3)"
+        ),
         bot_picks_five="House rule: in a line of 6+, the bot picks the five (default: the mover)",
         manual_draw="House rule: draw by hand, and lose the draw if you forget",
         small_hands="House rule: 2 cards each with 10 or 12 players",

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from simcord.builders import ChannelHandle
 
+from bot.cli.commands import tree_commands
+
 from .e2e_helpers import Table, make_table, open_and_start
 
 NAMES = [f"player{n}" for n in range(14)]
@@ -150,6 +152,17 @@ async def test_a_game_command_in_a_lobby_that_has_not_started_points_to_start(si
         assert "presses **Start**" in early.response.content, early.response.content
     as_told = await bob.slash(table.channel, "sequence new")
     assert as_told.ephemeral and "A lobby is already open here" in as_told.response.content
+
+
+async def test_a_convoy_game_needs_the_three_sequences_the_option_names(simcord_env):
+    """/sequence new's sequences_to_win says what a game needs when the host leaves it out:
+    2 with two teams, 1 with three, and 3 in convoy (not 2, as it said)."""
+    table = await make_table(simcord_env, NAMES[:2])
+    record = await open_and_start(table, preset="convoy")
+    assert record.game.settings.sequences_to_win == 3
+    (new,) = [c for c in tree_commands(simcord_env.bot.tree) if c.name == "sequence new"]
+    (option,) = [o for o in new.options if o.name == "sequences_to_win"]
+    assert "convoy: 3" in option.description, option.description
 
 
 async def test_the_words_at_the_table_read_right(simcord_env):
