@@ -31,7 +31,8 @@ an opponent's chip that is not in a finished sequence.
 • A **sequence** is 5 chips in a row, column or diagonal; the corners count for everyone. Two \
 sequences of a team may share one space.
 • **Win**: 2 sequences with 2 teams, 1 with 3 teams (convoy: 3).
-• A **dead card** (both spaces covered) can be turned in once a turn for a new one.
+• A **dead card** (both spaces covered) can be turned in once a turn for a new one, then you \
+play on (convoy: that is your whole turn).
 • **No table talk**: coaching a teammate costs every member of the team a card.
 Use the **Your hand** button under the board, or `/sequence hand`, to play privately."""
 

@@ -62,6 +62,16 @@ async def test_status_and_rules(simcord_env):
     assert record is not None
 
 
+async def test_the_rules_say_a_convoy_dead_card_is_the_whole_turn(simcord_env):
+    """In convoy, turning in a dead card ends the turn (no chip until the next one): the rules
+    must not promise the player can play on after it, as in the classic game."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, preset="convoy")
+    rules = (await table.players[0].slash(table.channel, "sequence rules")).response.content
+    assert "convoy: that is your whole turn" in rules and len(rules) <= 2000
+    assert record.game.settings.convoy
+
+
 async def test_several_games_at_once_in_different_channels(simcord_env):
     first = await make_table(simcord_env, ["alice", "bob"])
     second_channel = first.guild.create_text_channel("sequence-2")
