@@ -158,7 +158,11 @@ class TableTalk(SequenceCog):
             f"🗣️ <@{report.reporter_id}> calls **table talk** on {team_label(report.team)}{where}."
         )
         if TableOptions.from_dict(record.options).tabletalk_stands:
-            await reply(interaction, text, ephemeral=False)
+            try:
+                await reply(interaction, text, ephemeral=False)
+            except discord.HTTPException:  # nobody saw the call: it is not upheld unseen
+                await self._withdraw_unseen(report)
+                raise
             await self.service.resolve(
                 report.id, interaction.user.id, uphold=True, can_moderate=True
             )
@@ -176,12 +180,17 @@ class TableTalk(SequenceCog):
             await interaction.response.send_message(text, view=view)
             message = await interaction.original_response()
         except discord.HTTPException:  # nobody saw the call: it must not block the next one
-            await self.service.resolve(
-                report.id, report.reporter_id, uphold=False, can_moderate=False, withdraw=True
-            )
+            await self._withdraw_unseen(report)
             raise
         await self.service.set_message(report, message.id)
         self.schedule_stand(record, dataclasses.replace(report, message_id=message.id))
+
+    async def _withdraw_unseen(self, report: ReportRecord) -> None:
+        """Withdraw a call Discord refused to show: nobody could see or rule on it, and a
+        pending call would refuse the next call on the same team."""
+        await self.service.resolve(
+            report.id, report.reporter_id, uphold=False, can_moderate=False, withdraw=True
+        )
 
     @property
     def timeout(self) -> int:

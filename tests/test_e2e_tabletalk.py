@@ -170,3 +170,20 @@ async def test_a_player_whose_team_resigned_cannot_call(simcord_env):
     call = await bob.slash(table.channel, "sequence tabletalk", team=team)
     assert call.ephemeral and "no longer in this game" in call.response.content
     assert not await table.bot.db.tabletalk.pending(record.id)
+
+
+async def test_a_standing_call_discord_refused_to_show_does_not_block_the_next(simcord_env):
+    """With the house rule "calls stand", a call whose message Discord refused is withdrawn
+    too: it was never upheld, nobody could see it, and the team may be called again."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    record = await open_and_start(table, tabletalk_stands=True)
+    bob_team = record.game.team_of(seat_of(record, bob.id))
+    simcord_env.inject_error("POST", "/interactions/*/callback", status=500)
+    await alice.slash(table.channel, "sequence tabletalk", team=bob_team)
+    assert len(simcord_env.errors) == 1  # the refused answer, logged by the error handler
+    assert not await table.bot.db.tabletalk.pending(record.id)
+    assert not any(record.game.owed_forfeits)
+    again = await alice.slash(table.channel, "sequence tabletalk", team=bob_team)
+    assert not again.ephemeral and "calls **table talk**" in again.response.content
+    assert record.game.owed_forfeits[seat_of(record, bob.id)] == 1
