@@ -666,3 +666,21 @@ async def test_a_tournaments_games_take_the_bots_reminder_and_time_out_policy(
     assert any(m.content.startswith("⏰") for m in thread_of(channel, match).history())
     await env.advance_time(3600)
     assert record.game.moves[-1].kind == "play" and record.game.moves[-1].seat == seat
+
+
+async def test_the_last_check_in_discord_refused_to_answer_still_starts_the_game(
+    simcord_env,
+) -> None:
+    """Discord refuses the answer to the last *I'm here*: the check-in is saved, so the game
+    starts all the same, rather than everyone being here and no game ever starting."""
+    env = simcord_env
+    channel, (ann, ben) = await started_cup(env, ["ann", "ben"])
+    (match,) = (await snapshot(env.bot, channel)).round_matches(1)
+    await check_in(channel, match, [ann])
+    env.inject_error("POST", "/interactions/*/callback", status=500)
+    here = await ben.click(match_message(channel, match), label="I'm here")
+    assert "The game begins" in here.response.content
+    record = game_in(env.bot, match)
+    assert not record.game.moves and not match_message(channel, match).components
+    (started,) = [m for m in (await snapshot(env.bot, channel)).matches if m.id == match.id]
+    assert started.status == "playing" and started.game_id == record.id

@@ -129,11 +129,17 @@ class TournamentTables(commands.Cog):
 
     # ------------------------------------------------------------------ check-ins
     async def check_in(self, interaction: discord.Interaction, match_id: int) -> None:
-        """A player pressed *I'm here*; the last one to do so starts the game."""
+        """A player pressed *I'm here*; the last one to do so starts the game (the check-in is
+        saved: if Discord refuses to update the match message, the game starts all the same)."""
         result = await self.service.check_in(match_id, interaction.user.id)
-        await interaction.response.edit_message(
-            content=match_text(result.snapshot, result.match), allowed_mentions=QUIET
-        )
+        try:
+            await interaction.response.edit_message(
+                content=match_text(result.snapshot, result.match), allowed_mentions=QUIET
+            )
+        except discord.HTTPException as error:
+            if not result.everyone_here:
+                raise
+            log.info("Could not update the message of match %d (HTTP %s)", match_id, error.status)
         if not result.everyone_here:
             return
         thread_id = result.match.thread_id or 0
