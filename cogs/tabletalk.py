@@ -233,10 +233,15 @@ class TableTalk(SequenceCog):
             verdict = "withdrawn"
         else:
             verdict = "upheld ⚖️" if report.status == "upheld" else "dismissed"
-        await interaction.response.edit_message(
-            content=f"🗣️ Table talk on {team_label(report.team)} was **{verdict}** by <@{interaction.user.id}>.",  # noqa: E501
-            view=None,
-        )
+        text = f"🗣️ Table talk on {team_label(report.team)} was **{verdict}** by <@{interaction.user.id}>."  # noqa: E501
+        try:
+            await interaction.response.edit_message(content=text, view=None)
+        except discord.HTTPException:
+            # The ruling is saved: the call's message says so all the same, and the ruler is told.
+            if interaction.message is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.message.edit(content=text, view=None)
+            await reply(interaction, text)
 
     async def penalty_posted(self, event: RulingMade) -> None:
         """After an upheld call: tell the offending team to forfeit, with the Forfeit button."""

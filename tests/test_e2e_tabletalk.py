@@ -187,3 +187,19 @@ async def test_a_standing_call_discord_refused_to_show_does_not_block_the_next(s
     again = await alice.slash(table.channel, "sequence tabletalk", team=bob_team)
     assert not again.ephemeral and "calls **table talk**" in again.response.content
     assert record.game.owed_forfeits[seat_of(record, bob.id)] == 1
+
+
+async def test_a_ruling_discord_refused_to_show_still_closes_the_call(simcord_env):
+    """Discord refuses the answer to Uphold: the ruling is saved, so the call's message says
+    so and loses its buttons, rather than showing the call still waiting for ever."""
+    table, record = await four_player_game(simcord_env)
+    host = table.players[0]
+    offenders = 1 - record.game.team_of(seat_of(record, host.id))
+    caller = members(table, record, 1 - offenders)[0]
+    call = await caller.slash(table.channel, "sequence tabletalk", team=offenders)
+    simcord_env.inject_error("POST", "/interactions/*/callback", status=500)
+    ruled = await host.click(call.response, label="Uphold")
+    assert ruled.ephemeral and "was **upheld" in ruled.response.content  # not "try again"
+    assert "was **upheld" in call.response.content and not call.response.components
+    assert sum(record.game.owed_forfeits) == 2  # upheld once
+    assert "forfeits one card" in table.channel.last_message.content
