@@ -23,7 +23,7 @@ from .common.answers import AnswerButton
 from .common.components import Components
 from .common.describe import seat_label, team_label
 from .common.lookup import cog_of
-from .common.replies import reporting
+from .common.replies import reporting, show_answer
 
 
 class DrawButton(
@@ -41,7 +41,7 @@ class DrawButton(
                 self.game_id, interaction.user.id, self.count, accept=self.agrees
             )
             text, view = offer_message(state.record, state)
-            await interaction.response.edit_message(content=text, view=view)
+            await show_answer(interaction, text, view)
 
 
 def offer_message(record: GameRecord, state: DrawState) -> tuple[str, Components | None]:

@@ -27,7 +27,7 @@ from .common.components import Components
 from .common.custom_ids import Templated
 from .common.describe import seat_label, team_label
 from .common.lookup import bot_of, cog_of
-from .common.replies import can_manage, reply, reporting
+from .common.replies import can_manage, reply, reporting, show_answer
 from .hand.panel import build_hand_panel
 
 
@@ -234,14 +234,7 @@ class TableTalk(SequenceCog):
         else:
             verdict = "upheld ⚖️" if report.status == "upheld" else "dismissed"
         text = f"🗣️ Table talk on {team_label(report.team)} was **{verdict}** by <@{interaction.user.id}>."  # noqa: E501
-        try:
-            await interaction.response.edit_message(content=text, view=None)
-        except discord.HTTPException:
-            # The ruling is saved: the call's message says so all the same, and the ruler is told.
-            if interaction.message is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await interaction.message.edit(content=text, view=None)
-            await reply(interaction, text)
+        await show_answer(interaction, text, None)
 
     async def penalty_posted(self, event: RulingMade) -> None:
         """After an upheld call: tell the offending team to forfeit, with the Forfeit button."""

@@ -13,7 +13,7 @@ from .common.answers import AnswerButton
 from .common.components import Components
 from .common.describe import describe_move, team_label
 from .common.lookup import cog_of
-from .common.replies import reporting
+from .common.replies import reporting, show_answer
 
 
 class UndoButton(AnswerButton, custom_id="seq:undo:{game_id}:{count}:{answer:agree|refuse}"):
@@ -75,7 +75,7 @@ class Undo(SequenceCog):
             view.add_item(UndoButton(record.id, state.count, "agree"))
             view.add_item(UndoButton(record.id, state.count, "refuse"))
         if edit:
-            await interaction.response.edit_message(content=text, view=view)
+            await show_answer(interaction, text, view)
         elif view is not None:
             await interaction.response.send_message(text, view=view)
         else:

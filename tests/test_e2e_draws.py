@@ -352,3 +352,17 @@ async def test_the_rules_say_how_a_game_is_drawn(simcord_env):
         "no endless-play guard",
     ):
         assert words in text, words
+
+
+async def test_an_answer_discord_refused_to_show_still_closes_the_offer(simcord_env):
+    """Discord refuses the answer to Decline: the decline is saved, so the offer's message
+    loses its buttons all the same and says how it ended; the clicker is told."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    await open_and_start(table)
+    offer = (await alice.slash(table.channel, "sequence draw")).response
+    simcord_env.inject_error("POST", "/interactions/*/callback", status=500)
+    declined = await bob.click(offer, label="Decline")
+    assert "declined" in declined.response.content
+    shown = next(m for m in table.channel.history() if m.id == offer.id)
+    assert "declined" in shown.content and not shown.components

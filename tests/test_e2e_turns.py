@@ -320,3 +320,18 @@ async def test_a_player_whose_team_resigned_has_no_say_in_an_undo(simcord_env):
         assert "Waiting for" in ask.response.content and len(record.game.moves) == 2
     await carol.click(ask.response, label="Agree")
     assert "taken back" in ask.response.content and len(table.game().game.moves) == 1
+
+
+async def test_an_undo_answer_discord_refused_to_show_still_closes_the_request(simcord_env):
+    """Discord refuses the answer to Refuse: the refusal is saved, so the request's message
+    loses its buttons all the same; the clicker is told."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    record = await open_and_start(table)
+    await play_one(table, record)
+    ask = (await alice.slash(table.channel, "sequence undo")).response
+    simcord_env.inject_error("POST", "/interactions/*/callback", status=500)
+    refused = await bob.click(ask, label="Refuse")
+    assert "refused" in refused.response.content
+    shown = next(m for m in table.channel.history() if m.id == ask.id)
+    assert "refused" in shown.content and not shown.components

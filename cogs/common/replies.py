@@ -34,6 +34,22 @@ async def reply_lines(interaction: discord.Interaction, lines: list[str], **kwar
         await reply(interaction, text, **kwargs)
 
 
+async def show_answer(
+    interaction: discord.Interaction, content: str, view: discord.ui.View | None
+) -> None:
+    """Edit the message of the button pressed (a question answered, a call ruled on) to
+    ``content`` and ``view``. The answer is saved already: when Discord refuses the reply, the
+    message is edited directly, so it never shows a question that is no longer open, and the
+    clicker is told."""
+    try:
+        await interaction.response.edit_message(content=content, view=view)
+    except discord.HTTPException:
+        if interaction.message is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.message.edit(content=content, view=view)
+        await reply(interaction, content)
+
+
 @contextlib.asynccontextmanager
 async def reporting(interaction: discord.Interaction) -> AsyncIterator[None]:
     """Turn a :class:`UserError` raised inside into an ephemeral answer to the user; answer a
