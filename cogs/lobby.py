@@ -36,14 +36,7 @@ from .common.components import Components
 from .common.custom_ids import Templated
 from .common.describe import counted, seat_label, shown_name, team_label
 from .common.lookup import cog_of, selected
-from .common.replies import (
-    can_manage,
-    reply,
-    reporting,
-    require_bot_permissions,
-    table_permissions,
-    user_name,
-)
+from .common.replies import can_manage, reply, reporting, require_table_permissions, user_name
 
 ACTIONS = ("join", "leave", "switch", "start", "cancel", "addbot")
 
@@ -218,7 +211,7 @@ class Lobby(SequenceCog):
         hints: bool = False,
     ) -> None:
         async with reporting(interaction):
-            require_bot_permissions(interaction, "post the board", *table_permissions(interaction))
+            require_table_permissions(interaction)
             settings = self.bot.settings
             options = TableOptions(
                 preset=preset,
@@ -350,7 +343,7 @@ class Lobby(SequenceCog):
         person = Person(interaction.user.id, user_name(interaction.user))
         lobbies = self.bot.lobbies
         if action == "start":
-            require_bot_permissions(interaction, "post the board", *table_permissions(interaction))
+            require_table_permissions(interaction)
             record = await lobbies.start(channel_id, person.user_id)
             await self.begin(interaction, record, edit=edit)
             return

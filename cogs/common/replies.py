@@ -88,11 +88,16 @@ PERMISSION_NAMES = {
 }
 
 
-def table_permissions(interaction: discord.Interaction) -> tuple[str, ...]:
-    """What the bot needs where a game is played: to post the board, an image in an embed."""
+def require_table_permissions(
+    interaction: discord.Interaction, needs: str = "post the board", *more: str
+) -> None:
+    """:func:`require_bot_permissions` for a game played here (to post the board, an image in
+    an embed), and ``more`` for what else ``needs`` asks."""
     in_thread = isinstance(interaction.channel, discord.Thread)
     send = "send_messages_in_threads" if in_thread else "send_messages"
-    return ("view_channel", send, "embed_links", "attach_files")
+    require_bot_permissions(
+        interaction, needs, "view_channel", send, "embed_links", "attach_files", *more
+    )
 
 
 def require_bot_permissions(interaction: discord.Interaction, needs: str, *names: str) -> None:

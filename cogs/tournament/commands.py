@@ -25,14 +25,7 @@ from bot.services.tournament import (
     TournamentSettings,
 )
 from bot.store.tournaments import TournamentRecord
-from cogs.common.replies import (
-    can_manage,
-    reply,
-    reporting,
-    require_bot_permissions,
-    table_permissions,
-    user_name,
-)
+from cogs.common.replies import can_manage, reply, reporting, require_table_permissions, user_name
 
 from ..base import server_id
 from ..common.choices import PRESET_CHOICES
@@ -63,12 +56,8 @@ def tournament_channel_id(interaction: discord.Interaction) -> int:
 
 def require_tournament_permissions(interaction: discord.Interaction) -> None:
     """Refuse where the bot could not announce the rounds, or open and play in match threads."""
-    require_bot_permissions(
-        interaction,
-        "run a tournament",
-        *table_permissions(interaction),
-        "create_public_threads",
-        "send_messages_in_threads",
+    require_table_permissions(
+        interaction, "run a tournament", "create_public_threads", "send_messages_in_threads"
     )
 
 
