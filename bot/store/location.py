@@ -22,9 +22,7 @@ _URL_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
 
 def is_postgres_url(location: str | Path) -> bool:
     """True for a ``postgresql://`` (or ``postgres://``) URL; anything else is a file path."""
-    return isinstance(location, str) and location.split("://", 1)[0].lower() in SCHEMES and (
-        "://" in location
-    )
+    return isinstance(location, str) and (url_scheme(location) or "").lower() in SCHEMES
 
 
 def url_scheme(location: str) -> str | None:
