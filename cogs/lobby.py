@@ -18,7 +18,7 @@ from bot.game import card_label
 from bot.game.settings import ALLOWED_PLAYER_COUNTS
 from bot.services.durations import parse_duration
 from bot.services.errors import UserError
-from bot.services.lobbies import Person, lobby_teams
+from bot.services.lobbies import Person, lobby_teams, tournament_match
 from bot.services.options import TableOptions, describe_house_rules, format_duration
 from bot.store.games import GameRecord
 from bot.store.lobbies import LobbyRecord
@@ -155,7 +155,7 @@ class Lobby(SequenceCog):
     def schedule_expiry(self, lobby: LobbyRecord) -> None:
         """Close the lobby if nobody starts it within the configured time (a tournament
         match's lobby lives by its show-up deadline instead)."""
-        if "tournament" in lobby.options:
+        if tournament_match(lobby) is not None:
             return
         due = lobby.created_at + self.bot.settings.lobby_expiry
         self.bot.scheduler.at(("lobby", lobby.id), due, partial(self._expire, lobby))

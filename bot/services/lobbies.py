@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 
     from .games import GameService
 
+#: The lobby option naming the tournament match a lobby is seated for.
+MATCH_OPTION = "tournament"
+
 COMPUTER_NAMES = ("Ada", "Babbage", "Turing", "Hopper", "Lovelace", "Knuth", "Shannon", "Dijkstra")
 
 
@@ -111,7 +114,7 @@ class LobbyService:
                 raise UserError("You are already in this lobby.")
             if len(lobby.seats) >= MAX_PLAYERS:
                 raise UserError(f"The lobby is full: {MAX_PLAYERS} players at most.")
-            match = lobby.options.get("tournament")
+            match = tournament_match(lobby)
             if match is not None:
                 if person.user_id not in await self._match_players(match):
                     raise UserError(
@@ -133,7 +136,7 @@ class LobbyService:
                 raise UserError("You are not in this lobby.")
             lobby.seats = [seat for seat in lobby.seats if seat.user_id != user_id]
             humans = [seat for seat in lobby.seats if not seat.is_computer]
-            if not humans and "tournament" not in lobby.options:  # a match's stays for it
+            if not humans and tournament_match(lobby) is None:  # a match's stays for it
                 await self.db.lobbies.delete(lobby.id, self.clock())
                 return lobby, False
             if lobby.host_id == user_id and humans:
@@ -191,7 +194,7 @@ class LobbyService:
     async def _require_not_match(self, lobby: LobbyRecord) -> None:
         """Refuse to close a tournament match's lobby: its players could then never start
         the match, and one who checks in alone would win it by forfeit."""
-        match = lobby.options.get("tournament")
+        match = tournament_match(lobby)
         if match is None:
             return
         tournament = await self.db.tournaments.get(int(match.get("id", 0)))
@@ -304,6 +307,12 @@ def find_computer(lobby: LobbyRecord, name: str) -> Seat:
     raise UserError(
         f"There is no computer player {text[:50]!r} in this lobby (there are: {names})."
     )
+
+
+def tournament_match(lobby: LobbyRecord) -> dict[str, Any] | None:
+    """The tournament and match a match's lobby is seated for (``id``, ``match``), or None
+    for a casual lobby."""
+    return lobby.options.get(MATCH_OPTION)
 
 
 def lobby_team_count(lobby: LobbyRecord) -> int:

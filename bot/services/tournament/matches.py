@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.services.errors import UserError
+from bot.services.lobbies import MATCH_OPTION
 from bot.store.seats import Seat
 from bot.store.tournaments import MatchRecord
 
@@ -175,7 +176,7 @@ class Matches(TournamentCore):
             for m in snapshot.entrants[entrant].members
         ]
         options = settings.table.but(teams=2, hints=False).to_dict()
-        options["tournament"] = {"id": snapshot.tournament.id, "match": match.id}
+        options[MATCH_OPTION] = {"id": snapshot.tournament.id, "match": match.id}
         now = self.clock()
         existing = await self.db.lobbies.get_for_channel(match.thread_id)
         if existing is not None:
