@@ -13,6 +13,8 @@ from discord.ext import commands
 from bot.app import SequenceBot
 from bot.services.errors import UserError
 from bot.services.options import TableOptions
+from bot.services.tournament import require_organiser
+from bot.store.games import GameRecord
 
 from .base import SequenceCog
 from .common.describe import team_label
@@ -59,17 +61,34 @@ class Endings(SequenceCog):
                 if isinstance(lobby_cog, Lobby):
                     await lobby_cog.close_message(lobby)
                 return
-            host_id = TableOptions.from_dict(record.options).host_id
-            if interaction.user.id != host_id and not moderator:
-                raise UserError(
-                    "Only the host or someone with Manage Channels can cancel the game."
-                )
+            await self.require_may_cancel(interaction, record, moderator)
             await self.bot.games.cancel(record.id)
             await reply(
                 interaction,
                 f"🛑 Game #{record.id} was cancelled by <@{interaction.user.id}>. No result is recorded.",  # noqa: E501
                 ephemeral=False,
             )
+
+    async def require_may_cancel(
+        self, interaction: discord.Interaction[SequenceBot], record: GameRecord, moderator: bool
+    ) -> None:
+        """The host or someone with Manage Channels cancels a casual game. A tournament match's
+        game is played again once cancelled, so only its organiser (or Manage Server) may: a
+        player about to lose could otherwise have it replayed."""
+        tournaments = self.bot.db.tournaments
+        match = await tournaments.match_for_game(record.id)
+        tournament = None if match is None else await tournaments.get(match.tournament_id)
+        if tournament is not None:
+            require_organiser(
+                tournament,
+                interaction.user.id,
+                can_manage(interaction, "manage_guild"),
+                "cancel a tournament match's game (it is then played again); "
+                "a side that gives up uses `/sequence resign`",
+            )
+            return
+        if interaction.user.id != TableOptions.from_dict(record.options).host_id and not moderator:
+            raise UserError("Only the host or someone with Manage Channels can cancel the game.")
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:

@@ -425,10 +425,17 @@ async def test_matches_are_played_as_drawn_and_a_double_no_show_advances_nobody(
     lobby = await env.bot.db.lobbies.get_for_channel(thread.id)
     assert [s.user_id for s in lobby.seats] == [ben.id, cat.id]  # seated again
 
-    # a game cancelled by its host is played again from a fresh lobby
+    # the game's host is a player: cancelling would have the match replayed, so only the
+    # organiser may (a side that gives up resigns)
     await check_in(channel, match, [ben, cat])
     record = game_in(env.bot, match)
-    cancelled = await ben.slash(thread, "sequence cancel")
+    refused = await ben.slash(thread, "sequence cancel")
+    assert refused.ephemeral and "Only the organiser" in refused.response.content
+    assert "/sequence resign" in refused.response.content
+    assert env.bot.games.find_in_channel(thread.id) is not None
+
+    # a game cancelled by the organiser is played again from a fresh lobby
+    cancelled = await ann.slash(thread, "sequence cancel")
     assert not cancelled.ephemeral
     assert "played again" in thread.history()[-3].content
     snap = await snapshot(env.bot, channel)
