@@ -1,11 +1,20 @@
-"""The fonts shipped in ``render/fonts`` (DejaVu Sans, see LICENSE.txt), and text helpers."""
+"""The fonts shipped in ``render/fonts`` (DejaVu Sans, see LICENSE.txt), and text helpers.
+
+The fonts' basic layout draws characters left to right, one by one. Text in a right-to-left
+script (a Hebrew or Arabic name) is put in the order it is seen first (:func:`visual`), by the
+Unicode bidirectional algorithm, with Arabic letters in their joined forms; the helpers here
+take text in its ordinary (logical) order and draw and measure it that way.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from importlib import resources
 from io import BytesIO
 
+import arabic_reshaper
+from bidi import get_display
 from PIL import Image, ImageDraw, ImageFont
 
 from .caching import cached_lru, cached_resource
@@ -41,6 +50,29 @@ def has_glyph(char: str) -> bool:
     return _glyph_pixels(char) != _glyph_pixels("\U0010fffd")
 
 
+#: Letters of the right-to-left scripts, and Arabic's presentation forms.
+_RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+#: Arabic shaping with the ligatures DejaVu Sans draws: it has no glyph for the word Allah's
+#: (the letters are joined one by one instead); the lam-alef ligatures it has.
+_ARABIC = arabic_reshaper.ArabicReshaper(configuration={"ARABIC LIGATURE ALLAH": False})
+
+
+@cached_lru(2048)
+def visual(text: str) -> str:
+    """``text`` in the order its characters are drawn from left to right: right-to-left runs
+    reversed (the Unicode bidirectional algorithm, the direction taken from the first letter)
+    and Arabic letters joined; text without such letters is returned as it is.
+
+    >>> visual("Ann")
+    'Ann'
+    >>> visual("\u05d3\u05d5\u05df 2") == "2 \u05df\u05d5\u05d3"  # Hebrew "Don 2"
+    True
+    """
+    if not _RIGHT_TO_LEFT.search(text):
+        return text
+    return str(get_display(_ARABIC.reshape(text)))
+
+
 def clean_text(text: str) -> str:
     """Drop characters the font cannot draw (emoji and the like) and squeeze spaces."""
     kept = "".join(c for c in text if c.isprintable() and has_glyph(c))
@@ -51,9 +83,9 @@ def clean_text(text: str) -> str:
 def fit(text: str, width: int, size: int, *, bold: bool = False) -> str:
     """``text`` cut with an ellipsis so that it is at most ``width`` pixels wide."""
     face = font(size, bold=bold)
-    if face.getlength(text) <= width:
+    if face.getlength(visual(text)) <= width:
         return text
-    while text and face.getlength(text + "…") > width:
+    while text and face.getlength(visual(text + "…")) > width:
         text = text[:-1]
     return text.rstrip() + "…"
 
@@ -80,28 +112,37 @@ def draw_text(
     anchor: str = "la",
     by_words: bool = False,
 ) -> None:
-    """Draw ``text`` like ``ImageDraw.text`` (integer position), from a cached glyph mask.
+    """Draw ``text`` like ``ImageDraw.text`` (integer position), from a cached glyph mask; a
+    right-to-left script is drawn in its visual order (:func:`visual`).
 
     ``by_words`` (``anchor`` on the left): one word at a time, each at its advance in the line,
     so that a line new every move (the last move's) is drawn from the masks of words seen
     before, not rasterised anew; the pixels are the same.
     """
+    text = visual(text)
     if by_words:
-        space, advance = _length(" ", size, bold), 0.0
+        space, advance = _drawn_length(" ", size, bold), 0.0
         for word in text.split(" "):
             if word:
-                draw_text(
-                    image,
-                    (xy[0] + round(advance), xy[1]),
-                    word,
-                    size,
-                    colour,
-                    bold=bold,
-                    anchor=anchor,
+                _draw_drawn(
+                    image, (xy[0] + round(advance), xy[1]), word, size, colour, bold, anchor
                 )
-                advance += _length(word, size, bold)
+                advance += _drawn_length(word, size, bold)
             advance += space
         return
+    _draw_drawn(image, xy, text, size, colour, bold, anchor)
+
+
+def _draw_drawn(
+    image: Image.Image,
+    xy: tuple[int, int],
+    text: str,
+    size: int,
+    colour: tuple[int, int, int],
+    bold: bool,
+    anchor: str,
+) -> None:
+    """Draw text already in its visual order."""
     if not text:
         return
     mask, left, top = _text_mask(text, size, bold, anchor)
@@ -113,8 +154,13 @@ def text_width(text: str, size: int, *, bold: bool = False) -> int:
     return round(_length(text, size, bold))
 
 
-@cached_lru(1024)
 def _length(text: str, size: int, bold: bool) -> float:
+    """The advance width of ``text`` as it is drawn (in its visual order)."""
+    return _drawn_length(visual(text), size, bold)
+
+
+@cached_lru(1024)
+def _drawn_length(text: str, size: int, bold: bool) -> float:
     return font(size, bold=bold).getlength(text)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 from dataclasses import replace
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bot.game import GameSettings, player_view, public_view
 from bot.game.board import space_name
@@ -27,7 +27,7 @@ from render.panels import DECK_W, SCORE_W, TITLE_X, header_lines, seat_name_line
 from render.samples import midgame, random_game, sample_names
 from render.text import card_label
 from render.theme import FREE_LABEL
-from render.typeface import _text_mask, draw_text, text_width
+from render.typeface import _text_mask, draw_text, fit, font, has_glyph, text_width, visual
 
 #: The top-left corner of a one-match bracket's box.
 BOX_LEFT, BOX_TOP = MARGIN, TITLE_H + LABEL_H
@@ -38,6 +38,10 @@ LONG = [
     "Grace Brewster Murray Hopper",
     "Dmitri Ivanovich Longname",
 ]
+
+#: "David Cohen" and "Abdullah Ali": written right to left; the Arabic one joins its letters.
+HEBREW = "\u05d3\u05d5\u05d3 \u05db\u05d4\u05df"
+ARABIC = "\u0639\u0628\u062f\u0627\u0644\u0644\u0647 \u0639\u0644\u064a"
 
 
 def _texts(line) -> str:
@@ -132,7 +136,7 @@ def test_the_hand_header_keeps_whose_turn_it_is() -> None:
 def test_the_last_move_line_drawn_word_by_word_is_the_same_image() -> None:
     """The header draws the last move's line (new every move) from the masks of its words; the
     pixels are those of the whole line drawn at once, for any card, space, verb and name."""
-    names = ["alice", "Bob the Builder", "Zoë", "李雷", LONG[1]]
+    names = ["alice", "Bob the Builder", "Zoë", "李雷", LONG[1], HEBREW, ARABIC]
     cards = sorted(set(full_deck()))
     for number, card in enumerate(cards):
         name = names[number % len(names)]
@@ -143,6 +147,27 @@ def test_the_last_move_line_drawn_word_by_word_is_the_same_image() -> None:
             draw_text(whole, (22, 30), line, 18, (200, 200, 200), anchor="ls")
             draw_text(words, (22, 30), line, 18, (200, 200, 200), anchor="ls", by_words=True)
             assert words.tobytes() == whole.tobytes(), line
+
+
+def test_right_to_left_names_are_drawn_right_to_left() -> None:
+    """A Hebrew or Arabic name reads right to left in the images, as people write it: its
+    letters are drawn in reverse (Arabic's joined, every one with a glyph), measured as drawn,
+    and cut at its end (on the left) when it is too long."""
+    assert visual(HEBREW) == HEBREW[::-1]
+    drawn = visual(ARABIC)
+    assert len(drawn) == len(ARABIC) and all(has_glyph(c) for c in drawn)
+    assert not any("\u0621" <= c <= "\u064a" for c in drawn)  # each letter in its joined form
+    for name in (HEBREW, ARABIC, f"Ann & {HEBREW}"):
+        ours, pillows = Image.new("RGB", (400, 40)), Image.new("RGB", (400, 40))
+        draw_text(ours, (10, 30), name, 20, (255, 255, 255), anchor="ls")
+        pen = ImageDraw.Draw(pillows)
+        pen.text((10, 30), visual(name), font=font(20), fill=(255, 255, 255), anchor="ls")
+        assert ours.tobytes() == pillows.tobytes(), name
+        assert text_width(name, 20) == round(font(20).getlength(visual(name)))
+    assert visual(f"Ann & {HEBREW}") == f"Ann & {HEBREW[::-1]}"  # the line stays left to right
+    cut = fit(HEBREW, text_width(HEBREW, 20) - 10, 20)
+    assert cut.endswith("…") and HEBREW.startswith(cut[:-1])
+    assert visual(cut).startswith("…")  # the ellipsis at the name's end: its left
 
 
 def test_clearing_a_moves_outputs_forgets_its_texts() -> None:
