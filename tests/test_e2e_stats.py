@@ -179,3 +179,25 @@ async def test_a_replay_ends_on_the_result_when_no_card_ended_the_game(simcord_e
     assert shown.tobytes() == end.tobytes()
     caption = _caption(public_view(game), names, 2, 2)[1]
     assert ("wins" in caption) if ending == "resign" else ("agree" in caption)
+
+
+async def test_a_team_that_resigned_loses_the_game_the_others_then_draw(simcord_env):
+    """Three teams: Bob resigns, Alice and Carol play on and agree a draw. Bob lost (his
+    record, his history and his rating say so); only the two who stayed share the draw."""
+    table = await make_table(simcord_env, ["alice", "bob", "carol"])
+    alice, bob, carol = table.players
+    record = await open_and_start(table)
+    await bob.slash(table.channel, "sequence resign")
+    offer = await alice.slash(table.channel, "sequence draw")
+    await carol.click(offer.response, label="Accept the draw")
+    assert record.game.is_over() and record.game.winner is None
+
+    embed = (await bob.slash(table.channel, "sequence stats")).response.embeds[0]
+    assert field(embed, "Games") == "**1** (0 won · 1 lost)"
+    line = (await bob.slash(table.channel, "sequence history")).response.embeds[0].description
+    assert "❌ Lost" in line
+    embed = (await carol.slash(table.channel, "sequence stats")).response.embeds[0]
+    assert field(embed, "Games") == "**1** (0 won · 0 lost · 1 drawn)"
+    book = await table.bot.ratings.book(table.guild.id)
+    assert book.rating(bob.id).mu < DEFAULT_MU < book.rating(alice.id).mu
+    assert book.rating(alice.id) == book.rating(carol.id)

@@ -73,6 +73,12 @@ def test_three_way_game_the_winner_gains_the_others_share_the_loss() -> None:
     assert after[3].mu > DEFAULT_MU > after[1].mu == after[2].mu
 
 
+def test_a_team_that_left_before_a_draw_ranks_below_the_teams_that_drew() -> None:
+    book = build_book([Result(1, [[1], [2], [3]], None, summary={"left": [1]})])
+    assert book.rating(2).mu < DEFAULT_MU < book.rating(1).mu == book.rating(3).mu
+    assert ranks_for(3, None, left=[0, 1, 2]) == [0, 0, 0]  # everybody left: a tie
+
+
 def test_unrated_and_computer_games_change_nothing() -> None:
     book = build_book(
         [

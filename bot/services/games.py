@@ -390,6 +390,8 @@ class GameService:
             "moves": len(game.moves),
             "duration": now - record.created_at,
             "sequences": [game.sequence_count(t) for t in range(game.settings.teams)],
+            # Teams that resigned or left: they lose a game the others then draw.
+            "left": [t for t in range(game.settings.teams) if t not in game.active_teams()],
             "reason": game.end_reason,
             "preset": game.settings.preset,
         }

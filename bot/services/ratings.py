@@ -4,7 +4,8 @@ Ratings are not stored: they are computed from the server's rated results, oldes
 are deterministic and always agree with the results table. A :class:`RatingService` keeps each
 server's book in memory and only applies the results it has not seen yet.
 
-* Winners rank first, every other team shares second place; a draw is a tie between all teams.
+* Winners rank first, every other team shares second place; a draw is a tie between the teams
+  still playing at the end (a team that resigned or left before the draw ranks below them).
 * Only rated results count. Games with computer players are never rated (the game service marks
   them unrated), and computer seats (negative ids) are left out in any case. Tournament
   forfeits are not games and never touch ratings.
@@ -15,7 +16,7 @@ server's book in memory and only applies the results it has not seen yet.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -44,6 +45,8 @@ class RatedResult(Protocol):
     def winner_team(self) -> int | None: ...
     @property
     def rated(self) -> bool: ...
+    @property
+    def summary(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -59,25 +62,43 @@ class Rating:
         return self.mu - 3 * self.sigma
 
 
-def ranks_for(teams: int, winner: int | None) -> list[int]:
-    """Openskill ranks (lower is better): the winner 0, the rest tied at 1; a draw all 0.
+def ranks_for(teams: int, winner: int | None, left: Collection[int] = ()) -> list[int]:
+    """Openskill ranks (lower is better): the winner 0, the rest tied at 1; a draw 0 for the
+    teams still playing and 1 for those that ``left`` (resigned or left) before it.
 
-    >>> ranks_for(3, 1), ranks_for(2, None)
-    ([1, 0, 1], [0, 0])
+    >>> ranks_for(3, 1), ranks_for(2, None), ranks_for(3, None, left=[1])
+    ([1, 0, 1], [0, 0], [0, 1, 0])
     """
     if winner is None:
-        return [0] * teams
+        if set(range(teams)) <= set(left):  # nobody stayed: a tie between all
+            return [0] * teams
+        return [1 if team in left else 0 for team in range(teams)]
     return [0 if team == winner else 1 for team in range(teams)]
 
 
+def teams_left(result: RatedResult) -> list[int]:
+    """The teams that resigned or left before the end (``summary["left"]``; none in results
+    stored before it was kept)."""
+    return [int(team) for team in result.summary.get("left", [])]
+
+
+def result_ranks(result: RatedResult) -> list[int]:
+    """The ranks of a result's teams (see :func:`ranks_for`)."""
+    return ranks_for(len(result.teams), result.winner_team, teams_left(result))
+
+
 def rate_game(
-    ratings: dict[int, Rating], teams: Sequence[Sequence[int]], winner: int | None
+    ratings: dict[int, Rating],
+    teams: Sequence[Sequence[int]],
+    winner: int | None,
+    left: Collection[int] = (),
 ) -> dict[int, Rating]:
     """The new ratings of everyone in one game (``ratings`` gives the old ones; default new)."""
     if len(teams) < 2 or any(not team for team in teams):
         return {}
     before = [[_model_rating(ratings.get(user, Rating())) for user in team] for team in teams]
-    after = MODEL.rate(before, ranks=[float(rank) for rank in ranks_for(len(teams), winner)])
+    ranks = ranks_for(len(teams), winner, left)
+    after = MODEL.rate(before, ranks=[float(rank) for rank in ranks])
     return {
         user: Rating(new.mu, new.sigma)
         for team, new_team in zip(teams, after, strict=True)
@@ -109,7 +130,9 @@ class RatingBook:
         self.applied.append(result.game_id)
         if not result.rated:
             return
-        changed = rate_game(self.ratings, human_teams(result.teams), result.winner_team)
+        changed = rate_game(
+            self.ratings, human_teams(result.teams), result.winner_team, teams_left(result)
+        )
         for user, rating in changed.items():
             self.ratings[user] = rating
             self.history.setdefault(user, []).append((result.game_id, rating.ordinal))

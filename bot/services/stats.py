@@ -16,7 +16,7 @@ from bot.store.errors import StoreError
 from bot.store.seats import Seat
 
 from .errors import UserError
-from .ratings import Rating, RatingBook, RatingService
+from .ratings import Rating, RatingBook, RatingService, result_ranks
 
 if TYPE_CHECKING:
     from bot.store.database import Database
@@ -98,9 +98,10 @@ class ReplayInput:
 
 
 def outcome_for(result: ResultRecord, team: int) -> str:
-    """ "won", "lost" or "draw" for one team of a result."""
+    """ "won", "lost" or "draw" for one team of a result (a team that resigned or left before
+    the others drew lost)."""
     if result.winner_team is None:
-        return "draw"
+        return "lost" if result_ranks(result)[team] else "draw"
     return "won" if result.winner_team == team else "lost"
 
 
