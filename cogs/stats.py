@@ -198,7 +198,7 @@ class Stats(SequenceCog):
             if len(gif) > UPLOAD_LIMIT:
                 raise UserError(f"The replay of game #{game} is too large to upload.")
             await interaction.followup.send(
-                f"🎞️ Replay of game #{game} ({len(found.moves)} moves)",
+                f"🎞️ Replay of game #{game} ({counted(len(found.moves), 'move')})",
                 file=discord.File(io.BytesIO(gif), filename=f"sequence-{game}.gif"),
                 allowed_mentions=NO_PINGS,
             )

@@ -201,3 +201,13 @@ async def test_a_team_that_resigned_loses_the_game_the_others_then_draw(simcord_
     book = await table.bot.ratings.book(table.guild.id)
     assert book.rating(bob.id).mu < DEFAULT_MU < book.rating(alice.id).mu
     assert book.rating(alice.id) == book.rating(carol.id)
+
+
+async def test_the_replay_of_a_one_move_game_counts_one_move(simcord_env):
+    """Bob resigns before anyone plays: the replay says "1 move", not "1 moves"."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    record = await open_and_start(table, rated=False)
+    await bob.slash(table.channel, "sequence resign")
+    replay = await alice.slash(table.channel, "sequence replay", game=record.id)
+    assert replay.response.content == f"🎞️ Replay of game #{record.id} (1 move)"
