@@ -95,13 +95,17 @@ class Turns(SequenceCog):
     async def direct_message(
         self, record: GameRecord, seat: int, text: str, *, panel_game: Any = None
     ) -> None:
-        """DM a player who opted in; a failure (DMs closed) is noted and never breaks the game.
+        """DM a player who opted in; a failure never breaks the game. A refusal (DMs closed) is
+        noted and told once at the table, and no DM is tried again until ``/sequence notify``.
 
         With ``panel_game`` (the game as the turn began), the DM also carries the player's hand
         panel: their hand image and controls, for their eyes only."""
         user_id = record.seats[seat].user_id
-        if record.seats[seat].is_computer or not await self.bot.db.prefs.get(
-            user_id, DM_PREF, False
+        prefs = self.bot.db.prefs
+        if (
+            record.seats[seat].is_computer
+            or not await prefs.get(user_id, DM_PREF, False)
+            or await prefs.get(user_id, DM_FAILED_PREF)
         ):
             return
         kwargs: dict[str, Any] = {}
@@ -115,9 +119,17 @@ class Turns(SequenceCog):
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             await user.send(text.replace("**", ""), **kwargs)
+        except discord.Forbidden:
+            log.info("Could not DM user %d (refused); noted, told at the table", user_id)
+            await prefs.set(user_id, DM_FAILED_PREF, self.bot.clock())
+            await self.bot.table.notice(
+                record,
+                f"📪 <@{user_id}>, your turn DMs cannot reach you: Discord refused them (your "
+                "DMs are closed). Allow direct messages from this server's members, then use "
+                "`/sequence notify on` to get them again.",
+            )
         except discord.HTTPException as error:
-            log.info("Could not DM user %d (HTTP %s); noted", user_id, error.status)
-            await self.bot.db.prefs.set(user_id, DM_FAILED_PREF, self.bot.clock())
+            log.info("Could not DM user %d (HTTP %s)", user_id, error.status)
 
     # ------------------------------------------------------------------ commands
     @works_in_dms

@@ -238,6 +238,30 @@ async def test_turn_dms_on_off_and_closed(simcord_env):
     assert "failed" in again.response.content
 
 
+async def test_closed_dms_are_told_once_and_not_tried_every_turn(simcord_env):
+    """A player asked for turn DMs but Discord refuses them (DMs closed, 50007): they are told
+    once, at the table, and the bot stops trying each turn until they use /sequence notify."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    bob = table.players[1]
+    await bob.slash(table.channel, "sequence notify", setting="on")
+    record = await open_and_start(table)
+    dm = bob.user.dm_channel
+    dm_path = f"/channels/{dm.id}/messages"
+    simcord_env.inject_error("POST", dm_path, status=403, code=50007, times=None)
+    start = len(simcord_env.http_requests)
+    for _ in range(6):  # three of bob's turns
+        await play_one(table, record)
+    tries = [r for r in simcord_env.http_requests[start:] if r.path == dm_path]
+    assert len(tries) == 1
+    told = [m for m in table.channel.history() if "DMs cannot reach you" in m.content]
+    assert len(told) == 1 and f"<@{bob.id}>" in told[0].content
+    simcord_env.backend.faults.clear()  # bob opens his DMs and asks again
+    again = await bob.slash(table.channel, "sequence notify", setting="on")
+    assert "failed" in again.response.content
+    for _ in range(2):
+        await play_one(table, record)
+    assert "Your turn" in dm.last_message.content
+
 async def test_undo_with_and_without_agreement(simcord_env):
     table = await make_table(simcord_env, ["alice", "bob"])
     alice, bob = table.players
