@@ -208,6 +208,26 @@ async def test_a_pending_timer_fires_once_after_a_restart(simcord_env, bot_setti
     assert record.id == restored.id
 
 
+async def test_after_a_long_downtime_no_reminder_for_a_turn_that_timed_out(
+    simcord_env, bot_settings
+):
+    """The bot was down for days: the turn's reminder and its time limit both fell due. The
+    player is told they ran out of time, not pinged that it is 'still' their turn, 'waiting 0 s'."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, reminder="1h", time_limit="1d", on_timeout="skip")
+    late = seat_actor(table, record, record.game.turn)
+    await simcord_env.bot.close()
+    await simcord_env.advance_time(3 * 24 * HOUR)
+    await simcord_env.restart_bot(create_bot(bot_settings))
+    await simcord_env.settle()
+    restored = simcord_env.bot.games.find_in_channel(table.channel.id)
+    assert [m.kind for m in restored.game.moves] == ["skip"]
+    assert len(timeouts(table)) == 1
+    assert [r.content for r in reminders(table) if f"<@{late.id}>" in r.content] == []
+    await simcord_env.advance_time(HOUR + 5)  # the next player's own reminder still comes
+    (reminder,) = reminders(table)
+    assert "waiting 1 h" in reminder.content
+
 async def test_turn_dms_on_off_and_closed(simcord_env):
     table = await make_table(simcord_env, ["alice", "bob"])
     bob = table.players[1]

@@ -105,9 +105,13 @@ class TurnClock:
             log.debug("Timer %s of game %d lapsed", timer.kind, timer.game_id)
 
     async def remind(self, game_id: int, turn: int | None) -> None:
-        """Nudge the player on turn, and arm the next reminder one delay later."""
+        """Nudge the player on turn, and arm the next reminder one delay later; not when the
+        turn's time limit is due too (after a downtime): the time-out is the news."""
 
         async def work(draft: Draft) -> TimerRecord | None:
+            limit = await self.db.timers.get(game_id, LIMIT)
+            if limit is not None and limit.due_at <= draft.now:
+                return None
             delay = TableOptions.from_dict(draft.options).reminder_delay
             seat = draft.game.turn
             timer = None
