@@ -142,6 +142,7 @@ class SequenceBotMixin:
         # Consequences a crash may have cut short, rebuilt from the store alone.
         await self.games.reconcile()
         await self.turn_clock.resume()
+        await self.table.resume()
         self.computers.resume()
         self._catching_up = asyncio.create_task(self._freeze_when_caught_up())
         bot.tree.add_command(self.sequence_group)

@@ -3,6 +3,7 @@ the committed game's board, and a move the store refuses posts nothing."""
 
 from __future__ import annotations
 
+from bot.app import create_bot
 from bot.game import Move, public_view, space_name
 from bot.game.cards import is_jack
 from bot.services.games import RACE_LOST
@@ -62,3 +63,31 @@ async def test_a_refused_commit_posts_the_stored_games_board(simcord_env):
     assert board.id != board_before.id
     drawn = render_board(public_view(record.game), seat_names(record))
     assert await posted_board(board) == drawn
+
+
+async def test_a_final_board_discord_refused_is_posted_when_discord_answers_again(
+    simcord_env, bot_settings
+):
+    """Discord refuses every post to the channel when the game ends (after discord.py's own
+    retries): the channel showed, for good, the older board saying whose turn it was. The final
+    board is tried again later, also after a restart, until the result is shown."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table)
+    alice = table.players[0]
+    path = f"/channels/{table.channel.id}/messages"
+    simcord_env.inject_error("POST", path, status=500, times=None)
+    await alice.slash(table.channel, "sequence resign")
+    assert record.game.is_over()
+    await simcord_env.advance_time(90)  # a try while Discord still refuses
+    assert "wins" not in table.channel.last_message.content
+    await simcord_env.bot.close()
+    simcord_env.backend.faults.clear()
+    await simcord_env.restart_bot(create_bot(bot_settings))
+    await simcord_env.advance_time(3600)
+    final = table.channel.last_message
+    assert "Green wins" in final.content and final.attachments
+    assert not final.components
+    boards = [m for m in table.channel.history() if m.attachments]
+    assert "your turn" not in boards[-2].content and not boards[-2].components
+    await simcord_env.advance_time(3 * 3600)
+    assert table.channel.last_message.id == final.id  # posted once

@@ -51,7 +51,8 @@ class TurnClock:
         """At start-up: schedule every stored timer; rebuild those a crash did not store."""
         stored: dict[int, list[TimerRecord]] = {}
         for timer in await self.db.timers.all():
-            stored.setdefault(timer.game_id, []).append(timer)
+            if timer.kind in (REMINDER, LIMIT):  # not another feature's (a final board's)
+                stored.setdefault(timer.game_id, []).append(timer)
         for record in list(self.games.records.values()):
             timers = stored.pop(record.id, [])
             if any(t.payload.get("turn") != record.game.turn_number for t in timers) or (
@@ -60,8 +61,9 @@ class TurnClock:
                 timers = await self.rebuild(record.id)
             for timer in timers:
                 self.schedule(timer)
-        for game_id in stored:  # timers of games no longer active
-            await self.db.timers.clear_game(game_id)
+        for game_id, timers in stored.items():  # turn timers of games no longer active
+            for timer in timers:
+                await self.db.timers.clear(game_id, timer.kind)
 
     async def rebuild(self, game_id: int) -> list[TimerRecord]:
         """Store fresh timers for the game's current turn (after a crash lost them)."""

@@ -12,6 +12,7 @@ import dataclasses
 import io
 import logging
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,6 +26,9 @@ from bot.services.events import (
     MoveCommitted,
     MoveUndone,
 )
+from bot.store.errors import NotFoundError
+from bot.store.snapshots import move_count
+from bot.store.timers import TimerRecord
 from render.board import prepare_board, render_board
 from render.theme import TEAM_COLOUR_VALUES
 
@@ -44,6 +48,12 @@ PINGS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
 #: Moves that change no chip and start no turn: the players concerned see them in their panel.
 QUIET = frozenset({FORFEIT, TABLETALK, DRAW})
+
+#: The stored timer of a final board Discord refused: the board is posted again when it is due.
+FINAL_BOARD = "final_board"
+#: Seconds before a refused final board is tried again: doubled after each refusal; after the
+#: try that waited the longest (some two hours in all), it is given up (the channel may be gone).
+RETRY_FIRST, RETRY_MOST = 60.0, 3600.0
 
 
 def seat_names(record: GameRecord) -> list[str]:
@@ -126,7 +136,41 @@ class Table:
     async def _on_move(self, event: MoveCommitted) -> None:
         outcome = event.outcome
         if outcome.finished or any(move.kind not in QUIET for move in outcome.moves):
-            await self.post_board(event.record, describe_outcome(outcome), game=outcome.game)
+            headline = describe_outcome(outcome)
+            posted = await self.post_board(event.record, headline, game=outcome.game)
+            if posted is None and outcome.finished:  # the game is no longer served: try later
+                await self.post_final_later(event.game_id, RETRY_FIRST)
+
+    async def resume(self) -> None:
+        """At start-up: the final boards Discord refused before a restart are tried again."""
+        for timer in await self.bot.db.timers.all():
+            if timer.kind == FINAL_BOARD:
+                self._schedule_final(timer)
+
+    async def post_final_later(self, game_id: int, delay: float) -> None:
+        """Store (so a restart keeps it) and arm a new try of a finished game's final board."""
+        due = self.bot.clock() + delay
+        timer = await self.bot.db.timers.set(game_id, FINAL_BOARD, due, {"delay": delay})
+        self._schedule_final(timer)
+
+    def _schedule_final(self, timer: TimerRecord) -> None:
+        key = (FINAL_BOARD, timer.game_id)
+        self.bot.scheduler.at(key, timer.due_at, partial(self._post_final, timer))
+
+    async def _post_final(self, timer: TimerRecord) -> None:
+        """Post the final board of a finished game again; if Discord still refuses, later."""
+        try:
+            record = await self.bot.db.games.load(timer.game_id)
+        except NotFoundError:
+            return
+        shown = record.board_move_count
+        if record.status == "finished" and (shown is None or shown < move_count(record.game)):
+            headline = "The final board (it could not be posted when the game ended)."
+            waited = float(timer.payload.get("delay", RETRY_FIRST))
+            if await self.post_board(record, headline, then="") is None and waited < RETRY_MOST:
+                await self.post_final_later(record.id, min(2 * waited, RETRY_MOST))
+                return
+        await self.bot.db.timers.clear(record.id, FINAL_BOARD)
 
     async def _on_undo(self, event: MoveUndone) -> None:
         await self.post_board(event.record, "The last move was undone.", game=event.game)
