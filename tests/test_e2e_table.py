@@ -124,6 +124,29 @@ async def test_a_game_whose_channel_is_deleted_is_cancelled(simcord_env, place):
     assert "not in any active game" in mine.response.content
 
 
+async def test_a_player_banned_from_the_server_leaves_their_games(simcord_env):
+    """A moderator bans a seated player: with no time limit, the game waited for their turn for
+    ever. Now they leave it as a player removed for time does: the last of a team gone, the
+    other team wins; with a teammate still there, the team plays on without them."""
+    table = await make_table(simcord_env, ["alice", "bob", "carol", "dave", "erin", "frank"])
+    alice, bob, carol, dave, erin, frank = table.players
+    two = Table(simcord_env, table.guild, table.guild.create_text_channel("duel"), [alice, bob])
+    four = Table(simcord_env, table.guild, table.channel, [carol, dave, erin, frank])
+    duel = await open_and_start(two)
+    team_game = await open_and_start(four)
+    gone = seat_actor(four, team_game, team_game.game.turn)
+    simcord_env.backend.apply_ban(table.guild.id, bob.id, "spam")
+    simcord_env.backend.apply_ban(table.guild.id, gone.id, "spam")
+    await simcord_env.settle()
+    bob_team = duel.game.team_of(next(i for i, s in enumerate(duel.seats) if s.user_id == bob.id))
+    assert duel.game.is_over() and duel.game.winner == 1 - bob_team
+    assert "wins" in two.channel.last_message.content
+    seat = next(i for i, s in enumerate(team_game.seats) if s.user_id == gone.id)
+    assert team_game.game.out[seat] and not team_game.game.is_over()
+    assert team_game.game.turn != seat
+    next_player = seat_actor(four, team_game, team_game.game.turn)
+    assert f"<@{next_player.id}>, your turn" in four.channel.last_message.content
+
 def channel_texts(table: Table) -> list[str]:
     """What the channel shows: each message's text and its embeds' descriptions."""
     return [
