@@ -84,7 +84,7 @@ class Turns(SequenceCog):
         if record.seats[seat].is_computer:
             return
         last = game.moves[-1] if game.moves else None
-        happened = f"{describe_move(record, last)}\n" if last else ""
+        happened = f"{describe_move(record, last, game)}\n" if last else ""
         await self.direct_message(
             record,
             seat,

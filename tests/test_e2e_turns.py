@@ -180,6 +180,26 @@ async def test_a_removed_player_is_told_they_are_out_not_that_their_turn_will_co
         assert "pinged" not in shown.response.content and not shown.response.components
 
 
+async def test_a_player_removed_alone_is_not_said_to_leave_a_team_playing_on(simcord_env):
+    """In a 3-player game each plays alone: a player removed for running out of time takes
+    their whole team out, and the board must not say "their team plays on"; nor when the
+    removal ends the game."""
+    table = await make_table(simcord_env, ["alice", "bob", "carol"])
+    record = await open_and_start(table, time_limit="1h", on_timeout="remove")
+    first = record.game.turn
+    await simcord_env.advance_time(HOUR + 1)
+    assert record.game.out[first] and not record.game.is_over()
+    board = next(m for m in reversed(table.channel.history()) if m.attachments)
+    headline = board.embeds[0].description
+    assert "their team plays on" not in headline, headline
+    assert "Blue is out" in headline and "the others play on" in headline, headline
+    await simcord_env.advance_time(HOUR + 1)
+    assert record.game.is_over()
+    final = table.channel.last_message
+    assert "wins!" in final.content
+    assert "plays on" not in final.embeds[0].description, final.embeds[0].description
+
+
 async def test_a_forfeit_not_chosen_in_time_is_made_at_random(simcord_env):
     table = await make_table(simcord_env, ["alice", "bob"])
     record = await open_and_start(table, time_limit="1h", tabletalk_stands=True)

@@ -26,6 +26,7 @@ from bot.services.options import format_duration
 from render.theme import TEAM_EMOJI
 
 if TYPE_CHECKING:
+    from bot.game import Game
     from bot.services.events import MoveOutcome
     from bot.store.games import GameRecord
 
@@ -59,8 +60,9 @@ def team_members(record: GameRecord, team: int) -> list[int]:
     return record.game.settings.seats_of(team)
 
 
-def describe_move(record: GameRecord, move: Move) -> str:
-    """One line for the channel about a move (the card played is public; the hand is not)."""
+def describe_move(record: GameRecord, move: Move, game: Game | None = None) -> str:
+    """One line for the channel about a move (the card played is public; the hand is not);
+    ``game`` is the game right after it (default: the record's)."""
     who = seat_label(record, move.seat) if move.seat >= 0 else "The table"
     kind = move.kind
     if kind == PLAY:
@@ -85,17 +87,27 @@ def describe_move(record: GameRecord, move: Move) -> str:
     if kind == RESIGN:
         return f"{team_label(move.team or 0)} resigned."
     if kind == REMOVE:
-        return f"{who} left the game; their team plays on."
+        return f"{who} left the game; {_after_leaving(game or record.game, move.seat)}."
     if kind == AGREE_DRAW:
         return "Every team agreed to a draw."
     return f"{who} moved."
 
 
+def _after_leaving(game: Game, seat: int) -> str:
+    """Who plays on once ``seat`` left: its team, the other teams, or nobody (the game ended)."""
+    team = game.team_of(seat)
+    if any(not game.out[s] for s in game.settings.seats_of(team)):
+        return "their team plays on"
+    if game.is_over():
+        return f"{team_label(team)} is out"
+    return f"{team_label(team)} is out, and the others play on"
+
+
 def describe_outcome(outcome: MoveOutcome) -> str:
     """The move, then any sequence it completed."""
     record = outcome.record
-    lines = [describe_move(record, outcome.move)]
     game = outcome.game
+    lines = [describe_move(record, outcome.move, game)]
     needed = game.settings.sequences_to_win
     for team, window in outcome.new_sequences:
         ends = f"{space_name(window[0])}–{space_name(window[-1])}"
