@@ -429,11 +429,9 @@ class Lobby(SequenceCog):
         seats = len(record.seats)
         first = game.turn  # the player after the dealer starts: the order as played
         order = " → ".join(seat_label(record, (first + i) % seats) for i in range(seats))
-        lowest = "highest" if game.settings.convoy else "lowest"
-        dealer = shown_name(record.seats[game.dealer].name)
         text = (
-            f"🃏 **The game begins!** The cut: {cut}. {dealer} cut the "
-            f"{lowest} card and deals {game.settings.hand_size} cards each.\nPlay order: {order}."
+            f"🃏 **The game begins!** The cut: {cut}. {_dealer_cut(record)} and deals "
+            f"{game.settings.hand_size} cards each.\nPlay order: {order}."
         )
         limit = TableOptions.from_dict(record.options).turn_time_limit
         if limit:
@@ -455,6 +453,18 @@ class Lobby(SequenceCog):
         channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
         with contextlib.suppress(discord.HTTPException):
             await channel.get_partial_message(record.lobby_message_id).edit(**fields)
+
+
+def _dealer_cut(record: GameRecord) -> str:
+    """How the dealer was found: the lowest card (convoy: highest), or a tie for it that the
+    dealer won on a re-cut (the cut shown is the first round)."""
+    game = record.game
+    lowest = "highest" if game.settings.convoy else "lowest"
+    dealer = shown_name(record.seats[game.dealer].name)
+    rank = game.cut[game.dealer][0]
+    if sum(card[0] == rank for card in game.cut) > 1:
+        return f"{dealer} tied for the {lowest} card and won the re-cut"
+    return f"{dealer} cut the {lowest} card"
 
 
 async def setup(bot: SequenceBot) -> None:

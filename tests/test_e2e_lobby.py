@@ -284,3 +284,19 @@ async def test_a_start_whose_answer_discord_refuses_still_closes_the_lobby_messa
     message = next(m for m in table.channel.history() if m.id == lobby.id)
     assert "The game begins" in message.content and "Play order" in message.content
     assert not message.embeds and not message.components
+
+
+async def test_a_tie_for_the_lowest_cut_card_is_shown_with_its_re_cut(simcord_env):
+    """With many players two often cut the same lowest rank (seed 1: two 2s among 12): the
+    start message must not just say that one of them "cut the lowest card", which the other
+    did too: it says the dealer tied for it and won the re-cut."""
+    table = await make_table(simcord_env, NAMES[:12])
+    record = await open_and_start(table, seed=1)
+    game = record.game
+    lowest = game.cut[game.dealer][0]
+    tied = [s for s, card in enumerate(game.cut) if card[0] == lowest]
+    assert len(tied) == 2 and game.dealer in tied  # the premise: seed 1 ties at 12 players
+    begins = next(m for m in table.channel.history() if "The game begins" in m.content).content
+    dealer = record.seats[game.dealer].name
+    assert f"{dealer} tied for the lowest card and won the re-cut" in begins, begins
+    assert "cut the lowest card" not in begins, begins
