@@ -300,3 +300,20 @@ async def test_a_tie_for_the_lowest_cut_card_is_shown_with_its_re_cut(simcord_en
     dealer = record.seats[game.dealer].name
     assert f"{dealer} tied for the lowest card and won the re-cut" in begins, begins
     assert "cut the lowest card" not in begins, begins
+
+
+async def test_every_computer_at_a_full_table_has_a_name_of_its_own(simcord_env):
+    """A person and eleven computers of one level: the names go round the list of eight, and
+    two computers called the same could not be told apart on the board or in the kick list."""
+    table = await make_table(simcord_env, NAMES[:1])
+    (host,) = table.players
+    await host.slash(table.channel, "sequence new")
+    for _ in range(11):
+        await host.slash(table.channel, "sequence addbot", level="easy")
+    lobby = await table.bot.db.lobbies.get_for_channel(table.channel.id)
+    names = [seat.name for seat in lobby.seats]
+    assert len(names) == 12 and len(set(names)) == 12, names
+    choices = await host.autocomplete(table.channel, "sequence kick", "computer", "Ada")
+    assert len(choices) == 2 and choices[0]["name"] != choices[1]["name"], choices
+    kicked = await host.slash(table.channel, "sequence kick", computer=choices[1]["name"])
+    assert kicked.ephemeral and "was removed" in kicked.response.content, kicked.response.content

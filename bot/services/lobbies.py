@@ -226,7 +226,7 @@ class LobbyService:
                 raise UserError(f"The lobby is full: {MAX_PLAYERS} players at most.")
             taken = {seat.user_id for seat in lobby.seats}
             number = next(n for n in range(1, 100) if -n not in taken)
-            name = f"{COMPUTER_NAMES[(number - 1) % len(COMPUTER_NAMES)]} ({level} bot)"
+            name = f"{computer_name(number)} ({level} bot)"
             lobby.seats.append(Seat(-number, name, team, level))
             if team is not None and not 0 <= team < lobby_team_count(lobby):
                 raise UserError("There is no such team at this table.")
@@ -284,6 +284,13 @@ class LobbyService:
             if self.games is not None:
                 self.games.started(record, timers)
             return record
+
+
+def computer_name(number: int) -> str:
+    """The name of computer player ``number`` (1, 2, ...): the list of names, then the same
+    names numbered ("Ada 2"), so that no two computers at a table are called the same."""
+    index, turn = (number - 1) % len(COMPUTER_NAMES), (number - 1) // len(COMPUTER_NAMES)
+    return COMPUTER_NAMES[index] + (f" {turn + 1}" if turn else "")
 
 
 def find_computer(lobby: LobbyRecord, name: str) -> Seat:
