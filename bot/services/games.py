@@ -27,6 +27,7 @@ from bot.game.moves import FORFEIT, PLAY, RESIGN, TABLETALK
 from bot.game.sequences import Option
 from bot.store.errors import NotFoundError, StaleMoveError
 from bot.store.snapshots import move_count
+from bot.store.timers import TimerRecord
 from bot.store.votes import DRAW, TeamVote
 from bot.store.votes import RESIGN as RESIGN_VOTE
 
@@ -63,6 +64,9 @@ RACE_LOST = (
 )
 #: The channel on which a process tells the others it changed a game they serve.
 GAMES_CHANNEL = "sequence_games"
+
+#: The stored timer of a finished game's final board that Discord refused (see the table).
+FINAL_BOARD = "final_board"
 
 T = TypeVar("T")
 
@@ -279,6 +283,20 @@ class GameService:
         (presentation, not play)."""
         record.board_message_id, record.board_move_count = message_id, move_count
         await self.db.games.set_board_message(record.id, message_id, move_count)
+
+    async def keep_final_board(self, game_id: int, delay: float) -> TimerRecord:
+        """A finished game's final board that Discord refused, kept to be posted again in
+        ``delay`` seconds (stored: a restart keeps it)."""
+        payload = {"delay": delay}
+        return await self.db.timers.set(game_id, FINAL_BOARD, self.clock() + delay, payload)
+
+    async def kept_final_boards(self) -> list[TimerRecord]:
+        """The final boards waiting to be posted again (at start-up)."""
+        return [timer for timer in await self.db.timers.all() if timer.kind == FINAL_BOARD]
+
+    async def final_board_done(self, game_id: int) -> None:
+        """A kept final board was posted, or given up: forget it."""
+        await self.db.timers.clear(game_id, FINAL_BOARD)
 
     # ------------------------------------------------------------------ the one path
     async def change(

@@ -26,6 +26,7 @@ from bot.services.events import (
     MoveCommitted,
     MoveUndone,
 )
+from bot.services.games import FINAL_BOARD
 from bot.store.errors import NotFoundError
 from bot.store.snapshots import move_count
 from bot.store.timers import TimerRecord
@@ -49,8 +50,6 @@ PINGS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 #: Moves that change no chip and start no turn: the players concerned see them in their panel.
 QUIET = frozenset({FORFEIT, TABLETALK, DRAW})
 
-#: The stored timer of a final board Discord refused: the board is posted again when it is due.
-FINAL_BOARD = "final_board"
 #: Seconds before a refused final board is tried again: doubled after each refusal; after the
 #: try that waited the longest (some two hours in all), it is given up (the channel may be gone).
 RETRY_FIRST, RETRY_MOST = 60.0, 3600.0
@@ -143,15 +142,12 @@ class Table:
 
     async def resume(self) -> None:
         """At start-up: the final boards Discord refused before a restart are tried again."""
-        for timer in await self.bot.db.timers.all():
-            if timer.kind == FINAL_BOARD:
-                self._schedule_final(timer)
+        for timer in await self.bot.games.kept_final_boards():
+            self._schedule_final(timer)
 
     async def post_final_later(self, game_id: int, delay: float) -> None:
-        """Store (so a restart keeps it) and arm a new try of a finished game's final board."""
-        due = self.bot.clock() + delay
-        timer = await self.bot.db.timers.set(game_id, FINAL_BOARD, due, {"delay": delay})
-        self._schedule_final(timer)
+        """Keep (a restart keeps it) and arm a new try of a finished game's final board."""
+        self._schedule_final(await self.bot.games.keep_final_board(game_id, delay))
 
     def _schedule_final(self, timer: TimerRecord) -> None:
         key = (FINAL_BOARD, timer.game_id)
@@ -170,7 +166,7 @@ class Table:
             if await self.post_board(record, headline, then="") is None and waited < RETRY_MOST:
                 await self.post_final_later(record.id, min(2 * waited, RETRY_MOST))
                 return
-        await self.bot.db.timers.clear(record.id, FINAL_BOARD)
+        await self.bot.games.final_board_done(record.id)
 
     async def _on_undo(self, event: MoveUndone) -> None:
         await self.post_board(event.record, "The last move was undone.", game=event.game)
