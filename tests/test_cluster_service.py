@@ -1,6 +1,7 @@
 """Two processes of a cluster on one real PostgreSQL, at the game service: a change to the other
 process's game is made once (the move-number guard) and its owner hears of it (LISTEN/NOTIFY),
-reloads the game from the log and publishes it; the same move sent to both, exactly one commits.
+reloads the game from the log and publishes it; the same move sent to both, exactly one commits;
+the owner's timer of a turn another process played lapses.
 
 Each "process" is the real service stack on its own store connection (its own pool and its own
 listening connection), with its own shards; the end-to-end tests drive whole bots."""
@@ -16,11 +17,22 @@ import pytest
 from bot.game import Move
 from bot.game.cards import is_jack
 from bot.services.errors import UserError
-from bot.services.events import EventBus, GameEnded, MoveCommitted, TurnStarted
+from bot.services.events import (
+    EventBus,
+    GameEnded,
+    MoveCommitted,
+    ReminderDue,
+    TimedOut,
+    TurnStarted,
+)
 from bot.services.games import GAMES_CHANNEL, RACE_LOST, STALE, GameService
+from bot.services.scheduler import Scheduler
+from bot.services.timing import LIMIT, REMINDER
+from bot.services.turns import TurnClock
 from bot.store.location import open_database
 from bot.store.seats import Seat
 from bot.store.shards import Shards
+from bot.store.timers import TimerRecord
 from tests.store_util import new_game
 from tests.test_store_shards import guild_on
 
@@ -33,7 +45,7 @@ class Process:
     def __init__(self, games: GameService) -> None:
         self.games = games
         self.events: list[object] = []
-        for kind in (MoveCommitted, TurnStarted, GameEnded):
+        for kind in (MoveCommitted, TurnStarted, GameEnded, TimedOut, ReminderDue):
             games.bus.subscribe(kind, self._record)
 
     async def _record(self, event: object) -> None:
@@ -155,3 +167,46 @@ async def test_a_dropped_listener_reconnects_and_catches_up(cluster) -> None:
     await zero.games.play(game_id, user, move.card, move.space, expected_turn=0)  # unheard
     await one.heard_of(1)  # the reconnected listener catches up with what it missed
     assert owned.game.moves == [move] and await db.alive()
+
+
+def hold_news(process: Process) -> asyncio.Event:
+    """Hold back what ``process`` hears of other processes' changes (as in the moment before a
+    NOTIFY arrives, or while its listener reconnects) until the returned event is set."""
+    release = asyncio.Event()
+    catch_up = process.games.catch_up
+
+    async def later(game_id: int) -> None:
+        await release.wait()
+        await catch_up(game_id)
+
+    process.games.catch_up = later  # type: ignore[method-assign]
+    return release
+
+
+@pytest.mark.parametrize("kind", [LIMIT, REMINDER])
+async def test_a_timer_of_a_turn_played_on_another_process_lapses(pg_url: str, kind: str) -> None:
+    """The owner's time-out (or reminder) of turn 0 falls due just as turn 0 is played from a
+    DM on process 0, before the owner has heard of it: the timer lapses. The player who moved is
+    not told they ran out of time, and the next turn keeps the timers its move stored."""
+    db = await open_database(pg_url)
+    options = {"turn_time_limit": 3600, "time_limit_policy": "computer"}
+    record = await db.games.create(guild_on(1, 3), 56, new_game(7), SEATS, options, None, 1.0)
+    await db.close()
+    zero, one = await Process.start(pg_url, 0), await Process.start(pg_url, 1)
+    try:
+        clock = TurnClock(one.games.db, one.games, Scheduler(time.time), time.time)
+        release = hold_news(one)
+        move = a_play(one.games.records[record.id].game)
+        user = SEATS[move.seat].user_id
+        await zero.games.play(record.id, user, move.card, move.space, expected_turn=0)
+        stored = await one.games.db.timers.of_game(record.id)
+        assert sorted((t.kind, t.payload["turn"]) for t in stored) == [(LIMIT, 1), (REMINDER, 1)]
+        await clock.fire(TimerRecord(record.id, kind, 2.0, {"turn": 0, "seat": 0}))
+        release.set()
+        await one.heard_of(1)
+        assert await one.games.db.timers.of_game(record.id) == stored  # the next turn's, kept
+        assert not [e for e in one.events if isinstance(e, TimedOut | ReminderDue)]
+    finally:
+        await zero.close()
+        await one.close()
+

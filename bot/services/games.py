@@ -323,12 +323,15 @@ class GameService:
             result = await work(draft)
             settle_votes(draft)
             if draft.changed or draft.game.is_over():
-                await self._commit(draft, foreign=foreign)
+                await self._commit(draft, foreign=foreign, held=expected_turn is not None)
         if not foreign:  # the owner publishes, once it hears of the change
             self.bus.publish(*draft.events)
         return result, draft
 
-    async def _commit(self, draft: Draft, *, foreign: bool = False) -> None:
+    async def _commit(self, draft: Draft, *, foreign: bool = False, held: bool = False) -> None:
+        """Write the draft in one transaction. ``held``: the change was made for the current
+        turn, so even one that writes no move (a reminder, a time-out) is refused if another
+        process moved the game on in the store meanwhile."""
         record, game, now = draft.record, draft.game, draft.now
         before = record.game
         finished = game.is_over() and record.status == "active" and not draft.cancelled
@@ -342,6 +345,8 @@ class GameService:
         live = len(before.moves)
         try:
             async with self.db.transaction():
+                if held and not draft.moves and draft.undone is None:
+                    await self.db.games.keep_at(record.id, live)
                 if draft.undone is not None:
                     await self.db.games.truncate_last(record.id, live, draft.game, now=now)
                     live -= 1

@@ -183,6 +183,12 @@ class Games:
         text = await self._db.run(_truncate, game_id, expected_count, state, now)
         return Move.from_dict(loads(text))
 
+    async def keep_at(self, game_id: int, move_count: int) -> None:
+        """In a transaction that writes no move: hold the game at ``move_count`` live moves
+        until the commit (its snapshot row is locked). Raises :class:`StaleMoveError` (or
+        :class:`GameNotActiveError`) if it has moved on, or ended, meanwhile."""
+        await self._db.run(_keep_at, game_id, move_count)
+
     async def load(self, game_id: int, *, verify: bool = False) -> GameRecord:
         """The game rebuilt from its snapshot and checked against its log.
 
@@ -392,6 +398,16 @@ async def _truncate(conn: Connection, game_id: int, expected: int, state: str, n
         raise CorruptGameError(f"Game {game_id} has no move {expected - 1} to undo.")
     await conn.execute("UPDATE moves SET undone_at = ? WHERE id = ?", (now, row[0]))
     return str(row[1])
+
+
+async def _keep_at(conn: Connection, game_id: int, expected: int) -> None:
+    updated = await conn.execute(
+        "UPDATE snapshots SET move_count = move_count WHERE game_id = ? AND move_count = ? "
+        "AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'active')",
+        (game_id, expected, game_id),
+    )
+    if updated != 1:
+        raise await _refusal(conn, game_id, expected)
 
 
 async def _refusal(conn: Connection, game_id: int, expected: int) -> Exception:
