@@ -1,7 +1,7 @@
 """Two processes of a cluster on one real PostgreSQL, at the game service: a change to the other
 process's game is made once (the move-number guard) and its owner hears of it (LISTEN/NOTIFY),
-reloads the game from the log and publishes it; the same move sent to both, exactly one commits;
-the owner's timer of a turn another process played lapses.
+reloads the game from the log and publishes it; the same move sent to both, exactly one commits
+(the last move too: the loser is told); the owner's timer of a turn another process played lapses.
 
 Each "process" is the real service stack on its own store connection (its own pool and its own
 listening connection), with its own shards; the end-to-end tests drive whole bots."""
@@ -9,12 +9,14 @@ listening connection), with its own shards; the end-to-end tests drive whole bot
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.game import Move
+from bot.game import Game, GameSettings, Move, player_view
+from bot.game.ai import choose_move
 from bot.game.cards import is_jack
 from bot.services.errors import UserError
 from bot.services.events import (
@@ -210,3 +212,49 @@ async def test_a_timer_of_a_turn_played_on_another_process_lapses(pg_url: str, k
         await zero.close()
         await one.close()
 
+
+def one_move_from_the_end(seed: int) -> tuple[Game, Move]:
+    """A game to one sequence whose player to move wins with the returned play."""
+    game = Game.new(GameSettings.create(2, sequences_to_win=1), seed)
+    rng = random.Random(seed)
+    while True:
+        move = choose_move(player_view(game, game.turn), "easy", rng)
+        after = game.copy()
+        after.push(move)
+        if after.is_over():
+            return game, move
+        game = after
+
+
+async def test_the_winning_move_on_both_processes_the_owner_loses_and_is_told(
+    pg_url: str,
+) -> None:
+    """The last move of a game, made from a DM on process 0 and, before the owner heard of it,
+    in the channel on the owner: the owner's is refused with the race's answer (not an error
+    on our side), and the owner ends the game once."""
+    game, move = one_move_from_the_end(8)
+    db = await open_database(pg_url)
+    record = await db.games.create(guild_on(1, 4), 57, game, SEATS, {}, None, 1.0)
+    await db.close()
+    zero, one = await Process.start(pg_url, 0), await Process.start(pg_url, 1)
+    try:
+        release = hold_news(one)
+        user, turn = SEATS[move.seat].user_id, game.turn_number
+        won = await zero.games.play(
+            record.id, user, move.card, move.space or 0, expected_turn=turn, five=move.five
+        )
+        assert won.game.is_over()
+        with pytest.raises(UserError) as refused:
+            await one.games.play(
+                record.id, user, move.card, move.space or 0, expected_turn=turn, five=move.five
+            )
+        assert str(refused.value) == RACE_LOST
+        release.set()
+        await one.heard_of(1)
+        await asyncio.sleep(0.2)
+        await one.games.bus.idle()
+        assert [type(e).__name__ for e in one.events] == ["MoveCommitted", "GameEnded"]
+        assert one.games.records == {}
+    finally:
+        await zero.close()
+        await one.close()

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from bot.game import ChoiceRequired, Game, IllegalMove, Move
 from bot.game.moves import FORFEIT, PLAY, RESIGN, TABLETALK
 from bot.game.sequences import Option
-from bot.store.errors import NotFoundError, StaleMoveError
+from bot.store.errors import GameNotActiveError, NotFoundError, StaleMoveError
 from bot.store.snapshots import move_count
 from bot.store.timers import TimerRecord
 from bot.store.votes import DRAW, TeamVote
@@ -367,9 +367,9 @@ class GameService:
                     await self.db.timers.replace(record.id, timers)
                 if foreign:  # delivered to the owner at the commit, never on a rollback
                     await self.db.notify(GAMES_CHANNEL, str(record.id))
-        except StaleMoveError:
-            # Another process moved first: serve the stored game from now on, and publish
-            # what it did (the owner's board, timers and computers follow).
+        except (StaleMoveError, GameNotActiveError):
+            # Another process moved first (perhaps ending the game): serve the stored game from
+            # now on, and publish what it did (the owner's board, timers and computers follow).
             log.warning("Game %d moved on in the store before this change", record.id)
             if not foreign:
                 self.bus.publish(*await self._reload(record))
