@@ -6,6 +6,7 @@ by the owner, and the next turn runs; the same move sent to both at once commits
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 import signal
 import sys
@@ -15,13 +16,16 @@ from typing import Any
 
 import pytest
 
-from bot.game import space_name
+from bot.app import create_bot
+from bot.game import Move, player_view, space_name
+from bot.game.ai import choose_move
 from bot.game.cards import is_jack
+from bot.game.moves import PLAY
 from bot.services.games import RACE_LOST, STALE
 
 from .cluster_harness import Node, eventually, same_person
 from .conftest import make_settings
-from .e2e_driver import play_to_the_end
+from .e2e_driver import make_move, play_to_the_end
 from .e2e_helpers import Table, open_and_start, seat_actor
 
 
@@ -158,9 +162,7 @@ async def test_a_move_from_a_dm_on_the_other_process(nodes) -> None:
     _, card, space = a_normal_play(record.game)
     before = len(boards(table))
     go = await choose_on_dm(zero, person, record.id, card, space)
-    answer = await zero.run(
-        lambda env: person.click(person.dm_channel.last_message, custom_id=go)
-    )
+    answer = await zero.run(lambda env: person.click(person.dm_channel.last_message, custom_id=go))
     assert answer.acknowledged and "Done" in person.dm_channel.last_message.content
     assert zero.bot.games.records == {}  # process 0 made it, and serves nothing of guild 1
     assert posted_to(zero.env) == {person.dm_channel.id}  # no board from process 0
@@ -218,8 +220,14 @@ ROOT = Path(__file__).resolve().parent.parent
 async def node_process(url: str, shard: int, seed: int) -> tuple[Any, list[str]]:
     """Start ``tests.cluster_node`` (the bot on ``shard``) as a process; its output lines."""
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.cluster_node", url, str(shard), str(seed),
-        cwd=ROOT, stdout=asyncio.subprocess.PIPE,
+        sys.executable,
+        "-m",
+        "tests.cluster_node",
+        url,
+        str(shard),
+        str(seed),
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
     )
     lines: list[str] = []
 
@@ -272,3 +280,59 @@ async def test_a_killed_process_resumes_its_own_games_and_the_other_plays_on(
         assert [e.number for e in live] == list(range(len(stored.game.moves)))
     finally:
         await zero.stop()
+
+
+async def test_a_game_won_from_a_dm_while_its_owner_is_down_is_announced_at_its_restart(
+    nodes, pg_url: str, tmp_path: Path
+) -> None:
+    """The winning move is made from a DM on process 0 while process 1, which owns the game,
+    is down: the owner no longer serves a finished game, yet at its restart it posts the final
+    board (process 0 keeps it for it, in the move's transaction), once."""
+    zero, one = nodes
+    table, record, _, _ = await dm_game_on_one(zero, one)
+    rng = random.Random(3)
+
+    def wins(game: Any, move: Move) -> bool:
+        after = game.copy()
+        after.push(move)
+        return after.is_over()
+
+    async def to_the_winning_move(env: Any) -> Move:
+        while True:
+            game = record.game
+            for move in game.legal_moves:
+                if move.kind == PLAY and not is_jack(move.card) and wins(game, move):
+                    return move
+            move = choose_move(player_view(game, game.turn), "easy", rng)
+            if wins(game, move):
+                move = next(m for m in game.legal_moves if not wins(game, m))
+            await make_move(table, record, game.turn, move)
+
+    final = await one.run(to_the_winning_move)
+    seat = record.game.turn
+    winner = record.seats[seat]
+
+    async def dm_panel(env: Any) -> Any:
+        person = same_person(env, winner.user_id, winner.name)
+        foreign = await env.bot.games.fetch(record.id)
+        await env.bot.get_cog("Turns").direct_message(
+            foreign, seat, "turn", panel_game=foreign.game
+        )
+        return person
+
+    person = await zero.run(dm_panel)
+    before = len(boards(table))
+    await one.run(lambda env: env.bot.close())  # the owner is down
+    go = await choose_on_dm(zero, person, record.id, final.card or "", final.space or 0)
+    await zero.run(lambda env: person.click(person.dm_channel.last_message, custom_id=go))
+    assert "Done" in person.dm_channel.last_message.content
+    assert len(boards(table)) == before
+    settings = make_settings(tmp_path, database_url=pg_url, shard_count=2, shard_ids=(1,))
+    await one.run(lambda env: env.restart_bot(create_bot(settings)))
+    await eventually(one, lambda env: len(boards(table)) > before)
+    await asyncio.sleep(0.3)
+    await eventually(one, lambda env: True)
+    assert len(boards(table)) == before + 1
+    assert "wins" in boards(table)[-1].content
+    kept = await one.run(lambda env: env.bot.games.kept_final_boards())
+    assert kept == []

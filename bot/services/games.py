@@ -363,6 +363,8 @@ class GameService:
                 elif finished:
                     await self.db.games.finish(record.id, "finished", now=now)
                     await self._record_result(record, game, table, now)
+                    if foreign:  # the owner may be down: it posts the final board at start-up
+                        await self.db.timers.set(record.id, FINAL_BOARD, now, {})
                 elif new_turn:
                     await self.db.timers.replace(record.id, timers)
                 if foreign:  # delivered to the owner at the commit, never on a rollback

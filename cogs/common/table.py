@@ -137,8 +137,12 @@ class Table:
         if outcome.finished or any(move.kind not in QUIET for move in outcome.moves):
             headline = describe_outcome(outcome)
             posted = await self.post_board(event.record, headline, game=outcome.game)
-            if posted is None and outcome.finished:  # the game is no longer served: try later
+            if not outcome.finished:
+                return
+            if posted is None:  # the game is no longer served: try later
                 await self.post_final_later(event.game_id, RETRY_FIRST)
+            else:  # one kept by another process of a cluster, for an owner that was down
+                await self.bot.games.final_board_done(event.game_id)
 
     async def resume(self) -> None:
         """At start-up: the final boards Discord refused before a restart are tried again."""
