@@ -11,10 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import SequenceBot
-from bot.game import Move
-from bot.game.moves import REMOVE
 from bot.services.errors import UserError
-from bot.services.games import seat_of
 from bot.services.options import TableOptions
 from bot.services.tournament import require_organiser
 from bot.store.games import GameRecord
@@ -106,13 +103,8 @@ class Endings(SequenceCog):
         """A player banned from the server can never move again: they leave their games there
         as a player removed for time does (their team plays on; the last of a team gone, the
         game ends), instead of being waited for for ever."""
-        for record in self.bot.games.games_of(user.id, guild.id):
-            seat = seat_of(record, user.id)
-            if seat is None or record.game.out[seat]:
-                continue
-            with contextlib.suppress(UserError):  # it ended meanwhile
-                await self.bot.games.apply(record.id, Move(REMOVE, seat), actor_id=None)
-                log.info("Game %d: a banned player left the game", record.id)
+        for game_id in await self.bot.games.leave_server(user.id, guild.id):
+            log.info("Game %d: a banned player left the game", game_id)
 
     async def table_gone(self, channel_id: int) -> None:
         """The channel or thread of a game was deleted: nobody can play it any more, so it is

@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 
 DM_PREF = "dm_notify"
 DM_FAILED_PREF = "dm_failed"
+#: Discord's error codes for a member who left the server, and for a deleted account.
+GONE = (10007, 10013)
 
 
 def board_link(record: GameRecord) -> str:
@@ -51,8 +53,11 @@ class Turns(SequenceCog):
         ]
 
     async def remind(self, event: ReminderDue) -> None:
-        """Nudge the player to move, in the channel and (if they asked) by DM."""
+        """Nudge the player to move, in the channel and (if they asked) by DM; a player who
+        has left the server leaves the game instead."""
         record, seat = event.record, event.seat
+        if await self.left_the_server(record, seat):
+            return
         waited = format_duration(await self.bot.table.waiting_for(record))
         text = (
             f"⏰ {seat_label(record, seat, mention=True)}, it is still your turn in game "
@@ -65,6 +70,33 @@ class Turns(SequenceCog):
             seat,
             f"⏰ Reminder: it is your turn in Sequence game #{record.id}: {board_link(record)}",
         )
+
+    async def left_the_server(self, record: GameRecord, seat: int) -> bool:
+        """True when the player on turn is no longer a member of the game's server (Discord
+        says so): they could never move again, so they leave their games there, as a banned
+        player does. (The bot has no members intent: a leave is not announced to it.)"""
+        guild = self.bot.get_guild(record.guild_id)
+        user_id = record.seats[seat].user_id
+        if guild is None or record.seats[seat].is_computer:
+            return False
+        try:
+            await guild.fetch_member(user_id)
+            return False
+        except discord.NotFound as error:
+            if error.code not in GONE:
+                return False
+        except discord.HTTPException as error:
+            log.info(
+                "Could not check member %d of game %d (HTTP %s)", user_id, record.id, error.status
+            )
+            return False
+        await self.bot.table.notice(
+            record,
+            f"🚪 {seat_label(record, seat)} is no longer in this server, so they leave game "
+            f"#{record.id}.",
+        )
+        await self.bot.games.leave_server(user_id, record.guild_id)
+        return True
 
     async def timed_out(self, event: TimedOut) -> None:
         """Say that the turn's time ran out, and what happens (the board follows as a move)."""

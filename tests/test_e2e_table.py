@@ -147,6 +147,29 @@ async def test_a_player_banned_from_the_server_leaves_their_games(simcord_env):
     next_player = seat_actor(four, team_game, team_game.game.turn)
     assert f"<@{next_player.id}>, your turn" in four.channel.last_message.content
 
+
+async def test_a_player_who_left_the_server_leaves_the_game_at_their_reminder(simcord_env):
+    """A player on turn leaves the server (the bot, without the members intent, is not told):
+    with no time limit the game waited for them for ever. When their turn's reminder falls due,
+    Discord says they are no longer a member: they leave the game instead of being pinged, and
+    the last of a team gone, the other team wins. A player still there is reminded as before."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, reminder="1h")
+    gone = seat_actor(table, record, record.game.turn)
+    table.guild.remove_member(gone)
+    await simcord_env.settle()
+    assert not record.game.is_over()
+    await simcord_env.advance_time(3600 + 5)
+    texts = channel_texts(table)
+    assert any("is no longer in this server" in t for t in texts), texts[-3:]
+    assert not any("it is still your turn" in t for t in texts)
+    assert record.game.is_over() and "wins" in table.channel.last_message.content
+    stayed = next(p for p in table.players if p is not gone)
+    assert record.game.winner == record.game.team_of(
+        next(i for i, s in enumerate(record.seats) if s.user_id == stayed.id)
+    )
+
+
 def channel_texts(table: Table) -> list[str]:
     """What the channel shows: each message's text and its embeds' descriptions."""
     return [

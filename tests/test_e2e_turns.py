@@ -248,6 +248,7 @@ async def test_after_a_long_downtime_no_reminder_for_a_turn_that_timed_out(
     (reminder,) = reminders(table)
     assert "waiting 1 h" in reminder.content
 
+
 async def test_turn_dms_on_off_and_closed(simcord_env):
     table = await make_table(simcord_env, ["alice", "bob"])
     bob = table.players[1]
@@ -301,6 +302,7 @@ async def test_closed_dms_are_told_once_and_not_tried_every_turn(simcord_env):
     for _ in range(2):
         await play_one(table, record)
     assert "Your turn" in dm.last_message.content
+
 
 async def test_undo_with_and_without_agreement(simcord_env):
     table = await make_table(simcord_env, ["alice", "bob"])

@@ -14,6 +14,7 @@ together; what follows a change (timers, computers, tournaments) lives in its ow
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import dataclasses
 import logging
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.game import ChoiceRequired, Game, IllegalMove, Move
-from bot.game.moves import FORFEIT, PLAY, RESIGN, TABLETALK
+from bot.game.moves import FORFEIT, PLAY, REMOVE, RESIGN, TABLETALK
 from bot.game.sequences import Option
 from bot.store.errors import GameNotActiveError, NotFoundError, StaleMoveError
 from bot.store.snapshots import move_count
@@ -511,6 +512,20 @@ class GameService:
         _, draft = await self.change(game_id, work, expected_turn=expected_turn)
         assert draft.outcome is not None
         return draft.outcome
+
+    async def leave_server(self, user_id: int, guild_id: int) -> list[int]:
+        """A player who can no longer play in a server (banned, or gone from it) leaves their
+        active games there as a player removed for time does: their team plays on; the last of
+        a team gone, the game ends. The ids of the games they left."""
+        left = []
+        for record in self.games_of(user_id, guild_id):
+            seat = seat_of(record, user_id)
+            if seat is None or record.game.out[seat]:
+                continue
+            with contextlib.suppress(UserError):  # it ended, or they left, meanwhile
+                await self.apply(record.id, Move(REMOVE, seat), actor_id=None)
+                left.append(record.id)
+        return left
 
     async def play(
         self,
