@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
 
 import discord
@@ -92,11 +91,11 @@ class Endings(SequenceCog):
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        await self.table_gone(channel.id)
+        await self.bot.table.table_gone(channel.id)
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        await self.table_gone(payload.thread_id)
+        await self.bot.table.table_gone(payload.thread_id)
 
     @commands.Cog.listener()
     async def on_member_ban(self, guild: discord.Guild, user: discord.abc.User) -> None:
@@ -105,23 +104,6 @@ class Endings(SequenceCog):
         game ends), instead of being waited for for ever."""
         for game_id in await self.bot.games.leave_server(user.id, guild.id):
             log.info("Game %d: a banned player left the game", game_id)
-
-    async def table_gone(self, channel_id: int) -> None:
-        """The channel or thread of a game was deleted: nobody can play it any more, so it is
-        cancelled (no result), rather than reminding its players and counting against their
-        games for ever."""
-        record = self.bot.games.find_in_channel(channel_id)
-        if record is None:
-            return
-        if await self.bot.db.tournaments.match_for_game(record.id) is not None:
-            # A cancelled match is replayed in its thread, which is gone: the organiser
-            # decides the match (/tournament report) instead.
-            log.info("Game %d's match thread was deleted: left to the organiser", record.id)
-            return
-        with contextlib.suppress(UserError):  # it ended meanwhile
-            await self.bot.games.cancel(record.id)
-            log.info("Game %d was cancelled: its channel was deleted", record.id)
-
 
 async def setup(bot: SequenceBot) -> None:
     """Load the cog."""

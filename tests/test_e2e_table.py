@@ -7,6 +7,7 @@ import discord
 import pytest
 from simcord.builders import ChannelHandle
 
+from bot.app import create_bot
 from bot.game import space_name
 from bot.game.cards import is_jack
 
@@ -122,6 +123,23 @@ async def test_a_game_whose_channel_is_deleted_is_cancelled(simcord_env, place):
     elsewhere = table.guild.create_text_channel("lounge")
     mine = await alice.slash(elsewhere, "sequence mygames")
     assert "not in any active game" in mine.response.content
+
+
+async def test_a_channel_deleted_while_the_bot_was_down_cancels_its_game(simcord_env, bot_settings):
+    """The game's channel is deleted while the bot is down, so no deletion is heard: the first
+    post Discord refuses as an unknown channel (the turn's reminder) cancels the game, as the
+    deletion would have, instead of the game reminding and counting as theirs for ever."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, reminder="1h")
+    await simcord_env.bot.close()
+    simcord_env.backend.delete_channel(table.channel.id)
+    await simcord_env.restart_bot(create_bot(bot_settings))
+    await simcord_env.settle()
+    assert simcord_env.bot.games.find_in_channel(table.channel.id) is not None
+    await simcord_env.advance_time(3600 + 5)
+    assert simcord_env.bot.games.records == {}
+    stored = await simcord_env.bot.db.games.load(record.id)
+    assert stored.status == "cancelled" and await simcord_env.bot.db.results.get(record.id) is None
 
 
 async def test_a_player_banned_from_the_server_leaves_their_games(simcord_env):

@@ -8,6 +8,7 @@ again. Each handler draws the game as the event left it, never a later one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import io
 import logging
@@ -19,6 +20,7 @@ import discord
 
 from bot.game import Game, public_view
 from bot.game.moves import DRAW, FORFEIT, TABLETALK
+from bot.services.errors import UserError
 from bot.services.events import (
     BoardBehind,
     EventBus,
@@ -50,6 +52,8 @@ PINGS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 #: Moves that change no chip and start no turn: the players concerned see them in their panel.
 QUIET = frozenset({FORFEIT, TABLETALK, DRAW})
 
+#: Discord's error code for a channel (or thread) it does not know: it was deleted.
+UNKNOWN_CHANNEL = 10003
 #: Seconds before a refused final board is tried again: doubled after each refusal; after the
 #: try that waited the longest (some two hours in all), it is given up (the channel may be gone).
 RETRY_FIRST, RETRY_MOST = 60.0, 3600.0
@@ -219,6 +223,7 @@ class Table:
                 record.id,
                 error.status,
             )
+            await self._refused(record, error)
             return None
         await self.retire_board(live, headline if then is None else then)
         await self.bot.games.remember_board(live, message.id, len(record.game.moves))
@@ -244,6 +249,29 @@ class Table:
                 "Could not retire board %d of game %d (HTTP %s)", previous, record.id, error.status
             )
 
+    async def table_gone(self, channel_id: int) -> None:
+        """The channel or thread of a game was deleted: nobody can play it any more, so it is
+        cancelled (no result), rather than reminding its players and counting against their
+        games for ever."""
+        record = self.bot.games.find_in_channel(channel_id)
+        if record is None:
+            return
+        if await self.bot.db.tournaments.match_for_game(record.id) is not None:
+            # A cancelled match is replayed in its thread, which is gone: the organiser
+            # decides the match (/tournament report) instead.
+            log.info("Game %d's match thread was deleted: left to the organiser", record.id)
+            return
+        with contextlib.suppress(UserError):  # it ended meanwhile
+            await self.bot.games.cancel(record.id)
+            log.info("Game %d was cancelled: its channel was deleted", record.id)
+
+    async def _refused(self, record: GameRecord, error: discord.HTTPException) -> None:
+        """After a post Discord refused: a channel it no longer knows was deleted (while the
+        bot was down, say, so that no deletion was heard), and the game is cancelled as on a
+        deletion."""
+        if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:
+            await self.table_gone(record.channel_id)
+
     async def waiting_for(self, record: GameRecord) -> float:
         """Seconds since the game's last move (or its start): how long the move is awaited."""
         entries = await self.bot.db.games.log(record.id)
@@ -258,4 +286,5 @@ class Table:
             return await self.channel(record).send(content, allowed_mentions=PINGS, **kwargs)
         except discord.HTTPException as error:
             log.warning("Could not post to game %d (HTTP %s)", record.id, error.status)
+            await self._refused(record, error)
             return None
