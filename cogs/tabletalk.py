@@ -25,7 +25,7 @@ from .base import SequenceCog, Subscription
 from .common.choices import TEAM_CHOICES
 from .common.components import Components
 from .common.custom_ids import Templated
-from .common.describe import seat_label, team_label
+from .common.describe import counted, seat_label, team_label
 from .common.lookup import bot_of, cog_of
 from .common.replies import can_manage, reply, reporting, show_answer
 from .hand.panel import build_hand_panel
@@ -242,17 +242,27 @@ class TableTalk(SequenceCog):
         if outcome is None:
             return
         record = dataclasses.replace(event.record, game=outcome.game)
-        owing = [s for s, owed in enumerate(record.game.owed_forfeits) if owed]
+        owed = record.game.owed_forfeits
+        # The penalised team only: another team's members who still owe were told already.
+        owing = [s for s in record.game.settings.seats_of(event.report.team) if owed[s]]
         if not owing:
             await self.bot.table.notice(record, "The penalised team has no cards left to forfeit.")
             return
-        names = ", ".join(seat_label(record, seat, mention=True) for seat in owing)
+        if all(owed[seat] == 1 for seat in owing):
+            names = ", ".join(seat_label(record, seat, mention=True) for seat in owing)
+            what = "each of you forfeits one card"
+        else:  # called again before forfeiting: some owe more than one
+            names = ", ".join(
+                f"{seat_label(record, seat, mention=True)} ({counted(owed[seat], 'card')})"
+                for seat in owing
+            )
+            what = "each of you forfeits as many cards"
         view = Components()
         view.add_item(ForfeitButton(record.id))
         await self.bot.table.notice(
             record,
-            f"🤐 {names}: each of you forfeits one card of your choice (no replacement) "
-            "before playing again. Press **Forfeit a card**.",
+            f"🤐 {names}: {what} of your choice (no replacement) before playing again. "
+            "Press **Forfeit a card**.",
             view=view,
         )
 

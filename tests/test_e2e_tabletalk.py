@@ -70,6 +70,27 @@ async def test_table_talk_from_the_call_to_every_forfeit(simcord_env):
     assert again.ephemeral and "owe no card" in again.response.content
 
 
+async def test_a_penalty_pings_only_the_penalised_team_with_what_each_owes(simcord_env):
+    """Calls that stand at once on each team in turn: each penalty's notice pings only the
+    penalised team (the other team's members, who still owe their card, were told already), and
+    a team called again before forfeiting is told how many cards each member owes."""
+    table = await make_table(simcord_env, ["alice", "bob", "carol", "dave"])
+    record = await open_and_start(table, tabletalk_stands=True)
+    blue, green = (members(table, record, team) for team in (0, 1))
+    await green[0].slash(table.channel, "sequence tabletalk", team=0)
+    assert all(f"<@{p.id}>" in table.channel.last_message.content for p in blue)
+    await blue[0].slash(table.channel, "sequence tabletalk", team=1)
+    notice = table.channel.last_message.content
+    assert all(f"<@{p.id}>" in notice for p in green), notice
+    assert not any(f"<@{p.id}>" in notice for p in blue), notice
+    assert "forfeits one card" in notice
+    await green[1].slash(table.channel, "sequence tabletalk", team=0)
+    notice = table.channel.last_message.content
+    assert record.game.owed_forfeits[seat_of(record, blue[0].id)] == 2
+    assert all(f"<@{p.id}> (2 cards)" in notice for p in blue), notice
+    assert not any(f"<@{p.id}>" in notice for p in green), notice
+
+
 async def test_report_a_message_and_a_moderator_dismisses_it(simcord_env):
     table, record = await four_player_game(simcord_env)
     game = record.game
