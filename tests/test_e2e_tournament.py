@@ -477,6 +477,35 @@ async def test_a_dropped_entrant_never_advances_on_a_bye(simcord_env) -> None:
     assert "🥇" not in final.embeds[0].description, standings_rows(final.embeds[0])
 
 
+async def test_knockout_standings_never_say_an_entrant_still_in_is_out(simcord_env) -> None:
+    """An 8-entrant knockout after its first round: the standings posted in the channel and
+    /tournament standings show the four winners in the semi-finals, not out of them."""
+    env = simcord_env
+    names = ["ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal"]
+    channel, members = await started_cup(env, names)
+    by_id = {m.id: m for m in members}
+    snap = await snapshot(env.bot, channel)
+    for match in snap.round_matches(1):
+        winner = by_id[snap.entrants[match.entrant_a].user_ids[0]]
+        await members[0].slash(channel, "tournament report", match=match.id, winner=winner)
+    expected = [
+        "1. ann · in semi-finals",
+        "2. ben · in semi-finals",
+        "3. cat · in semi-finals",
+        "4. dan · in semi-finals",
+        "5. eve · out in quarter-finals",
+        "6. fay · out in quarter-finals",
+        "7. gus · out in quarter-finals",
+        "8. hal · out in quarter-finals",
+    ]
+    posted = next(
+        m for m in channel.history() if m.embeds and "after round 1" in m.embeds[0].title
+    )
+    assert standings_rows(posted.embeds[0]) == expected
+    shown = await members[7].slash(channel, "tournament standings")
+    assert standings_rows(shown.response.embeds[0]) == expected
+
+
 async def test_a_dropped_entrant_scores_no_round_robin_bye(simcord_env) -> None:
     env = simcord_env
     channel, (org, _, ben, cat) = await started_cup(

@@ -124,13 +124,16 @@ def standings_embed(snapshot: Snapshot, title: str | None = None) -> discord.Emb
     fmt = tournament.format
     rows = snapshot.standings()
     total = snapshot.total_rounds() or 0
+    running = tournament.status == "running"
     lines = []
     for row in rows:
         name = entrant_name(snapshot, row.entrant)
-        if snapshot.entrants[row.entrant].dropped:
+        dropped = snapshot.entrants[row.entrant].dropped
+        if dropped:
             name += " (dropped)"
         if fmt == ELIMINATION:
-            lines.append(f"**{row.rank}.** {name} · {_stage(int(row.tiebreak), total)}")
+            still_in = running and not dropped and not row.losses
+            lines.append(f"**{row.rank}.** {name} · {_stage(int(row.tiebreak), total, still_in)}")
             continue
         record = f"{row.wins + row.byes}W {row.draws}D {row.losses}L"
         lines.append(
@@ -152,11 +155,14 @@ def standings_embed(snapshot: Snapshot, title: str | None = None) -> discord.Emb
     return embed
 
 
-def _stage(reached: int, total: int) -> str:
+def _stage(reached: int, total: int, still_in: bool) -> str:
+    """How far a knockout entrant went (``still_in``: not knocked out of a running one)."""
     if reached > total:
         return "🥇 champion"
     if reached == total:
         return "final"
+    if still_in:
+        return f"in {round_name(max(reached, 1), total).lower()}"
     if reached == 0:
         return "did not play"
     return f"out in {round_name(reached, total).lower()}"
