@@ -506,6 +506,19 @@ async def test_knockout_standings_never_say_an_entrant_still_in_is_out(simcord_e
     assert standings_rows(shown.response.embeds[0]) == expected
 
 
+async def test_a_tournament_ended_before_any_result_crowns_no_champion(simcord_env) -> None:
+    """The organiser ends a Swiss before any match is decided: nobody has played, so the final
+    message congratulates no one (it used to name the top seed champion on 0 points)."""
+    env = simcord_env
+    channel, (ann, *_) = await started_cup(env, ["ann", "ben", "cat", "dan"], "swiss")
+    ended = await ann.slash(channel, "tournament end")
+    assert not ended.ephemeral, ended.response.content
+    final = channel.last_message
+    assert final.content == "🎉 **Cup** is over.", final.content
+    assert standings_rows(final.embeds[0])[0] == "1. ann · 0 pts · 0W 0D 0L · Buchholz 0"
+    assert (await snapshot(env.bot, channel)).champion() is None
+
+
 async def test_a_dropped_entrant_scores_no_round_robin_bye(simcord_env) -> None:
     env = simcord_env
     channel, (org, _, ben, cat) = await started_cup(

@@ -48,6 +48,7 @@ async def test_a_drawn_swiss_game_scores_half_a_point_each(simcord_env) -> None:
     assert snap.points() == {done.entrant_a: 0.5, done.entrant_b: 0.5}
     assert snap.tournament.status == "finished"  # 2 entrants: one Swiss round
     assert any("drew" in m.content for m in channel.history())
+    assert "champion" not in channel.last_message.content  # level: the seed crowns nobody
     rows = standings_rows(channel.last_message.embeds[0])
     assert len(rows) == 2 and all("½" in row or "0.5" in row for row in rows), rows
 

@@ -47,6 +47,15 @@ def swiss_rounds(entrants: int, wanted: int | None) -> int:
     return max(1, min(wanted or automatic, max(entrants - 1, 1)))
 
 
+def _level(first: Standing, second: Standing) -> bool:
+    """True when two lines of the table differ only by seed (points, tie-break and wins)."""
+    return (first.points, first.tiebreak, first.wins + first.byes) == (
+        second.points,
+        second.tiebreak,
+        second.wins + second.byes,
+    )
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """The whole tournament at one moment, read from the store."""
@@ -99,13 +108,16 @@ class Snapshot:
         return {s.entrant: s.points for s in self.standings()}
 
     def champion(self) -> int | None:
-        """The winner of a finished tournament (elimination: the final's winner)."""
+        """The winner of a finished tournament (elimination: the final's winner); None when
+        the leaders are level on all but their seeds (none played, or a tie at the top)."""
         if self.tournament.status != "finished":
             return None
         if self.tournament.format == ELIMINATION:
             last = self.round_matches(self.tournament.round)
             return last[0].winner if len(last) == 1 else None
         table = self.standings()
+        if len(table) > 1 and _level(table[0], table[1]):
+            return None  # only the seeds separate the leaders: nobody won it
         return table[0].entrant if table else None
 
     def total_rounds(self) -> int | None:
