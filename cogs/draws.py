@@ -102,9 +102,9 @@ class Draws(SequenceCog):
     @app_commands.command(name="draw", description="Offer a draw; every other team must accept")
     async def draw(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
-            self.bot.limits.check(interaction, "draw")
-            record = self.bot.games.for_channel(interaction.channel_id or 0)
-            state = await self.service.offer(record.id, interaction.user.id)
+            with self.bot.limits.counting(interaction, "draw"):  # refusals: free
+                record = self.bot.games.for_channel(interaction.channel_id or 0)
+                state = await self.service.offer(record.id, interaction.user.id)
             text, view = offer_message(state.record, state)
             if view is None:
                 await interaction.response.send_message(text)

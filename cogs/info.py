@@ -68,8 +68,8 @@ class Info(SequenceCog):
     @app_commands.command(name="board", description="Post the current board again")
     async def board(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
-            self.bot.limits.check(interaction, "board")
-            record = self.bot.games.for_channel(interaction.channel_id or 0)
+            with self.bot.limits.counting(interaction, "board"):  # refusals: free
+                record = self.bot.games.for_channel(interaction.channel_id or 0)
             shown = len(record.game.moves)
             png = await render_public_board(record)
             content = result_line(record) if record.game.is_over() else turn_line(record)
@@ -91,8 +91,8 @@ class Info(SequenceCog):
     @app_commands.command(name="status", description="Seats, turn, deck, discards and sequences")
     async def status(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
-            self.bot.limits.check(interaction, "status")
-            record = self.bot.games.for_channel(interaction.channel_id or 0)
+            with self.bot.limits.counting(interaction, "status"):  # refusals: free
+                record = self.bot.games.for_channel(interaction.channel_id or 0)
             game = record.game
             lines = [f"**Game #{record.id}** · {game.settings.preset} · {scoreline(record)}"]
             if not game.is_over():

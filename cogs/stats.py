@@ -191,8 +191,8 @@ class Stats(SequenceCog):
     ) -> None:
         async with reporting(interaction):
             guild_id = server_id(interaction)
-            self.bot.limits.check(interaction, "replay")
-            found = await self.stats.replay(guild_id, game)
+            with self.bot.limits.counting(interaction, "replay"):  # refusals: free
+                found = await self.stats.replay(guild_id, game)
             await interaction.response.defer(thinking=True)
             gif = await self.replays.gif(found)
             if len(gif) > UPLOAD_LIMIT:

@@ -123,10 +123,10 @@ class TableTalk(SequenceCog):
     @app_commands.choices(team=TEAM_CHOICES)
     async def tabletalk(self, interaction: discord.Interaction[SequenceBot], team: int) -> None:
         async with reporting(interaction):
-            self.bot.limits.check(interaction, "tabletalk")
-            report = await self.service.report(
-                interaction.channel_id or 0, interaction.user.id, team
-            )
+            with self.bot.limits.counting(interaction, "tabletalk"):  # refusals: free
+                report = await self.service.report(
+                    interaction.channel_id or 0, interaction.user.id, team
+                )
             await self.announce(interaction, report)
 
     async def report_message(
@@ -134,15 +134,15 @@ class TableTalk(SequenceCog):
     ) -> None:
         """The message command: the author of the message is the one who coached."""
         async with reporting(interaction):
-            self.bot.limits.check(interaction, "tabletalk")
-            record = self.bot.games.for_channel(interaction.channel_id or 0)
-            seat = seat_of(record, message.author.id)
-            if seat is None:
-                raise UserError("The author of that message is not playing in this game.")
-            team = record.game.team_of(seat)
-            report = await self.service.report(
-                interaction.channel_id or 0, interaction.user.id, team
-            )
+            with self.bot.limits.counting(interaction, "tabletalk"):  # refusals: free
+                record = self.bot.games.for_channel(interaction.channel_id or 0)
+                seat = seat_of(record, message.author.id)
+                if seat is None:
+                    raise UserError("The author of that message is not playing in this game.")
+                team = record.game.team_of(seat)
+                report = await self.service.report(
+                    interaction.channel_id or 0, interaction.user.id, team
+                )
             await self.announce(interaction, report, quote=message.jump_url)
 
     async def announce(

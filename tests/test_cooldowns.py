@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from bot.config import Settings
@@ -52,3 +54,14 @@ def test_creating_has_its_own_rate_and_old_windows_are_forgotten(monkeypatch):
     assert ("new lobby", "user", 1) in limits._windows  # still counting its 600 s
     with pytest.raises(TooFast, match="500 s"):
         limits.hit("new lobby", 1, 9)
+
+
+def test_a_use_counts_on_entry_and_is_given_back_when_refused():
+    settings = Settings(user_rate_limit=(1, 60), channel_rate_limit=(5, 60))
+    limits = RateLimits(lambda: 0.0, settings)
+    who = SimpleNamespace(user=SimpleNamespace(id=1), channel_id=9)
+    with pytest.raises(ValueError), limits.counting(who, "board"):  # type: ignore[arg-type]
+        raise ValueError("refused")
+    # counted on entry: the same use made at once is refused
+    with limits.counting(who, "board"), pytest.raises(TooFast):  # type: ignore[arg-type]
+        limits.hit("board", user_id=1, channel_id=9)

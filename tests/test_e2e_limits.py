@@ -101,6 +101,28 @@ async def test_a_player_cannot_call_table_talk_over_and_over(simcord_env) -> Non
     assert len(await simcord_env.bot.db.tabletalk.for_game(record.id)) == 2
 
 
+async def test_refused_commands_do_not_spend_the_channels_uses(simcord_env) -> None:
+    """Two members who do not play spam table-talk calls and draw offers, each refused: the
+    players may still call table talk and offer a draw (the channel allows 3 in 30 s)."""
+    table = await make_table(simcord_env, ["alice", "bob", "mal", "eve"])
+    alice, bob, mal, eve = table.players
+    table.players = [alice, bob]
+    await open_and_start(table)
+    channel = table.channel
+    for outsider in (mal, eve):
+        for _ in range(2):
+            call = await outsider.slash(channel, "sequence tabletalk", team=1)
+            assert "Only players of this game" in call.response.content, call.response.content
+            offer = await outsider.slash(channel, "sequence draw")
+            assert "not playing in this game" in offer.response.content, offer.response.content
+    before = len(channel.history())
+    called = await alice.slash(channel, "sequence tabletalk", team=1)
+    assert not called.ephemeral and "calls **table talk**" in called.response.content
+    offered = await bob.slash(channel, "sequence draw")
+    assert not offered.ephemeral, offered.response.content
+    assert len(channel.history()) == before + 2
+
+
 async def test_opening_lobbies_is_limited_per_person(simcord_env) -> None:
     table = await make_table(simcord_env, ["alice"])
     (alice,) = table.players

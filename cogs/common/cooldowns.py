@@ -3,8 +3,10 @@
 A limit ``(uses, seconds)`` allows at most ``uses`` in any ``seconds`` (a sliding window),
 read on the bot's clock (SimCord's virtual clock in tests). It is checked at the top of a
 command inside ``reporting``: an overrun is a :class:`UserError`, answered ephemerally with
-how long to wait, and counts nothing. Opening a lobby or a tournament counts only once it is
-open (:meth:`RateLimits.counting`): a refused attempt costs nothing.
+how long to wait, and counts nothing. A command that may be refused counts only when it goes
+through (:meth:`RateLimits.counting`): a refused attempt (bad input, a cap, nothing to act on,
+not a player) costs nothing, so that nobody spends a channel's uses with commands that do
+nothing.
 """
 
 from __future__ import annotations
@@ -57,6 +59,11 @@ class Window:
         """Count one use (after :meth:`wait` said 0)."""
         self.times.append(now)
 
+    def give_back(self, at: float) -> None:
+        """Forget the use counted at ``at`` (its command was refused)."""
+        with contextlib.suppress(ValueError):
+            self.times.remove(at)
+
 
 class RateLimits:
     """Per-person and per-channel windows for each limited action."""
@@ -75,13 +82,19 @@ class RateLimits:
 
     @contextlib.contextmanager
     def counting(self, interaction: discord.Interaction, action: str) -> Iterator[None]:
-        """Like :meth:`check`, but the use counts only when the body succeeds: a creation
-        refused (bad input, a cap, a busy channel) costs nothing."""
-        windows = self._spent(action, interaction.user.id, interaction.channel_id or 0)
-        yield
+        """Like :meth:`check`, but the use is given back when the body raises: a command
+        refused (bad input, a cap, a busy channel, not a player) costs nothing. It is counted
+        on entry, so that uses made at once cannot all pass the limit."""
         now = self.clock()
+        windows = self._spent(action, interaction.user.id, interaction.channel_id or 0)
         for window in windows:
             window.use(now)
+        try:
+            yield
+        except BaseException:
+            for window in windows:
+                window.give_back(now)
+            raise
 
     def hit(self, action: str, user_id: int, channel_id: int) -> None:
         """:meth:`check` for plain ids."""

@@ -349,8 +349,8 @@ class TournamentCommands(
     @app_commands.command(name="standings", description="The table, tie-breaks and bracket")
     async def standings(self, interaction: discord.Interaction) -> None:
         async with reporting(interaction):
-            tournament = await self.current(interaction, latest=True)
-            self.bot.limits.check(interaction, "standings")
+            with self.bot.limits.counting(interaction, "standings"):  # refusals: free
+                tournament = await self.current(interaction, latest=True)
             snapshot = await self.service.snapshot(tournament.id)
             await interaction.response.defer(thinking=True)
             file = discord.utils.MISSING
