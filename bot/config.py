@@ -81,7 +81,8 @@ class Settings:
     #: ``COMPUTER_BUDGET_MS``: the time budget of the hard computer player per move.
     computer_budget_ms: int = 2000
     #: ``USER_RATE_LIMIT``: how often one person may use each command that posts a message or
-    #: draws an image (board, status, replay, table-talk calls...), as ``uses/seconds``.
+    #: draws an image (board, status, replay, table-talk calls...) or thinks (hints), as
+    #: ``uses/seconds``.
     user_rate_limit: tuple[int, int] = (4, 60)
     #: ``CHANNEL_RATE_LIMIT``: the same, for everyone in one channel together.
     channel_rate_limit: tuple[int, int] = (10, 60)

@@ -56,6 +56,7 @@ class Computers(SequenceCog):
             game = record.game
             if seat != game.turn and not game.owed_forfeits[seat]:
                 raise UserError("It is not your turn: a hint waits until it is.")
+            self.bot.limits.check(interaction, "hint")  # each one is a search: CPU
             budget = self.bot.settings.computer_budget_ms
             # Thinking may take up to the budget: past Discord's 3 s the answer would be lost.
             await interaction.response.defer(ephemeral=True, thinking=True)

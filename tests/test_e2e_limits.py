@@ -4,15 +4,17 @@ person or one server may have open at once. Time is SimCord's virtual clock."""
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any
 
 import pytest
 
 from bot.app import create_bot
 from bot.config import Settings
+from bot.game.ai import hint as suggest_move
 
 from .conftest import make_settings
-from .e2e_helpers import make_table, open_and_start
+from .e2e_helpers import make_table, open_and_start, seat_actor
 
 WAIT = re.compile(r"try again in (\d+) s\.")
 
@@ -121,6 +123,30 @@ async def test_refused_commands_do_not_spend_the_channels_uses(simcord_env) -> N
     offered = await bob.slash(channel, "sequence draw")
     assert not offered.ephemeral, offered.response.content
     assert len(channel.history()) == before + 2
+
+
+async def test_a_player_cannot_ask_for_hints_over_and_over(simcord_env, monkeypatch) -> None:
+    """Each hint is a computer player's search (up to COMPUTER_BUDGET_MS of CPU): it is limited
+    like a drawn image, and the player's own hand and move are not."""
+    thinks: list[int] = []
+
+    def think(*args: Any, **kwargs: Any) -> Any:
+        thinks.append(1)
+        return suggest_move(*args, **kwargs)
+
+    cog = simcord_env.bot.get_cog("Computers")
+    monkeypatch.setattr(sys.modules[type(cog).__module__], "suggest_move", think)
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, hints=True)
+    mover = seat_actor(table, record, record.game.turn)
+    for _ in range(2):
+        hint = await mover.slash(table.channel, "sequence hint")
+        assert hint.response.content.startswith("💡"), hint.response.content
+    assert waited(await mover.slash(table.channel, "sequence hint")) <= 30
+    assert len(thinks) == 2
+    hand = await mover.slash(table.channel, "sequence hand")
+    assert hand.ephemeral and "too often" not in hand.response.content
+    assert hand.response.components
 
 
 async def test_opening_lobbies_is_limited_per_person(simcord_env) -> None:
