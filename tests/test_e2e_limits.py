@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 import pytest
+from simcord.builders import ChannelHandle
 
 from bot.app import create_bot
 from bot.config import Settings
@@ -231,6 +232,28 @@ async def test_one_person_hosts_at_most_two_lobbies_and_a_server_holds_three(sim
     # a cancelled lobby frees its place
     await alice.slash(rooms[0], "sequence cancel")
     assert not (await bob.slash(rooms[3], "sequence new")).ephemeral
+
+
+async def test_a_lobby_whose_channel_or_thread_is_deleted_no_longer_counts(simcord_env) -> None:
+    """alice's two lobbies are in a channel and a thread that a moderator deletes: nobody can
+    join, start or cancel them there any more, so they close, and free her places (and bob's
+    seat) at once instead of a day later."""
+    env = simcord_env
+    guild = env.create_guild("Club")
+    rooms = [guild.create_text_channel(f"room-{n}") for n in range(3)]
+    alice, bob = (guild.add_member(env.create_user(name)) for name in ("alice", "bob"))
+    thread = env.backend.create_thread(rooms[1].id, "side table", alice.id)
+    places = [rooms[0], ChannelHandle(env, guild, thread)]
+    for place in places:
+        assert not (await alice.slash(place, "sequence new")).ephemeral
+        assert (await bob.slash(place, "sequence join")).response.content == "bob joined."
+    for place in places:
+        env.backend.delete_channel(place.id)
+    await env.settle()
+    assert await env.bot.db.lobbies.hosted_by(alice.id) == 0
+    assert await env.bot.db.lobbies.seating(bob.id) == 0
+    assert not (await alice.slash(rooms[2], "sequence new")).ephemeral
+    assert (await bob.slash(rooms[2], "sequence join")).response.content == "bob joined."
 
 
 async def test_one_person_plays_at_most_two_games_at_once(simcord_env) -> None:

@@ -29,6 +29,7 @@ from bot.services.events import (
     MoveUndone,
 )
 from bot.services.games import FINAL_BOARD
+from bot.services.lobbies import tournament_match
 from bot.store.errors import NotFoundError
 from bot.store.snapshots import move_count
 from bot.store.timers import TimerRecord
@@ -252,7 +253,12 @@ class Table:
     async def table_gone(self, channel_id: int) -> None:
         """The channel or thread of a game was deleted: nobody can play it any more, so it is
         cancelled (no result), rather than reminding its players and counting against their
-        games for ever."""
+        games for ever. An open lobby there is closed: nobody could join, start or cancel it,
+        and it counted against its host's, its players' and the server's caps."""
+        lobby = await self.bot.db.lobbies.get_for_channel(channel_id)
+        if lobby is not None and tournament_match(lobby) is None:  # a match: the organiser's
+            await self.bot.lobbies.expire(lobby.id, channel_id)
+            log.info("Lobby %d was closed: its channel was deleted", lobby.id)
         record = self.bot.games.find_in_channel(channel_id)
         if record is None:
             return
