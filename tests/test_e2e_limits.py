@@ -326,6 +326,22 @@ async def test_tournaments_per_person_and_per_server(simcord_env) -> None:
     assert not (await cat.slash(halls[2], "tournament create", name="C", format="swiss")).ephemeral
 
 
+async def test_a_tournament_whose_channel_is_deleted_no_longer_counts(simcord_env) -> None:
+    """ann's tournament is open for sign-up in a channel a moderator deletes: nobody could join,
+    start or end it any more (its commands work in its channel), so it ends, and ann may open
+    another (her cap is 1), instead of never again."""
+    env = simcord_env
+    guild = env.create_guild("Club")
+    halls = [guild.create_text_channel(f"hall-{n}") for n in range(2)]
+    ann = guild.add_member(env.create_user("ann"))
+    assert not (await ann.slash(halls[0], "tournament create", name="A", format="swiss")).ephemeral
+    env.backend.delete_channel(halls[0].id)
+    await env.settle()
+    assert await env.bot.db.tournaments.open_in_channel(halls[0].id) is None
+    again = await ann.slash(halls[1], "tournament create", name="B", format="swiss")
+    assert not again.ephemeral, again.response.content
+
+
 # ---------------------------------------------------------------------- replay cache
 def count_renders(bot: Any) -> list[int]:
     """Wrap the real replay renderer of the bot's stats cog; returns the list it appends to."""

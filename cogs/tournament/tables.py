@@ -89,6 +89,19 @@ class TournamentTables(commands.Cog):
         for match_id in list(self.deadlines):
             self.disarm(match_id)
 
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A tournament's channel was deleted: nobody can sign up, report or end it there any
+        more, so it ends as its organiser's ``/tournament end`` would, rather than counting as
+        open (against the organiser's and the server's caps) for ever."""
+        tournament = await self.bot.db.tournaments.open_in_channel(channel.id)
+        if tournament is None:
+            return
+        with contextlib.suppress(UserError):  # it ended meanwhile
+            progress = await self.service.end(tournament.id, tournament.organiser_id, True)
+            log.info("Tournament %d ended: its channel was deleted", tournament.id)
+            await self.publish(progress)
+
     async def _resume(self) -> None:
         """After a restart: re-arm show-up clocks, pair due rounds, open missing tables."""
         await self.bot.wait_until_ready()
