@@ -90,7 +90,8 @@ class Settings:
     create_rate_limit: tuple[int, int] = (3, 600)
     #: ``MAX_LOBBIES_PER_USER``: open lobbies one person may host at once (0: no cap).
     max_lobbies_per_user: int = 2
-    #: ``MAX_LOBBIES_PER_SERVER``: open lobbies in one server at once (0: no cap).
+    #: ``MAX_LOBBIES_PER_SERVER``: open lobbies in one server at once (0: no cap); a
+    #: tournament's match lobbies count against no lobby cap.
     max_lobbies_per_server: int = 25
     #: ``MAX_GAMES_PER_USER``: games one person may play at once, lobbies they sit in counted
     #: (0: no cap).

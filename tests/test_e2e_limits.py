@@ -380,3 +380,35 @@ async def test_a_finished_games_replay_is_rendered_once(simcord_env, bot_setting
     again = await bob.slash(table.channel, "sequence replay", game=record.id)
     assert await again.response.attachments[0].read() == gifs[0]
     assert renders == []
+
+
+async def test_tournament_match_lobbies_do_not_fill_the_servers_or_a_hosts_caps(
+    simcord_env,
+) -> None:
+    """A round of four matches opens four match lobbies, one more than the server's cap of
+    three open lobbies: members could no longer open a casual lobby (told to "join one", which
+    nobody may), and a player hosting a match lobby had one fewer of their own. The tournament
+    seats its matches itself; only the lobbies people open count."""
+    env = simcord_env
+    guild = env.create_guild("Club")
+    cup = guild.create_text_channel("cup")
+    members = [guild.add_member(env.create_user(f"p{n}")) for n in range(8)]
+    created = await members[0].slash(cup, "tournament create", name="Cup", format="elimination")
+    for member in members:
+        await member.click(created.response, label="Join")
+    await members[0].slash(cup, "tournament start")
+    hosts = {
+        lobby.host_id
+        for lobby in [await env.bot.db.lobbies.get_for_channel(t.id) for t in cup.threads]
+        if lobby is not None
+    }
+    assert len(hosts) == 4  # four match lobbies are open
+    host = next(m for m in members if m.id in hosts)
+    others = [m for m in members if m is not host]
+    rooms = [guild.create_text_channel(f"room{n}") for n in range(4)]
+    for room, who in zip(rooms, [host, *others[:2]], strict=False):
+        opened = await who.slash(room, "sequence new")
+        assert not opened.ephemeral, opened.response.content
+    assert await env.bot.db.lobbies.hosted_by(host.id) == 1  # theirs, not the match's
+    full = await others[2].slash(rooms[3], "sequence new")  # the server's own three are open
+    assert full.ephemeral and "This server has 3 open lobbies" in full.response.content

@@ -2,7 +2,7 @@
 
 Each cap is a setting (``MAX_*``; 0 means no cap). A person's caps count everywhere the bot is;
 a server's count only that server. Tournament matches are seated by the tournament and never
-refused here.
+refused here, and their lobbies count against no lobby cap (their seats count as games).
 """
 
 from __future__ import annotations

@@ -90,12 +90,12 @@ class Lobbies:
         return await self._db.read(_select, f"WHERE closed_at IS NULL AND {mine}", params)
 
     async def hosted_by(self, host_id: int) -> int:
-        """How many open lobbies this person hosts."""
-        return await self._db.read(_count, "host_id = ?", (host_id,))
+        """How many open lobbies this person hosts (a tournament match's not counted)."""
+        return await self._db.read(_count, f"host_id = ? AND {_NOT_A_MATCH}", (host_id,))
 
     async def in_guild(self, guild_id: int) -> int:
-        """How many lobbies are open in a server."""
-        return await self._db.read(_count, "guild_id = ?", (guild_id,))
+        """How many lobbies are open in a server (tournament matches' not counted)."""
+        return await self._db.read(_count, f"guild_id = ? AND {_NOT_A_MATCH}", (guild_id,))
 
     async def seating(self, user_id: int) -> int:
         """How many open lobbies this person sits in."""
@@ -104,6 +104,14 @@ class Lobbies:
     async def expire(self, older_than: float) -> list[LobbyRecord]:
         """Close the open lobbies created before ``older_than`` and return them."""
         return await self._db.run(_expire, older_than)
+
+
+#: A lobby opened by people, not by a tournament for one of its matches (which the tournament
+#: seats itself: in the thread of a match still to be played).
+_NOT_A_MATCH = (
+    "channel_id NOT IN (SELECT thread_id FROM tournament_matches "
+    "WHERE status = 'pending' AND thread_id IS NOT NULL)"
+)
 
 
 def _record(row: tuple[Any, ...]) -> LobbyRecord:
