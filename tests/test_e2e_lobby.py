@@ -185,6 +185,28 @@ async def test_the_words_at_the_table_read_right(simcord_env):
     assert " in 0 s" not in result
 
 
+@pytest.mark.parametrize(
+    ("policy", "words"),
+    [
+        ("skip", "then the turn is skipped"),
+        ("computer", "then a computer moves for the player"),
+        ("remove", "then the player is removed (their team plays on)"),
+    ],
+)
+async def test_the_house_rules_are_told_in_words(simcord_env, policy, words):
+    """The lobby's rules and /sequence status said "1 h per turn, then remove" (the option's
+    stored value, not a sentence) and "1 sequence(s) to win": they say what happens in words."""
+    table = await make_table(simcord_env, NAMES[:2])
+    options = {"time_limit": "1h", "on_timeout": policy, "sequences_to_win": 1}
+    lobby = (await table.players[0].slash(table.channel, "sequence new", **options)).response
+    rules = next(f for f in lobby.embeds[0].fields if f.name == "Rules").value
+    assert f"1 h per turn, {words}" in rules and "1 sequence to win" in rules, rules
+    await table.players[0].click(lobby, label="Cancel")
+    await open_and_start(table, **options)
+    status = (await table.players[1].slash(table.channel, "sequence status")).response.content
+    assert f"1 h per turn, {words}" in status and "1 sequence to win" in status, status
+
+
 async def test_the_last_player_leaving_by_command_closes_the_lobby_message(simcord_env):
     """``/sequence leave`` by the last person closes the lobby: its message says so and keeps
     no buttons, as when the lobby is left with the button or cancelled."""

@@ -14,6 +14,12 @@ from bot.game import GameSettings, SettingsError
 from .errors import UserError
 
 POLICIES = ("skip", "computer", "remove")
+#: What each time-limit policy does, in words ("1 h per turn, then ...").
+POLICY_WORDS = {
+    "skip": "the turn is skipped",
+    "computer": "a computer moves for the player",
+    "remove": "the player is removed (their team plays on)",
+}
 #: The shortest turn time limit and reminder delay a table may set (0 turns either off).
 MIN_TURN_TIME_LIMIT = 60
 MIN_REMINDER_DELAY = 10 * 60
@@ -111,7 +117,8 @@ def describe_house_rules(options: TableOptions) -> list[str]:
     """The house rules in force, in words, for lobby and status messages."""
     lines = []
     if options.sequences_to_win:
-        lines.append(f"{options.sequences_to_win} sequence(s) to win")
+        needed = options.sequences_to_win
+        lines.append(f"{needed} sequence{'' if needed == 1 else 's'} to win")
     if options.engine_chooses_five:
         lines.append("the bot picks the five in a long line")
     if options.manual_draw:
@@ -123,9 +130,8 @@ def describe_house_rules(options: TableOptions) -> list[str]:
     if options.tabletalk_stands:
         lines.append("table-talk calls stand without confirmation")
     if options.turn_time_limit:
-        lines.append(
-            f"{format_duration(options.turn_time_limit)} per turn, then {options.time_limit_policy}"
-        )
+        policy = POLICY_WORDS.get(options.time_limit_policy, options.time_limit_policy)
+        lines.append(f"{format_duration(options.turn_time_limit)} per turn, then {policy}")
     if options.hints:
         lines.append("hints allowed")
     if not options.rated:
