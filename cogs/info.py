@@ -15,7 +15,7 @@ from bot.services.options import TableOptions, describe_house_rules, format_dura
 from bot.services.rulings import RULING_RULE
 
 from .base import SequenceCog, works_in_dms
-from .common.describe import result_line, scoreline, seat_label, team_label, turn_line
+from .common.describe import counted, result_line, scoreline, seat_label, team_label, turn_line
 from .common.lengths import MESSAGE_LIMIT
 from .common.replies import reply, reporting
 from .common.table import render_public_board
@@ -107,11 +107,11 @@ class Info(SequenceCog):
                 if game.out[seat]:
                     flags.append("left")
                 if game.owed_forfeits[seat]:
-                    flags.append(f"owes {game.owed_forfeits[seat]} forfeit")
+                    flags.append(f"owes {counted(game.owed_forfeits[seat], 'forfeit')}")
                 extra = f" ({', '.join(flags)})" if flags else ""
                 lines.append(
                     f"{team_label(game.team_of(seat))} {seat_label(record, seat)}: "
-                    f"{len(game.hands[seat])} cards, last discard {last}{extra}"
+                    f"{counted(len(game.hands[seat]), 'card')}, last discard {last}{extra}"
                 )
             rules = describe_house_rules(TableOptions.from_dict(record.options))
             if rules:

@@ -8,9 +8,11 @@ import pytest
 from simcord.builders import ChannelHandle
 
 from bot.app import create_bot
-from bot.game import space_name
+from bot.game import card_label, space_name
 from bot.game.cards import is_jack
+from bot.game.moves import FORFEIT, Move
 
+from .e2e_driver import make_move
 from .e2e_helpers import Table, make_table, open_and_start, seat_actor
 
 
@@ -61,6 +63,27 @@ async def test_status_and_rules(simcord_env):
     rules = await table.players[0].slash(table.channel, "sequence rules")
     assert "Two-eyed jacks" in rules.response.content and "manual draw" in rules.response.content
     assert record is not None
+
+
+async def test_status_counts_a_last_card_and_forfeits_in_words(simcord_env):
+    """With 2 cards each (12 players, small hands), one table-talk forfeit leaves a player one
+    card: /sequence status said "1 cards", and "owes 2 forfeit" after two upheld calls."""
+    table = await make_table(simcord_env, [f"player{n}" for n in range(12)])
+    record = await open_and_start(table, small_hands=True, tabletalk_stands=True)
+    caller = table.players[0]
+    for _ in range(2):
+        called = await caller.slash(table.channel, "sequence tabletalk", team=1)
+        assert not called.ephemeral, called.response.content
+    green = record.game.settings.seats_of(1)
+    assert all(record.game.owed_forfeits[s] == 2 for s in green)
+    seat = green[0]
+    card = record.game.hands[seat][0]
+    await make_move(table, record, seat, Move(FORFEIT, seat, card=card))
+    status = (await caller.slash(table.channel, "sequence status")).response.content
+    name = record.seats[seat].name
+    assert f"**{name}**: 1 card, last discard {card_label(card)} (owes 1 forfeit)" in status, status
+    other = record.seats[green[1]].name
+    assert f"**{other}**: 2 cards, last discard — (owes 2 forfeits)" in status, status
 
 
 async def test_the_rules_say_a_convoy_dead_card_is_the_whole_turn(simcord_env):
