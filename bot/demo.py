@@ -83,7 +83,7 @@ class DemoResult:
         """A few lines for the console."""
         boards = sum(1 for f in self.files if f.name.startswith("board-"))
         return (
-            f"{self.winner} after {self.moves} moves ({self.plays} chips played) "
+            f"{self.winner} after {self.moves} moves ({self.plays} cards played) "
             f"in {self.seconds:.1f} s.\n"
             f"Wrote {boards} board images, replay.gif and transcript.txt to {self.out}/"
         )

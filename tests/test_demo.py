@@ -55,6 +55,10 @@ async def test_the_demo_plays_to_the_end_and_writes_its_files(tmp_path: Path):
 
     summary = result.summary()
     assert result.winner in summary and f"{result.moves} moves" in summary
+    # It counts what the channel's result counts: cards played, one-eyed jacks included (they
+    # remove a chip: "chips played" overstated the chips on the board).
+    assert f"({result.plays} cards played)" in summary, summary
+    assert f"{result.plays} cards played" in transcript
 
 
 @pytest.mark.parametrize(
