@@ -16,7 +16,7 @@ from bot.services.tournament import require_organiser
 from bot.store.games import GameRecord
 
 from .base import SequenceCog
-from .common.describe import team_label
+from .common.describe import listed, team_label
 from .common.replies import can_manage, reply, reporting
 from .lobby import Lobby
 
@@ -35,11 +35,12 @@ class Endings(SequenceCog):
             result = await self.bot.games.vote_resign(record.id, interaction.user.id)
             team = record.game.team_of(self.bot.games.require_seat(record, interaction.user.id))
             if result.outcome is None:
-                waiting = ", ".join(f"<@{uid}>" for uid in result.waiting_for)
+                waiting = listed([f"<@{uid}>" for uid in result.waiting_for])
+                verb = "uses" if len(result.waiting_for) == 1 else "use"
                 await reply(
                     interaction,
                     f"🏳️ <@{interaction.user.id}> wants {team_label(team)} to resign. "
-                    f"The team resigns when {waiting} also use `/sequence resign`.",
+                    f"The team resigns when {waiting} also {verb} `/sequence resign`.",
                     ephemeral=False,
                 )
                 return

@@ -31,6 +31,21 @@ async def test_a_team_resigns_when_all_its_members_have(simcord_env):
     assert result is not None and result.winner_team == 1
 
 
+@pytest.mark.parametrize("players", [4, 6])
+async def test_a_resign_vote_names_who_must_still_resign_in_good_grammar(simcord_env, players):
+    """The vote said "The team resigns when <@carol> also use /sequence resign": one teammate
+    uses it; two (three a team) are listed with "and" and use it."""
+    table = await make_table(simcord_env, [f"p{n}" for n in range(players)])
+    record = await open_and_start(table, teams=2)
+    first, *others = (seat_actor(table, record, s) for s in record.game.settings.seats_of(0))
+    vote = (await first.slash(table.channel, "sequence resign")).response.content
+    if len(others) == 1:
+        assert f"when <@{others[0].id}> also uses `/sequence resign`" in vote, vote
+    else:
+        both = f"<@{others[0].id}> and <@{others[1].id}>"
+        assert f"when {both} also use `/sequence resign`" in vote, vote
+
+
 async def test_the_host_kicks_and_places_players(simcord_env):
     table = await make_table(simcord_env, ["alice", "bob", "carol", "dave"])
     host, bob, carol, dave = table.players

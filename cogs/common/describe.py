@@ -36,6 +36,11 @@ def counted(amount: int, noun: str) -> str:
     return f"{amount} {noun}{'' if amount == 1 else 's'}"
 
 
+def listed(items: list[str]) -> str:
+    """``listed(["a", "b", "c"])`` is ``"a, b and c"``; one item is itself."""
+    return " and ".join(filter(None, [", ".join(items[:-1]), *items[-1:]]))
+
+
 def team_label(team: int) -> str:
     """``"🔵 Blue"``."""
     return f"{TEAM_EMOJI[team]} {TEAM_NAMES[team]}"
