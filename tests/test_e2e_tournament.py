@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 import discord
+import pytest
 
 from bot.app import create_bot
 from bot.game import player_view
@@ -733,3 +734,21 @@ async def test_the_last_check_in_discord_refused_to_answer_still_starts_the_game
     assert not record.game.moves and not match_message(channel, match).components
     (started,) = [m for m in (await snapshot(env.bot, channel)).matches if m.id == match.id]
     assert started.status == "playing" and started.game_id == record.id
+
+
+@pytest.mark.parametrize(("size", "partners"), [(2, "your partner"), (3, "your 2 partners")])
+async def test_the_signup_message_counts_in_words(simcord_env, size, partners) -> None:
+    """The sign-up (and a join without partners) said "name your 1 partner(s)" for pairs and
+    "1 rounds" for a one-round Swiss: it reads "name your partner" and "1 round"."""
+    guild = simcord_env.create_guild("Club")
+    channel = guild.create_text_channel("cup")
+    ann = guild.add_member(simcord_env.create_user("ann"))
+    created = await ann.slash(
+        channel, "tournament create", name="Cup", format="swiss", rounds=1, team_size=size
+    )
+    embed = created.response.embeds[0]
+    assert f"name {partners}." in embed.description, embed.description
+    rules = next(f.value for f in embed.fields if f.name == "Rules")
+    assert "1 round" in rules.split("\n") and "(s)" not in embed.description, rules
+    alone = await ann.slash(channel, "tournament join")
+    assert alone.ephemeral and f"name {partners}." in alone.response.content, alone.response.content

@@ -12,7 +12,7 @@ from bot.services.tournament.standings import BYE, DOUBLE_FORFEIT, FORFEIT, REPO
 from bot.store.tournaments import MatchRecord
 from render.bracket import BracketMatch
 
-from ..common.describe import shown_name
+from ..common.describe import counted, shown_name
 from ..common.lengths import DESCRIPTION_LIMIT, FIELD_LIMIT, clipped
 
 GOLD = 0xE2B454
@@ -27,11 +27,12 @@ def signup_embed(snapshot: Snapshot) -> discord.Embed:
     """The sign-up message: format, rules, entrants, how to join."""
     tournament = snapshot.tournament
     settings = snapshot.settings
+    partners = tournament.team_size - 1
     how = (
         "Press **Join** or use `/tournament join`."
-        if tournament.team_size == 1
-        else f"Sign up your team with `/tournament join` and name your {tournament.team_size - 1} "
-        "partner(s)."
+        if partners == 0
+        else "Sign up your team with `/tournament join` and name your "
+        + ("partner." if partners == 1 else f"{partners} partners.")
     )
     embed = discord.Embed(
         title=f"🏆 {tournament.name}",
@@ -43,7 +44,7 @@ def signup_embed(snapshot: Snapshot) -> discord.Embed:
     rules.append(f"{format_duration(settings.show_up)} to show up for a match")
     if tournament.format == "swiss":
         rounds = settings.rounds
-        rules.append(f"{rounds} rounds" if rounds else "rounds: enough to find a winner")
+        rules.append(counted(rounds, "round") if rounds else "rounds: enough to find a winner")
     embed.add_field(name="Rules", value="\n".join(rules), inline=False)
     entrants = [snapshot.entrants[e] for e in snapshot.seeds()]
     listing = [

@@ -85,9 +85,10 @@ class SignUp(TournamentCore):
             if len(members) != size:
                 if size == 1:
                     raise UserError("This tournament is for single players: join without partners.")
+                partners_needed = "partner" if size == 2 else f"{size - 1} partners"
                 raise UserError(
                     f"This tournament is for teams of {size}: sign up with "
-                    f"`/tournament join` and name your {size - 1} partner(s)."
+                    f"`/tournament join` and name your {partners_needed}."
                 )
             name = " & ".join(m.name for m in members)
             try:
