@@ -50,6 +50,15 @@ def reached(count: int, cap: int) -> bool:
     return cap > 0 and count >= cap
 
 
+def amount(count: int, one: str, many: str | None = None) -> str:
+    """``count`` things in words (``many`` defaults to ``one`` with an s).
+
+    >>> amount(1, "open lobby", "open lobbies"), amount(2, "open tournament")
+    ('1 open lobby', '2 open tournaments')
+    """
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
 class Caps:
     """Checks a cap before a lobby, a seat or a tournament is taken."""
 
@@ -63,13 +72,13 @@ class Caps:
         caps = self.caps
         if reached(await self.db.lobbies.hosted_by(user_id), caps.lobbies_per_user):
             raise CapReached(
-                f"You already host {caps.lobbies_per_user} open lobb"
-                f"{'y' if caps.lobbies_per_user == 1 else 'ies'}: start or cancel one first."
+                f"You already host {amount(caps.lobbies_per_user, 'open lobby', 'open lobbies')}: "
+                "start or cancel one first."
             )
         if reached(await self.db.lobbies.in_guild(guild_id), caps.lobbies_per_server):
             raise CapReached(
-                f"This server has {caps.lobbies_per_server} open lobbies, the most it may have: "
-                "join one, or wait for one to start."
+                f"This server has {amount(caps.lobbies_per_server, 'open lobby', 'open lobbies')}"
+                ", the most it may have: join one, or wait for one to start."
             )
         await self.may_take_seat(user_id)
 
@@ -82,8 +91,8 @@ class Caps:
         playing = await self.db.games.playing(user_id) + await self.db.lobbies.seating(user_id)
         if reached(playing, cap):
             raise CapReached(
-                f"You are already in {playing} games or lobbies, the most one person may be in "
-                "at once: finish or leave one first."
+                f"You are already in {amount(playing, 'game or lobby', 'games or lobbies')}, the "
+                "most one person may be in at once: finish or leave one first."
             )
 
     async def may_open_tournament(self, guild_id: int, user_id: int) -> None:
@@ -91,11 +100,11 @@ class Caps:
         caps = self.caps
         if reached(await self.db.tournaments.open_by(user_id), caps.tournaments_per_user):
             raise CapReached(
-                f"You already run {caps.tournaments_per_user} open tournament"
-                f"{'' if caps.tournaments_per_user == 1 else 's'}: end one first."
+                f"You already run {amount(caps.tournaments_per_user, 'open tournament')}: "
+                "end one first."
             )
         if reached(await self.db.tournaments.open_in_guild(guild_id), caps.tournaments_per_server):
             raise CapReached(
-                f"This server has {caps.tournaments_per_server} open tournaments, the most it may "
-                "have: wait for one to end."
+                f"This server has {amount(caps.tournaments_per_server, 'open tournament')}, the "
+                "most it may have: wait for one to end."
             )

@@ -257,7 +257,7 @@ class GameService:
         record = self.find_in_channel(channel_id)
         if record is None:
             raise UserError(
-                "There is no game in this channel yet: a game begins when the host of a lobby "
+                "There is no game in this channel now: a game begins when the host of a lobby "
                 "here presses **Start** (`/sequence new` opens a lobby)."
             )
         return record
