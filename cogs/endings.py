@@ -106,6 +106,7 @@ class Endings(SequenceCog):
         for game_id in await self.bot.games.leave_server(user.id, guild.id):
             log.info("Game %d: a banned player left the game", game_id)
 
+
 async def setup(bot: SequenceBot) -> None:
     """Load the cog."""
     await bot.add_cog(Endings(bot))

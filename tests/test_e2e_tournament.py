@@ -499,9 +499,7 @@ async def test_knockout_standings_never_say_an_entrant_still_in_is_out(simcord_e
         "7. gus · out in quarter-finals",
         "8. hal · out in quarter-finals",
     ]
-    posted = next(
-        m for m in channel.history() if m.embeds and "after round 1" in m.embeds[0].title
-    )
+    posted = next(m for m in channel.history() if m.embeds and "after round 1" in m.embeds[0].title)
     assert standings_rows(posted.embeds[0]) == expected
     shown = await members[7].slash(channel, "tournament standings")
     assert standings_rows(shown.response.embeds[0]) == expected
