@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -18,7 +17,7 @@ from .base import SequenceCog, works_in_dms
 from .common.describe import counted, result_line, scoreline, seat_label, team_label, turn_line
 from .common.lengths import MESSAGE_LIMIT
 from .common.replies import reply, reporting
-from .common.table import render_public_board
+from .common.table import public_board_file
 
 if TYPE_CHECKING:
     from bot.store.games import GameRecord
@@ -71,7 +70,7 @@ class Info(SequenceCog):
             with self.bot.limits.counting(interaction, "board"):  # refusals: free
                 record = self.bot.games.for_channel(interaction.channel_id or 0)
             shown = len(record.game.moves)
-            png = await render_public_board(record)
+            file = await public_board_file(record)
             content = result_line(record) if record.game.is_over() else turn_line(record)
             kwargs: dict[str, Any] = {}
             view = self.bot.table.board_view(record)
@@ -80,7 +79,7 @@ class Info(SequenceCog):
             await interaction.response.send_message(
                 content,
                 embed=self.bot.table.board_embed(record, None),
-                file=discord.File(io.BytesIO(png), filename="board.png"),
+                file=file,
                 allowed_mentions=discord.AllowedMentions.none(),
                 **kwargs,
             )

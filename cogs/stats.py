@@ -14,6 +14,7 @@ from bot.services.ratings import Rating
 from bot.services.stats import HistoryEntry, PlayerStats, StatsService, sparkline
 
 from .base import SequenceCog, server_id
+from .common.alt_text import replay_alt
 from .common.components import Components
 from .common.custom_ids import Templated
 from .common.describe import counted, team_label
@@ -199,7 +200,9 @@ class Stats(SequenceCog):
                 raise UserError(f"The replay of game #{game} is too large to upload.")
             await interaction.followup.send(
                 f"🎞️ Replay of game #{game} ({counted(len(found.moves), 'move')})",
-                file=discord.File(io.BytesIO(gif), filename=f"sequence-{game}.gif"),
+                file=discord.File(
+                    io.BytesIO(gif), filename=f"sequence-{game}.gif", description=replay_alt(found)
+                ),
                 allowed_mentions=NO_PINGS,
             )
 

@@ -172,7 +172,13 @@ async def test_a_replay_ends_on_the_result_when_no_card_ended_the_game(simcord_e
         await bob.click(offer.response, label="Accept the draw")
     game = record.game
     assert game.is_over()
+    result = "wins (" if ending == "resign" else "The game is a draw. Drawn by agreement."
+    assert result in table.channel.last_message.attachments[0].description  # the final board
     replay = await bob.slash(table.channel, "sequence replay", game=record.id)
+    alt = replay.response.attachments[0].description  # alt text for a screen reader
+    assert alt.startswith(f"Animated replay of Sequence game #{record.id}: ")
+    assert "after each of its 2 plays" in alt and "alice" in alt and "bob" in alt
+    assert alt.endswith("won. Green resigned." if ending == "resign" else "Drawn by agreement.")
     shown = last_frame(await replay.response.attachments[0].read())
     names = [seat.name for seat in record.seats]
     end = to_palette(frame(public_view(game), names, 2, 2)).convert("RGB")

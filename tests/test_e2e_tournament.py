@@ -208,6 +208,9 @@ async def test_four_entrant_knockout_played_to_the_end(simcord_env) -> None:
     end = channel.last_message
     assert f"champion, **{champion.user.name}**" in end.content
     assert end.attachments[0].filename == "bracket.png"
+    alt = end.attachments[0].description  # the bracket's alt text, for a screen reader
+    assert alt.startswith(f"Knockout bracket of Spring Cup: champion {champion.user.name}.\n")
+    assert f"Final: {champion.user.name} beat {runner_up.user.name}.\nSemi-finals: " in alt
     expected = [
         f"1. {champion.user.name} · 🥇 champion",
         f"2. {runner_up.user.name} · final",
@@ -503,6 +506,10 @@ async def test_knockout_standings_never_say_an_entrant_still_in_is_out(simcord_e
     assert standings_rows(posted.embeds[0]) == expected
     shown = await members[7].slash(channel, "tournament standings")
     assert standings_rows(shown.response.embeds[0]) == expected
+    alt = shown.response.attachments[0].description
+    assert "no champion yet.\nFinal: no one yet.\n" in alt
+    assert "\nSemi-finals: ann against dan; ben against cat.\n" in alt
+    assert "\nQuarter-finals: ann beat hal (reported); dan beat eve (reported); " in alt
 
 
 async def test_a_tournament_ended_before_any_result_crowns_no_champion(simcord_env) -> None:

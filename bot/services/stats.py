@@ -88,13 +88,15 @@ class HistoryEntry:
 
 @dataclass(frozen=True)
 class ReplayInput:
-    """What the replay renderer needs."""
+    """What the replay renderer needs, and how the game ended (for the replay's alt text)."""
 
     game_id: int
     settings: GameSettings
     seed: int
     moves: list[Move]
     names: list[str]
+    winner: int | None = None
+    end_reason: str = ""
 
 
 def outcome_for(result: ResultRecord, team: int) -> str:
@@ -192,7 +194,10 @@ class StatsService:
         entries = await self.db.games.log(game_id)
         moves = [entry.move for entry in entries if entry.undone_at is None]
         names = [seat.name for seat in record.seats]
-        return ReplayInput(game_id, record.game.settings, record.game.seed, moves, names)
+        game = record.game
+        return ReplayInput(
+            game_id, game.settings, game.seed, moves, names, game.winner, game.end_reason
+        )
 
     async def tallies(self, game_ids: Sequence[int]) -> dict[int, dict[int, Tally]]:
         """Per-game tallies, replayed once per game (finished games never change)."""

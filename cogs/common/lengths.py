@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 #: The most characters one message holds.
@@ -10,6 +11,8 @@ MESSAGE_LIMIT = 2000
 DESCRIPTION_LIMIT = 4096
 #: The most characters an embed field's value holds.
 FIELD_LIMIT = 1024
+#: The most characters an attachment's description (its alt text) holds.
+ALT_TEXT_LIMIT = 1024
 
 
 def message_chunks(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
@@ -49,3 +52,21 @@ def clipped(lines: list[str], limit: int) -> str:
         kept.append(line)
         used += len(line) + 1
     return "\n".join([*kept, f"… and {len(lines) - len(kept)} more"])
+
+
+def cut_at_word(text: str, limit: int, note: str = " … (cut short)") -> str:
+    """``text`` if it fits in ``limit`` characters, else as many whole words as fit with
+    ``note`` after them, which says it was cut.
+
+    >>> cut_at_word("one two three", limit=13)
+    'one two three'
+    >>> cut_at_word("one two three", limit=12, note=" …")
+    'one two …'
+    """
+    if len(text) <= limit:
+        return text
+    room = max(limit - len(note), 0)
+    head = text[:room]
+    if not text[room].isspace():  # the cut falls inside a word: that word goes
+        head = re.sub(r"\S*$", "", head)
+    return (head.rstrip(" ,;:\n") + note)[:limit]

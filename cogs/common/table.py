@@ -36,6 +36,7 @@ from bot.store.timers import TimerRecord
 from render.board import prepare_board, render_board
 from render.theme import TEAM_COLOUR_VALUES
 
+from .alt_text import board_alt
 from .components import Components
 from .describe import describe_outcome, result_line, scoreline, turn_line
 
@@ -65,11 +66,13 @@ def seat_names(record: GameRecord) -> list[str]:
     return [seat.name for seat in record.seats]
 
 
-async def render_public_board(record: GameRecord) -> bytes:
-    """The public board image (no hand), rendered off the event loop."""
+async def public_board_file(record: GameRecord) -> discord.File:
+    """The public board image (no hand), rendered off the event loop, with its alt text."""
     loop = asyncio.get_running_loop()
-    view = public_view(record.game)
-    return await loop.run_in_executor(None, render_board, view, seat_names(record))
+    view, names = public_view(record.game), seat_names(record)
+    png = await loop.run_in_executor(None, render_board, view, names)
+    alt = board_alt(view, names, record.id)
+    return discord.File(io.BytesIO(png), filename="board.png", description=alt)
 
 
 def _prepare_next_board(game: Game) -> None:
@@ -204,7 +207,7 @@ class Table:
         live = record
         # Bind the game now: a later change may swap the live record's game while this awaits.
         record = dataclasses.replace(record, game=game or record.game)
-        png = await render_public_board(record)
+        file = await public_board_file(record)
         content = result_line(record) if record.game.is_over() else turn_line(record)
         kwargs: dict[str, Any] = {}
         view = self.board_view(record)
@@ -214,7 +217,7 @@ class Table:
             message = await self.channel(record).send(
                 content,
                 embed=self.board_embed(record, headline),
-                file=discord.File(io.BytesIO(png), filename="board.png"),
+                file=file,
                 allowed_mentions=PINGS,
                 **kwargs,
             )

@@ -19,6 +19,7 @@ from bot.game.board import CARD_SPACES
 from bot.game.cards import is_jack, is_one_eyed, is_two_eyed
 from render.board import render_hand
 
+from ..common.alt_text import hand_alt
 from ..common.components import Components
 from ..common.describe import seat_label, team_label
 from ..common.table import seat_names
@@ -37,12 +38,14 @@ class Panel:
     view: Components | None = None
     image: bytes | None = None
     embeds: list[discord.Embed] = field(default_factory=list)
+    #: The hand image's alt text (the player's cards: only ever sent where the image goes).
+    alt: str | None = None
 
     def files(self) -> list[discord.File]:
-        """The hand image as an attachment, if any."""
+        """The hand image as an attachment, with its alt text, if any."""
         if self.image is None:
             return []
-        return [discord.File(io.BytesIO(self.image), filename="hand.png")]
+        return [discord.File(io.BytesIO(self.image), filename="hand.png", description=self.alt)]
 
     async def send(self, interaction: discord.Interaction) -> None:
         """Answer with the panel (ephemeral)."""
@@ -116,7 +119,7 @@ async def build_hand_panel(
         f"**Your hand** (game #{record.id}, {team_label(game.team_of(seat))}): {hand_line(hand)}"
     )
     view = Components()
-    image = None
+    image = alt = None
     if game.is_over():
         lines.append("The game is over.")
         return Panel("\n".join(lines))
@@ -137,13 +140,15 @@ async def build_hand_panel(
         lines.append(f"It is {waiting}'s turn; you will be pinged when it is yours.")
         return Panel("\n".join(lines), view if view.children else None)
     if with_image:
-        image = await asyncio.to_thread(render_hand, player_view(game, seat), seat_names(record))
+        mine, names = player_view(game, seat), seat_names(record)
+        image = await asyncio.to_thread(render_hand, mine, names)
+        alt = hand_alt(mine, names, record.id)
     if choice is not None:
         lines.append(str(choice))
         for index, option in enumerate(choice.options):
             view.add_item(components.FiveButton.make(record.id, turn, choice.move, index, option))
         view.add_item(components.BackButton(record.id, turn))
-        return Panel("\n".join(lines), view, image)
+        return Panel("\n".join(lines), view, image, alt=alt)
     playable = [c for c in dict.fromkeys(hand) if game.targets(seat, c)]
     dead = [c for c in dict.fromkeys(hand) if c in CARD_SPACES and game.is_dead(c)]
     if not playable:
@@ -158,7 +163,7 @@ async def build_hand_panel(
         _add_card_step(view, record, seat, card, row, space, lines)
     elif playable:
         lines.append("**Your turn.** Choose a card.")
-    return Panel("\n".join(lines), view, image)
+    return Panel("\n".join(lines), view, image, alt=alt)
 
 
 def _add_card_step(

@@ -22,6 +22,7 @@ from bot.store.tournaments import MatchRecord, TournamentRecord
 from cogs.lobby import lobby_embed, lobby_view
 from render.bracket import render_bracket
 
+from ..common.alt_text import bracket_alt
 from ..common.lengths import message_chunks
 from .messages import (
     bracket,
@@ -281,10 +282,10 @@ class TournamentTables(commands.Cog):
     async def bracket_file(self, snapshot: Snapshot) -> discord.File:
         """The knockout bracket as an image (drawn off the event loop)."""
         rounds, champion, names = bracket(snapshot)
-        png = await asyncio.to_thread(
-            render_bracket, snapshot.tournament.name, rounds, champion, names
-        )
-        return discord.File(io.BytesIO(png), filename="bracket.png")
+        title = snapshot.tournament.name
+        png = await asyncio.to_thread(render_bracket, title, rounds, champion, names)
+        alt = bracket_alt(title, rounds, champion, names)
+        return discord.File(io.BytesIO(png), filename="bracket.png", description=alt)
 
     # ------------------------------------------------------------------ match tables
     async def open_table(self, snapshot: Snapshot, match: MatchRecord) -> None:
