@@ -602,6 +602,9 @@ def test_the_lock_file_pins_every_dependency_within_its_bounds():
 _CODE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC])(?![A-Za-z0-9])")
 _LABEL = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
 _SUITS = dict(zip("♠♥♦♣", "SHDC", strict=True))
+#: A card in words, as the images' alt text names it: "7 of hearts", "Queen of spades".
+_WORDS = re.compile(r"\b(10|[2-9]|Ace|King|Queen|Jack) of (spades|hearts|diamonds|clubs)\b", re.I)
+_RANKS = {"ace": "A", "king": "K", "queen": "Q", "jack": "J", "10": "T"}
 
 
 def cards_named(text: str) -> set[str]:
@@ -609,6 +612,8 @@ def cards_named(text: str) -> set[str]:
     found = set(_CODE.findall(text))
     for rank, suit in _LABEL.findall(text):
         found.add(("T" if rank == "10" else rank) + _SUITS[suit])
+    for rank, suit in _WORDS.findall(text):
+        found.add(_RANKS.get(rank.lower(), rank) + suit[0].upper())
     return found
 
 
@@ -640,6 +645,7 @@ class HiddenCardWatch(logging.Handler):
 
 def test_cards_named():
     assert cards_named("play 7S on C4, then 10♥ and J♣; not ASK or 7SS") == {"7S", "TH", "JC"}
+    assert cards_named("the Queen of spades, 10 of hearts; not 7 of them") == {"QS", "TH"}
 
 
 async def test_a_whole_game_at_debug_logs_no_hidden_card_and_not_the_deck(simcord_env):
