@@ -70,6 +70,12 @@ def history_line(entry: HistoryEntry) -> str:
     day = discord.utils.format_dt(datetime.fromtimestamp(result.finished_at, tz=UTC), "d")
     partners = f" with {', '.join(_who(u) for u in entry.partners)}" if entry.partners else ""
     against = " and ".join(", ".join(_who(u) for u in team) for team in entry.opponents)
+    if len(entry.opponents) > 1:  # three teams: say who played on which
+        others = [t for t in range(len(result.teams)) if t != entry.team]
+        against = " and ".join(
+            f"{team_label(t)} ({', '.join(_who(u) for u in team)})"
+            for t, team in zip(others, entry.opponents, strict=True)
+        )
     rated = "unrated"
     if entry.rating_change is not None:
         rated = f"rated {entry.rating_change:+.1f}"
@@ -146,9 +152,7 @@ class Stats(SequenceCog):
                 embed=embed, view=view, allowed_mentions=NO_PINGS
             )
 
-    async def leaderboard_page(
-        self, guild_id: int, page: int
-    ) -> tuple[discord.Embed, Components]:
+    async def leaderboard_page(self, guild_id: int, page: int) -> tuple[discord.Embed, Components]:
         """The embed and buttons of one leaderboard page."""
         rows, page, pages = await self.stats.leaderboard(guild_id, page)
         embed = discord.Embed(title="🏅 Leaderboard", colour=0xE2B454)

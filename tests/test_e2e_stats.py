@@ -12,6 +12,7 @@ from bot.game.cards import is_jack
 from bot.game.moves import PLAY
 from bot.game.view import public_view
 from bot.services.ratings import DEFAULT_MU
+from cogs.common.describe import team_label
 from render.encode import to_palette
 from render.replay import _caption, frame
 
@@ -202,6 +203,14 @@ async def test_a_team_that_resigned_loses_the_game_the_others_then_draw(simcord_
     assert field(embed, "Games") == "**1** (0 won · 1 lost)"
     line = (await bob.slash(table.channel, "sequence history")).response.embeds[0].description
     assert "❌ Lost" in line
+    game = record.game
+    teams = {
+        p.id: game.team_of(next(i for i, s in enumerate(record.seats) if s.user_id == p.id))
+        for p in (alice, carol)
+    }
+    alice_team, carol_team = (team_label(teams[p.id]) for p in (alice, carol))
+    vs = sorted([f"{alice_team} (<@{alice.id}>)", f"{carol_team} (<@{carol.id}>)"])
+    assert f"vs {vs[0]} and {vs[1]}" in line or f"vs {vs[1]} and {vs[0]}" in line, line
     embed = (await carol.slash(table.channel, "sequence stats")).response.embeds[0]
     assert field(embed, "Games") == "**1** (0 won · 0 lost · 1 drawn)"
     book = await table.bot.ratings.book(table.guild.id)
