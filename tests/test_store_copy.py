@@ -171,6 +171,39 @@ async def test_a_game_that_does_not_replay_to_its_snapshot_fails_and_nothing_is_
         await target.close()
 
 
+def test_a_forced_copy_that_fails_leaves_the_targets_ids_as_they_were(
+    tmp_path: Path, pg_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A failed ``--force`` copy leaves the target as it was, its id sequences too: the bot
+    still running on it opens new games and lobbies with ids it has not used yet."""
+    path = tmp_path / "old.db"
+    asyncio.run(filled(path, 2))
+    with sqlite3.connect(path) as conn:  # game 2's snapshot holds game 1's state
+        conn.execute("UPDATE snapshots SET state = (SELECT state FROM snapshots WHERE game_id = 1)")
+
+    async def own_data() -> None:  # the target's own games (ids 1 to 10) and lobby (id 1)
+        target = await open_database(pg_url)
+        for channel in range(1, 11):
+            await create_game(target, channel_id=channel, seed=channel)
+        await target.lobbies.create(7, 500, 1, {}, 1.0)
+        await target.close()
+
+    async def more_data() -> tuple[int, int]:
+        target = await open_database(pg_url)
+        try:
+            game = await create_game(target, channel_id=11, seed=11)
+            lobby = await target.lobbies.create(7, 501, 1, {}, 2.0)
+            return game.id, lobby.id
+        finally:
+            await target.close()
+
+    asyncio.run(own_data())
+    assert main(["migrate-db", "--from", str(path), "--to", pg_url, "--force"]) == 1
+    assert "do not replay to their snapshot" in capsys.readouterr().err
+    assert asyncio.run(query(pg_url, "SELECT count(*) FROM games")) == [(10,)]  # as it was
+    assert asyncio.run(more_data()) == (11, 2)
+
+
 async def test_every_table_of_the_schema_is_copied(tmp_path: Path, pg_url: str) -> None:
     for location in (tmp_path / "s.db", pg_url):
         db = await open_database(location)

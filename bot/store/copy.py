@@ -253,11 +253,13 @@ async def _insert(conn: Connection, table: Table, rows: list[tuple[Any, ...]]) -
 
 
 async def _move_sequence(conn: Connection, table: Table) -> None:
-    """Move the identity sequence past the copied ids (PostgreSQL), so new rows get new ids."""
-    await conn.fetchone(
-        f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
-        f"(SELECT coalesce(max(id), 0) + 1 FROM {table.name}), false)"
-    )
+    """Restart the identity past the copied ids (PostgreSQL), so new rows get new ids.
+
+    ``ALTER TABLE ... RESTART`` is undone with the copy's transaction (``setval`` is not: a
+    failed copy would leave a target's sequences behind its own ids)."""
+    row = await conn.fetchone(f"SELECT coalesce(max(id), 0) + 1 FROM {table.name}")
+    start = int(row[0]) if row else 1
+    await conn.execute(f"ALTER TABLE {table.name} ALTER COLUMN id RESTART WITH {start}")
 
 
 async def _game_ids(conn: Connection, after: int) -> list[int]:
