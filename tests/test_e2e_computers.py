@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 
 from bot.config import Settings
+from bot.game.moves import DRAW, Move
 from bot.services.undo import open_request
 
 from .conftest import make_settings
+from .e2e_driver import make_move
 from .e2e_helpers import make_table
 from .test_e2e_turns import play_one
 
@@ -36,6 +38,26 @@ async def test_a_computer_moves_after_its_pause_and_posts_like_a_player(simcord_
     assert len(record.game.moves) == 1 and record.game.moves[0].kind == "play"
     board = table.channel.last_message
     assert "played" in board.embeds[0].description and f"<@{alice.id}>" in board.content
+
+
+async def test_a_computer_takes_its_manual_draw_at_once(simcord_env):
+    """Manual draw: a computer draws right after its play, not after another pause, in which
+    the next player could move and draw first and so take its draw away for good."""
+    table = await make_table(simcord_env, ["alice"])
+    (alice,) = table.players
+    lobby = (await alice.slash(table.channel, "sequence new", manual_draw=True)).response
+    await alice.slash(table.channel, "sequence addbot", level="medium")
+    table.bot.lobbies.new_seed = lambda: 3  # the computer starts
+    await alice.click(lobby, label="Start")
+    computer = table.game().game.turn
+    await simcord_env.advance_time(PAUSE + 1)
+    record = table.game()
+    assert [(m.kind, m.seat) for m in record.game.moves] == [("play", computer), ("draw", computer)]
+    assert computer not in record.game.owed_draws and len(record.game.hands[computer]) == 7
+    await play_one(table, record)  # alice is quick: she plays and draws within the pause
+    await make_move(table, record, 0, Move(DRAW, 0))
+    await simcord_env.advance_time(PAUSE + 1)
+    assert len(table.game().game.hands[computer]) == 7
 
 
 async def test_hints_only_in_practice_games(simcord_env):

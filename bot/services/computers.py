@@ -52,6 +52,13 @@ def computer_seats_to_act(record: GameRecord) -> list[int]:
     return seats
 
 
+def owes_only_a_draw(record: GameRecord) -> bool:
+    """True when the first computer seat to act has only its card to draw (manual draw)."""
+    seats = computer_seats_to_act(record)
+    game = record.game
+    return bool(seats) and seats[0] in game.owed_draws and not game.owed_forfeits[seats[0]]
+
+
 def held_until(record: GameRecord, hold: float) -> float | None:
     """Until when computers hold their moves, which would lapse what the teams are asked: an
     open draw offer (until it expires) or the host's undo request (``hold`` seconds after it
@@ -135,8 +142,11 @@ class ComputerPlayers:
         self.scheduler.at(key, self._due(record), lambda: self._act(game_id))
 
     def _due(self, record: GameRecord) -> float:
-        """After the pause, and after any answer the teams are asked for."""
-        return max(self.games.clock() + self.delay(), self._held(record))
+        """After the pause (none for an owed draw: no board shows it, and the next player
+        who moves and draws meanwhile would take it away), and after any answer the teams
+        are asked for."""
+        pause = 0.0 if owes_only_a_draw(record) else self.delay()
+        return max(self.games.clock() + pause, self._held(record))
 
     def _held(self, record: GameRecord) -> float:
         return held_until(record, self.hold()) or 0.0
