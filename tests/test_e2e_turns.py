@@ -92,6 +92,17 @@ async def test_time_limit_computer_moves_for_them(simcord_env):
     assert "computer player moves for them" in timeouts(table)[0].content
 
 
+async def test_time_limit_computer_also_takes_the_manual_draw(simcord_env):
+    """Manual draw: the stand-in plays the whole turn, draw included; left owed, the draw was
+    lost as soon as the next player moved and drew, and the absent player had a card less."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, time_limit="1h", on_timeout="computer", manual_draw=True)
+    seat = record.game.turn
+    await simcord_env.advance_time(HOUR + 1)
+    assert [(m.kind, m.seat) for m in record.game.moves] == [("play", seat), ("draw", seat)]
+    assert seat not in record.game.owed_draws and len(record.game.hands[seat]) == 7
+
+
 async def test_the_configured_time_limit_policy_is_the_default(simcord_env, bot_settings):
     """An admin sets TIME_LIMIT_POLICY: a host who chooses no policy gets it (not always skip);
     a host's own choice still wins."""

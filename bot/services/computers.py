@@ -115,14 +115,18 @@ class ComputerPlayers:
 
     async def stand_in(self, game_id: int, seat: int) -> None:
         """Play the whole turn of ``seat``, whose time ran out: a dead card turned in or an
-        owed draw taken is only part of a turn, and the turn has no time limit left."""
+        owed draw taken is only part of a turn, and the turn has no time limit left; with
+        manual draw, the turn's card is drawn too (left owed, the next player would take it)."""
         record = self.games.records.get(game_id)
         if record is None:
             return
         turn = record.game.turn_number
         while await self.move_for(game_id, seat, level="medium"):
             record = self.games.records.get(game_id)
-            if record is None or record.game.turn_number != turn:
+            if record is None:
+                return
+            game = record.game
+            if game.turn_number != turn and game.owed_draws.get(seat) != turn:
                 return
 
     def wake(self, game_id: int, *, sooner: bool = False) -> None:
