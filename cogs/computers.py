@@ -25,12 +25,17 @@ from .common.replies import reply, reporting
 log = logging.getLogger(__name__)
 
 
-def describe_hint(move: Move) -> str:
-    """A hint in words."""
+def describe_hint(move: Move, *, convoy: bool = False) -> str:
+    """A hint in words (``convoy``: a dead card turned in is the whole turn)."""
     if move.kind == PLAY:
         verb = "remove the chip on" if is_one_eyed(move.card or "") else "play it on"
         return f"Try {card_label(move.card or '')}: {verb} **{space_name(move.space or 0)}**."
     if move.kind == DEAD:
+        if convoy:
+            return (
+                f"Turn in the dead {card_label(move.card or '')}: no card can go on the board "
+                "(convoy: that is your whole turn)."
+            )
         return f"Turn in the dead {card_label(move.card or '')} first."
     if move.kind == FORFEIT:
         return f"Forfeit {card_label(move.card or '')}: it is the card you need least."
@@ -63,7 +68,7 @@ class Computers(SequenceCog):
             move = await asyncio.to_thread(
                 suggest_move, player_view(game, seat), budget, clock=time.perf_counter
             )
-            await reply(interaction, f"💡 {describe_hint(move)}")
+            await reply(interaction, f"💡 {describe_hint(move, convoy=game.settings.convoy)}")
 
 
 async def setup(bot: SequenceBot) -> None:

@@ -6,12 +6,14 @@ from __future__ import annotations
 import pytest
 
 from bot.config import Settings
+from bot.game.board import CARD_SPACES
+from bot.game.cards import is_jack
 from bot.game.moves import DRAW, Move
 from bot.services.undo import open_request
 
 from .conftest import make_settings
 from .e2e_driver import make_move
-from .e2e_helpers import make_table
+from .e2e_helpers import make_table, open_and_start, seat_actor
 from .test_e2e_turns import play_one
 
 PAUSE = 30.0  # longer than SimCord's settle window (5 s), which runs shorter sleeps at once
@@ -79,6 +81,27 @@ async def test_hints_only_in_practice_games(simcord_env):
     assert record.game.moves == []  # a hint plays nothing
     early = await waiting.slash(table.channel, "sequence hint")
     assert early.ephemeral and "not your turn" in early.response.content
+
+
+async def test_a_convoy_hint_to_turn_in_a_dead_card_says_it_is_the_whole_turn(simcord_env):
+    """In convoy a dead card turned in is the whole turn: the hint said "first", as if the
+    player could then play on, as in the classic game."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, preset="convoy", hints=True)
+    game = record.game
+    seat = game.turn
+    hand = game.hands[seat]
+    for i, card in enumerate(hand):  # no jack: every card of the hand is dead
+        if is_jack(card):
+            spare = next(c for c in game.deck if not is_jack(c))
+            game.deck[game.deck.index(spare)], hand[i] = card, spare
+    for card in hand:
+        for space in CARD_SPACES[card]:
+            game.chips[space] = 1 - game.team_of(seat)
+    hint = await seat_actor(table, record, seat).slash(table.channel, "sequence hint")
+    assert hint.ephemeral and "Turn in the dead" in hint.response.content
+    assert "first" not in hint.response.content
+    assert "that is your whole turn" in hint.response.content
 
 
 async def test_no_hints_in_rated_games(simcord_env):
