@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.collector import StartupCollector
-from bot.config import Settings
+from bot.config import ConfigError, Settings
 from bot.services.caps import Caps, CapSettings
 from bot.services.computers import ComputerPlayers
 from bot.services.draws import DrawService
@@ -146,12 +146,26 @@ class SequenceBotMixin:
         self.computers.resume()
         self._catching_up = asyncio.create_task(self._freeze_when_caught_up())
         bot.tree.add_command(self.sequence_group)
-        if self.settings.dev_guild_id:
-            guild = discord.Object(self.settings.dev_guild_id)
-            bot.tree.copy_global_to(guild=guild)
-            await bot.tree.sync(guild=guild)
-        else:
-            await bot.tree.sync()
+        await self._sync_commands()
+
+    async def _sync_commands(self) -> None:
+        """Sync the slash commands globally, or to ``DEV_GUILD_ID`` only (instantly). A server
+        that refuses (the bot is not in it) is a bad setting: :class:`ConfigError`."""
+        tree = self.tree  # type: ignore[attr-defined]  # the bot class after this mixin has it
+        guild_id = self.settings.dev_guild_id
+        if not guild_id:
+            await tree.sync()
+            return
+        guild = discord.Object(guild_id)
+        tree.copy_global_to(guild=guild)
+        try:
+            await tree.sync(guild=guild)
+        except (discord.Forbidden, discord.NotFound) as error:
+            raise ConfigError(
+                f"DEV_GUILD_ID={guild_id}: Discord refused the slash commands there "
+                f"({error.text or error.status}): invite the bot to that server with the "
+                "applications.commands scope (see the README), or leave DEV_GUILD_ID empty."
+            ) from None
 
     async def _freeze_when_caught_up(self) -> None:
         """Once the timers that fell due while the bot was down have run, start-up is over."""

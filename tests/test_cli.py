@@ -15,6 +15,7 @@ import sys
 import urllib.request
 import uuid
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -132,6 +133,65 @@ def test_a_refused_token_is_one_line_and_never_printed(monkeypatch, capsys):
     assert "level=INFO logger=bot.run msg=Starting" in err
     assert TOKEN not in out + err
     assert "Traceback" not in err
+
+
+def fake_discord(monkeypatch) -> None:
+    """Discord faked under discord.py: the token is accepted, the commands sync, and the
+    gateway idles until the bot closes (tests patch one piece to make Discord answer otherwise)."""
+
+    async def login(self: Any, token: str) -> dict[str, Any]:
+        return {"id": "1", "username": "Sequence", "discriminator": "0", "avatar": None}
+
+    async def application_info(self: Any) -> Any:
+        flags = discord.ApplicationFlags()
+        return SimpleNamespace(id=1, interactions_endpoint_url=None, flags=flags)
+
+    async def upsert(self: Any, *args: Any, **kwargs: Any) -> list[Any]:
+        return []
+
+    async def connect(self: Any, *, reconnect: bool = True) -> None:
+        while not self.is_closed():
+            await asyncio.sleep(0.01)
+
+    monkeypatch.setattr(discord.http.HTTPClient, "static_login", login)
+    monkeypatch.setattr(discord.Client, "application_info", application_info)
+    monkeypatch.setattr(discord.http.HTTPClient, "bulk_upsert_global_commands", upsert)
+    monkeypatch.setattr(discord.http.HTTPClient, "bulk_upsert_guild_commands", upsert)
+    monkeypatch.setattr(discord.Client, "connect", connect)
+
+
+def test_a_dev_guild_the_bot_is_not_in_is_one_clear_line(monkeypatch, capsys):
+    """Discord answers 403 Missing Access to a sync to a server the bot was not invited to."""
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("DEV_GUILD_ID", "123456789012345678")
+    fake_discord(monkeypatch)
+
+    async def refuse(self: Any, *args: Any, **kwargs: Any) -> None:
+        response = SimpleNamespace(status=403, reason="Forbidden")
+        raise discord.Forbidden(response, {"code": 50001, "message": "Missing Access"})
+
+    monkeypatch.setattr(discord.http.HTTPClient, "bulk_upsert_guild_commands", refuse)
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and TOKEN not in err
+    last = err.splitlines()[-1]
+    assert last.startswith("error: DEV_GUILD_ID=123456789012345678")
+    assert "Missing Access" in last and "invite" in last
+
+
+def test_discord_failing_at_the_start_is_one_line(monkeypatch, capsys):
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    fake_discord(monkeypatch)
+
+    async def fail(self: Any, *args: Any, **kwargs: Any) -> None:
+        response = SimpleNamespace(status=503, reason="Service Unavailable")
+        raise discord.DiscordServerError(response, "upstream connect error")
+
+    monkeypatch.setattr(discord.http.HTTPClient, "bulk_upsert_global_commands", fail)
+    assert main(["run"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and TOKEN not in err
+    assert err.splitlines()[-1].startswith("error: Discord answered 503")
 
 
 @pytest.mark.parametrize(

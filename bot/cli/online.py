@@ -76,6 +76,15 @@ def run_command(args: argparse.Namespace) -> int:
     except discord.PrivilegedIntentsRequired as error:
         print(f"error: {redact(str(error))}", file=sys.stderr)
         return FAILED
+    except ConfigError as error:  # DEV_GUILD_ID names a server the bot is not in
+        print(f"error: {error}", file=sys.stderr)
+        return USAGE
+    except discord.HTTPException as error:
+        reason = redact(error.text) or error.status
+        print(
+            f"error: Discord answered {error.status} ({reason}): try again later.", file=sys.stderr
+        )
+        return FAILED
     except aiohttp.ClientError as error:
         reason = redact(str(error)) or type(error).__name__
         print(f"error: cannot reach Discord: {reason}", file=sys.stderr)
