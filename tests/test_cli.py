@@ -9,6 +9,7 @@ import logging
 import os
 import random
 import re
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -192,6 +193,37 @@ def test_discord_failing_at_the_start_is_one_line(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert "Traceback" not in err and TOKEN not in err
     assert err.splitlines()[-1].startswith("error: Discord answered 503")
+
+
+def test_sigterm_stops_run_once_the_database_is_closed(monkeypatch, tmp_path, capsys):
+    """``docker stop``: the process ends only after the store is closed, however long that
+    takes (on PostgreSQL: its listening connection, then its pool)."""
+    from bot.store.database import Database
+
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    fake_discord(monkeypatch)
+    close, opened, closed = Database.close, [], []
+
+    async def connect(self: Any, *, reconnect: bool = True) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        while not self.is_closed():
+            await asyncio.sleep(0.01)
+
+    async def slow_close(self: Database) -> None:
+        opened.append(self)
+        await asyncio.sleep(0.05)
+        await close(self)
+        closed.append(self)
+
+    monkeypatch.setattr(discord.Client, "connect", connect)
+    monkeypatch.setattr(Database, "close", slow_close)
+    try:
+        assert main(["run"]) == 0
+        assert "msg=Stopped" in capsys.readouterr().err
+        assert closed == opened and len(closed) == 1
+    finally:
+        for db in set(opened) - set(closed):  # else its thread keeps pytest from exiting
+            asyncio.run(close(db))
 
 
 @pytest.mark.parametrize(

@@ -101,8 +101,13 @@ async def serve(settings: Settings, token: str, heartbeat: Path | None = None) -
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here
     bot = create_bot(settings)
     loop = asyncio.get_running_loop()
+    # The close SIGTERM started: awaited before returning, or the end of ``asyncio.run``
+    # would cancel it before the database is closed.
+    closing: list[asyncio.Task[None]] = []
     with contextlib.suppress(NotImplementedError, RuntimeError):  # not on Windows
-        loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(bot.close()))
+        loop.add_signal_handler(
+            signal.SIGTERM, lambda: closing.append(loop.create_task(bot.close()))
+        )
 
     async def on_ready() -> None:
         log.info(
@@ -122,6 +127,8 @@ async def serve(settings: Settings, token: str, heartbeat: Path | None = None) -
     finally:
         if beating is not None:
             beating.cancel()
+        for task in closing:
+            await task
 
 
 async def beat(bot: discord.Client, path: Path, every: float = HEARTBEAT_SECONDS) -> None:
