@@ -293,6 +293,32 @@ def test_demo_options_are_validated(capsys):
     assert "--players" in capsys.readouterr().err
 
 
+def test_ctrl_c_during_the_demo_stops_it_with_one_line(tmp_path):
+    """Pressing Ctrl-C while the demo plays: a line saying it stopped, not a traceback."""
+    pytest.importorskip("simcord")
+    env = {k: v for k, v in os.environ.items() if k not in VARIABLES.values()}
+    env["PYTHONPATH"] = str(ROOT)
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "bot", "demo", "--seed", "3", "--out", "out"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert demo.stderr is not None
+        first = [demo.stderr.readline(), demo.stderr.readline()]
+        assert "move 10" in first[1]  # the game is being played
+        demo.send_signal(signal.SIGINT)
+        out, err = demo.communicate(timeout=60)
+    finally:
+        demo.kill()
+    assert "Traceback" not in err
+    assert err.splitlines()[-1] == "stopped (Ctrl-C) before the end."
+    assert demo.returncode == 130 and out == ""
+
+
 @pytest.mark.parametrize(
     ("out", "words"),
     [

@@ -12,8 +12,9 @@ from pathlib import Path
 from bot.demo import PLAYER_COUNTS
 from bot.game.ai import LEVELS
 
-#: Exit codes: 0 fine, 1 something failed while running, 2 the command or settings are wrong.
-OK, FAILED, USAGE = 0, 1, 2
+#: Exit codes: 0 fine, 1 something failed while running, 2 the command or settings are wrong,
+#: 130 stopped by Ctrl-C before the end (``run`` and ``play-local`` end that way: 0).
+OK, FAILED, USAGE, INTERRUPTED = 0, 1, 2, 130
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -130,6 +131,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `sequence-bot commands | head`
         sys.stderr.close()
         return FAILED
+    except KeyboardInterrupt:  # Ctrl-C during the demo, commands or migrate-db
+        print("stopped (Ctrl-C) before the end.", file=sys.stderr)
+        return INTERRUPTED
 
 
 def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

@@ -90,6 +90,10 @@ def demo_command(args: argparse.Namespace) -> int:
             bar.finish()
         print(f"error: {error}", file=sys.stderr)
         return FAILED
+    except KeyboardInterrupt:
+        if bar:
+            bar.finish()
+        raise
     if bar:
         bar.finish()
     print(result.summary())
