@@ -99,8 +99,9 @@ def component(message: Any, prefix: str) -> str:
 #: Parts of the own-work span, timed on their own (wall; they overlap): the own work until
 #: the player's panel starts to be answered (SimCord's time taken out), then, with SimCord's
 #: time left in, the store's transaction of the move (``GameService._commit``), the board's
-#: drawing (on its thread) and the time the board's post waits for it (``render_public_board``;
-#: ``Table._board_png`` in revisions that drew the board early).
+#: drawing (on its thread) and the time the board's post waits for it (``public_board_file``,
+#: the board with its alt text; ``render_public_board`` before it, ``Table._board_png`` in
+#: revisions that drew the board early).
 PARTS = ("reply", "commit", "drawing", "board wait")
 #: What is kept of each timed move.
 MEASURED = ("own", "cpu", "sim", "click", "calls", *PARTS)
@@ -173,6 +174,8 @@ class Stopwatch:
             GameService._commit = self._part("commit", GameService._commit)  # type: ignore[method-assign]
         if hasattr(table.Table, "_board_png"):
             table.Table._board_png = self._part("board wait", table.Table._board_png)  # type: ignore[method-assign]
+        elif hasattr(table, "public_board_file"):  # the board and its alt text
+            table.public_board_file = self._part("board wait", table.public_board_file)
         elif hasattr(table, "render_public_board"):
             table.render_public_board = self._part("board wait", table.render_public_board)
         import discord

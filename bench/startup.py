@@ -75,6 +75,7 @@ async def fill(path: Path, games: int) -> dict[str, int]:
     from bot.game.randomplay import push_random
     from bot.services.options import TableOptions
     from bot.store import Database, Seat
+    from bot.store.snapshots import move_count
     from bot.store.timers import TimerRecord
 
     rng = random.Random(14)
@@ -105,7 +106,9 @@ async def fill(path: Path, games: int) -> dict[str, int]:
                         guild, 10**18 + number, game, seats, options.to_dict(), None,
                         EPOCH - 40 * DAY,
                     )
-                    await db.games.set_board_message(record.id, 10**18 + 10**6 + number)
+                    await db.games.set_board_message(
+                        record.id, 10**18 + 10**6 + number, move_count(game)
+                    )
                     # The turn began up to 11 hours before EPOCH: its reminder is due in the
                     # next 12 hours, its time limit (if any) within a day.
                     began = EPOCH - rng.random() * 11 * 3600
@@ -386,7 +389,10 @@ async def child_burst(db_path: str) -> dict[str, Any]:
     from bot.services.turns import TurnClock
     from bot.store.database import Database
     from cogs.common.describe import describe_outcome, seat_label, turn_line
-    from cogs.common.table import render_public_board
+    try:  # the board with its alt text
+        from cogs.common.table import public_board_file as draw_board
+    except ImportError:  # revisions before it
+        from cogs.common.table import render_public_board as draw_board  # type: ignore
 
     try:  # as setup_hook: the collector paused until the overdue timers have run
         from bot.collector import StartupCollector
@@ -412,7 +418,7 @@ async def child_burst(db_path: str) -> dict[str, Any]:
     async def on_move(event: Any) -> None:  # the table: the board and its words
         counts["moves"] += 1
         record = dataclasses.replace(event.record, game=event.outcome.game)
-        await render_public_board(record)
+        await draw_board(record)
         describe_outcome(event.outcome), turn_line(record)
         counts["boards"] += 1
 
