@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import logging
@@ -13,6 +14,8 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
+import time
 import urllib.request
 import uuid
 from pathlib import Path
@@ -26,6 +29,7 @@ from bot.cli import build_parser, main
 from bot.cli.local import LocalOptions, missing_modules, play_local
 from bot.cli.online import beat
 from bot.logs import PAYLOAD_LOGGERS, KeyValueFormatter, RedactFilter, configure_logging
+from bot.store import NotFoundError
 
 from .pg_server import free_port
 from .test_config import BAD_SETTINGS, VARIABLES
@@ -501,6 +505,176 @@ async def test_run_touches_the_heartbeat_only_while_ready(tmp_path):
     await asyncio.sleep(0.05)
     task.cancel()
     assert path.exists()
+
+
+# --------------------------------------------------------------------------- backup
+class Writer:
+    """``tests.store_writer`` playing games on a database: another process, another connection
+    in WAL mode, committing all the time; ``acks`` are the changes it saw committed."""
+
+    def __init__(self, path: Path) -> None:
+        self.acks: list[list[str]] = []
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.store_writer", str(path), "3"],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            if line.endswith("\n"):  # not one cut short by the kill
+                self.acks.append(line.split())
+
+    def wait_for(self, count: int, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while len(self.acks) < count:
+            assert time.monotonic() < deadline and self.proc.poll() is None, "the writer stopped"
+            time.sleep(0.01)
+
+    def stop(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+        self.reader.join()
+
+
+async def play_one(table: Any, record: Any) -> None:
+    """The player to move makes a move, as a person does."""
+    from bot.game import player_view
+    from bot.game.ai import choose_move
+
+    from .e2e_driver import make_move, seat_to_act
+
+    seat = seat_to_act(record)
+    move = choose_move(player_view(record.game, seat), "easy", random.Random(seat))
+    await make_move(table, record, seat, move)
+
+
+def moves_acked(acks: list[list[str]]) -> set[tuple[int, int, str]]:
+    """(game, move number, notation) of every move the writer acknowledged."""
+    return {(int(a[1]), int(a[2]), a[3]) for a in acks if a[0] == "m"}
+
+
+async def test_a_backup_while_the_bot_and_another_process_write_serves_the_same_games(
+    simcord_env, bot_settings, monkeypatch, tmp_path, capsys
+):
+    """The bot plays two games (its last writes still in the -wal file) while another process
+    keeps committing moves: the copy holds every change committed before the backup began,
+    passes integrity_check, and the bot started on it serves the same active games."""
+    from bot.app import create_bot
+
+    from .e2e_helpers import Table, make_table, open_and_start
+
+    env, path = simcord_env, bot_settings.database_path
+    first = await make_table(env, ["ada", "bob"])
+    second = Table(env, first.guild, first.guild.create_text_channel("second"), first.players)
+    games = [await open_and_start(first, seed=5), await open_and_start(second, seed=6)]
+    await play_one(first, games[0])
+    writer = Writer(path)
+    try:
+        await asyncio.to_thread(writer.wait_for, 30)
+        assert Path(f"{path}-wal").stat().st_size > 0  # what copying sequence.db would miss
+        before = list(writer.acks)
+        monkeypatch.setenv("SEQUENCE_DATABASE", str(path))
+        dest = tmp_path / "backups" / "sequence-copy.db"
+        assert await asyncio.to_thread(main, ["backup", str(dest)]) == 0
+        await asyncio.to_thread(writer.wait_for, len(writer.acks) + 10)  # it kept writing
+    finally:
+        writer.stop()
+    out, err = capsys.readouterr()
+    assert err == ""
+    done = re.fullmatch(
+        rf"done: {re.escape(str(path))} backed up to {re.escape(str(dest))} "
+        r"\([\d.]+ [KM]B, (\d+) games, (\d+) active; integrity check ok\)\.\n",
+        out,
+    )
+    assert done, out
+    assert not Path(f"{dest}-wal").exists()  # one self-contained file
+    with contextlib.closing(sqlite3.connect(dest)) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        counted = conn.execute("SELECT count(*), sum(status = 'active') FROM games").fetchone()
+    assert (int(done[1]), int(done[2])) == counted
+
+    played = {t.channel.id: t.game().game.to_dict() for t in (first, second)}
+    await env.bot.close()
+    await env.restart_bot(create_bot(bot_settings.with_overrides(database_path=dest)))
+    db = env.bot.db
+    stored: set[tuple[int, int, str]] = set()
+    for game_id in {int(a[1]) for a in writer.acks}:
+        with contextlib.suppress(NotFoundError):  # a game created after the backup
+            stored |= {(game_id, e.number, e.move.notation()) for e in await db.games.log(game_id)}
+            assert await db.games.verify(game_id)  # its snapshot is its move log's
+    assert moves_acked(before) <= stored
+    assert moves_acked(writer.acks) - stored  # the moves after the backup are not in it
+    for table in (first, second):
+        served = table.game()
+        assert served is not None and served.game.to_dict() == played[table.channel.id]
+        status = await table.players[0].slash(table.channel, "sequence status")
+        assert f"Game #{served.id}" in status.response.content
+    await play_one(second, second.game())
+    assert len(second.game().game.moves) == len(played[second.channel.id]["moves"]) + 1
+
+
+def test_backup_refuses_to_replace_a_file_unless_forced(tmp_path, capsys):
+    asyncio.run(_create_database(tmp_path / "data" / "sequence.db"))
+    dest = tmp_path / "old.db"
+    dest.write_bytes(b"last week's backup")
+    assert main(["backup", str(dest)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (
+        f"error: {dest} already exists: name another file, or add --force to replace it.\n"
+    )
+    assert dest.read_bytes() == b"last week's backup"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+    assert main(["backup", str(dest), "--force"]) == 0
+    assert "0 games, 0 active; integrity check ok" in capsys.readouterr().out
+    with contextlib.closing(sqlite3.connect(dest)) as conn:
+        assert conn.execute("SELECT count(*) FROM schema_version").fetchone()[0] > 0
+
+
+def test_backup_refuses_a_postgresql_database_and_points_to_pg_dump(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("SEQUENCE_DATABASE", "postgresql://bot:hunter2@db.example/sequence")
+    assert main(["backup", str(tmp_path / "x.db")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("error: SEQUENCE_DATABASE is a PostgreSQL database")
+    assert err.count("\n") == 1 and "pg_dump" in err and "hunter2" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_backup_of_a_missing_database_is_one_clear_line(tmp_path, capsys):
+    assert main(["backup", str(tmp_path / "backups" / "x.db")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (
+        f"error: there is no database file {tmp_path / 'data' / 'sequence.db'} to back up "
+        "(SEQUENCE_DATABASE).\n"
+    )
+    assert list(tmp_path.iterdir()) == []  # neither the database nor the backup's folder
+
+
+def test_a_damaged_database_gives_no_backup(tmp_path, capsys):
+    path = tmp_path / "data" / "sequence.db"
+    asyncio.run(_create_database(path))
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        (page,) = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'moves_by_game'")
+        (size,) = conn.execute("PRAGMA page_size").fetchone()
+    with path.open("r+b") as file:
+        file.seek((page[0] - 1) * size)
+        file.write(b"\xff" * 64)
+    dest = tmp_path / "backups" / "x.db"
+    assert main(["backup", str(dest)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("error: the backup of ") and err.count("\n") == 1
+    assert "malformed" in err and list(dest.parent.iterdir()) == []
+
+
+async def _create_database(path: Path) -> None:
+    from bot.store.database import Database
+
+    db = await Database.open(path)
+    await db.close()
 
 
 # --------------------------------------------------------------------------- logging

@@ -1,5 +1,5 @@
-"""``sequence-bot``: ``run`` (on Discord), ``demo`` and ``play-local`` (offline), ``check`` and
-``migrate-db``."""
+"""``sequence-bot``: ``run`` (on Discord), ``demo`` and ``play-local`` (offline), ``check``,
+``backup`` and ``migrate-db``."""
 
 from __future__ import annotations
 
@@ -68,6 +68,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="replace the tables between the README's <!-- commands/options --> markers",
     )
 
+    backup = commands.add_parser(
+        "backup",
+        help="copy the SQLite database to DEST while the bot runs, and verify the copy",
+    )
+    _env_file(backup)
+    backup.add_argument("dest", type=Path, metavar="DEST", help="the backup file to write")
+    backup.add_argument("--force", action="store_true", help="replace DEST if it exists")
+
     move = commands.add_parser(
         "migrate-db",
         help="copy a SQLite database to PostgreSQL (the bot stopped), verified game by game",
@@ -131,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `sequence-bot commands | head`
         sys.stderr.close()
         return FAILED
-    except KeyboardInterrupt:  # Ctrl-C during the demo, commands or migrate-db
+    except KeyboardInterrupt:  # Ctrl-C during the demo, commands, backup or migrate-db
         print("stopped (Ctrl-C) before the end.", file=sys.stderr)
         return INTERRUPTED
 
@@ -153,6 +161,10 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         from .commands import commands_command
 
         return commands_command(args)
+    if args.command == "backup":
+        from .backup import backup_command
+
+        return backup_command(args)
     if args.command == "migrate-db":
         from .migrate import migrate_db_command
 

@@ -19,8 +19,8 @@ class DatabaseUnreadableError(StoreError):
             f"The database file {self.path} cannot be used: {reason}. The bot will not start "
             "with it (restarting will not help). Check the file's permissions and free disk "
             "space; if it is damaged, stop the bot, move the file (and any -wal and -shm files "
-            "next to it) aside or restore a backup, and start again: a new empty database is "
-            "created when none exists."
+            "next to it) aside and start again, with a backup in its place (see the README's "
+            "'Back up and restore') or with none: a new empty database is then created."
         )
 
 
