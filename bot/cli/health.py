@@ -16,7 +16,7 @@ from pathlib import Path
 
 from bot.config import ConfigError, Settings, token_problem
 from bot.store.location import is_postgres_url, redact
-from bot.store.migrations import latest_version
+from bot.store.migrations import latest_version, stored_version
 
 from . import FAILED, OK
 from .settings import load_settings
@@ -88,16 +88,18 @@ def database_problem(location: str | Path, *, create_folder: bool = False) -> st
     try:
         uri = f"{path.resolve().as_uri()}?mode=ro"
         with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=5.0)) as conn:
-            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
-            if "schema_version" in tables:
-                found = conn.execute("SELECT max(version) FROM schema_version").fetchone()[0] or 0
+            found = stored_version(conn)
+            if found is not None:
                 known = latest_version()
                 if found > known:
                     return (
                         f"the database {path} has schema version {found}; this bot knows up to "
                         f"{known}: upgrade the bot."
                     )
-            elif any(not name.startswith("sqlite_") for name in tables):
+            elif any(
+                not row[0].startswith("sqlite_")
+                for row in conn.execute("SELECT name FROM sqlite_master")
+            ):
                 return (
                     f"{path} is a SQLite database, but not this bot's: "
                     "point SEQUENCE_DATABASE at another file."

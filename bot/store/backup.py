@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import StoreError
+from .migrations import stored_version
 
 #: The files SQLite keeps beside a database in WAL mode.
 SIDE_FILES = ("-wal", "-shm")
@@ -109,13 +110,12 @@ def _copy(source: Path, target: Path) -> int:
     """Copy ``source`` (opened read-only) into ``target`` in one step; the schema version."""
     uri = f"{source.resolve().as_uri()}?mode=ro"
     with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT)) as src:
-        tables = {row[0] for row in src.execute("SELECT name FROM sqlite_master")}
-        if "schema_version" not in tables:
+        version = stored_version(src)
+        if version is None:
             raise BackupError(
                 f"{source} is not this bot's database (it has no schema_version table).",
                 usage=True,
             )
-        version = _schema_version(src)
         with contextlib.closing(sqlite3.connect(target, timeout=BUSY_TIMEOUT)) as dst:
             src.backup(dst)  # every page in one step: one consistent snapshot
     return version
@@ -130,7 +130,7 @@ def _verify(copy: Path, dest: Path, version: int) -> tuple[int, int, int]:
                 f"the copy failed SQLite's integrity check ({'; '.join(problems[:3])}): the "
                 f"database itself may be damaged; {dest} was not written."
             )
-        found = _schema_version(conn)
+        found = stored_version(conn)
         if found != version:
             raise BackupError(
                 f"the copy has schema version {found}, the database {version}; "
@@ -140,10 +140,6 @@ def _verify(copy: Path, dest: Path, version: int) -> tuple[int, int, int]:
             "SELECT count(*), coalesce(sum(status = 'active'), 0) FROM games"
         ).fetchone()
     return version, games, active
-
-
-def _schema_version(conn: sqlite3.Connection) -> int:
-    return int(conn.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()[0])
 
 
 def _remove(path: Path, *, side_files_only: bool = False) -> None:

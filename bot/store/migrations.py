@@ -264,6 +264,16 @@ def latest_version(migrations: tuple[tuple[int, str], ...] = MIGRATIONS) -> int:
     return migrations[-1][0] if migrations else 0
 
 
+def stored_version(conn: sqlite3.Connection) -> int | None:
+    """The schema version of a SQLite file opened with :mod:`sqlite3` (for the command line's
+    checks and backups, outside the bot's store): None when it has no ``schema_version`` table,
+    so is not this bot's database (or is empty)."""
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    if "schema_version" not in tables:
+        return None
+    return int(conn.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()[0])
+
+
 def checksum(sql: str) -> str:
     """A digest of a migration's text, insensitive to whitespace changes."""
     return hashlib.sha256(" ".join(sql.split()).encode()).hexdigest()
