@@ -16,6 +16,7 @@ from bot.game.ai import hint as suggest_move
 
 from .conftest import make_settings
 from .e2e_helpers import make_table, open_and_start, seat_actor
+from .test_e2e_tournament import started_cup
 
 WAIT = re.compile(r"try again in (\d+) s\.")
 
@@ -391,12 +392,7 @@ async def test_tournament_match_lobbies_do_not_fill_the_servers_or_a_hosts_caps(
     seats its matches itself; only the lobbies people open count."""
     env = simcord_env
     guild = env.create_guild("Club")
-    cup = guild.create_text_channel("cup")
-    members = [guild.add_member(env.create_user(f"p{n}")) for n in range(8)]
-    created = await members[0].slash(cup, "tournament create", name="Cup", format="elimination")
-    for member in members:
-        await member.click(created.response, label="Join")
-    await members[0].slash(cup, "tournament start")
+    cup, members = await started_cup(env, [f"p{n}" for n in range(8)], guild=guild)
     hosts = {
         lobby.host_id
         for lobby in [await env.bot.db.lobbies.get_for_channel(t.id) for t in cup.threads]

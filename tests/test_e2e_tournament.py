@@ -65,11 +65,13 @@ async def started_cup(
     fmt: str = "elimination",
     *,
     organiser_plays: bool = True,
+    guild: Any = None,
     **options: Any,
 ) -> tuple[Any, list[Any]]:
     """A server's #cup channel and its members by ``names``: the first opens a tournament, they
-    join with its button (all, or all but the organiser) and the organiser starts it."""
-    guild = env.create_guild("Club")
+    join with its button (all, or all but the organiser) and the organiser starts it. The
+    server is ``guild``, else a new one."""
+    guild = guild or env.create_guild("Club")
     channel = guild.create_text_channel("cup")
     members = [guild.add_member(env.create_user(name)) for name in names]
     organiser = members[0]
