@@ -37,11 +37,15 @@ async def main(url: str, shard: int, seed: int) -> None:
         Path(tempfile.mkdtemp()), database_url=url, shard_count=2, shard_ids=(shard,)
     )
     env = simcord.Env(create_bot(settings))
-    await env.start()
+    # The server, its channel and players exist before the bot connects, as on Discord: a
+    # restarted process resumes its game into a channel that is there (a post to a channel
+    # Discord does not know would cancel the game, as for a channel deleted meanwhile).
     with env.time_context():
         guild = env.create_guild(f"Club {shard}", shard_id=shard)
         channel = guild.create_text_channel("sequence")
         players = [guild.add_member(env.create_user(n)) for n in (f"p{shard}a", f"p{shard}b")]
+    await env.start()
+    with env.time_context():
         table = Table(env, guild, channel, players)
         record = table.game()
         if record is None:
