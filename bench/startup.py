@@ -154,15 +154,15 @@ def _checkpoint(path: Path) -> None:
 
 
 def copy_store(
-    source: Path, target: Path, *, shift: float = 0.0, baseline: bool = False
+    source: Path, target: Path, *, shift: float = 0.0, old: bool = False
 ) -> Path:
-    """A copy of the store; with ``shift``, every timer ``shift`` seconds earlier; for the
-    ``baseline``, its snapshots as the baseline wrote them (without the log they now hold)."""
+    """A copy of the store; with ``shift``, every timer ``shift`` seconds earlier; for an
+    ``old`` tree, its snapshots as that tree wrote them (without the log they now hold)."""
     shutil.copyfile(source, target)
-    if shift or baseline:
+    if shift or old:
         with sqlite3.connect(target) as conn:
             conn.execute("UPDATE timers SET due_at = due_at - ?", (shift,))
-            if baseline:
+            if old:
                 conn.execute("UPDATE snapshots SET state = json_remove(state, '$.log')")
         conn.close()
         _checkpoint(target)
@@ -617,12 +617,18 @@ def _baseline(rev: str) -> Any:
     return nullcontext(None) if rev == "none" else checkout(rev)
 
 
+def _old(tree: Path) -> bool:
+    """Whether ``tree`` predates logs in snapshots (d87aede): its store is given none, as it
+    wrote them; a later tree reads the store as this one does, log and all."""
+    return not (tree / "bot" / "store" / "snapshots.py").exists()
+
+
 def measure_startup(trees: dict[str, Path], store: Path, scratch: Path, runs: int) -> None:
     rows: dict[str, dict[str, list[dict[str, Any]]]] = {k: {"empty": [], "full": []} for k in trees}
     for run in range(runs):  # interleaved: the machine's load falls on each alike
         for key, tree in trees.items():
             empty = scratch / f"empty-{key}-{run}.db"
-            full = copy_store(store, scratch / f"full-{key}-{run}.db", baseline=key == "base")
+            full = copy_store(store, scratch / f"full-{key}-{run}.db", old=_old(tree))
             rows[key]["empty"].append(run_child(tree, "startup", str(empty), str(time.time())))
             rows[key]["full"].append(run_child(tree, "startup", str(full), str(time.time())))
             empty.unlink(missing_ok=True)
@@ -700,11 +706,13 @@ def measure_restart(
     for run in range(runs):
         for key, tree in trees.items():
             path = copy_store(
-                store, scratch / f"restart-{key}-{run}.db", shift=DAY, baseline=key == "base"
+                store, scratch / f"restart-{key}-{run}.db", shift=DAY, old=_old(tree)
             )
             rows[key].append(run_child(tree, kind, str(path)))
             path.unlink(missing_ok=True)
     label = "restart, bot alone" if kind == "burst" else "restart in SimCord"
+    if not runs:
+        return
     for key, results in rows.items():
         name = "this tree" if key == "now" else "baseline"
         first = results[0]
