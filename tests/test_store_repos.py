@@ -83,6 +83,9 @@ async def test_timers(db: Database) -> None:
         (two.id, "turn", 120.0),
         (one.id, "turn", 150.0),
     ]
+    assert [(t.game_id, t.kind) for t in await db.timers.all("forfeit", "x")] == [
+        (one.id, "forfeit")
+    ]
     assert (await db.timers.get(one.id, "turn")).payload == {"seat": 1}  # type: ignore[union-attr]
     assert [t.kind for t in await db.timers.due(120.0)] == ["forfeit", "turn"]
     assert await db.timers.clear(one.id, "forfeit") and not await db.timers.clear(one.id, "x")

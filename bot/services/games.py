@@ -293,7 +293,7 @@ class GameService:
 
     async def kept_final_boards(self) -> list[TimerRecord]:
         """The final boards waiting to be posted again (at start-up)."""
-        return [timer for timer in await self.db.timers.all() if timer.kind == FINAL_BOARD]
+        return await self.db.timers.all(FINAL_BOARD)
 
     async def final_board_done(self, game_id: int) -> None:
         """A kept final board was posted, or given up: forget it."""

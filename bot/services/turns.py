@@ -50,9 +50,8 @@ class TurnClock:
     async def resume(self) -> None:
         """At start-up: schedule every stored timer; rebuild those a crash did not store."""
         stored: dict[int, list[TimerRecord]] = {}
-        for timer in await self.db.timers.all():
-            if timer.kind in (REMINDER, LIMIT):  # not another feature's (a final board's)
-                stored.setdefault(timer.game_id, []).append(timer)
+        for timer in await self.db.timers.all(REMINDER, LIMIT):  # not a final board's
+            stored.setdefault(timer.game_id, []).append(timer)
         for record in list(self.games.records.values()):
             timers = stored.pop(record.id, [])
             if any(t.payload.get("turn") != record.game.turn_number for t in timers) or (

@@ -60,11 +60,14 @@ class Timers:
         """Remove all timers of a game; returns how many."""
         return await self._db.run(_clear, game_id, None)
 
-    async def all(self) -> list[TimerRecord]:
-        """Every timer of the games of this process's shards, soonest first (to resume them at
-        start-up)."""
+    async def all(self, *kinds: str) -> list[TimerRecord]:
+        """Every timer of the games of this process's shards (of the ``kinds`` given, if any),
+        soonest first (to resume them at start-up)."""
         mine, params = self._db.on_my_shards("g.guild_id")
         where = f"WHERE game_id IN (SELECT g.id FROM games g WHERE {mine})"
+        if kinds:
+            where += f" AND kind IN ({', '.join('?' * len(kinds))})"
+            params = (*params, *kinds)
         return await self._db.read(_select, where, params)
 
     async def due(self, now: float) -> list[TimerRecord]:
