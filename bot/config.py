@@ -37,6 +37,7 @@ SETTING_NAMES = (
     "MAX_GAMES_PER_USER",
     "MAX_TOURNAMENTS_PER_USER",
     "MAX_TOURNAMENTS_PER_SERVER",
+    "MAX_TOURNAMENT_ENTRANTS",
     "TABLE_TALK_RULING_TIMEOUT",
     "DRAW_OFFER_TIMEOUT",
 )
@@ -100,6 +101,9 @@ class Settings:
     max_tournaments_per_user: int = 1
     #: ``MAX_TOURNAMENTS_PER_SERVER``: open tournaments in one server at once (0: no cap).
     max_tournaments_per_server: int = 3
+    #: ``MAX_TOURNAMENT_ENTRANTS``: entrants (players or teams) one tournament may have; an
+    #: organiser may set fewer (0: no cap).
+    max_tournament_entrants: int = 128
     #: ``TABLE_TALK_RULING_TIMEOUT``: seconds after which a table-talk call that nobody may
     #: rule on stands, unless the caller withdrew it (0: never).
     table_talk_ruling_timeout: int = 600
@@ -185,6 +189,7 @@ class Settings:
         parsed["max_tournaments_per_server"] = _int(
             values, "MAX_TOURNAMENTS_PER_SERVER", 3, minimum=0
         )
+        parsed["max_tournament_entrants"] = _int(values, "MAX_TOURNAMENT_ENTRANTS", 128, minimum=0)
         parsed["table_talk_ruling_timeout"] = _int(
             values, "TABLE_TALK_RULING_TIMEOUT", 600, minimum=0
         )

@@ -46,6 +46,7 @@ VARIABLES = {
     "max_games_per_user": "MAX_GAMES_PER_USER",
     "max_tournaments_per_user": "MAX_TOURNAMENTS_PER_USER",
     "max_tournaments_per_server": "MAX_TOURNAMENTS_PER_SERVER",
+    "max_tournament_entrants": "MAX_TOURNAMENT_ENTRANTS",
     "table_talk_ruling_timeout": "TABLE_TALK_RULING_TIMEOUT",
     "draw_offer_timeout": "DRAW_OFFER_TIMEOUT",
 }
@@ -118,6 +119,7 @@ def test_every_setting_is_read():
             "MAX_GAMES_PER_USER": "3",
             "MAX_TOURNAMENTS_PER_USER": "2",
             "MAX_TOURNAMENTS_PER_SERVER": "4",
+            "MAX_TOURNAMENT_ENTRANTS": "0",
             "TABLE_TALK_RULING_TIMEOUT": "0",
             "DRAW_OFFER_TIMEOUT": "600",
         }
@@ -143,6 +145,7 @@ def test_every_setting_is_read():
         max_games_per_user=3,
         max_tournaments_per_user=2,
         max_tournaments_per_server=4,
+        max_tournament_entrants=0,
         table_talk_ruling_timeout=0,
         draw_offer_timeout=600,
     )

@@ -3,6 +3,7 @@ person or one server may have open at once. Time is SimCord's virtual clock."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sys
 from typing import Any
@@ -13,6 +14,7 @@ from simcord.builders import ChannelHandle
 from bot.app import create_bot
 from bot.config import Settings
 from bot.game.ai import hint as suggest_move
+from bot.services.lobbies import Person
 
 from .conftest import make_settings
 from .e2e_helpers import make_table, open_and_start, seat_actor
@@ -341,6 +343,76 @@ async def test_a_tournament_whose_channel_is_deleted_no_longer_counts(simcord_en
     assert await env.bot.db.tournaments.open_in_channel(halls[0].id) is None
     again = await ann.slash(halls[1], "tournament create", name="B", format="swiss")
     assert not again.ephemeral, again.response.content
+
+
+async def test_a_tournament_takes_no_more_entrants_than_its_organiser_set(simcord_env) -> None:
+    """ann caps her cup at 2: the card says so, a third player who presses Join is told it is
+    full and is not entered; once one withdraws, the place is free again."""
+    env = simcord_env
+    guild = env.create_guild("Club")
+    hall = guild.create_text_channel("hall")
+    names = ("ann", "ben", "cat", "dan")
+    ann, ben, cat, dan = (guild.add_member(env.create_user(n)) for n in names)
+    created = await ann.slash(hall, "tournament create", name="Cup", format="swiss", max_entrants=2)
+    assert not created.ephemeral
+
+    def entrants_field() -> str:
+        card = next(m for m in hall.history() if m.id == created.response.id)
+        return next(f.name for f in card.embeds[0].fields if f.name.startswith("Entrants"))
+
+    assert entrants_field() == "Entrants (0 of 2)"
+    for person in (ben, cat):
+        await person.click(created.response, label="Join")
+    full = await dan.click(created.response, label="Join")
+    assert full.ephemeral
+    assert full.response.content.endswith("This tournament is full: it takes 2 entrants.")
+    tournament = await env.bot.db.tournaments.open_in_channel(hall.id)
+    entrants = await env.bot.db.tournaments.entrants(tournament.id)
+    assert [e.user_ids for e in entrants] == [[ben.id], [cat.id]]
+    assert entrants_field() == "Entrants (2 of 2)"
+    await ben.slash(hall, "tournament leave")
+    joined = await dan.slash(hall, "tournament join")
+    assert joined.response.content == "✅ dan signed up."
+    assert entrants_field() == "Entrants (2 of 2)"
+
+
+async def test_the_bots_entrant_cap_bounds_every_tournament(simcord_env, bot_settings) -> None:
+    """The bot takes at most 4 entrants a tournament (MAX_TOURNAMENT_ENTRANTS): asking for 5 is
+    refused and opens nothing; a cup without a cap of its own takes the bot's."""
+    env = simcord_env
+    await env.bot.close()
+    await env.restart_bot(create_bot(bot_settings.with_overrides(max_tournament_entrants=4)))
+    guild = env.create_guild("Club")
+    hall = guild.create_text_channel("hall")
+    ann = guild.add_member(env.create_user("ann"))
+    asked = await ann.slash(hall, "tournament create", name="Cup", format="swiss", max_entrants=5)
+    assert asked.ephemeral
+    assert asked.response.content.endswith("A tournament on this bot has at most 4 entrants.")
+    assert await env.bot.db.tournaments.open_in_channel(hall.id) is None
+    created = await ann.slash(hall, "tournament create", name="Cup", format="swiss")
+    card = next(m for m in hall.history() if m.id == created.response.id)
+    assert any(f.name == "Entrants (0 of 4)" for f in card.embeds[0].fields)
+
+
+async def test_two_players_who_join_for_the_last_place_at_once(simcord_env) -> None:
+    """One place is left and two sign up together: exactly one is entered, the other is told
+    the tournament is full."""
+    env = simcord_env
+    guild = env.create_guild("Club")
+    hall = guild.create_text_channel("hall")
+    ann = guild.add_member(env.create_user("ann"))
+    await ann.slash(hall, "tournament create", name="Cup", format="swiss", max_entrants=2)
+    bot = env.bot
+    tournament = await bot.db.tournaments.open_in_channel(hall.id)
+    await bot.tournament_service.join(tournament.id, Person(1, "one"), [])
+    results = await asyncio.gather(
+        bot.tournament_service.join(tournament.id, Person(2, "two"), []),
+        bot.tournament_service.join(tournament.id, Person(3, "three"), []),
+        return_exceptions=True,
+    )
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(refused) == 1 and str(refused[0]) == "This tournament is full: it takes 2 entrants."
+    assert len(await bot.db.tournaments.entrants(tournament.id)) == 2
 
 
 # ---------------------------------------------------------------------- replay cache

@@ -577,7 +577,7 @@ async def test_a_large_tournament_posts_every_pairing_and_lists_every_entrant(
     for person in people:
         await person.click(created.response, label="Join")
     card = next(m for m in channel.history() if m.id == created.response.id)
-    field = next(f for f in card.embeds[0].fields if f.name == "Entrants (90)")
+    field = next(f for f in card.embeds[0].fields if f.name == "Entrants (90 of 128)")
     listed = field.value.split("\n")
     assert len(field.value) <= 1024
     assert listed[-1] == f"… and {90 - len(listed) + 1} more"

@@ -32,6 +32,7 @@ class CapSettings:
     games_per_user: int = 0
     tournaments_per_user: int = 0
     tournaments_per_server: int = 0
+    tournament_entrants: int = 0
 
     @classmethod
     def from_settings(cls, settings: Settings) -> CapSettings:
@@ -42,6 +43,7 @@ class CapSettings:
             settings.max_games_per_user,
             settings.max_tournaments_per_user,
             settings.max_tournaments_per_server,
+            settings.max_tournament_entrants,
         )
 
 
@@ -94,6 +96,18 @@ class Caps:
                 f"You are already in {amount(playing, 'game or lobby', 'games or lobbies')}, the "
                 "most one person may be in at once: finish or leave one first."
             )
+
+    def entrants(self, asked: int | None) -> int | None:
+        """A new tournament's cap on entrants: the organiser's, within the bot's (None: none).
+
+        >>> caps = Caps(None, None, CapSettings(tournament_entrants=128))  # type: ignore[arg-type]
+        >>> caps.entrants(None), caps.entrants(16)
+        (128, 16)
+        """
+        most = self.caps.tournament_entrants
+        if asked is not None and most and asked > most:
+            raise CapReached(f"A tournament on this bot has at most {most} entrants.")
+        return asked or most or None
 
     async def may_open_tournament(self, guild_id: int, user_id: int) -> None:
         """Refuse a new tournament past the organiser's or the server's cap."""

@@ -121,6 +121,7 @@ class TournamentCommands(
         show_up="Time the players of a match have to start it, like 15m (default 15m)",
         rounds="Swiss only: the number of rounds (default: enough to find a winner)",
         rated="Whether the games count for ratings (default: yes)",
+        max_entrants="The most players (or teams) who may sign up (default: the bot's limit)",
     )
     @app_commands.rename(fmt="format")
     @app_commands.choices(fmt=FORMAT_CHOICES, preset=PRESET_CHOICES)
@@ -140,6 +141,7 @@ class TournamentCommands(
         show_up: str | None = None,
         rounds: app_commands.Range[int, 1, 20] | None = None,
         rated: bool = True,
+        max_entrants: app_commands.Range[int, 2, 1024] | None = None,
     ) -> None:
         async with reporting(interaction):
             if not isinstance(interaction.channel, discord.TextChannel):
@@ -167,6 +169,7 @@ class TournamentCommands(
                     table,
                     parse_duration(show_up) if show_up is not None else DEFAULT_SHOW_UP,
                     rounds if fmt == "swiss" else None,
+                    self.bot.caps.entrants(max_entrants),
                 )
                 organiser = Person(interaction.user.id, user_name(interaction.user))
                 tournament = await self.service.create(

@@ -52,8 +52,9 @@ def signup_embed(snapshot: Snapshot) -> discord.Embed:
         + (f" ({' '.join(f'<@{u}>' for u in e.user_ids)})" if len(e.user_ids) > 1 else "")
         for n, e in enumerate(entrants, start=1)
     ]
+    most = f" of {settings.max_entrants}" if settings.max_entrants else ""
     embed.add_field(
-        name=f"Entrants ({len(entrants)})",
+        name=f"Entrants ({len(entrants)}{most})",
         value=clipped(listing, FIELD_LIMIT) or "—",
         inline=False,
     )

@@ -20,16 +20,23 @@ FORMAT_NAMES = {"round_robin": "Round robin", "swiss": "Swiss", "elimination": "
 
 @dataclass(frozen=True)
 class TournamentSettings:
-    """What the organiser chose: the table options of every match, the show-up time, and
-    (Swiss) the number of rounds (None: automatic, fixed at the start)."""
+    """What the organiser chose: the table options of every match, the show-up time,
+    (Swiss) the number of rounds (None: automatic, fixed at the start), and the most entrants
+    it takes (None: no cap)."""
 
     table: TableOptions
     show_up: int = DEFAULT_SHOW_UP
     rounds: int | None = None
+    max_entrants: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-compatible data."""
-        return {"table": self.table.to_dict(), "show_up": self.show_up, "rounds": self.rounds}
+        return {
+            "table": self.table.to_dict(),
+            "show_up": self.show_up,
+            "rounds": self.rounds,
+            "max_entrants": self.max_entrants,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TournamentSettings:
@@ -38,6 +45,7 @@ class TournamentSettings:
             TableOptions.from_dict(data.get("table", {})),
             int(data.get("show_up", DEFAULT_SHOW_UP)),
             data.get("rounds"),
+            data.get("max_entrants"),
         )
 
 

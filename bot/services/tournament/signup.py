@@ -6,17 +6,17 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from bot.services.caps import amount
 from bot.services.errors import UserError
 from bot.store.errors import ChannelBusyError
 from bot.store.tournaments import AlreadyEnteredError, EntrantRecord, TournamentRecord
 
 from .core import TournamentCore
+from .model import TournamentSettings
 from .standings import FORMATS
 
 if TYPE_CHECKING:
     from bot.services.lobbies import Person
-
-    from .model import TournamentSettings
 
 MAX_NAME = 60
 #: A user, role or channel mention, or @everyone / @here, as Discord reads them in a message.
@@ -53,6 +53,8 @@ class SignUp(TournamentCore):
             raise UserError("The show-up time must be between 1 minute and 1 day.")
         if settings.rounds is not None and not 1 <= settings.rounds <= 20:
             raise UserError("A Swiss tournament has 1 to 20 rounds.")
+        if settings.max_entrants is not None and settings.max_entrants < 2:
+            raise UserError("A tournament takes at least 2 entrants.")
         try:
             return await self.db.tournaments.create(
                 guild_id,
@@ -90,6 +92,9 @@ class SignUp(TournamentCore):
                     f"This tournament is for teams of {size}: sign up with "
                     f"`/tournament join` and name your {partners_needed}."
                 )
+            most = TournamentSettings.from_dict(tournament.options).max_entrants
+            if most is not None and len(await self.db.tournaments.entrants(tournament_id)) >= most:
+                raise UserError(f"This tournament is full: it takes {amount(most, 'entrant')}.")
             name = " & ".join(m.name for m in members)
             try:
                 return await self.db.tournaments.add_entrant(
