@@ -340,10 +340,14 @@ async def test_round_robin_of_teams_with_results_by_hand(simcord_env) -> None:
     assert solo.ephemeral and "name your partner" in solo.response.content
     missing = await a1.slash(channel, "tournament join")
     assert missing.ephemeral and "teams of 2" in missing.response.content
-    assert (
-        "a1 & a2 signed up"
-        in (await a1.slash(channel, "tournament join", partner=a2)).response.content
+    # a2 did not sign up themselves: the channel tells them, with a ping, how to withdraw
+    joined = await a1.slash(channel, "tournament join", partner=a2)
+    assert not joined.ephemeral and joined.response.content == (
+        f"✅ a1 & a2 signed up. <@{a2.id}>: a1 named you as partner. Not your team? Press "
+        "**Leave** on the sign-up card."
     )
+    posted = next(m for m in channel.history() if m.id == joined.response.id)
+    assert [u.id for u in posted.mentions] == [a2.id]
     taken = await b1.slash(channel, "tournament join", partner=a2)
     assert taken.ephemeral and f"<@{a2.id}> is already signed up" in taken.response.content
     await b1.slash(channel, "tournament join", partner=b2)
@@ -378,11 +382,6 @@ async def test_round_robin_of_teams_with_results_by_hand(simcord_env) -> None:
 
     # the organiser ends it before round 3 is played: final standings as they stand
     ended = await org.slash(channel, "tournament end")
-    print(
-        "DEBUG",
-        (await snapshot(env.bot, channel)).results(),
-        (await snapshot(env.bot, channel)).seeds(),
-    )
     assert not ended.ephemeral
     final = channel.last_message
     assert standings_rows(final.embeds[0]) == [

@@ -243,17 +243,31 @@ class TournamentCommands(
         person = Person(interaction.user.id, user_name(interaction.user))
         entrant = await self.service.join(tournament_id, person, partners)
         note = f"✅ {shown_name(entrant.name)} signed up."
-        await self._signed(interaction, tournament_id, note, button)
+        if partners:  # they were signed up by someone else: they hear it, in the channel
+            named = " ".join(f"<@{p.user_id}>" for p in partners)
+            note += (
+                f" {named}: {shown_name(person.name)} named you as "
+                f"{'partners' if len(partners) > 1 else 'partner'}. Not your team? Press "
+                "**Leave** on the sign-up card."
+            )
+        await self._signed(interaction, tournament_id, note, button, public=bool(partners))
 
     async def _signed(
-        self, interaction: discord.Interaction, tournament_id: int, note: str, button: bool
+        self,
+        interaction: discord.Interaction,
+        tournament_id: int,
+        note: str,
+        button: bool,
+        *,
+        public: bool = False,
     ) -> None:
-        """Answer a sign-up change and refresh the sign-up message."""
+        """Answer a sign-up change (``public``: in the channel) and refresh the sign-up
+        message."""
         snapshot = await self.service.snapshot(tournament_id)
         if button:
             await interaction.response.edit_message(embed=signup_embed(snapshot))
             return
-        await reply(interaction, note)
+        await reply(interaction, note, ephemeral=not public)
         await self.tables.refresh_signup(snapshot.tournament)
 
     # ------------------------------------------------------------------ organiser
