@@ -513,6 +513,32 @@ async def test_knockout_standings_never_say_an_entrant_still_in_is_out(simcord_e
     assert "\nQuarter-finals: ann beat hal (reported); dan beat eve (reported); " in alt
 
 
+async def test_a_dropped_leader_is_not_crowned(simcord_env) -> None:
+    """ann leads the Swiss on 2 points, then withdraws (dropped); the organiser ends it: the
+    final standings still list her first, marked dropped, but the champion is ben, the leader
+    of those still in (it used to congratulate ann)."""
+    env = simcord_env
+    channel, (ann, ben, cat, dan) = await started_cup(env, ["ann", "ben", "cat", "dan"], "swiss")
+    by_name = {m.user.name: m for m in (ann, ben, cat, dan)}
+    snap = await snapshot(env.bot, channel)
+    for match in snap.round_matches(1):  # the better seed wins each
+        winner = by_name[snap.name(match.entrant_a)]
+        await ann.slash(channel, "tournament report", match=match.id, winner=winner)
+    snap = await snapshot(env.bot, channel)
+    top = match_of(snap, 2, "ann")
+    other = top.entrant_b if snap.name(top.entrant_a) == "ann" else top.entrant_a
+    opponent = by_name[snap.name(other)]
+    await ann.slash(channel, "tournament report", match=top.id, winner=ann)
+    await ann.slash(channel, "tournament drop", player=ann)
+    await ann.slash(channel, "tournament end")
+    snap = await snapshot(env.bot, channel)
+    final = channel.last_message
+    rows = standings_rows(final.embeds[0])
+    assert rows[0].startswith("1. ann (dropped) · 2 pts"), rows
+    assert snap.name(snap.champion()) == opponent.user.name == rows[1].split(" · ")[0][3:]
+    assert f"champion, **{opponent.user.name}**" in final.content, final.content
+
+
 async def test_a_tournament_ended_before_any_result_crowns_no_champion(simcord_env) -> None:
     """The organiser ends a Swiss before any match is decided: nobody has played, so the final
     message congratulates no one (it used to name the top seed champion on 0 points)."""

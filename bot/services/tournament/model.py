@@ -116,14 +116,15 @@ class Snapshot:
         return {s.entrant: s.points for s in self.standings()}
 
     def champion(self) -> int | None:
-        """The winner of a finished tournament (elimination: the final's winner); None when
-        the leaders are level on all but their seeds (none played, or a tie at the top)."""
+        """The winner of a finished tournament (elimination: the final's winner; otherwise the
+        leader of those not dropped); None when the leaders are level on all but their seeds
+        (none played, or a tie at the top)."""
         if self.tournament.status != "finished":
             return None
         if self.tournament.format == ELIMINATION:
             last = self.round_matches(self.tournament.round)
             return last[0].winner if len(last) == 1 else None
-        table = self.standings()
+        table = [row for row in self.standings() if not self.entrants[row.entrant].dropped]
         if len(table) > 1 and _level(table[0], table[1]):
             return None  # only the seeds separate the leaders: nobody won it
         return table[0].entrant if table else None
