@@ -93,6 +93,7 @@ class Endings(SequenceCog):
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await self.bot.table.table_gone(channel.id)
+        await self.bot.table.threads_gone(channel)
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:

@@ -163,6 +163,48 @@ async def test_a_game_whose_channel_is_deleted_is_cancelled(simcord_env, place):
     assert "not in any active game" in mine.response.content
 
 
+def delete_with_its_threads(env, channel_id: int) -> None:
+    """Delete a channel as Discord does: its threads go with it, but only the channel's deletion
+    is announced (no THREAD_DELETE for them)."""
+    backend = env.backend
+    for thread in [c for c in backend.channels.values() if c.parent_id == channel_id]:
+        del backend.channels[thread.id]
+        backend.messages.pop(thread.id, None)
+        backend.get_guild(thread.guild_id).thread_ids.remove(thread.id)
+    backend.delete_channel(channel_id)
+
+
+async def test_archived_threads_go_with_their_deleted_channel(simcord_env):
+    """A game and a lobby wait in threads that archived (a day without a message), so the bot
+    no longer keeps them; an admin deletes their channel, and the threads go with it. Discord
+    announces only the channel: the game (no reminders, no time limit) stayed active for ever,
+    listed by /sequence mygames, and the lobby stayed open. Now both go with their channel; a
+    game in another channel plays on."""
+    table = await make_table(simcord_env, ["alice", "bob", "carol", "dave", "erin"])
+    alice, bob, carol, dave, erin = table.players
+    threads = [
+        simcord_env.backend.create_thread(table.channel.id, name, alice.id)
+        for name in ("side", "waiting")
+    ]
+    side, waiting = (ChannelHandle(simcord_env, table.guild, t) for t in threads)
+    record = await open_and_start(Table(simcord_env, table.guild, side, [alice, bob]), reminder="0")
+    await carol.slash(waiting, "sequence new")
+    other = Table(simcord_env, table.guild, table.guild.create_text_channel("other"), [dave, erin])
+    elsewhere = await open_and_start(other)
+    for thread in threads:
+        simcord_env.backend.edit_channel(thread.id, {}, thread_metadata={"archived": True})
+    await simcord_env.settle()
+    assert table.bot.get_channel(side.id) is None  # an archived thread is not kept
+    delete_with_its_threads(simcord_env, table.channel.id)
+    await simcord_env.settle()
+    stored = await table.bot.db.games.load(record.id)
+    assert stored.status == "cancelled" and await table.bot.db.results.get(record.id) is None
+    assert await table.bot.db.lobbies.get_for_channel(waiting.id) is None
+    mine = await alice.slash(other.channel, "sequence mygames")
+    assert "not in any active game" in mine.response.content
+    assert table.bot.games.records == {elsewhere.id: elsewhere}
+
+
 async def test_a_channel_deleted_while_the_bot_was_down_cancels_its_game(simcord_env, bot_settings):
     """The game's channel is deleted while the bot is down, so no deletion is heard: the first
     post Discord refuses as an unknown channel (the turn's reminder) cancels the game, as the

@@ -274,6 +274,31 @@ class Table:
             await self.bot.games.cancel(record.id)
             log.info("Game %d was cancelled: its channel was deleted", record.id)
 
+    async def threads_gone(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel that holds threads was deleted, and its threads with it. Discord announces
+        only the channel, and discord.py only the threads it keeps (not an archived one), so
+        each other table of the server whose channel is not known here is looked up: one that
+        Discord no longer knows went with the channel, and is gone as on a deletion."""
+        if not isinstance(channel, (discord.TextChannel, discord.ForumChannel)):
+            return
+        guild = channel.guild
+        places = {r.channel_id for r in self.bot.games.records.values() if r.guild_id == guild.id}
+        lobbies = await self.bot.db.lobbies.list_all()
+        places |= {lobby.channel_id for lobby in lobbies if lobby.guild_id == guild.id}
+        for channel_id in sorted(places - {channel.id}):
+            if guild.get_channel_or_thread(channel_id) is None and await self._unknown(channel_id):
+                await self.table_gone(channel_id)
+
+    async def _unknown(self, channel_id: int) -> bool:
+        """True when Discord says it does not know the channel or thread (it was deleted)."""
+        try:
+            await self.bot.fetch_channel(channel_id)
+        except discord.NotFound as error:
+            return error.code == UNKNOWN_CHANNEL
+        except discord.HTTPException:
+            return False
+        return False
+
     async def _refused(self, record: GameRecord, error: discord.HTTPException) -> None:
         """After a post Discord refused: a channel it no longer knows was deleted (while the
         bot was down, say, so that no deletion was heard), and the game is cancelled as on a
