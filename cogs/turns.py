@@ -65,6 +65,8 @@ class Turns(SequenceCog):
             f"{board_link(record)}"
         )
         await self.bot.table.notice(record, text)
+        if record.status != "active":  # Discord no longer knows its channel: it was cancelled
+            return
         await self.direct_message(
             record,
             seat,

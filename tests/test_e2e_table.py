@@ -222,6 +222,32 @@ async def test_a_channel_deleted_while_the_bot_was_down_cancels_its_game(simcord
     assert stored.status == "cancelled" and await simcord_env.bot.db.results.get(record.id) is None
 
 
+async def test_a_thread_deleted_while_the_bot_was_down_sends_no_turn_dm(simcord_env, bot_settings):
+    """The game's thread is deleted while the bot is down; its players asked for turn DMs. The
+    turn's reminder finds the thread gone and cancels the game, but then still sent the player
+    on turn a DM: 'Reminder: it is your turn in Sequence game #1' with a link to the thread,
+    for a game that no longer existed. Now the cancelled game's reminder DMs nobody."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice = table.players[0]
+    thread = simcord_env.backend.create_thread(table.channel.id, "side", alice.id)
+    table = Table(
+        simcord_env, table.guild, ChannelHandle(simcord_env, table.guild, thread), table.players
+    )
+    for player in table.players:
+        await player.slash(table.channel, "sequence notify", setting="on")
+    record = await open_and_start(table, reminder="1h")
+    mover = seat_actor(table, record, record.game.turn)
+    dms = len(mover.user.dm_channel.history())
+    await simcord_env.bot.close()
+    simcord_env.backend.delete_channel(thread.id)
+    await simcord_env.restart_bot(create_bot(bot_settings))
+    await simcord_env.settle()
+    await simcord_env.advance_time(3600 + 5)
+    stored = await simcord_env.bot.db.games.load(record.id)
+    assert stored.status == "cancelled"
+    assert len(mover.user.dm_channel.history()) == dms, mover.user.dm_channel.last_message.content
+
+
 async def test_a_player_banned_from_the_server_leaves_their_games(simcord_env):
     """A moderator bans a seated player: with no time limit, the game waited for their turn for
     ever. Now they leave it as a player removed for time does: the last of a team gone, the
