@@ -36,7 +36,14 @@ from .common.components import Components
 from .common.custom_ids import Templated
 from .common.describe import counted, seat_label, shown_name, team_label
 from .common.lookup import cog_of, selected
-from .common.replies import can_manage, reply, reporting, require_table_permissions, user_name
+from .common.replies import (
+    can_manage,
+    reply,
+    reporting,
+    require_table_permissions,
+    require_thread_member,
+    user_name,
+)
 
 ACTIONS = ("join", "leave", "switch", "start", "cancel", "addbot")
 
@@ -212,6 +219,7 @@ class Lobby(SequenceCog):
     ) -> None:
         async with reporting(interaction):
             require_table_permissions(interaction)
+            await require_thread_member(interaction)
             settings = self.bot.settings
             options = TableOptions(
                 preset=preset,
@@ -344,6 +352,7 @@ class Lobby(SequenceCog):
         lobbies = self.bot.lobbies
         if action == "start":
             require_table_permissions(interaction)
+            await require_thread_member(interaction)
             record = await lobbies.start(channel_id, person.user_id)
             await self.begin(interaction, record, edit=edit)
             return

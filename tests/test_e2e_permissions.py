@@ -9,7 +9,7 @@ from typing import Any
 import discord
 from simcord.backend.models import Overwrite
 from simcord.builders import ChannelHandle
-from simcord.enums import OverwriteType
+from simcord.enums import ChannelType, OverwriteType
 
 from .e2e_helpers import make_table, open_and_start
 from .test_e2e_tournament import check_in, game_in, match_of, snapshot, thread_of
@@ -223,6 +223,49 @@ async def test_no_lobby_opens_or_starts_where_the_bot_cannot_post_the_board(simc
     env.backend.delete_overwrite(table.channel.id, env.bot.user.id)
     assert (await alice.click(lobby, label="Start")).acknowledged
     assert table.channel.last_message.attachments[0].filename == "board.png"
+
+
+async def test_no_lobby_opens_or_starts_in_a_private_thread_the_bot_is_not_in(simcord_env) -> None:
+    """A private thread shows its posts only to its members: the bot, not added to it (and
+    without Manage Threads), answered /sequence new and Start there, but every board and turn
+    ping it posted was refused (Discord's 403, Missing Access; SimCord does not refuse them, so
+    the test does while the bot is not a member), and the game went on unseen."""
+    env = simcord_env
+    table = await make_table(env, ["alice", "bob"])
+    alice, bob = table.players
+    deny_bot(env, table.channel, manage_threads=False)  # which would let it see every thread
+    made = env.backend.create_thread(
+        table.channel.id, "just us", alice.id, type=ChannelType.PRIVATE_THREAD
+    )
+    env.backend.add_thread_member(made.id, bob.id)
+    thread = ChannelHandle(env, table.guild, made)
+
+    def bot_member(member: bool) -> None:
+        env.backend.faults.clear()
+        if member:
+            env.backend.add_thread_member(made.id, env.bot.user.id)
+        else:
+            env.backend.remove_thread_member(made.id, env.bot.user.id)
+            env.inject_error(
+                "POST", f"/channels/{made.id}/messages", status=403, code=50001, times=None
+            )
+
+    bot_member(False)
+    refused = await alice.slash(thread, "sequence new")
+    assert refused.ephemeral and "I am not in it" in refused.response.content
+    assert await env.bot.db.lobbies.get_for_channel(made.id) is None
+
+    bot_member(True)  # alice mentions the bot in the thread
+    lobby = (await alice.slash(thread, "sequence new")).response
+    await bob.click(lobby, label="Join")
+    bot_member(False)  # a moderator removes the bot from the thread
+    refused = await alice.click(lobby, label="Start")
+    assert refused.ephemeral and "I am not in it" in refused.response.content
+    assert env.bot.games.find_in_channel(made.id) is None
+
+    bot_member(True)
+    assert (await alice.click(lobby, label="Start")).acknowledged
+    assert thread.last_message.attachments[0].filename == "board.png"
 
 
 async def test_no_tournament_opens_where_its_match_threads_would_stay_empty(simcord_env) -> None:

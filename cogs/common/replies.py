@@ -100,6 +100,25 @@ def require_table_permissions(
     )
 
 
+async def require_thread_member(interaction: discord.Interaction) -> None:
+    """Refuse, before anything changes, in a private thread the bot is not in: Discord lets it
+    answer commands there but not post (the board, whose turn it is) unless it has Manage
+    Threads, so the game would go on unseen."""
+    channel, me = interaction.channel, interaction.client.user
+    if not isinstance(channel, discord.Thread) or not channel.is_private() or me is None:
+        return
+    granted = interaction.app_permissions
+    if granted.administrator or granted.manage_threads:
+        return
+    try:
+        await channel.fetch_member(me.id)
+    except (discord.NotFound, discord.Forbidden):
+        raise UserError(
+            "I cannot post the board in this private thread: I am not in it. Add me to the "
+            "thread (mention me in it), or play in a public thread or channel."
+        ) from None
+
+
 def require_bot_permissions(interaction: discord.Interaction, needs: str, *names: str) -> None:
     """Refuse, before anything changes, where the bot lacks one of ``names`` in the channel of
     the interaction: its posts there would fail, and the game or tournament go on unseen.
