@@ -685,6 +685,34 @@ async def test_a_tournament_name_cannot_mention_anyone(simcord_env) -> None:
     assert not created.ephemeral, created.response.content
 
 
+async def test_a_tournament_name_with_a_link_and_markdown_is_shown_as_typed(simcord_env) -> None:
+    """Any member may name a tournament, and its name is in the start announcement, the
+    pairings, each match's lobby title and its match message (which pings the players): a
+    masked link, a spoiler or bold in it is shown as typed, never as a link the bot posts."""
+    env = simcord_env
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("cup")
+    ann, ben = (guild.add_member(env.create_user(n)) for n in ("ann", "ben"))
+    name = "[Free prizes](https://example.com) ||**Cup**||"
+    created = await ann.slash(channel, "tournament create", name=name, format="elimination")
+    for member in (ann, ben):
+        await member.click(created.response, label="Join")
+    started = await ann.slash(channel, "tournament start")
+    (match,) = (await snapshot(env.bot, channel)).round_matches(1)
+    ended = await ann.slash(channel, "tournament end")
+    contents = [
+        m.content
+        for m in [*channel.history(), *thread_of(channel, match).history()]
+        if m.type != discord.MessageType.thread_created  # its text is the thread's plain name
+    ]
+    shown = discord.utils.escape_markdown(name)
+    assert f"**{shown}**" in started.response.content
+    assert f"**{shown}**" in ended.response.content
+    assert f"**{shown}** match is ready" in match_message(channel, match).content
+    assert any(f"**{shown}: round 1**" in text for text in contents)
+    assert not [text for text in contents if name in text]
+
+
 async def test_organiser_commands_discord_refused_to_answer_still_open_the_matches(
     simcord_env,
 ) -> None:

@@ -282,8 +282,8 @@ class TournamentCommands(
             count = len(progress.snapshot.entrants)
             await announce(
                 interaction,
-                f"🏁 **{tournament.name}** starts with {count} entrants! Matches are opening in "
-                "their threads.",
+                f"🏁 **{shown_name(tournament.name)}** starts with {count} entrants! Matches are "
+                "opening in their threads.",
             )
             await self.tables.refresh_signup(progress.snapshot.tournament)
             await self.tables.publish(progress)
@@ -358,7 +358,7 @@ class TournamentCommands(
             )
             status = progress.snapshot.tournament.status
             text = "ended" if status == "finished" else "cancelled before it started"
-            await announce(interaction, f"🛑 **{tournament.name}** was {text}.")
+            await announce(interaction, f"🛑 **{shown_name(tournament.name)}** was {text}.")
             await self.tables.refresh_signup(progress.snapshot.tournament)
             await self.tables.publish(progress)
 

@@ -105,7 +105,7 @@ def result_line(snapshot: Snapshot, match: MatchRecord) -> str:
 
 def pairings_text(snapshot: Snapshot, number: int) -> str:
     """A round's pairings, for the tournament channel."""
-    lines = [f"📣 **{snapshot.tournament.name}: round {number}**"]
+    lines = [f"📣 **{shown_name(snapshot.tournament.name)}: round {number}**"]
     for match in snapshot.round_matches(number):
         a, b = entrant_name(snapshot, match.entrant_a), entrant_name(snapshot, match.entrant_b)
         if match.entrant_b is None:

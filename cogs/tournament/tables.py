@@ -23,6 +23,7 @@ from cogs.lobby import lobby_embed, lobby_view
 from render.bracket import render_bracket
 
 from ..common.alt_text import bracket_alt
+from ..common.describe import shown_name
 from ..common.lengths import message_chunks
 from .messages import (
     bracket,
@@ -52,7 +53,7 @@ def match_text(snapshot: Snapshot, match: MatchRecord) -> str:
     host = snapshot.entrants[match.entrant_a].user_ids[0]
     lines = [
         f"⚔️ {mentions(snapshot, match.entrant_a)} v {mentions(snapshot, match.entrant_b)}: your "
-        f"**{snapshot.tournament.name}** match is ready.",
+        f"**{shown_name(snapshot.tournament.name)}** match is ready.",
         f"Press **I'm here**: the game starts when everyone has (or <@{host}> presses **Start**).",
     ]
     if match.deadline is not None:
@@ -265,7 +266,7 @@ class TournamentTables(commands.Cog):
         """The final standings, the champion and (knockout) the bracket."""
         tournament = snapshot.tournament
         champion = snapshot.champion()
-        head = f"🎉 **{tournament.name}** is over."
+        head = f"🎉 **{shown_name(tournament.name)}** is over."
         if champion is not None:
             head += f" Congratulations to the champion, **{entrant_name(snapshot, champion)}** " + (
                 f"({mentions(snapshot, champion)})!"
@@ -329,9 +330,10 @@ class TournamentTables(commands.Cog):
     ) -> None:
         """Post the seated lobby and the match message (pings, check-in), arm the clock."""
         total = snapshot.total_rounds() or match.round
-        title = f"🎲 **{snapshot.tournament.name}** · {round_name(match.round, total)}"
+        name = shown_name(snapshot.tournament.name)
+        title = f"🎲 **{name}** · {round_name(match.round, total)}"
         if snapshot.tournament.format != ELIMINATION:
-            title = f"🎲 **{snapshot.tournament.name}** · round {match.round}"
+            title = f"🎲 **{name}** · round {match.round}"
         message = await self._send(
             channel, title, embed=lobby_embed(lobby), view=lobby_view(lobby), allowed_mentions=QUIET
         )
