@@ -26,7 +26,11 @@ class UndoButton(AnswerButton, custom_id="seq:undo:{game_id}:{count}:{answer:agr
         cog = cog_of(interaction, Undo)
         async with reporting(interaction):
             state = await cog.service.answer(
-                self.game_id, interaction.user.id, self.count, agree=self.agrees
+                self.game_id,
+                interaction.user.id,
+                self.count,
+                agree=self.agrees,
+                message_id=interaction.message.id if interaction.message else None,
             )
             await cog.show(interaction, state, edit=True)
 
@@ -78,6 +82,8 @@ class Undo(SequenceCog):
             await show_answer(interaction, text, view)
         elif view is not None:
             await interaction.response.send_message(text, view=view)
+            message = await interaction.original_response()
+            await self.service.set_message(record.id, state, message.id)
         else:
             await interaction.response.send_message(text)
 

@@ -10,7 +10,7 @@ import pytest
 from bot.app import create_bot
 from bot.cli.commands import tree_commands
 from bot.config import Settings
-from bot.game import player_view, space_name
+from bot.game import card_label, player_view, space_name
 from bot.game.ai import choose_move
 from bot.game.cards import is_jack
 from bot.store import Seat
@@ -337,6 +337,36 @@ async def test_undo_with_and_without_agreement(simcord_env):
     log = await table.bot.db.games.log(record.id)
     assert len(log) == 1 and log[0].undone_at is not None  # the log keeps the move and its undoing
     assert "undone" in table.channel.last_message.embeds[0].description
+
+
+async def test_an_old_undo_request_answers_for_no_later_request(simcord_env):
+    """The host asked to undo bob's move; the game moved on, and that move was later taken
+    back and replaced by another. Agreeing on the old request's message (which names the first
+    move) undoes nothing: only the request now open, on its own message, can be answered."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    record = await open_and_start(table)
+    await play_one(table, record)
+    await play_one(table, record)  # bob's move: the first request's
+    old = (await alice.slash(table.channel, "sequence undo")).response
+    await play_one(table, record)  # the game moves on: the old request lapses
+    for _ in range(2):  # take back alice's move, then bob's
+        ask = (await alice.slash(table.channel, "sequence undo")).response
+        await bob.click(ask, label="Agree")
+    record = table.game()
+    game = record.game
+    first = old.content.split(": ", 1)[1].split("\n")[0]
+    playable = [c for c in game.hands[game.turn] if not is_jack(c) and game.targets(game.turn, c)]
+    card = next(c for c in playable if card_label(c) not in first)  # bob plays another move
+    space = space_name(game.targets(game.turn, card)[0])
+    await bob.slash(table.channel, "sequence play", card=card, space=space)
+    current = (await alice.slash(table.channel, "sequence undo")).response
+    assert "Waiting for" in current.content and first not in current.content
+    stale = await bob.click(old, label="Agree")
+    assert stale.ephemeral and "no longer open" in stale.response.content
+    assert len(table.game().game.moves) == 2
+    await bob.click(current, label="Agree")
+    assert "taken back" in current.content and len(table.game().game.moves) == 1
 
 
 async def test_mygames_and_status_show_whose_turn_and_how_long(simcord_env):

@@ -7,6 +7,7 @@ The move log keeps both the move and its undoing."""
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +32,8 @@ class UndoState:
     waiting_teams: list[int]
     done: bool = False
     refused: bool = False
+    #: When the request was made: which request a message is for (two may share a count).
+    at: float | None = None
 
 
 class UndoService:
@@ -61,12 +64,19 @@ class UndoService:
         state, _ = await self.games.change(game_id, work)
         return state
 
-    async def answer(self, game_id: int, user_id: int, count: int, *, agree: bool) -> UndoState:
-        """A player of another team agrees or refuses; the last needed agreement undoes."""
+    async def answer(
+        self, game_id: int, user_id: int, count: int, *, agree: bool, message_id: int | None = None
+    ) -> UndoState:
+        """A player of another team agrees or refuses; the last needed agreement undoes.
+
+        ``message_id`` is the message answered on: an older request's message, made for the
+        same move count (the game moved on, then moves were taken back), answers nothing."""
 
         async def work(draft: Draft) -> UndoState:
             request = draft.options.get(REQUEST)
             if not request or request["count"] != count or len(draft.game.moves) != count:
+                raise UserError(LAPSED)
+            if message_id is not None and request.get("message") not in (None, message_id):
                 raise UserError(LAPSED)
             seat = seat_of(draft.record, user_id)
             if seat is None:
@@ -86,6 +96,17 @@ class UndoService:
 
         state, _ = await self.games.change(game_id, work)
         return state
+
+    async def set_message(self, game_id: int, state: UndoState, message_id: int) -> None:
+        """Remember the public message of the request ``state`` is for, if it is still open."""
+
+        async def work(draft: Draft) -> None:
+            request = draft.options.get(REQUEST)
+            if request and request["count"] == state.count and request.get("at") == state.at:
+                request["message"] = message_id
+
+        with contextlib.suppress(UserError):  # the game is over
+            await self.games.change(game_id, work)
 
     async def withdraw(self, game_id: int, count: int) -> None:
         """Close the request made at move ``count`` unanswered (nobody saw it: Discord refused
@@ -112,7 +133,7 @@ def _settle(draft: Draft, request: dict[str, Any]) -> UndoState:
     """Undo now if every deciding team agreed, else say who is still waited for."""
     waiting = [t for t in _deciding_teams(draft, request) if t not in request["agreed"]]
     if waiting:
-        return UndoState(draft.record, request["count"], waiting)
+        return UndoState(draft.record, request["count"], waiting, at=request.get("at"))
     draft.options.pop(REQUEST, None)
     draft.undo_last()
     return UndoState(draft.record, request["count"], [], done=True)
