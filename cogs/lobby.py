@@ -258,7 +258,9 @@ class Lobby(SequenceCog):
                 raise
             self.schedule_expiry(lobby)
             message = await interaction.original_response()
-            await self.bot.lobbies.set_message(lobby, message.id)
+            current = await self.bot.lobbies.set_message(lobby, message.id)
+            if current is not None and current.seats != lobby.seats:  # changed as it was posted
+                await self.refresh_message(current)
 
     @app_commands.command(name="join", description="Join the lobby in this channel")
     async def join(self, interaction: discord.Interaction[SequenceBot]) -> None:

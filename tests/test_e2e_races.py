@@ -257,3 +257,30 @@ async def test_a_computer_thinks_once_per_move(simcord_env, monkeypatch):
         await make_move(table, record, seat, Move.play(seat, card, space))
     computer_moves = [m for m in record.game.moves if record.seats[m.seat].is_computer]
     assert len(computer_moves) >= 9 and len(thought) == len(computer_moves), thought
+
+
+async def test_a_join_while_the_lobby_is_being_posted_keeps_its_seat(simcord_env, monkeypatch):
+    """Bob joins in the moment between the lobby's message appearing and the bot remembering
+    its id: remembering the message must not take back the seat bob was told he has."""
+    from bot.services.lobbies import Person
+
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    lobbies = table.bot.lobbies
+    remember = lobbies.set_message
+
+    async def joined_meanwhile(lobby, message_id):
+        await lobbies.join(table.channel.id, Person(bob.id, "bob"))  # bob's Join, as it lands
+        return await remember(lobby, message_id)
+
+    monkeypatch.setattr(lobbies, "set_message", joined_meanwhile)
+    opened = await alice.slash(table.channel, "sequence new")
+    monkeypatch.undo()
+    lobby = await table.bot.db.lobbies.get_for_channel(table.channel.id)
+    assert [s.user_id for s in lobby.seats] == [alice.id, bob.id]
+    assert lobby.message_id == opened.response.id
+    shown = next(m for m in table.channel.history() if m.id == opened.response.id)
+    assert "bob" in " ".join(field.value for field in shown.embeds[0].fields)
+    started = await alice.click(opened.response, label="Start")
+    assert not started.ephemeral
+    assert {s.user_id for s in table.game().seats} == {alice.id, bob.id}
