@@ -9,6 +9,7 @@ fire), started together with ``asyncio.gather``; the channel is then read as a p
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 
@@ -284,3 +285,65 @@ async def test_a_join_while_the_lobby_is_being_posted_keeps_its_seat(simcord_env
     started = await alice.click(opened.response, label="Start")
     assert not started.ephemeral
     assert {s.user_id for s in table.game().seats} == {alice.id, bob.id}
+
+
+@pytest.mark.parametrize("first", ["start", "report"])
+async def test_a_result_by_hand_while_the_match_game_starts(simcord_env, first):
+    """The organiser reports a match's result as its host starts the game: the match is
+    decided once, and no game goes on in its thread for a result already recorded."""
+    from .test_e2e_tournament import match_of, snapshot, started_cup
+
+    channel, (org, alice, _bob) = await started_cup(
+        simcord_env, ["org", "alice", "bob"], organiser_plays=False
+    )
+    bot = simcord_env.bot
+    snap = await snapshot(bot, channel)
+    match = match_of(snap, 1, "alice")
+    thread = match.thread_id
+    host = (await bot.db.lobbies.get_for_channel(thread)).host_id
+    service = bot.tournament_service
+    calls = {
+        "start": lambda: bot.lobbies.start(thread, host),
+        "report": lambda: service.report(snap.tournament.id, org.id, False, match.id, alice.id),
+    }
+    second = "report" if first == "start" else "start"
+    results = await asyncio.gather(calls[first](), calls[second](), return_exceptions=True)
+    await settle(simcord_env)
+    for result in results:  # a refusal is a clear answer, never a bug
+        assert not isinstance(result, Exception) or isinstance(result, UserError), result
+    decided = await bot.db.tournaments.match(match.id)
+    winner = next(e for e in match.sides if alice.id in snap.entrants[e].user_ids)
+    assert decided.status == "done" and decided.winner == winner
+    assert bot.games.find_in_channel(thread) is None  # nothing is played for a decided match
+    assert await bot.db.games.active_for_channel(thread) is None
+    assert (await snapshot(bot, channel)).tournament.status == "finished"
+
+
+async def test_a_result_by_hand_as_the_match_lobby_becomes_a_game(simcord_env, monkeypatch):
+    """The report closes the match lobby in the instant the host's Start writes the game:
+    the host is told the lobby is closed, never "something went wrong"."""
+    from .test_e2e_tournament import match_of, snapshot, started_cup
+
+    channel, (org, alice, bob) = await started_cup(
+        simcord_env, ["org", "alice", "bob"], organiser_plays=False
+    )
+    bot = simcord_env.bot
+    snap = await snapshot(bot, channel)
+    match = match_of(snap, 1, "alice")
+    lobby = await bot.db.lobbies.get_for_channel(match.thread_id)
+    host = next(p for p in (alice, bob) if p.id == lobby.host_id)
+    transaction = bot.db.transaction
+
+    @contextlib.asynccontextmanager
+    async def reported_meanwhile():
+        monkeypatch.undo()  # the report lands as Start is about to write the game
+        await bot.tournament_service.report(snap.tournament.id, org.id, False, match.id, alice.id)
+        async with transaction():
+            yield
+
+    monkeypatch.setattr(bot.db, "transaction", reported_meanwhile)
+    thread = next(t for t in channel.threads if t.id == match.thread_id)
+    started = await host.slash(thread, "sequence start")
+    assert started.ephemeral and "closed" in started.response.content, started.response.content
+    assert bot.games.find_in_channel(match.thread_id) is None
+    assert (await bot.db.tournaments.match(match.id)).status == "done"

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.game.ai import LEVELS
 from bot.game.settings import MAX_PLAYERS, TEAM_NAMES, default_team_count
+from bot.store.errors import NotFoundError
 from bot.store.seats import Seat
 
 from .errors import UserError
@@ -276,19 +277,22 @@ class LobbyService:
             seats = seat_alternately(lobby, settings.teams)
             game = Game.new(settings, self.new_seed())
             now = self.clock()
-            async with self.db.transaction():  # the lobby closes, the game and its timers begin
-                record = await self.db.games.create(
-                    lobby.guild_id,
-                    channel_id,
-                    game,
-                    seats,
-                    options.but(host_id=lobby.host_id).to_dict(),
-                    lobby.message_id,
-                    now=now,
-                    lobby_id=lobby.id,
-                )
-                timers = turn_timers(record, game, TableOptions.from_dict(record.options), now)
-                await self.db.timers.replace(record.id, timers)
+            try:
+                async with self.db.transaction():  # the lobby closes, the game and timers begin
+                    record = await self.db.games.create(
+                        lobby.guild_id,
+                        channel_id,
+                        game,
+                        seats,
+                        options.but(host_id=lobby.host_id).to_dict(),
+                        lobby.message_id,
+                        now=now,
+                        lobby_id=lobby.id,
+                    )
+                    timers = turn_timers(record, game, TableOptions.from_dict(record.options), now)
+                    await self.db.timers.replace(record.id, timers)
+            except NotFoundError:  # closed meanwhile (a tournament decided its match)
+                raise UserError("This lobby is closed.") from None
             if self.games is not None:
                 self.games.started(record, timers)
             return record

@@ -141,6 +141,10 @@ class TournamentCore:
             lobby = await self.db.lobbies.get_for_channel(match.thread_id)
             if lobby is not None and await self.db.lobbies.delete(lobby.id, self.clock()):
                 progress.closed_lobbies.append(lobby)
+            # Its host started the game just now (the match has not heard of it yet): stop it.
+            record = self.games.find_in_channel(match.thread_id)
+            if record is not None and not record.game.is_over():
+                progress.cancelled_games.append(await self.games.cancel(record.id))
 
     async def _advance(self, tournament_id: int, progress: Progress) -> None:
         """Pair the next round when the current one is complete (:mod:`.rounds`)."""
