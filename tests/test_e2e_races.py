@@ -347,3 +347,39 @@ async def test_a_result_by_hand_as_the_match_lobby_becomes_a_game(simcord_env, m
     assert started.ephemeral and "closed" in started.response.content, started.response.content
     assert bot.games.find_in_channel(match.thread_id) is None
     assert (await bot.db.tournaments.match(match.id)).status == "done"
+
+
+async def test_the_organiser_ends_the_tournament_as_a_match_game_is_won(simcord_env, monkeypatch):
+    """``/tournament end`` reaches a match whose game is being won at that moment: the end
+    still ends the whole tournament (no round left half cancelled), and says so."""
+    from .test_e2e_tournament import check_in, game_in, snapshot, started_cup, thread_of
+
+    channel, (org, *players) = await started_cup(
+        simcord_env, ["org", "ann", "ben", "cat", "dan"], organiser_plays=False
+    )
+    bot = simcord_env.bot
+    snap = await snapshot(bot, channel)
+    first, second = snap.round_matches(1)
+    for match in (first, second):
+        drawn = {u for e in match.sides for u in snap.entrants[e].user_ids}
+        await check_in(channel, match, [p for p in players if p.id in drawn])
+    games = [game_in(bot, first), game_in(bot, second)]
+    loser = games[1].seats[0].user_id
+    cancel = bot.games.cancel
+
+    async def won_meanwhile(game_id):
+        if game_id == games[1].id:  # the losing side resigns just before the cancel lands
+            await bot.games.vote_resign(game_id, loser)
+        return await cancel(game_id)
+
+    monkeypatch.setattr(bot.games, "cancel", won_meanwhile)
+    ended = await org.slash(channel, "tournament end")
+    monkeypatch.undo()
+    await settle(simcord_env)
+    assert not ended.ephemeral, ended.response.content
+    after = await snapshot(bot, channel)
+    assert after.tournament.status == "finished"
+    assert [m.status for m in after.matches] == ["cancelled", "cancelled"]  # no final paired
+    assert "was ended" in ended.response.content
+    assert not any(bot.games.find_in_channel(m.thread_id) for m in (first, second))
+    assert thread_of(channel, first)  # the threads remain readable

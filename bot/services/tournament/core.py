@@ -133,17 +133,18 @@ class TournamentCore:
         """Close the match's lobby, or cancel its game, when the result comes from elsewhere."""
         if match.thread_id is None:
             return
+        record = None
         if match.status == "playing" and match.game_id is not None:
             record = self.games.records.get(match.game_id)
-            if record is not None and not record.game.is_over():
-                progress.cancelled_games.append(await self.games.cancel(match.game_id))
         elif match.status == "pending":
             lobby = await self.db.lobbies.get_for_channel(match.thread_id)
             if lobby is not None and await self.db.lobbies.delete(lobby.id, self.clock()):
                 progress.closed_lobbies.append(lobby)
             # Its host started the game just now (the match has not heard of it yet): stop it.
             record = self.games.find_in_channel(match.thread_id)
-            if record is not None and not record.game.is_over():
+        if record is not None and not record.game.is_over():
+            # A game won as this lands has ended already: the decision here stands all the same.
+            with contextlib.suppress(UserError):
                 progress.cancelled_games.append(await self.games.cancel(record.id))
 
     async def _advance(self, tournament_id: int, progress: Progress) -> None:
