@@ -383,3 +383,25 @@ async def test_the_organiser_ends_the_tournament_as_a_match_game_is_won(simcord_
     assert "was ended" in ended.response.content
     assert not any(bot.games.find_in_channel(m.thread_id) for m in (first, second))
     assert thread_of(channel, first)  # the threads remain readable
+
+
+async def test_a_cancel_as_a_move_is_shown_leaves_no_turn_to_play(simcord_env):
+    """The host cancels while the board of the move just made is being drawn: the board
+    still shows that move, but never pings the next player to play a cancelled game."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, _bob = table.players
+    record = await open_and_start(table)
+    bot = table.bot
+    seat, card, space = playable(record.game)
+    user = record.seats[seat].user_id
+    played, cancelled = await asyncio.gather(
+        bot.games.play(record.id, user, card, space, expected_turn=record.game.turn_number),
+        alice.slash(table.channel, "sequence cancel"),
+        return_exceptions=True,
+    )
+    await settle(simcord_env)
+    assert not isinstance(played, Exception)
+    assert "was cancelled" in cancelled.response.content
+    assert (await bot.db.games.load(record.id)).status == "cancelled"
+    last = table.channel.last_message
+    assert "your turn" not in last.content and not last.components, last.content

@@ -211,6 +211,8 @@ class Table:
         content = result_line(record) if record.game.is_over() else turn_line(record)
         kwargs: dict[str, Any] = {}
         view = self.board_view(record)
+        if live.status == "cancelled":  # cancelled while this board was drawn: no turn is left
+            content, view = f"🛑 Game #{record.id} was cancelled.", None
         if view is not None:
             kwargs["view"] = view
         try:
