@@ -11,7 +11,10 @@ from simcord.backend.models import Overwrite
 from simcord.builders import ChannelHandle
 from simcord.enums import ChannelType, OverwriteType
 
-from .e2e_helpers import make_table, open_and_start
+from bot.game import space_name
+
+from .e2e_helpers import make_table, open_and_start, seat_actor
+from .test_e2e_dm_turns import normal_play, play_from_dm
 from .test_e2e_tournament import check_in, game_in, match_of, snapshot, thread_of
 
 
@@ -292,3 +295,41 @@ async def test_no_tournament_opens_where_its_match_threads_would_stay_empty(simc
     assert refused.ephemeral
     assert "I need the **Create Public Threads** permission" in refused.response.content
     assert (await snapshot(env.bot, channel)).tournament.status == "signup"
+
+
+async def test_no_move_is_played_unseen_where_the_bot_lost_a_permission(simcord_env) -> None:
+    """An admin takes Send Messages from the bot during a game: a move would be saved with no
+    board posted, so nobody would learn whose turn it is. It is refused with the reason, from
+    the channel and from a turn DM, and played once the permission is given back."""
+    env = simcord_env
+    table = await make_table(env, ["alice", "bob"])
+    for player in table.players:
+        await player.slash(table.channel, "sequence notify", setting="on")
+    record = await open_and_start(table)
+    board = table.channel.last_message
+    seat = record.game.turn
+    mover = seat_actor(table, record, seat)
+    card, space = normal_play(record.game, seat)
+    deny_bot(env, table.channel, send_messages=False)
+
+    refused = await mover.slash(table.channel, "sequence play", card=card, space=space_name(space))
+    assert refused.ephemeral
+    assert refused.response.content == (
+        "⚠️ I cannot post the board of your move here: I need the **Send Messages** permission "
+        "in this channel. Ask a server admin for it, then play your move again."
+    )
+    from_dm = await play_from_dm(mover.user, record.id, card, space)
+    assert from_dm.ephemeral
+    assert from_dm.response.content == (
+        f"⚠️ I cannot post the board of your move in {table.channel.mention}: I need the "
+        "**Send Messages**, **Embed Links** and **Attach Files** permissions in that channel. "
+        "Ask a server admin for them, then play your move again."
+    )  # the cached channel: without Send Messages, Discord also withholds the other two
+    assert record.game.moves == []
+    assert table.channel.last_message.id == board.id
+
+    env.backend.delete_overwrite(table.channel.id, env.bot.user.id)
+    played = await mover.slash(table.channel, "sequence play", card=card, space=space_name(space))
+    assert "Done" in played.response.content and len(record.game.moves) == 1
+    new_board = table.channel.last_message
+    assert new_board.id != board.id and new_board.attachments

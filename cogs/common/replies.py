@@ -88,16 +88,20 @@ PERMISSION_NAMES = {
 }
 
 
+def table_permission_names(in_thread: bool) -> tuple[str, ...]:
+    """The permissions the bot needs to post a board (an image in an embed) in a channel or,
+    ``in_thread``, a thread."""
+    send = "send_messages_in_threads" if in_thread else "send_messages"
+    return ("view_channel", send, "embed_links", "attach_files")
+
+
 def require_table_permissions(
     interaction: discord.Interaction, needs: str = "post the board", *more: str
 ) -> None:
     """:func:`require_bot_permissions` for a game played here (to post the board, an image in
     an embed), and ``more`` for what else ``needs`` asks."""
     in_thread = isinstance(interaction.channel, discord.Thread)
-    send = "send_messages_in_threads" if in_thread else "send_messages"
-    require_bot_permissions(
-        interaction, needs, "view_channel", send, "embed_links", "attach_files", *more
-    )
+    require_bot_permissions(interaction, needs, *table_permission_names(in_thread), *more)
 
 
 async def require_thread_member(interaction: discord.Interaction) -> None:
@@ -123,7 +127,39 @@ def require_bot_permissions(interaction: discord.Interaction, needs: str, *names
     """Refuse, before anything changes, where the bot lacks one of ``names`` in the channel of
     the interaction: its posts there would fail, and the game or tournament go on unseen.
     ``needs`` says what for (``"post the board"``)."""
-    granted = interaction.app_permissions
+    refuse_without(
+        interaction.app_permissions,
+        names,
+        f"{needs} here",
+        "this channel",
+        "or play in another channel",
+    )
+
+
+def require_board_permissions(interaction: discord.Interaction, channel_id: int) -> None:
+    """Refuse a move whose board the bot could not post in its game's channel ``channel_id``
+    (a permission taken away during the game): saved unseen, nobody would learn whose turn it
+    is. From that channel, Discord says what the bot may do; from a DM, the cached channel."""
+    channel: Any = interaction.channel
+    if interaction.channel_id == channel_id:
+        granted, where, there = interaction.app_permissions, "here", "this channel"
+    else:
+        channel = interaction.client.get_channel(channel_id)
+        me = getattr(getattr(channel, "guild", None), "me", None)
+        if me is None or getattr(channel, "parent", True) is None:
+            return  # not cached here (another process's server): the post is tried as ever
+        granted, where, there = channel.permissions_for(me), f"in {channel.mention}", "that channel"
+    names = table_permission_names(isinstance(channel, discord.Thread))
+    refuse_without(
+        granted, names, f"post the board of your move {where}", there, "then play your move again"
+    )
+
+
+def refuse_without(
+    granted: discord.Permissions, names: tuple[str, ...], needs: str, there: str, then: str
+) -> None:
+    """A clear :class:`UserError` if ``granted`` lacks one of ``names``: what the bot cannot
+    do (``needs``), which permissions it needs ``there``, and what to do ``then``."""
     if granted.administrator:
         return
     wanted = dict.fromkeys(names)  # in order, once each
@@ -134,6 +170,6 @@ def require_bot_permissions(interaction: discord.Interaction, needs: str, *names
     listed = f"{', '.join(most)} and {last}" if most else last
     what, them = ("permissions", "them") if len(missing) > 1 else ("permission", "it")
     raise UserError(
-        f"I cannot {needs} here: I need the {listed} {what} in this channel. "
-        f"Ask a server admin for {them}, or play in another channel."
+        f"I cannot {needs}: I need the {listed} {what} in {there}. "
+        f"Ask a server admin for {them}, {then}."
     )

@@ -10,6 +10,7 @@ from bot.game.moves import Move
 from bot.services.games import ChoiceNeeded
 
 from ..common.lookup import bot_of
+from ..common.replies import require_board_permissions
 from . import panel
 
 if TYPE_CHECKING:
@@ -29,7 +30,9 @@ async def play_and_announce(
     (``edit``, from a panel) or sent (from a command). The table posts the board.
 
     When a line of six or more needs a choice of five, the panel offers the choice instead.
+    Where the bot could not post the board, the move is refused and nothing changes.
     """
+    require_board_permissions(interaction, record.channel_id)
     bot = bot_of(interaction)
     try:
         outcome = await bot.games.apply(
