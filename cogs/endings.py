@@ -1,5 +1,6 @@
 """Ending a game early: ``/sequence resign`` (a team resigns when all its members have) and
-``/sequence cancel`` (the host or anyone with Manage Channels; also closes an open lobby)."""
+``/sequence cancel`` (the host or anyone with Manage Channels; also closes an open lobby); and
+what a server's changes do to its tables (a channel deleted, permissions changed, a ban)."""
 
 from __future__ import annotations
 
@@ -98,6 +99,18 @@ class Endings(SequenceCog):
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         await self.bot.table.table_gone(payload.thread_id)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_update(
+        self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        if before.overwrites != after.overwrites:
+            self.bot.table.permissions_changed(after.guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        if before.permissions != after.permissions:
+            self.bot.table.permissions_changed(after.guild.id)
 
     @commands.Cog.listener()
     async def on_member_ban(self, guild: discord.Guild, user: discord.abc.User) -> None:

@@ -333,3 +333,44 @@ async def test_no_move_is_played_unseen_where_the_bot_lost_a_permission(simcord_
     assert "Done" in played.response.content and len(record.game.moves) == 1
     new_board = table.channel.last_message
     assert new_board.id != board.id and new_board.attachments
+
+
+async def test_the_board_catches_up_when_the_bot_gets_its_permission_back(simcord_env) -> None:
+    """A turn timed out while the bot could not post in the channel: the board of the skip was
+    refused, and the newest board still said it was alice's turn. When an admin gives the
+    permission back, the board as it stands is posted at once (not at the next move)."""
+    env = simcord_env
+    table = await make_table(env, ["alice", "bob"])
+    alice, bob = table.players
+    record = await open_and_start(table, time_limit="1h", on_timeout="skip")
+    board = table.channel.last_message
+    assert alice.mention in board.content
+    deny_bot(env, table.channel, send_messages=False)
+    await env.advance_time(3600 + 1)  # alice's time runs out: she is skipped, unseen
+    assert [move.kind for move in record.game.moves] == ["skip"]
+    assert table.channel.last_message.id == board.id
+
+    env.backend.delete_overwrite(table.channel.id, env.bot.user.id)
+    await env.settle()
+    await env.bot.bus.idle()
+    await env.settle()
+    caught_up = table.channel.last_message
+    assert caught_up.id != board.id and caught_up.attachments
+    assert "move 1" in caught_up.embeds[0].title and bob.mention in caught_up.content
+    assert not next(m for m in table.channel.history() if m.id == board.id).components
+
+    # the same when the permission comes back through a role
+    guild = env.backend.guilds[table.guild.id]
+    roles = {role.id: role.permissions for role in guild.roles.values()}
+    send = discord.Permissions(send_messages=True).value
+    for role_id, value in roles.items():
+        env.backend.edit_role(table.guild.id, role_id, {"permissions": value & ~send})
+    await env.advance_time(3600 + 1)  # bob's time runs out: skipped, unseen
+    assert table.channel.last_message.id == caught_up.id
+    for role_id, value in roles.items():
+        env.backend.edit_role(table.guild.id, role_id, {"permissions": value})
+    await env.settle()
+    await env.bot.bus.idle()
+    await env.settle()
+    again = table.channel.last_message
+    assert "move 2" in again.embeds[0].title and alice.mention in again.content

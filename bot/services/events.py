@@ -142,9 +142,9 @@ class UndoRefused(GameEvent):
 
 @dataclass(frozen=True)
 class BoardBehind(GameEvent):
-    """At start-up: the latest posted board shows an earlier move than the game (a crash or a
-    Discord error came between a change and its board); ``shown`` is the move count it shows
-    (None: no board was posted)."""
+    """At start-up, or when the bot's permissions in a server changed: the latest posted board
+    shows an earlier move than the game (a crash or a Discord error came between a change and
+    its board); ``shown`` is the move count it shows (None: no board was posted)."""
 
     shown: int | None = field(kw_only=True)
 

@@ -19,7 +19,7 @@ import copy
 import dataclasses
 import logging
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -195,10 +195,15 @@ class GameService:
         for record in [r for r in self.records.values() if r.game.is_over()]:
             log.warning("Game %d ended before a restart; recording its end now", record.id)
             await self.change(record.id, _nothing)
+        self.boards_behind(self.records.values())
+
+    def boards_behind(self, records: Iterable[GameRecord]) -> None:
+        """Publish :class:`BoardBehind` for each of ``records`` whose latest board shows an
+        earlier move (Discord refused the board of a later one)."""
         self.bus.publish(
             *(
                 BoardBehind(record, shown=record.board_move_count)
-                for record in self.records.values()
+                for record in records
                 if record.board_move_count is None
                 or record.board_move_count < move_count(record.game)  # decodes no stored game
             )

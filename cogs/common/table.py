@@ -184,7 +184,8 @@ class Table:
         await self.post_board(event.record, "The last move was undone.", game=event.game)
 
     async def _on_board_behind(self, event: BoardBehind) -> None:
-        record, shown = event.record, event.shown
+        record = event.record
+        shown = record.board_move_count  # now: a board queued before this event may be posted
         if shown is None:
             await self.post_board(record, "The game is on.")
         elif any(move.kind not in QUIET for move in record.game.moves[shown:]):
@@ -300,6 +301,13 @@ class Table:
         except discord.HTTPException:
             return False
         return False
+
+    def permissions_changed(self, guild_id: int) -> None:
+        """An admin changed what the bot may do in a server (a channel's permissions, a
+        role's): the boards of its games that Discord refused meanwhile are posted now, as the
+        games stand, instead of at their next move."""
+        games = self.bot.games
+        games.boards_behind(r for r in games.records.values() if r.guild_id == guild_id)
 
     async def _refused(self, record: GameRecord, error: discord.HTTPException) -> None:
         """After a post Discord refused: a channel it no longer knows was deleted (while the
