@@ -15,7 +15,15 @@ from bot.game import space_name
 
 from .e2e_helpers import make_table, open_and_start, seat_actor
 from .test_e2e_dm_turns import normal_play, play_from_dm
-from .test_e2e_tournament import check_in, game_in, match_of, snapshot, thread_of
+from .test_e2e_tournament import (
+    check_in,
+    game_in,
+    match_message,
+    match_of,
+    snapshot,
+    started_cup,
+    thread_of,
+)
 
 
 async def finished_game(table: Any) -> Any:
@@ -374,3 +382,28 @@ async def test_the_board_catches_up_when_the_bot_gets_its_permission_back(simcor
     await env.settle()
     again = table.channel.last_message
     assert "move 2" in again.embeds[0].title and alice.mention in again.content
+
+
+async def test_no_match_game_starts_by_check_in_where_the_bot_cannot_post(simcord_env) -> None:
+    """The bot lost Send Messages in Threads after a match was drawn: the last *I'm here*
+    would start a game whose board nobody sees (the host's **Start** is refused there). The
+    check-in is kept and the reason given; pressed again once the permission is back, the
+    game begins and its board is posted."""
+    env = simcord_env
+    channel, (ann, ben) = await started_cup(env, ["ann", "ben"])
+    match = match_of(await snapshot(env.bot, channel), 1, "ann")
+    deny_bot(env, channel, send_messages_in_threads=False)
+    await check_in(channel, match, [ann])
+    last = await ben.click(match_message(channel, match), label="I'm here")
+    assert last.acknowledged and "Here: <@" in last.response.content
+    (refusal,) = last.followups
+    assert refusal.ephemeral and refusal.content == (
+        "⚠️ I cannot post the board here: I need the **Send Messages in Threads** permission in "
+        "this channel. Ask a server admin for it, then press **I'm here** again."
+    )
+    assert env.bot.games.find_in_channel(match.thread_id) is None
+
+    env.backend.delete_overwrite(channel.id, env.bot.user.id)
+    await check_in(channel, match, [ben])
+    game_in(env.bot, match)
+    assert thread_of(channel, match).last_message.attachments[0].filename == "board.png"

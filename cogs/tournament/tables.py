@@ -25,6 +25,7 @@ from render.bracket import render_bracket
 from ..common.alt_text import bracket_alt
 from ..common.describe import shown_name
 from ..common.lengths import message_chunks
+from ..common.replies import refuse_without, table_permission_names
 from .messages import (
     bracket,
     entrant_name,
@@ -145,7 +146,8 @@ class TournamentTables(commands.Cog):
     # ------------------------------------------------------------------ check-ins
     async def check_in(self, interaction: discord.Interaction, match_id: int) -> None:
         """A player pressed *I'm here*; the last one to do so starts the game (the check-in is
-        saved: if Discord refuses to update the match message, the game starts all the same)."""
+        saved: if Discord refuses to update the match message, the game starts all the same),
+        unless the bot could not post its board in the thread."""
         result = await self.service.check_in(match_id, interaction.user.id)
         try:
             await interaction.response.edit_message(
@@ -157,6 +159,14 @@ class TournamentTables(commands.Cog):
             log.info("Could not update the message of match %d (HTTP %s)", match_id, error.status)
         if not result.everyone_here:
             return
+        in_thread = isinstance(interaction.channel, discord.Thread)
+        refuse_without(  # as the host's Start would be: the check-ins are kept meanwhile
+            interaction.app_permissions,
+            table_permission_names(in_thread),
+            "post the board here",
+            "this channel",
+            "then press **I'm here** again",
+        )
         thread_id = result.match.thread_id or 0
         lobby = await self.bot.db.lobbies.get_for_channel(thread_id)
         if lobby is None:
