@@ -11,6 +11,7 @@ from bot.config import Settings
 from bot.game import player_view, space_name
 from bot.game.board import CARD_SPACES, parse_space
 from bot.game.cards import is_jack
+from bot.game.moves import Move
 from cogs.common.table import seat_names
 from cogs.hand.panel import hand_line
 from render.board import render_hand
@@ -233,6 +234,44 @@ async def test_a_line_of_six_lets_the_mover_choose_the_five(simcord_env):
     assert record.game.sequences[0][1][0] == parse_space(first)
     assert record.game.sequences[0][1][-1] == parse_space(last)
     assert "Sequence!" in table.channel.last_message.embeds[0].description
+
+
+async def test_more_ways_to_choose_the_five_than_one_panel_holds(simcord_env):
+    """A chip at the crossing of three lines of six of the mover's chips can complete its three
+    sequences in 27 ways (3 fives in each line): a message holds 25 buttons, so the panel could
+    not be drawn and the player got "Something went wrong" for a legal move. The ways come a
+    page at a time, and every one of them can be chosen."""
+    table, record = await two_player_game(simcord_env)
+    game = record.game
+    seat, target = game.turn, parse_space("E5")  # three spaces free on every side
+    team = game.team_of(seat)
+    mover = seat_actor(table, record, seat)
+    card = next(card for card, spaces in CARD_SPACES.items() if target in spaces)
+    game.hands[seat][0] = card
+    for step in (1, 10, 9):  # the row, the column and a diagonal (off the corners)
+        for distance in (1, 2, 3):
+            game.chips[target - distance * step] = game.chips[target + distance * step] = team
+    options = game.sequence_options(Move.play(seat, card, target))
+    assert len(options) == 27
+    result = await mover.slash(table.channel, "sequence play", card=card, space="E5")
+    panel = result.response
+    assert result.ephemeral and "choose which five" in panel.content, panel.content
+    offered: dict[str, str] = {}
+    for _ in range(len(options)):
+        shown = components(panel)
+        assert len(shown) <= 25
+        offered |= {
+            c["custom_id"]: c["label"] for c in shown if c["custom_id"].startswith("seq:five")
+        }
+        more = next(c for c in shown if c["label"].startswith("More"))
+        if len(offered) == len(options):
+            break
+        await mover.click(panel, custom_id=more["custom_id"])
+    assert len(offered) == len(options)  # every way is on offer, a page at a time
+    last = max(offered, key=lambda custom_id: int(custom_id.rsplit(":", 1)[1]))
+    await mover.click(panel, custom_id=last)
+    assert [five for _, five in record.game.sequences] == list(options[-1])
+    assert record.game.winner == team  # two sequences win, and the move made three
 
 
 async def test_bad_input_is_answered_privately_and_changes_nothing(simcord_env):

@@ -17,7 +17,7 @@ from bot.game.cards import is_one_eyed
 from bot.game.moves import DEAD, DRAW, PASS, Move
 from bot.game.sequences import Option
 from bot.services.errors import UserError
-from bot.services.games import seat_of
+from bot.services.games import ChoiceNeeded, seat_of
 
 from ..common.custom_ids import Templated
 from ..common.lookup import bot_of, selected
@@ -261,6 +261,31 @@ class FiveButton(
         await play_and_announce(interaction, record, seat, move, self.turn or 0, edit=True)
 
 
+class MoreFivesButton(
+    PanelItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    custom_id="seq:morefives:{game}:{turn}:{card:card}:{space}:{page}",
+):
+    """The next page of ways to pick the five, when there are more than one panel holds."""
+
+    def __init__(self, game: int, turn: int, card: str, space: int, page: int) -> None:
+        self.game, self.turn, self.card, self.space, self.page = game, turn, card, space, page
+        custom_id = self.ids(game=game, turn=turn, card=card, space=space, page=page)
+        super().__init__(_button(custom_id, "More ways", discord.ButtonStyle.primary))
+
+    @classmethod
+    def make(cls, game: int, turn: int, move: Move, page: int) -> MoreFivesButton:
+        return cls(game, turn, move.card or "", move.space or 0, page)
+
+    async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
+        move = Move.play(seat, self.card, self.space)
+        options = record.game.sequence_options(move)
+        if len(options) < 2:
+            raise UserError("That choice is no longer on offer.")
+        choice = ChoiceNeeded(move, options)
+        await _show(interaction, record, seat, choice=choice, page=self.page)
+
+
 class DeadButton(
     PanelItem,
     discord.ui.DynamicItem[discord.ui.Button],
@@ -358,6 +383,7 @@ COMPONENTS = (
     SpaceSelect,
     GoButton,
     FiveButton,
+    MoreFivesButton,
     DeadButton,
     PassButton,
     BackButton,

@@ -29,6 +29,10 @@ if TYPE_CHECKING:
     from bot.services.games import ChoiceNeeded
     from bot.store.games import GameRecord
 
+#: Ways to pick the five shown at once: four rows of buttons; the fifth row holds Back and More
+#: (a message holds five rows of five buttons).
+FIVES_PER_PAGE = 20
+
 
 @dataclass
 class Panel:
@@ -100,14 +104,16 @@ async def build_hand_panel(
     row: int | None = None,
     space: int | None = None,
     choice: ChoiceNeeded | None = None,
+    page: int = 0,
     notice: str | None = None,
     with_image: bool = False,
 ) -> Panel:
     """The panel for ``seat``: its hand, and the next step of choosing a move.
 
     The step so far is ``card`` (then ``row`` and ``space`` for a jack), or the ``choice`` of
-    five chips the engine asked for; ``notice`` is a first line (what just happened);
-    ``with_image`` draws the board as this player sees it (off the event loop).
+    five chips the engine asked for (shown from ``page`` when there are more ways than fit);
+    ``notice`` is a first line (what just happened); ``with_image`` draws the board as this
+    player sees it (off the event loop).
     """
     game = record.game
     hand = game.hands[seat]
@@ -145,9 +151,7 @@ async def build_hand_panel(
         alt = hand_alt(mine, names, record.id)
     if choice is not None:
         lines.append(str(choice))
-        for index, option in enumerate(choice.options):
-            view.add_item(components.FiveButton.make(record.id, turn, choice.move, index, option))
-        view.add_item(components.BackButton(record.id, turn))
+        _add_five_choices(view, record, choice, page, lines)
         return Panel("\n".join(lines), view, image, alt=alt)
     playable = [c for c in dict.fromkeys(hand) if game.targets(seat, c)]
     dead = [c for c in dict.fromkeys(hand) if c in CARD_SPACES and game.is_dead(c)]
@@ -164,6 +168,26 @@ async def build_hand_panel(
     elif playable:
         lines.append("**Your turn.** Choose a card.")
     return Panel("\n".join(lines), view, image, alt=alt)
+
+
+def _add_five_choices(
+    view: Components, record: GameRecord, choice: ChoiceNeeded, page: int, lines: list[str]
+) -> None:
+    """A button for each way to pick the five, a page at a time when there are more than fit
+    (a chip where three long lines cross has dozens), then Back."""
+    turn = record.game.turn_number
+    options = choice.options
+    pages = -(-len(options) // FIVES_PER_PAGE)
+    first = page % pages * FIVES_PER_PAGE
+    shown = options[first : first + FIVES_PER_PAGE]
+    for index, option in enumerate(shown, start=first):
+        view.add_item(components.FiveButton.make(record.id, turn, choice.move, index, option))
+    if pages > 1:
+        lines.append(
+            f"Ways {first + 1}–{first + len(shown)} of {len(options)}: **More** shows the others."
+        )
+        view.add_item(components.MoreFivesButton.make(record.id, turn, choice.move, page + 1))
+    view.add_item(components.BackButton(record.id, turn))
 
 
 def _add_card_step(
