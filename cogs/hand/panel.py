@@ -184,7 +184,8 @@ def _add_five_choices(
         view.add_item(components.FiveButton.make(record.id, turn, choice.move, index, option))
     if pages > 1:
         lines.append(
-            f"Ways {first + 1}–{first + len(shown)} of {len(options)}: **More** shows the others."
+            f"Ways {first + 1}–{first + len(shown)} of {len(options)}: **More ways** shows the "
+            "others."
         )
         view.add_item(components.MoreFivesButton.make(record.id, turn, choice.move, page + 1))
     view.add_item(components.BackButton(record.id, turn))
