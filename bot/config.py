@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from bot.services.options import MAX_TURN_TIMER, format_duration
 from bot.store.location import is_postgres_url, redact, url_problem, url_scheme
 from bot.store.shards import Shards
 
@@ -163,7 +164,9 @@ class Settings:
                 "whose processes share one PostgreSQL database: set "
                 "SEQUENCE_DATABASE=postgresql://user:password@host/dbname."
             )
-        parsed["turn_time_limit"] = _int(values, "TURN_TIME_LIMIT", 0, minimum=0)
+        parsed["turn_time_limit"] = _int(
+            values, "TURN_TIME_LIMIT", 0, minimum=0, maximum=MAX_TURN_TIMER
+        )
         if 0 < parsed["turn_time_limit"] < 60:
             raise ConfigError(
                 f"TURN_TIME_LIMIT={parsed['turn_time_limit']} is too short: "
@@ -175,7 +178,9 @@ class Settings:
                 f"TIME_LIMIT_POLICY={policy!r} is not a policy: use skip, computer or remove."
             )
         parsed["time_limit_policy"] = policy
-        parsed["reminder_delay"] = _int(values, "REMINDER_DELAY", 12 * 3600, minimum=600)
+        parsed["reminder_delay"] = _int(
+            values, "REMINDER_DELAY", 12 * 3600, minimum=600, maximum=MAX_TURN_TIMER
+        )
         parsed["lobby_expiry"] = _int(values, "LOBBY_EXPIRY", 24 * 3600, minimum=60)
         parsed["computer_move_delay"] = _float(values, "COMPUTER_MOVE_DELAY", 2.0)
         parsed["computer_budget_ms"] = _int(values, "COMPUTER_BUDGET_MS", 2000, minimum=1)
@@ -299,7 +304,14 @@ def _postgres_url(url: str) -> str:
     return url
 
 
-def _int(values: Mapping[str, str], name: str, default: int, *, minimum: int) -> int:
+def _int(
+    values: Mapping[str, str],
+    name: str,
+    default: int,
+    *,
+    minimum: int,
+    maximum: int | None = None,
+) -> int:
     raw = values.get(name, "").strip()
     if not raw:
         return default
@@ -309,6 +321,11 @@ def _int(values: Mapping[str, str], name: str, default: int, *, minimum: int) ->
         raise ConfigError(f"{name}={raw!r} is not a whole number.") from None
     if number < minimum:
         raise ConfigError(f"{name}={number} is too small: it must be at least {minimum}.")
+    if maximum is not None and number > maximum:
+        raise ConfigError(
+            f"{name}={number} is too long: it must be at most {maximum} seconds "
+            f"({format_duration(maximum)})."
+        )
     return number
 
 

@@ -76,6 +76,9 @@ BAD_SETTINGS = [
     ({"TURN_TIME_LIMIT": "30"}, ["TURN_TIME_LIMIT", "at least 60"]),
     ({"REMINDER_DELAY": "10"}, ["REMINDER_DELAY", "at least 600"]),
     ({"REMINDER_DELAY": "300"}, ["REMINDER_DELAY", "at least 600"]),
+    # Past a table's longest timer, every /sequence new without the option would be refused.
+    ({"TURN_TIME_LIMIT": "2592000"}, ["TURN_TIME_LIMIT", "at most 1209600", "14 days"]),
+    ({"REMINDER_DELAY": "1209601"}, ["REMINDER_DELAY", "at most 1209600", "14 days"]),
     ({"LOBBY_EXPIRY": "soon"}, ["LOBBY_EXPIRY", "whole number"]),
     ({"COMPUTER_MOVE_DELAY": "99"}, ["COMPUTER_MOVE_DELAY", "between 0 and 60"]),
     ({"COMPUTER_MOVE_DELAY": "fast"}, ["COMPUTER_MOVE_DELAY", "not a number"]),

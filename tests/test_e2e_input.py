@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.app import create_bot
+from bot.config import Settings
+
 from .e2e_helpers import make_table, open_and_start, seat_actor
 
 LONG = 4000
@@ -66,3 +69,25 @@ async def test_the_shortest_timers_a_table_may_set(simcord_env):
     record = await open_and_start(table, reminder="10m", time_limit="1m")
     assert record.options["reminder_delay"] == 600
     assert record.options["turn_time_limit"] == 60
+
+
+async def test_the_longest_timers_the_settings_accept_still_open_lobbies_and_tournaments(
+    simcord_env, bot_settings
+):
+    """An admin sets TURN_TIME_LIMIT and REMINDER_DELAY as long as the bot accepts them: a host
+    who sets neither still opens a lobby (not "The turn time limit must be between 0 (none) and
+    14 days" for an option they never gave), and a tournament still opens."""
+    longest = Settings.from_mapping({"TURN_TIME_LIMIT": "1209600", "REMINDER_DELAY": "1209600"})
+    await simcord_env.bot.close()
+    configured = bot_settings.with_overrides(
+        turn_time_limit=longest.turn_time_limit, reminder_delay=longest.reminder_delay
+    )
+    await simcord_env.restart_bot(create_bot(configured))
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    opened = await alice.slash(table.channel, "sequence new")
+    assert not opened.ephemeral, opened.response.content
+    assert "14 days per turn" in opened.response.embeds[0].fields[-1].value
+    cup_channel = table.guild.create_text_channel("cup")
+    cup = await bob.slash(cup_channel, "tournament create", name="Cup", format="swiss")
+    assert not cup.ephemeral, cup.response.content

@@ -23,6 +23,8 @@ POLICY_WORDS = {
 #: The shortest turn time limit and reminder delay a table may set (0 turns either off).
 MIN_TURN_TIME_LIMIT = 60
 MIN_REMINDER_DELAY = 10 * 60
+#: The longest turn time limit and reminder delay (a table's, or the bot's default for tables).
+MAX_TURN_TIMER = 14 * 86400
 
 
 @dataclass(frozen=True)
@@ -61,11 +63,11 @@ class TableOptions:
             raise UserError("Sequences to win must be from 1 to 4.")
         if self.time_limit_policy not in POLICIES:
             raise UserError("The time-limit policy must be skip, computer or remove.")
-        if not 0 <= self.turn_time_limit <= 14 * 86400:
+        if not 0 <= self.turn_time_limit <= MAX_TURN_TIMER:
             raise UserError("The turn time limit must be between 0 (none) and 14 days.")
         if self.turn_time_limit and self.turn_time_limit < MIN_TURN_TIME_LIMIT:
             raise UserError("The turn time limit must be at least 1 minute (or none).")
-        if not 0 <= self.reminder_delay <= 14 * 86400:
+        if not 0 <= self.reminder_delay <= MAX_TURN_TIMER:
             raise UserError("The reminder delay must be between 0 (never) and 14 days.")
         if self.reminder_delay and self.reminder_delay < MIN_REMINDER_DELAY:
             raise UserError("Reminders must be at least 10 minutes apart (or none).")
