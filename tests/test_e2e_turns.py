@@ -10,9 +10,10 @@ import pytest
 from bot.app import create_bot
 from bot.cli.commands import tree_commands
 from bot.config import Settings
-from bot.game import card_label, player_view, space_name
+from bot.game import Move, card_label, player_view, space_name
 from bot.game.ai import choose_move
 from bot.game.cards import is_jack
+from bot.game.moves import DRAW, FORFEIT
 from bot.store import Seat
 
 from .e2e_driver import make_move
@@ -67,6 +68,46 @@ async def test_a_reminder_at_the_right_time_and_at_most_once_per_delay(simcord_e
     await play_one(table, record)
     await simcord_env.advance_time(HOUR - 10)
     assert len(reminders(table)) == 2  # a move re-arms the reminder for the next player
+
+
+async def test_the_wait_counts_from_the_turns_start_not_from_a_move_within_it(simcord_env):
+    """Bob's turn began 12 h ago; meanwhile Alice made her late manual draw and, after Bob's
+    upheld table-talk call, forfeited a card. The reminder said "waiting 6 h" and
+    /sequence status "Waiting 6 h" (since Alice's forfeit), though the 12 h reminder was due."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, manual_draw=True, tabletalk_stands=True)
+    first = record.game.turn
+    await play_one(table, record)
+    await simcord_env.advance_time(5 * HOUR)
+    await make_move(table, record, first, Move(DRAW, first))
+    waiter = seat_actor(table, record, record.game.turn)
+    await simcord_env.advance_time(HOUR)
+    team = record.game.team_of(first)
+    called = await waiter.slash(table.channel, "sequence tabletalk", team=team)
+    assert not called.ephemeral, called.response.content
+    await make_move(table, record, first, Move(FORFEIT, first, card=record.game.hands[first][0]))
+    assert [m.kind for m in record.game.moves] == ["play", "draw", "tabletalk", "forfeit"]
+    await simcord_env.advance_time(6 * HOUR + 5)
+    (reminder,) = reminders(table)
+    assert "waiting 12 h." in reminder.content, reminder.content
+    status = (await waiter.slash(table.channel, "sequence status")).response.content
+    assert "⏳ Waiting 12 h 5 s for this move." in status, status
+
+
+async def test_after_an_undo_the_wait_counts_from_the_undo(simcord_env):
+    """The turn an undo returns to starts again (its timers too): status said "Waiting 4 h",
+    counting from the move taken back 3 h before the undo."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    record = await open_and_start(table)
+    await play_one(table, record)
+    await simcord_env.advance_time(3 * HOUR)
+    ask = await alice.slash(table.channel, "sequence undo")
+    await bob.click(ask.response, label="Agree")
+    assert table.game().game.moves == []
+    await simcord_env.advance_time(HOUR)
+    status = (await bob.slash(table.channel, "sequence status")).response.content
+    assert "⏳ Waiting 1 h for this move." in status, status
 
 
 async def test_time_limit_skip(simcord_env):

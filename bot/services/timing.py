@@ -1,19 +1,21 @@
-"""The timers of a turn: a reminder and a time limit, from the table's options.
+"""The timers of a turn: a reminder and a time limit, from the table's options; and when the
+turn being played began.
 
 Pure: the game service stores them in the same transaction as the move that starts the turn.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from bot.game import Game
 from bot.store.timers import TimerRecord
 
 from .options import TableOptions
 
 if TYPE_CHECKING:
-    from bot.game import Game
-    from bot.store.games import GameRecord
+    from bot.store.games import GameRecord, LogEntry
 
 REMINDER = "reminder"
 LIMIT = "limit"
@@ -47,3 +49,20 @@ def turn_timers(
     if limit:
         timers.append(TimerRecord(record.id, LIMIT, now + limit, dict(payload)))
     return timers
+
+
+def turn_began(record: GameRecord, log: Iterable[LogEntry]) -> float:
+    """When the turn being played began, as its timers count it: the move that passed the turn,
+    the last undo, or the start. A move within the turn (a dead card, a late manual draw, a
+    table-talk penalty or forfeit) does not start it again."""
+    began = record.created_at
+    replay = Game.new(record.game.settings, record.game.seed)
+    for entry in log:
+        if entry.undone_at is not None:  # an undo starts the turn it returns to again
+            began = max(began, entry.undone_at)
+            continue
+        turn = replay.turn_number
+        replay.push(entry.move)
+        if replay.turn_number != turn:
+            began = max(began, entry.created_at)
+    return began

@@ -30,6 +30,7 @@ from bot.services.events import (
 )
 from bot.services.games import FINAL_BOARD
 from bot.services.lobbies import tournament_match
+from bot.services.timing import turn_began
 from bot.store.errors import NotFoundError
 from bot.store.snapshots import move_count
 from bot.store.timers import TimerRecord
@@ -317,10 +318,9 @@ class Table:
             await self.table_gone(record.channel_id)
 
     async def waiting_for(self, record: GameRecord) -> float:
-        """Seconds since the game's last move (or its start): how long the move is awaited."""
+        """Seconds since the turn being played began: how long its move is awaited."""
         entries = await self.bot.db.games.log(record.id)
-        since = entries[-1].created_at if entries else record.created_at
-        return self.bot.clock() - since
+        return self.bot.clock() - turn_began(record, entries)
 
     async def notice(
         self, record: GameRecord, content: str, **kwargs: Any
