@@ -812,3 +812,18 @@ async def test_the_signup_message_counts_in_words(simcord_env, size, partners) -
     assert "1 round" in rules.split("\n") and "(s)" not in embed.description, rules
     alone = await ann.slash(channel, "tournament join")
     assert alone.ephemeral and f"name {partners}." in alone.response.content, alone.response.content
+
+
+@pytest.mark.parametrize("fmt", ["round_robin", "elimination"])
+async def test_rounds_outside_a_swiss_tournament_are_refused(simcord_env, fmt) -> None:
+    """rounds is for Swiss only: a round robin or knockout created with rounds:3 opened without
+    a word, and its sign-up never said the 3 rounds were dropped. It is refused instead, and
+    nothing opens."""
+    guild = simcord_env.create_guild("Club")
+    channel = guild.create_text_channel("cup")
+    ann = guild.add_member(simcord_env.create_user("ann"))
+    refused = await ann.slash(channel, "tournament create", name="Cup", format=fmt, rounds=3)
+    assert refused.ephemeral and "Swiss" in refused.response.content, refused.response.content
+    assert channel.history() == []
+    created = await ann.slash(channel, "tournament create", name="Cup", format=fmt)
+    assert not created.ephemeral, created.response.content

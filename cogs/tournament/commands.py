@@ -168,7 +168,7 @@ class TournamentCommands(
                 settings = TournamentSettings(
                     table,
                     parse_duration(show_up) if show_up is not None else DEFAULT_SHOW_UP,
-                    rounds if fmt == "swiss" else None,
+                    rounds,
                     self.bot.caps.entrants(max_entrants),
                 )
                 organiser = Person(interaction.user.id, user_name(interaction.user))

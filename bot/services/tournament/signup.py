@@ -51,6 +51,11 @@ class SignUp(TournamentCore):
         settings.table.but(teams=2).game_settings(2 * team_size)  # a clear error if unplayable
         if not 60 <= settings.show_up <= 86400:
             raise UserError("The show-up time must be between 1 minute and 1 day.")
+        if settings.rounds is not None and fmt != "swiss":
+            raise UserError(
+                "rounds is for Swiss tournaments: a round robin or an elimination plays the "
+                "rounds its entrants need. Leave it out."
+            )
         if settings.rounds is not None and not 1 <= settings.rounds <= 20:
             raise UserError("A Swiss tournament has 1 to 20 rounds.")
         if settings.max_entrants is not None and settings.max_entrants < 2:
