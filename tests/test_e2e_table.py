@@ -324,3 +324,17 @@ async def test_a_name_with_a_mention_and_markdown_is_shown_as_typed(simcord_env)
     shown = discord.utils.escape_markdown(discord.utils.escape_mentions(hostile))
     assert f"**{shown}**" in started.response.content
     assert all(hostile not in text for text in texts)
+
+
+async def test_a_cancelled_games_last_board_no_longer_offers_a_turn(simcord_env) -> None:
+    """The host cancels: the newest board stops pinging the player to move and loses its
+    buttons (it used to keep 'your turn' and a live 'Your hand' button for a game that is gone).
+    """
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table)
+    board = record.board_message_id
+    assert any(m.id == board and m.components for m in table.channel.history())
+    await table.players[0].slash(table.channel, "sequence cancel")
+    shown = next(m for m in table.channel.history() if m.id == board)
+    assert shown.content == "↪️ Then: 🛑 Game #1 was cancelled."
+    assert not shown.components

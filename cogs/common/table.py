@@ -24,6 +24,7 @@ from bot.services.errors import UserError
 from bot.services.events import (
     BoardBehind,
     EventBus,
+    GameEnded,
     GameStarted,
     MoveCommitted,
     MoveUndone,
@@ -137,6 +138,7 @@ class Table:
         bus.subscribe(MoveCommitted, self._on_move)
         bus.subscribe(MoveUndone, self._on_undo)
         bus.subscribe(BoardBehind, self._on_board_behind)
+        bus.subscribe(GameEnded, self._on_end)
 
     async def _on_start(self, event: GameStarted) -> None:
         await self.post_board(event.record, "The game is on.")
@@ -180,6 +182,11 @@ class Table:
                 await self.post_final_later(record.id, min(2 * waited, RETRY_MOST))
                 return
         await self.bot.games.final_board_done(record.id)
+
+    async def _on_end(self, event: GameEnded) -> None:
+        """A cancelled game's last board no longer has a turn to play: it says so, unbuttoned."""
+        if event.cancelled:
+            await self.retire_board(event.record, f"🛑 Game #{event.game_id} was cancelled.")
 
     async def _on_undo(self, event: MoveUndone) -> None:
         await self.post_board(event.record, "The last move was undone.", game=event.game)
