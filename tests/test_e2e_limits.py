@@ -4,8 +4,10 @@ person or one server may have open at once. Time is SimCord's virtual clock."""
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import sys
+import threading
 from typing import Any
 
 import pytest
@@ -15,12 +17,16 @@ from bot.app import create_bot
 from bot.config import Settings
 from bot.game.ai import hint as suggest_move
 from bot.services.lobbies import Person
+from bot.services.stats import ReplayInput
+from cogs.hand import panel
 
 from .conftest import make_settings
 from .e2e_helpers import make_table, open_and_start, seat_actor
 from .test_e2e_tournament import started_cup
 
 WAIT = re.compile(r"try again in (\d+) s\.")
+#: The threads of asyncio's default executor, where boards and hands are drawn.
+DEFAULT_THREADS = min(32, (os.cpu_count() or 1) + 4)
 
 
 @pytest.fixture
@@ -453,6 +459,50 @@ async def test_a_finished_games_replay_is_rendered_once(simcord_env, bot_setting
     again = await bob.slash(table.channel, "sequence replay", game=record.id)
     assert await again.response.attachments[0].read() == gifs[0]
     assert renders == []
+
+
+def hand_drawn_meanwhile(monkeypatch: Any) -> tuple[threading.Event, list[bool]]:
+    """A player's hand image that sets the event once drawn, and a list where slow work that
+    waits for it (as long as a long game's replay takes) notes whether the hand was drawn
+    meanwhile (False: it was still waiting behind that work)."""
+    drawn, seen = threading.Event(), []
+    real = panel.render_hand
+
+    def render_hand(*args: Any) -> Any:
+        image = real(*args)
+        drawn.set()
+        return image
+
+    monkeypatch.setattr(panel, "render_hand", render_hand)
+    return drawn, seen
+
+
+async def test_a_burst_of_replays_does_not_hold_up_the_players_hands(
+    simcord_env, monkeypatch
+) -> None:
+    """A replay of a long game takes seconds to draw. A burst of them (as many as asyncio's
+    default executor has threads) took every thread that draws the boards and hands, so a
+    player clicking "Your hand" in any other game waited behind them, past Discord's 3 s."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table)
+    drawn, seen = hand_drawn_meanwhile(monkeypatch)
+
+    def long_replay(*args: Any) -> bytes:
+        seen.append(drawn.wait(timeout=10))
+        return b"GIF89a"
+
+    replays = simcord_env.bot.get_cog("Stats").replays
+    replays.render = long_replay
+    found = [
+        ReplayInput(1000 + n, record.game.settings, 1, [], ["alice", "bob"])
+        for n in range(DEFAULT_THREADS)
+    ]
+    *gifs, hand = await asyncio.gather(
+        *(replays.gif(one) for one in found),
+        panel.build_hand_panel(record, record.game.turn, with_image=True),
+    )
+    assert hand.image is not None and gifs == [b"GIF89a"] * len(found)
+    assert seen == [True] * len(found)  # the hand was drawn while the replays were
 
 
 async def test_tournament_match_lobbies_do_not_fill_the_servers_or_a_hosts_caps(

@@ -2,12 +2,12 @@
 
 A finished game never changes, so its GIF is keyed by the game's id and its final number of
 moves (``game-12-87.gif``) in a ``replays`` folder beside the database. The oldest files go
-past :data:`KEEP` files. Rendering and file access run off the event loop.
+past :data:`KEEP` files. Rendering and file access run off the event loop, on the replays'
+own worker thread (:mod:`bot.services.workers`), not where boards and hands are drawn.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import os
@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.services.workers import REPLAYS, run_on
 from render.replay import render_replay_gif
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ class ReplayCache:
 
     async def gif(self, found: ReplayInput) -> bytes:
         """The replay of a finished game, rendered at most once."""
-        return await asyncio.to_thread(self._gif, found)
+        return await run_on(REPLAYS, self._gif, found)
 
     def _gif(self, found: ReplayInput) -> bytes:
         path = self.path(found)
