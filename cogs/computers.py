@@ -4,7 +4,6 @@ The computer players themselves are :mod:`bot.services.computers`, driven by the
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 
@@ -18,6 +17,7 @@ from bot.game.cards import is_one_eyed
 from bot.game.moves import DEAD, FORFEIT, PASS, PLAY, Move
 from bot.services.errors import UserError
 from bot.services.options import TableOptions
+from bot.services.workers import THINKING, run_on
 
 from .base import SequenceCog
 from .common.replies import reply, reporting
@@ -65,8 +65,8 @@ class Computers(SequenceCog):
             budget = self.bot.settings.computer_budget_ms
             # Thinking may take up to the budget: past Discord's 3 s the answer would be lost.
             await interaction.response.defer(ephemeral=True, thinking=True)
-            move = await asyncio.to_thread(
-                suggest_move, player_view(game, seat), budget, clock=time.perf_counter
+            move = await run_on(
+                THINKING, suggest_move, player_view(game, seat), budget, clock=time.perf_counter
             )
             await reply(interaction, f"💡 {describe_hint(move, convoy=game.settings.convoy)}")
 

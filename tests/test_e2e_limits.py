@@ -15,7 +15,9 @@ from simcord.builders import ChannelHandle
 
 from bot.app import create_bot
 from bot.config import Settings
+from bot.game.ai import NoMoveError
 from bot.game.ai import hint as suggest_move
+from bot.services import computers
 from bot.services.lobbies import Person
 from bot.services.stats import ReplayInput
 from cogs.hand import panel
@@ -503,6 +505,49 @@ async def test_a_burst_of_replays_does_not_hold_up_the_players_hands(
     )
     assert hand.image is not None and gifs == [b"GIF89a"] * len(found)
     assert seen == [True] * len(found)  # the hand was drawn while the replays were
+
+
+async def test_a_burst_of_computer_searches_does_not_hold_up_the_players_hands(
+    simcord_env, monkeypatch
+) -> None:
+    """Each computer move (a computer seat's, or a timed-out player's taken over) is a search
+    of up to COMPUTER_BUDGET_MS. A burst of them (as many as asyncio's default executor has
+    threads: twenty at once held the event loop for up to a second in all) took every thread
+    that draws the boards and hands, so "Your hand" in any other game waited behind them."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table)
+    drawn, seen = hand_drawn_meanwhile(monkeypatch)
+
+    def long_search(*args: Any, **kwargs: Any) -> Any:
+        seen.append(drawn.wait(timeout=10))
+        raise NoMoveError("nothing to do")
+
+    monkeypatch.setattr(computers, "choose_move", long_search)
+    seat = record.game.turn
+    *moved, hand = await asyncio.gather(
+        *(simcord_env.bot.computers.move_for(record.id, seat) for _ in range(DEFAULT_THREADS)),
+        panel.build_hand_panel(record, seat, with_image=True),
+    )
+    assert hand.image is not None and moved == [False] * DEFAULT_THREADS
+    assert seen == [True] * DEFAULT_THREADS  # the hand was drawn while they thought
+
+
+async def test_a_hint_thinks_where_the_computer_players_do(simcord_env, monkeypatch) -> None:
+    """A hint is the same search, on the same worker thread (not where boards and hands are
+    drawn): a burst of hints queues there behind the computer players' moves."""
+    threads: list[str] = []
+
+    def think(*args: Any, **kwargs: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return suggest_move(*args, **kwargs)
+
+    cog = simcord_env.bot.get_cog("Computers")
+    monkeypatch.setattr(sys.modules[type(cog).__module__], "suggest_move", think)
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, hints=True)
+    hint = await seat_actor(table, record, record.game.turn).slash(table.channel, "sequence hint")
+    assert hint.response.content.startswith("💡"), hint.response.content
+    assert len(threads) == 1 and threads[0].startswith("sequence-thinking")
 
 
 async def test_tournament_match_lobbies_do_not_fill_the_servers_or_a_hosts_caps(

@@ -3,7 +3,6 @@ turn taken over after a time-out), it moves after a pause, through the game serv
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 import time
@@ -25,6 +24,7 @@ from .events import (
     UndoRefused,
 )
 from .undo import open_request
+from .workers import THINKING, run_on
 
 if TYPE_CHECKING:
     from bot.store.games import GameRecord
@@ -182,8 +182,8 @@ class ComputerPlayers:
         view = player_view(game, seat)
         rng = random.Random(f"{game.seed}:{len(game.moves)}:{seat}")
         try:
-            move = await asyncio.to_thread(
-                choose_move, view, level, rng, self.budget_ms(), clock=time.perf_counter
+            move = await run_on(
+                THINKING, choose_move, view, level, rng, self.budget_ms(), clock=time.perf_counter
             )
         except NoMoveError:
             return False

@@ -22,6 +22,8 @@ T = TypeVar("T")
 
 #: Replay GIFs: seconds each for a long game.
 REPLAYS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sequence-replay")
+#: The computer players' searches and the hints: up to ``COMPUTER_BUDGET_MS`` each.
+THINKING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sequence-thinking")
 
 
 async def run_on(
