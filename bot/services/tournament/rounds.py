@@ -3,6 +3,7 @@ complete, the organiser's results by hand, drops, ending early, and resuming at 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from bot.services.errors import UserError
@@ -173,7 +174,8 @@ class Rounds(TournamentCore):
                 return
             if any(m.is_open for m in snapshot.round_matches(tournament.round)):
                 return
-            pairs = next_round(snapshot)
+            # A Swiss search can take seconds (many entrants, many rounds): off the loop.
+            pairs = await asyncio.to_thread(next_round, snapshot)
             if pairs is None:
                 tournament.status = "finished"
                 tournament.finished_at = self.clock()
