@@ -14,7 +14,7 @@ from bot.services.options import TableOptions, describe_house_rules, format_dura
 from bot.services.rulings import RULING_RULE
 
 from .base import SequenceCog, works_in_dms
-from .common.describe import counted, result_line, scoreline, seat_label, team_label, turn_line
+from .common.describe import counted, scoreline, seat_label, team_label
 from .common.lengths import MESSAGE_LIMIT
 from .common.replies import reply, reporting
 from .common.table import public_board_file
@@ -71,7 +71,7 @@ class Info(SequenceCog):
                 record = self.bot.games.for_channel(interaction.channel_id or 0)
             shown = len(record.game.moves)
             file = await public_board_file(record)
-            content = result_line(record) if record.game.is_over() else turn_line(record)
+            content = await self.bot.table.board_line(record)
             kwargs: dict[str, Any] = {}
             view = self.bot.table.board_view(record)
             if view is not None:
@@ -99,6 +99,9 @@ class Info(SequenceCog):
                 waited = await self.bot.table.waiting_for(record)
                 if waited is not None:
                     lines.append(f"⏳ Waiting {format_duration(waited)} for this move.")
+                deadline = await self.bot.table.deadline_text(record)
+                if deadline:
+                    lines.append(deadline.strip())
             for seat in range(len(record.seats)):
                 pile = game.discards[seat]
                 last = card_label(pile[-1]) if pile else "—"

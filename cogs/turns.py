@@ -59,9 +59,10 @@ class Turns(SequenceCog):
         if await self.left_the_server(record, seat):
             return
         waited = format_duration(await self.bot.table.waiting_for(record))
+        deadline = await self.bot.table.deadline_text(record)
         text = (
             f"⏰ {seat_label(record, seat, mention=True)}, it is still your turn in game "
-            f"#{record.id} ({team_label(record.game.team_of(seat))}); waiting {waited}. "
+            f"#{record.id} ({team_label(record.game.team_of(seat))}); waiting {waited}.{deadline} "
             f"{board_link(record)}"
         )
         await self.bot.table.notice(record, text)
@@ -70,7 +71,8 @@ class Turns(SequenceCog):
         await self.direct_message(
             record,
             seat,
-            f"⏰ Reminder: it is your turn in Sequence game #{record.id}: {board_link(record)}",
+            f"⏰ Reminder: it is your turn in Sequence game #{record.id}: {board_link(record)}"
+            + deadline,
         )
 
     async def left_the_server(self, record: GameRecord, seat: int) -> bool:
@@ -119,10 +121,11 @@ class Turns(SequenceCog):
             return
         last = game.moves[-1] if game.moves else None
         happened = f"{describe_move(record, last, game)}\n" if last else ""
+        deadline = await self.bot.table.deadline_text(dataclasses.replace(record, game=game))
         await self.direct_message(
             record,
             seat,
-            f"{happened}🎲 Your turn in Sequence game #{record.id}: {board_link(record)}",
+            f"{happened}🎲 Your turn in Sequence game #{record.id}: {board_link(record)}{deadline}",
             panel_game=game,
         )
 

@@ -123,6 +123,41 @@ async def test_time_limit_skip(simcord_env):
     assert record.game.turn == seat and len(timeouts(table)) == 2  # the next player's clock ran too
 
 
+async def test_a_time_limited_turn_says_when_it_runs_out(simcord_env):
+    """With a time limit, the board, /sequence status, the reminder and the turn DM say when
+    the turn runs out, as a Discord timestamp each reader sees in their own time zone; a game
+    without one says nothing of the kind."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    await bob.slash(table.channel, "sequence notify", setting="on")
+    record = await open_and_start(table, time_limit="1d", on_timeout="skip")
+    bot = table.bot
+
+    async def runs_out() -> str:
+        timer = await bot.db.timers.get(record.id, "limit")
+        assert timer is not None and timer.payload["turn"] == record.game.turn_number
+        return f"⏳ Time runs out <t:{int(timer.due_at)}:R>."
+
+    board = table.channel.last_message.content
+    assert "your turn" in board and board.endswith(await runs_out()), board
+    await play_one(table, record)  # the next turn has its own, later deadline
+    assert table.channel.last_message.content.endswith(await runs_out())
+    dm = bob.user.dm_channel
+    if record.game.turn != next(i for i, s in enumerate(record.seats) if s.user_id == bob.id):
+        await play_one(table, record)
+    assert await runs_out() in dm.last_message.content, dm.last_message.content
+    status = (await alice.slash(table.channel, "sequence status")).response.content
+    assert await runs_out() in status.split("\n"), status
+    await simcord_env.advance_time(12 * HOUR + 1)  # the reminder, in the channel and by DM
+    (reminder,) = reminders(table)
+    assert await runs_out() in reminder.content
+    assert "Reminder" in dm.last_message.content and await runs_out() in dm.last_message.content
+
+    plain = await make_table(simcord_env, ["cat", "dan"])
+    await open_and_start(plain)
+    assert "Time runs out" not in plain.channel.last_message.content
+
+
 async def test_time_limit_computer_moves_for_them(simcord_env):
     table = await make_table(simcord_env, ["alice", "bob"])
     record = await open_and_start(table, time_limit="1h", on_timeout="computer")

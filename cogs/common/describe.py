@@ -134,6 +134,15 @@ def turn_line(record: GameRecord) -> str:
     return f"{seat_label(record, seat, mention=True)}, your turn ({team}).{extra}"
 
 
+def deadline_note(deadline: float) -> str:
+    """When a turn's time limit runs out, in the reader's own time zone.
+
+    >>> deadline_note(1767225600.4)
+    '⏳ Time runs out <t:1767225600:R>.'
+    """
+    return f"⏳ Time runs out <t:{int(deadline)}:R>."
+
+
 def result_line(record: GameRecord) -> str:
     """The end of the game: the winners and a short summary."""
     game = record.game

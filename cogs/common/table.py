@@ -31,7 +31,8 @@ from bot.services.events import (
 )
 from bot.services.games import FINAL_BOARD
 from bot.services.lobbies import tournament_match
-from bot.services.timing import turn_began
+from bot.services.options import TableOptions
+from bot.services.timing import LIMIT, turn_began
 from bot.store.errors import NotFoundError
 from bot.store.snapshots import move_count
 from bot.store.timers import TimerRecord
@@ -40,7 +41,7 @@ from render.theme import TEAM_COLOUR_VALUES
 
 from .alt_text import board_alt
 from .components import Components
-from .describe import describe_outcome, result_line, scoreline, turn_line
+from .describe import deadline_note, describe_outcome, result_line, scoreline, turn_line
 
 if TYPE_CHECKING:
     from bot.app import SequenceBot
@@ -217,7 +218,7 @@ class Table:
         # Bind the game now: a later change may swap the live record's game while this awaits.
         record = dataclasses.replace(record, game=game or record.game)
         file = await public_board_file(record)
-        content = result_line(record) if record.game.is_over() else turn_line(record)
+        content = await self.board_line(record)
         kwargs: dict[str, Any] = {}
         view = self.board_view(record)
         if live.status == "cancelled":  # cancelled while this board was drawn: no turn is left
@@ -323,6 +324,23 @@ class Table:
         deletion."""
         if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:
             await self.table_gone(record.channel_id)
+
+    async def board_line(self, record: GameRecord) -> str:
+        """The text above a board: the result, or whose turn it is (and when a time limit
+        runs out)."""
+        if record.game.is_over():
+            return result_line(record)
+        return turn_line(record) + await self.deadline_text(record)
+
+    async def deadline_text(self, record: GameRecord) -> str:
+        """`` ⏳ Time runs out <t:…:R>.`` for a turn with a time limit (else empty): the
+        turn's stored limit, so that every process shows the same moment."""
+        if record.game.is_over() or not TableOptions.from_dict(record.options).turn_time_limit:
+            return ""
+        timer = await self.bot.db.timers.get(record.id, LIMIT)
+        if timer is None or timer.payload.get("turn") != record.game.turn_number:
+            return ""
+        return f" {deadline_note(timer.due_at)}"
 
     async def waiting_for(self, record: GameRecord) -> float:
         """Seconds since the turn being played began: how long its move is awaited."""
