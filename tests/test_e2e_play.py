@@ -345,8 +345,12 @@ async def test_unknown_game_and_stale_and_double_clicks(simcord_env):
     assert stale.acknowledged
     assert "earlier turn" in second_panel.content
     assert len(game.moves) == moves  # the double click changed nothing
-    # a board whose game has ended: its buttons answer clearly
+    # a board whose game has ended, and Discord refused the edit that takes its buttons away:
+    # they answer clearly
     old_board = table.channel.last_message
+    simcord_env.inject_error(
+        "PATCH", f"/channels/{table.channel.id}/messages/{old_board.id}", status=403, code=50013
+    )
     await mover.slash(table.channel, "sequence cancel")
     gone = await mover.click(old_board, label="Your hand")
     assert gone.ephemeral and f"no active game #{record.id}" in gone.response.content
