@@ -26,7 +26,8 @@ from .conftest import make_settings
 from .e2e_helpers import make_table, open_and_start, seat_actor
 from .test_e2e_tournament import started_cup
 
-WAIT = re.compile(r"try again in (\d+) s\.")
+WAIT = re.compile(r"try again in ((?:\d+ (?:days?|h|min|s) ?)+)\.")
+UNITS = {"day": 86400, "days": 86400, "h": 3600, "min": 60, "s": 1}
 #: The threads of asyncio's default executor, where boards and hands are drawn.
 DEFAULT_THREADS = min(32, (os.cpu_count() or 1) + 4)
 
@@ -48,11 +49,12 @@ def bot_settings(tmp_path) -> Settings:
 
 
 def waited(result: Any) -> int:
-    """The seconds an ephemeral "try again in N s" answer asks to wait."""
+    """The seconds an ephemeral "try again in 9 min 58 s" answer asks to wait."""
     assert result.ephemeral, result.response.content
     found = WAIT.search(result.response.content)
     assert found, result.response.content
-    return int(found.group(1))
+    parts = found.group(1).split()
+    return sum(int(n) * UNITS[unit] for n, unit in zip(parts[::2], parts[1::2], strict=True))
 
 
 # ---------------------------------------------------------------------- cooldowns
@@ -188,7 +190,7 @@ async def test_creating_tournaments_is_limited_per_person(simcord_env) -> None:
     refused = await ann.slash(
         table.channel, "tournament create", name="Cup 4", format="round_robin"
     )
-    assert waited(refused) > 500
+    assert waited(refused) == 600 and "try again in 10 min." in refused.response.content
     assert len(await simcord_env.bot.db.tournaments.in_channel(table.channel.id)) == 3
 
 

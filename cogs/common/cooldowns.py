@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from bot.services.errors import UserError
+from bot.services.options import format_duration
 
 if TYPE_CHECKING:
     import discord
@@ -37,7 +38,7 @@ class TooFast(UserError):
 
     def __init__(self, retry_after: float, why: str) -> None:
         self.retry_after = retry_after
-        super().__init__(f"{why}: try again in {max(1, math.ceil(retry_after))} s.")
+        super().__init__(f"{why}: try again in {format_duration(max(1, math.ceil(retry_after)))}.")
 
 
 class Window:
