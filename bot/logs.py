@@ -17,9 +17,10 @@ from typing import TextIO
 
 REDACTED = "[redacted]"
 #: Loggers whose DEBUG lines print payloads: discord.py's requests, responses and events (they
-#: carry ephemeral replies, a player's hand) and the database drivers' statements with their
-#: arguments (snapshots hold every hand). They never go below INFO.
-PAYLOAD_LOGGERS = ("discord.http", "discord.gateway", "aiosqlite", "asyncpg")
+#: carry ephemeral replies, a player's hand), the URLs of its answers to interactions (each holds
+#: the interaction's token, which fetches the ephemeral answer) and the database drivers'
+#: statements with their arguments (snapshots hold every hand). They never go below INFO.
+PAYLOAD_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook", "aiosqlite", "asyncpg")
 #: Attributes every ``LogRecord`` has; anything else was passed with ``extra=`` and is printed.
 _STANDARD = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
     "message",

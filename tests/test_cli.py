@@ -20,7 +20,7 @@ import urllib.request
 import uuid
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 import pytest
@@ -704,6 +704,49 @@ def test_debug_logging_never_shows_discord_payloads(capsys):
     logging.getLogger("bot.test").debug("shown")
     err = capsys.readouterr().err
     assert "7♠" not in err and "msg=shown" in err
+
+
+class _Answered:
+    """An HTTP answer of Discord's to an interaction response: 204, no body."""
+
+    status = 204
+    headers: ClassVar[dict[str, str]] = {}
+
+    async def text(self, encoding: str = "utf-8") -> str:
+        return ""
+
+    async def __aenter__(self) -> _Answered:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class _Session:
+    """Stands in for aiohttp's session under discord.py's webhook adapter."""
+
+    def request(self, method: str, url: str, **kwargs: Any) -> _Answered:
+        return _Answered()
+
+
+async def test_debug_logging_never_shows_an_interaction_token(capsys):
+    """discord.py answers every interaction (a "Your hand" panel too) and sends its followups
+    through its webhook adapter, which logs at DEBUG the URL it posted to: the interaction's
+    token is in that URL, and with it anyone reading the log can fetch the ephemeral answer,
+    the player's hand, for 15 minutes."""
+    from discord.http import MultipartParameters
+    from discord.webhook.async_ import AsyncWebhookAdapter
+
+    configure_logging("DEBUG")
+    token = "aW50ZXJhY3Rpb246OTg3NjU0MzIxOnNlY3JldC10b2tlbg"
+    panel = {"type": 4, "data": {"content": "**Your hand**: 7♠ · J♦", "flags": 64}}
+    params = MultipartParameters(payload=panel, multipart=None, files=None)
+    adapter = AsyncWebhookAdapter()
+    await adapter.create_interaction_response(1, token, session=_Session(), params=params)
+    await adapter.execute_webhook(2, token, session=_Session(), payload={"content": "7♠"})
+    err = capsys.readouterr().err
+    assert token not in err
+    assert "7♠" not in err
 
 
 def test_configure_logging_twice_keeps_one_handler():
