@@ -405,3 +405,53 @@ async def test_a_cancel_as_a_move_is_shown_leaves_no_turn_to_play(simcord_env):
     assert (await bot.db.games.load(record.id)).status == "cancelled"
     last = table.channel.last_message
     assert "your turn" not in last.content and not last.components, last.content
+
+
+async def test_a_start_while_the_match_message_is_posted_keeps_the_game(simcord_env, monkeypatch):
+    """The match's host presses Start on its lobby while the bot is still posting the match
+    message (with *I'm here*): remembering that message must not take the match back to
+    waiting without its game, or the show-up clock forfeits a match being played and the
+    game's result is never recorded."""
+    from .test_e2e_tournament import (
+        SHOW_UP,
+        game_in,
+        match_message,
+        resign,
+        snapshot,
+        thread_of,
+    )
+
+    env = simcord_env
+    bot = env.bot
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("cup")
+    org, alice, bob = (guild.add_member(env.create_user(n)) for n in ("org", "alice", "bob"))
+    created = await org.slash(channel, "tournament create", name="Cup", format="elimination")
+    for player in (alice, bob):
+        await player.click(created.response, label="Join")
+    service = bot.tournament_service
+    remember = service.set_match_message
+
+    async def started_meanwhile(match, message_id):
+        lobby = await bot.db.lobbies.get_for_channel(match.thread_id)
+        await bot.lobbies.start(match.thread_id, lobby.host_id)  # the host's Start, as it lands
+        await bot.bus.idle()  # the match hears of its game
+        return await remember(match, message_id)
+
+    monkeypatch.setattr(service, "set_match_message", started_meanwhile)
+    await org.slash(channel, "tournament start")
+    monkeypatch.undo()
+    await settle(env)
+    (match,) = (await snapshot(bot, channel)).round_matches(1)
+    record = game_in(bot, match)
+    assert match.status == "playing" and match.game_id == record.id
+    assert not match_message(channel, match).components  # no I'm here for a game begun
+    await env.advance_time(SHOW_UP + 60)  # the show-up time passes: the game is on
+    assert bot.games.find_in_channel(match.thread_id) is record
+    loser = next(p for p in (alice, bob) if p.id == record.seats[0].user_id)
+    await resign(thread_of(channel, match), [loser])
+    await settle(env)
+    snap = await snapshot(bot, channel)
+    (decided,) = snap.round_matches(1)
+    assert decided.status == "done" and decided.outcome == "win"
+    assert snap.tournament.status == "finished"

@@ -356,7 +356,9 @@ class TournamentTables(commands.Cog):
             allowed_mentions=PINGS,
         )
         if note is not None:
-            await self.service.set_match_message(match, note.id)
+            match = await self.service.set_match_message(match, note.id) or match
+            if match.status != "pending":  # its game began as the message was posted
+                await self._strip_check_in(match)
         self.arm(match)
 
     async def _strip_check_in(self, match: MatchRecord) -> None:

@@ -36,10 +36,17 @@ class Matches(TournamentCore):
             match.thread_id = thread_id
             return match, await self._seat_lobby(snapshot, match)
 
-    async def set_match_message(self, match: MatchRecord, message_id: int) -> None:
-        """Remember the match message (with its check-in button)."""
-        match.message_id = message_id
-        await self.db.tournaments.save_match(match)
+    async def set_match_message(self, match: MatchRecord, message_id: int) -> MatchRecord | None:
+        """Remember the match message (with its check-in button). Returns the match as it now
+        stands (its game may have started, or someone checked in, while the message was
+        posted: that is kept), or None if it is gone."""
+        async with self._locked(match) as current:
+            match.message_id = message_id
+            if current is None:
+                return None
+            current.message_id = message_id
+            await self.db.tournaments.save_match(current)
+            return current
 
     async def check_in(self, match_id: int, user_id: int) -> CheckIn:
         """A player of the match says they are here."""
