@@ -455,3 +455,63 @@ async def test_a_start_while_the_match_message_is_posted_keeps_the_game(simcord_
     (decided,) = snap.round_matches(1)
     assert decided.status == "done" and decided.outcome == "win"
     assert snap.tournament.status == "finished"
+
+
+@pytest.mark.parametrize("meanwhile", ["end", "start", "join"])
+async def test_a_change_while_the_signup_message_is_posted_is_kept(
+    simcord_env, monkeypatch, meanwhile
+):
+    """The organiser ends (or, with two entrants in, starts) the tournament, or a player joins
+    it, in the moment between its sign-up message appearing and the bot remembering that
+    message's id: remembering it must not open sign-up again, and the message shows it."""
+    from bot.services.lobbies import Person
+
+    from .test_e2e_tournament import snapshot
+
+    env = simcord_env
+    bot = env.bot
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("cup")
+    org, ann, ben, cat = (
+        guild.add_member(env.create_user(n)) for n in ("org", "ann", "ben", "cat")
+    )
+    service = bot.tournament_service
+    tables = bot.get_cog("TournamentTables")
+    remember = service.set_message
+
+    async def acted_meanwhile(tournament, message_id):
+        if meanwhile == "join":
+            await service.join(tournament.id, Person(ann.id, ann.name), [])
+            return await remember(tournament, message_id)
+        if meanwhile == "end":
+            progress = await service.end(tournament.id, org.id, False)
+        else:
+            for player in (ann, ben):
+                await service.join(tournament.id, Person(player.id, player.name), [])
+            progress = await service.start(tournament.id, org.id, False)
+        await tables.publish(progress)
+        return await remember(tournament, message_id)
+
+    monkeypatch.setattr(service, "set_message", acted_meanwhile)
+    created = await org.slash(channel, "tournament create", name="Cup", format="swiss")
+    monkeypatch.undo()
+    await settle(env)
+    tournament = (await snapshot(bot, channel)).tournament
+    assert tournament.message_id == created.response.id
+    shown = next(m for m in channel.history() if m.id == created.response.id)
+    if meanwhile == "join":
+        assert tournament.status == "signup" and shown.components
+        assert "ann" in " ".join(field.value for field in shown.embeds[0].fields)
+        return
+    assert tournament.status == ("cancelled" if meanwhile == "end" else "running")
+    assert not shown.components  # sign-up is closed: no Join
+    if meanwhile == "end":
+        again = await org.slash(channel, "tournament create", name="Cup", format="swiss")
+        assert not again.ephemeral, again.response.content
+    else:
+        assert tournament.round == 1
+        late = await cat.slash(channel, "tournament join")
+        assert late.ephemeral and "Sign-up is closed" in late.response.content
+        again = await org.slash(channel, "tournament start")
+        assert again.ephemeral and "already started" in again.response.content
+        assert len((await snapshot(bot, channel)).round_matches(1)) == 1

@@ -192,7 +192,11 @@ class TournamentCommands(
                 await self.service.end(tournament.id, interaction.user.id, True)
                 raise
             message = await interaction.original_response()
-            await self.service.set_message(tournament, message.id)
+            current = await self.service.set_message(tournament, message.id)
+            if current is not None and (
+                current.status != "signup" or (await self.service.snapshot(current.id)).entrants
+            ):  # started, ended or joined as it was posted: the message shows it
+                await self.tables.refresh_signup(current)
 
     @app_commands.command(name="join", description="Sign up (with your partners for team events)")
     @app_commands.describe(partner="Your partner (teams of 2 or 3)", partner2="Your second partner")

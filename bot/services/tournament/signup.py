@@ -126,7 +126,16 @@ class SignUp(TournamentCore):
             await self.db.tournaments.remove_entrant(entrant.id)
             return entrant
 
-    async def set_message(self, tournament: TournamentRecord, message_id: int) -> None:
-        """Remember the sign-up message."""
-        tournament.message_id = message_id
-        await self.db.tournaments.save(tournament)
+    async def set_message(
+        self, tournament: TournamentRecord, message_id: int
+    ) -> TournamentRecord | None:
+        """Remember the sign-up message. Returns the tournament as it now stands (it may have
+        started or ended while the message was posted: that is kept), or None if it is gone."""
+        async with self._locks(tournament.id):
+            tournament.message_id = message_id
+            current = await self.db.tournaments.get(tournament.id)
+            if current is None:
+                return None
+            current.message_id = message_id
+            await self.db.tournaments.save(current)
+            return current
