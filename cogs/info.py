@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,6 +22,9 @@ from .common.table import public_board_file
 
 if TYPE_CHECKING:
     from bot.store.games import GameRecord
+
+#: What a /sequence board says once a move made while it was drawn and posted outdates it.
+MOVED_ON = "the game moved on as this board was posted: the board of that move shows it."
 
 RULES_TEXT = """\
 **Sequence in one minute**
@@ -68,7 +72,9 @@ class Info(SequenceCog):
     async def board(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             with self.bot.limits.counting(interaction, "board"):  # refusals: free
-                record = self.bot.games.for_channel(interaction.channel_id or 0)
+                live = self.bot.games.for_channel(interaction.channel_id or 0)
+            # Bind the game now: a move may be made while this board is drawn and posted.
+            record = dataclasses.replace(live, game=live.game)
             shown = len(record.game.moves)
             file = await public_board_file(record)
             content = await self.bot.table.board_line(record)
@@ -84,8 +90,13 @@ class Info(SequenceCog):
                 **kwargs,
             )
             message = await interaction.original_response()
-            await self.bot.table.retire_board(record, None)
-            await self.bot.games.remember_board(record, message.id, shown)
+            if live.game is not record.game:  # the board of that move is the newest: not this
+                posted = dataclasses.replace(record, board_message_id=message.id)
+                await self.bot.table.retire_board(posted, MOVED_ON)
+                return
+            replaced = dataclasses.replace(live)  # the board this one takes over from
+            await self.bot.games.remember_board(live, message.id, shown)
+            await self.bot.table.retire_board(replaced, None)
 
     @app_commands.command(name="status", description="Seats, turn, deck, discards and sequences")
     async def status(self, interaction: discord.Interaction[SequenceBot]) -> None:

@@ -515,3 +515,47 @@ async def test_a_change_while_the_signup_message_is_posted_is_kept(
         again = await org.slash(channel, "tournament start")
         assert again.ephemeral and "already started" in again.response.content
         assert len((await snapshot(bot, channel)).round_matches(1)) == 1
+
+
+@pytest.mark.parametrize("step", ["drawn", "posted"])
+async def test_a_move_while_the_board_command_answers_leaves_the_newest_board_in_charge(
+    simcord_env, monkeypatch, step
+):
+    """A player asks for /sequence board and a move is made while that board is drawn (or
+    posted): the move's board (the newest position) must keep its buttons and be the one
+    remembered, and the board drawn before the move must not pass for the newest."""
+    import sys
+
+    import discord
+
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, _bob = table.players
+    record = await open_and_start(table)
+    bot = table.bot
+    info = sys.modules[type(bot.get_cog("Info")).__module__]
+    slow = {
+        "drawn": (info, "public_board_file"),
+        "posted": (discord.Interaction, "original_response"),
+    }
+    owner, name = slow[step]
+    step_itself = getattr(owner, name)
+
+    async def moved_meanwhile(*args):
+        done = await step_itself(*args)
+        seat, card, space = playable(record.game)
+        user = record.seats[seat].user_id
+        await bot.games.play(record.id, user, card, space, expected_turn=record.game.turn_number)
+        await bot.bus.idle()  # the move's board is posted
+        return done
+
+    monkeypatch.setattr(owner, name, moved_meanwhile)
+    asked = await alice.slash(table.channel, "sequence board")
+    monkeypatch.undo()
+    await settle(simcord_env)
+    stored = await bot.db.games.load(record.id)
+    assert stored.board_move_count == len(record.game.moves) == 1
+    live = [m for m in table.channel.history() if m.components]
+    assert [m.id for m in live] == [stored.board_message_id], [m.content for m in live]
+    assert "your turn" in live[0].content and live[0].id != asked.response.id
+    drawn_before = next(m for m in table.channel.history() if m.id == asked.response.id)
+    assert drawn_before.content.startswith("↪️") and "moved on" in drawn_before.content
