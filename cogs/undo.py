@@ -1,14 +1,18 @@
-"""``/sequence undo``: the host asks to take back the last move; every other team must agree."""
+"""``/sequence undo``: the host asks to take back the last move; every other team must agree.
+The request's message is edited when it is answered, or lapses (the game moved on)."""
 
 from __future__ import annotations
+
+import contextlib
 
 import discord
 from discord import app_commands
 
 from bot.app import SequenceBot
+from bot.services.events import UndoRequestLapsed
 from bot.services.undo import UndoService, UndoState
 
-from .base import SequenceCog
+from .base import SequenceCog, Subscription
 from .common.answers import AnswerButton
 from .common.components import Components
 from .common.describe import describe_move, team_label
@@ -43,6 +47,9 @@ class Undo(SequenceCog):
     def __init__(self, bot: SequenceBot) -> None:
         super().__init__(bot)
         self.service: UndoService = bot.undo
+
+    def subscriptions(self) -> list[Subscription]:
+        return [(UndoRequestLapsed, self.lapsed)]
 
     @app_commands.command(
         name="undo", description="Ask to take back the last move (host; other teams must agree)"
@@ -86,6 +93,20 @@ class Undo(SequenceCog):
             await self.service.set_message(record.id, state, message.id)
         else:
             await interaction.response.send_message(text)
+
+    async def lapsed(self, event: UndoRequestLapsed) -> None:
+        """A request the game moved past says so on its message, without its buttons."""
+        if event.message_id is None:
+            return
+        status = event.record.status
+        why = {"cancelled": "the game was cancelled", "finished": "the game ended"}.get(
+            status, "the game moved on"
+        )
+        channel = self.bot.get_partial_messageable(event.record.channel_id)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(event.message_id).edit(
+                content=f"↩️ The host's undo request **lapsed**: {why}.", view=None
+            )
 
 
 async def setup(bot: SequenceBot) -> None:

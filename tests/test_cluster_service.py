@@ -26,11 +26,13 @@ from bot.services.events import (
     ReminderDue,
     TimedOut,
     TurnStarted,
+    UndoRequestLapsed,
 )
 from bot.services.games import GAMES_CHANNEL, RACE_LOST, STALE, GameService
 from bot.services.scheduler import Scheduler
 from bot.services.timing import LIMIT, REMINDER
 from bot.services.turns import TurnClock
+from bot.services.undo import UndoService
 from bot.store.location import open_database
 from bot.store.seats import Seat
 from bot.store.shards import Shards
@@ -47,7 +49,14 @@ class Process:
     def __init__(self, games: GameService) -> None:
         self.games = games
         self.events: list[object] = []
-        for kind in (MoveCommitted, TurnStarted, GameEnded, TimedOut, ReminderDue):
+        for kind in (
+            MoveCommitted,
+            TurnStarted,
+            GameEnded,
+            TimedOut,
+            ReminderDue,
+            UndoRequestLapsed,
+        ):
             games.bus.subscribe(kind, self._record)
 
     async def _record(self, event: object) -> None:
@@ -117,6 +126,32 @@ async def test_a_move_on_another_process_is_made_once_and_its_owner_hears(cluste
     assert len(one.events) == 2 and len(owned.game.moves) == 1
     stored = await one.games.db.games.load(game_id)
     assert stored.game.moves == [move]
+
+
+async def test_an_undo_request_lapses_on_its_owner_when_another_process_moves(
+    cluster,
+) -> None:
+    """The host asked (on the owner) to undo; the next move is made on the other process (from
+    a DM): the owner publishes the request's lapse, so that its message is closed there."""
+    zero, one, game_id = cluster
+    owned = one.games.records[game_id]
+
+    async def host(draft) -> None:
+        draft.options["host_id"] = SEATS[0].user_id
+
+    await one.games.change(game_id, host)
+    for process in (one, zero):  # the host's move, then the undo request, then a move on zero
+        if process is zero:
+            undo = UndoService(one.games)
+            state = await undo.request(game_id, SEATS[0].user_id)
+            await undo.set_message(game_id, state, 999)
+        move, turn = a_play(owned.game), owned.game.turn_number
+        user = SEATS[move.seat].user_id
+        await process.games.play(game_id, user, move.card, move.space, expected_turn=turn)
+    await one.heard_of(2)
+    lapsed = [e for e in one.events if isinstance(e, UndoRequestLapsed)]
+    assert [e.message_id for e in lapsed] == [999]
+    assert "undo_request" not in owned.options
 
 
 async def test_the_same_move_on_both_processes_commits_once(cluster) -> None:

@@ -416,16 +416,19 @@ async def test_undo_with_and_without_agreement(simcord_env):
 
 
 async def test_an_old_undo_request_answers_for_no_later_request(simcord_env):
-    """The host asked to undo bob's move; the game moved on, and that move was later taken
-    back and replaced by another. Agreeing on the old request's message (which names the first
-    move) undoes nothing: only the request now open, on its own message, can be answered."""
+    """The host asked to undo bob's move; the game moved on (and Discord refused to edit the
+    request's message to say it lapsed), and that move was later taken back and replaced by
+    another. Agreeing on the old request's message (which names the first move) undoes nothing:
+    only the request now open, on its own message, can be answered."""
     table = await make_table(simcord_env, ["alice", "bob"])
     alice, bob = table.players
     record = await open_and_start(table)
     await play_one(table, record)
     await play_one(table, record)  # bob's move: the first request's
     old = (await alice.slash(table.channel, "sequence undo")).response
-    await play_one(table, record)  # the game moves on: the old request lapses
+    # the game moves on: the old request lapses, but Discord refuses to edit its message
+    simcord_env.inject_error("PATCH", f"/channels/*/messages/{old.id}", status=500)
+    await play_one(table, record)
     for _ in range(2):  # take back alice's move, then bob's
         ask = (await alice.slash(table.channel, "sequence undo")).response
         await bob.click(ask, label="Agree")
@@ -518,3 +521,28 @@ async def test_an_undo_answer_discord_refused_to_show_still_closes_the_request(s
     assert "refused" in refused.response.content
     shown = next(m for m in table.channel.history() if m.id == ask.id)
     assert "refused" in shown.content and not shown.components
+
+
+async def test_an_undo_request_the_game_moved_past_says_so_and_loses_its_buttons(simcord_env):
+    """The host asks to undo; the game moves on before anyone answers (a move, then a cancel
+    for a second request): each request's message says it lapsed and why, with no Agree or
+    Refuse left to click, as a lapsed draw offer's does."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, _ = table.players
+    record = await open_and_start(table)
+    await play_one(table, record)
+    ask = (await alice.slash(table.channel, "sequence undo")).response
+    assert "Waiting for" in ask.content and ask.components
+    await play_one(table, record)  # bob moves instead of answering
+    await simcord_env.settle()
+    await table.bot.bus.idle()
+    shown = next(m for m in table.channel.history() if m.id == ask.id)
+    assert "lapsed" in shown.content and "the game moved on" in shown.content
+    assert "Waiting for" not in shown.content and not shown.components
+    assert "undo_request" not in table.game().options
+    ask = (await alice.slash(table.channel, "sequence undo")).response
+    await alice.slash(table.channel, "sequence cancel")
+    await simcord_env.settle()
+    await table.bot.bus.idle()
+    shown = next(m for m in table.channel.history() if m.id == ask.id)
+    assert "lapsed" in shown.content and "cancelled" in shown.content and not shown.components

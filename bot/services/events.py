@@ -141,6 +141,14 @@ class UndoRefused(GameEvent):
 
 
 @dataclass(frozen=True)
+class UndoRequestLapsed(GameEvent):
+    """The host's undo request lapsed unanswered: the game moved on (a move, the end, a
+    cancel); ``message_id`` is its public message, if one was remembered."""
+
+    message_id: int | None = field(kw_only=True)
+
+
+@dataclass(frozen=True)
 class BoardBehind(GameEvent):
     """At start-up, or when the bot's permissions in a server changed: the latest posted board
     shows an earlier move than the game (a crash or a Discord error came between a change and

@@ -44,11 +44,12 @@ from .events import (
     MoveOutcome,
     MoveUndone,
     TurnStarted,
+    UndoRequestLapsed,
 )
 from .locks import KeyedLocks
 from .options import TableOptions
 from .timing import turn_timers
-from .votes import LAPSED, settle_votes
+from .votes import LAPSED, UNDO_REQUEST, settle_votes
 
 if TYPE_CHECKING:
     from bot.store.database import Database
@@ -463,12 +464,15 @@ class GameService:
         before, game = record.game, stored.game
         if game.moves == before.moves and stored.status == record.status:
             return []
+        request = record.options.get(UNDO_REQUEST)
         record.game, record.options = game, stored.options
         events: list[GameEvent] = [
             DrawOfferClosed(record, offer=vote, status=LAPSED)
             for key, vote in record.votes.items()
             if vote.kind == DRAW and key not in stored.votes
         ]
+        if request and stored.options.get(UNDO_REQUEST) != request:
+            events.append(UndoRequestLapsed(record, message_id=request.get("message")))
         record.votes = stored.votes
         extends = game.moves[: len(before.moves)] == before.moves
         if extends and len(game.moves) > len(before.moves):

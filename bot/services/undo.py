@@ -1,7 +1,8 @@
 """Undo: the host asks to take back the last move; it happens when every other team agrees.
 
 The request names the move it would take back (the move count when it was made): once the game
-moves on, the request lapses and an answer to it changes nothing. The request lives in the
+moves on, the request lapses (:func:`bot.services.votes.settle_votes`) and an answer to it
+changes nothing. The request lives in the
 game's options and changes with the game, under its lock, in one transaction.
 The move log keeps both the move and its undoing."""
 
@@ -15,11 +16,12 @@ from .errors import UserError
 from .events import UndoRefused
 from .games import Draft, GameService, seat_of
 from .options import TableOptions
+from .votes import UNDO_REQUEST
 
 if TYPE_CHECKING:
     from bot.store.games import GameRecord
 
-REQUEST = "undo_request"
+REQUEST = UNDO_REQUEST
 LAPSED = "This undo request is no longer open: the game has moved on, or it was answered."
 
 

@@ -1,5 +1,6 @@
-"""What every change does to the teams' votes before it commits: a draw offer lapses once the
-game moves on (a move, an undo, a cancel), and a team's turn counts down its cooldown.
+"""What every change does to the teams' votes before it commits: a draw offer and the host's
+undo request lapse once the game moves on (a move, an undo, a cancel), and a team's turn counts
+down its cooldown.
 
 Run by :meth:`GameService.change` on every draft, so no path that moves the game can leave an
 offer open for a position that is gone.
@@ -12,23 +13,30 @@ from typing import TYPE_CHECKING
 
 from bot.store.votes import DRAW, DRAW_COOLDOWN
 
-from .events import DrawOfferClosed
+from .events import DrawOfferClosed, UndoRequestLapsed
 
 if TYPE_CHECKING:
     from .games import Draft
 
 #: How a draw offer ended (the wording is the cog's).
 LAPSED, EXPIRED, DECLINED, ACCEPTED = "lapsed", "expired", "declined", "accepted"
+#: The table option that holds the host's open undo request (:mod:`bot.services.undo`).
+UNDO_REQUEST = "undo_request"
 
 
 def settle_votes(draft: Draft) -> None:
-    """Lapse a draw offer the game has moved past; count down the cooldown of the team whose
-    turn just ended. The closed offer is published with the change."""
+    """Lapse a draw offer or an undo request the game has moved past; count down the cooldown
+    of the team whose turn just ended. The closed offer or request is published with the
+    change."""
     game, before = draft.game, draft.record.game
     for key, vote in list(draft.votes.items()):
         if vote.kind == DRAW and (vote.move_count != len(game.moves) or draft.cancelled):
             del draft.votes[key]
             draft.events.append(DrawOfferClosed(draft.record, offer=vote, status=LAPSED))
+    request = draft.options.get(UNDO_REQUEST)
+    if request and (request["count"] != len(game.moves) or draft.cancelled):
+        del draft.options[UNDO_REQUEST]
+        draft.events.append(UndoRequestLapsed(draft.record, message_id=request.get("message")))
     if draft.undone is None and game.turn_number > before.turn_number:
         key = (DRAW_COOLDOWN, before.team_of(before.turn))
         cooldown = draft.votes.get(key)
