@@ -13,7 +13,7 @@ from discord import app_commands
 
 from bot.app import SequenceBot
 from bot.services.errors import UserError
-from bot.services.events import RulingMade
+from bot.services.events import GameEnded, RulingMade
 from bot.services.games import seat_of
 from bot.services.options import TableOptions
 from bot.services.rulings import describe_eligible, eligible
@@ -103,15 +103,21 @@ class TableTalk(SequenceCog):
         return ForfeitButton(record.id) if any(record.game.owed_forfeits) else None
 
     def subscriptions(self) -> list[Subscription]:
-        return [(RulingMade, self.penalty_posted)]
+        return [(RulingMade, self.penalty_posted), (GameEnded, self.game_ended)]
 
     async def cog_load(self) -> None:
         await super().cog_load()
         self.bot.tree.add_command(self.report_menu)
+        over: dict[int, int] = {}  # game id -> channel: a game that ended before a restart
         for report in await self.bot.db.tabletalk.pending():
             record = self.bot.games.records.get(report.game_id)
             if record is not None:
                 self.schedule_stand(record, report)
+            else:
+                game = await self.bot.db.games.load(report.game_id)
+                over[game.id] = game.channel_id
+        for game_id, channel_id in over.items():
+            await self.close_unruled(game_id, channel_id, "the game is over")
 
     async def cog_unload(self) -> None:
         await super().cog_unload()
@@ -235,6 +241,25 @@ class TableTalk(SequenceCog):
             verdict = "upheld ⚖️" if report.status == "upheld" else "dismissed"
         text = f"🗣️ Table talk on {team_label(report.team)} was **{verdict}** by <@{interaction.user.id}>."  # noqa: E501
         await show_answer(interaction, text, None)
+
+    async def game_ended(self, event: GameEnded) -> None:
+        """The calls nobody ruled on before the game ended are closed."""
+        why = "the game was cancelled" if event.cancelled else "the game ended"
+        await self.close_unruled(event.game_id, event.record.channel_id, why)
+
+    async def close_unruled(self, game_id: int, channel_id: int, why: str) -> None:
+        """Close the calls of a game that is over: each message says so, without its buttons."""
+        for report in await self.service.close_unruled(game_id):
+            self.bot.scheduler.cancel(("call-stands", report.id))
+            if report.message_id is None:
+                continue
+            channel = self.bot.get_partial_messageable(channel_id)
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(report.message_id).edit(
+                    content=f"🗣️ The table-talk call on {team_label(report.team)} was not "
+                    f"ruled on: {why}.",
+                    view=None,
+                )
 
     async def penalty_posted(self, event: RulingMade) -> None:
         """After an upheld call: tell the offending team to forfeit, with the Forfeit button."""

@@ -7,6 +7,7 @@ import asyncio
 import discord
 import pytest
 
+from bot.app import create_bot
 from bot.config import Settings
 from bot.game import card_label
 from bot.services.errors import UserError
@@ -224,3 +225,42 @@ async def test_a_ruling_discord_refused_to_show_still_closes_the_call(simcord_en
     assert "was **upheld" in call.response.content and not call.response.components
     assert sum(record.game.owed_forfeits) == 2  # upheld once
     assert "forfeits one card" in table.channel.last_message.content
+
+
+async def test_a_call_still_waiting_when_the_game_ends_says_so_and_loses_its_buttons(
+    simcord_env, bot_settings, monkeypatch
+):
+    """A call nobody ruled on when the game ended (the accused team resigned; a cancel, with
+    the bot stopped before it could close the call): its message no longer asks who rules,
+    its buttons are gone, and the call is no longer pending."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+
+    async def call_then(end) -> discord.Message:
+        record = await open_and_start(table)
+        bob_team = record.game.team_of(seat_of(record, bob.id))
+        call = (await alice.slash(table.channel, "sequence tabletalk", team=bob_team)).response
+        assert "Who rules" in call.content and call.components
+        await end()
+        await simcord_env.settle()
+        await simcord_env.bot.bus.idle()
+        return next(m for m in table.channel.history() if m.id == call.id)
+
+    shown = await call_then(lambda: bob.slash(table.channel, "sequence resign"))
+    assert "Who rules" not in shown.content and "the game ended" in shown.content
+    assert not shown.components
+    assert not await table.bot.db.tabletalk.pending()
+    with monkeypatch.context() as stopped:  # the bot stops before it closes the call
+        stopped.setattr(table.bot.tabletalk, "close_unruled", lambda game_id: _nothing())
+        shown = await call_then(lambda: alice.slash(table.channel, "sequence cancel"))
+    assert "Who rules" in shown.content and len(await table.bot.db.tabletalk.pending()) == 1
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(create_bot(bot_settings))
+    shown = next(m for m in table.channel.history() if m.id == shown.id)
+    assert "Who rules" not in shown.content and "the game is over" in shown.content
+    assert not shown.components
+    assert not await simcord_env.bot.db.tabletalk.pending()
+
+
+async def _nothing() -> list:
+    return []

@@ -6,12 +6,14 @@ takes effect; the other is told which one did."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Literal
 
 from bot.game.settings import TEAM_NAMES
+from bot.store.errors import StoreError
 
 from .draws import computer_team
 from .errors import UserError
@@ -133,6 +135,15 @@ class TableTalkService:
         ruling = RulingMade(draft.record, report=resolved, ruled_by=actor_id, outcome=draft.outcome)
         self.games.bus.publish(ruling)
         return resolved, draft.outcome
+
+    async def close_unruled(self, game_id: int) -> list[ReportRecord]:
+        """The calls of a game that is over still waiting for a ruling: dismissed, by nobody
+        (no card can be forfeited any more), and returned."""
+        closed = []
+        for report in await self.db.tabletalk.pending(game_id):
+            with contextlib.suppress(StoreError):  # ruled on meanwhile
+                closed.append(await self.db.tabletalk.resolve(report.id, "dismissed", self.clock()))
+        return closed
 
     async def set_message(self, report: ReportRecord, message_id: int) -> None:
         """Remember the message that shows the report."""
