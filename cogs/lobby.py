@@ -42,6 +42,7 @@ from .common.replies import (
     reporting,
     require_table_permissions,
     require_thread_member,
+    show_answer,
     user_name,
 )
 
@@ -393,8 +394,8 @@ class Lobby(SequenceCog):
         closed: bool = False,
     ) -> None:
         if edit:
-            if closed:
-                await interaction.response.edit_message(content=f"🚪 {note}", embed=None, view=None)
+            if closed:  # closed all the same if Discord refuses: its message says so
+                await show_answer(interaction, f"🚪 {note}", None, embed=None)
             else:
                 assert lobby is not None  # only a closed lobby is gone
                 await interaction.response.edit_message(

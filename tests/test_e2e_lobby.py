@@ -308,6 +308,24 @@ async def test_a_start_whose_answer_discord_refuses_still_closes_the_lobby_messa
     assert not message.embeds and not message.components
 
 
+@pytest.mark.parametrize(("label", "said"), [("Cancel", "cancelled"), ("Leave", "closed")])
+async def test_a_close_whose_answer_discord_refuses_still_closes_the_lobby_message(
+    simcord_env, label, said
+):
+    """The lobby is closed (the host cancels it, or its last player leaves) even when Discord
+    refuses the answer to the click: its message still says so and keeps no lobby buttons,
+    rather than inviting clicks on a lobby that is gone; the clicker is told."""
+    table = await make_table(simcord_env, NAMES[:1])
+    (host,) = table.players
+    lobby = (await host.slash(table.channel, "sequence new")).response
+    simcord_env.inject_error("POST", "/interactions/*/callback", status=500)
+    answer = await host.click(lobby, label=label)
+    assert await table.bot.db.lobbies.get_for_channel(table.channel.id) is None
+    message = next(m for m in table.channel.history() if m.id == lobby.id)
+    assert said in message.content and not message.embeds and not message.components
+    assert said in answer.response.content
+
+
 async def test_a_tie_for_the_lowest_cut_card_is_shown_with_its_re_cut(simcord_env):
     """With many players two often cut the same lowest rank (seed 1: two 2s among 12): the
     start message must not just say that one of them "cut the lowest card", which the other

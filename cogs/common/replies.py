@@ -35,18 +35,21 @@ async def reply_lines(interaction: discord.Interaction, lines: list[str], **kwar
 
 
 async def show_answer(
-    interaction: discord.Interaction, content: str, view: discord.ui.View | None
+    interaction: discord.Interaction,
+    content: str,
+    view: discord.ui.View | None,
+    **fields: Any,
 ) -> None:
-    """Edit the message of the button pressed (a question answered, a call ruled on) to
-    ``content`` and ``view``. The answer is saved already: when Discord refuses the reply, the
-    message is edited directly, so it never shows a question that is no longer open, and the
-    clicker is told."""
+    """Edit the message of the button pressed (a question answered, a call ruled on, a lobby
+    closed) to ``content``, ``view`` and ``fields`` (``embed=None``...). The answer is saved
+    already: when Discord refuses the reply, the message is edited directly, so it never shows
+    a question that is no longer open, and the clicker is told."""
     try:
-        await interaction.response.edit_message(content=content, view=view)
+        await interaction.response.edit_message(content=content, view=view, **fields)
     except discord.HTTPException:
         if interaction.message is not None:
             with contextlib.suppress(discord.HTTPException):
-                await interaction.message.edit(content=content, view=view)
+                await interaction.message.edit(content=content, view=view, **fields)
         await reply(interaction, content)
 
 
