@@ -95,13 +95,16 @@ class Undo(SequenceCog):
             await interaction.response.send_message(text)
 
     async def lapsed(self, event: UndoRequestLapsed) -> None:
-        """A request the game moved past says so on its message, without its buttons."""
+        """A request the game moved past (or the host asked again) says so on its message,
+        without its buttons."""
         if event.message_id is None:
             return
-        status = event.record.status
-        why = {"cancelled": "the game was cancelled", "finished": "the game ended"}.get(
-            status, "the game moved on"
-        )
+        status = "replaced" if event.replaced else event.record.status
+        why = {
+            "replaced": "the host asked again, below",
+            "cancelled": "the game was cancelled",
+            "finished": "the game ended",
+        }.get(status, "the game moved on")
         channel = self.bot.get_partial_messageable(event.record.channel_id)
         with contextlib.suppress(discord.HTTPException):
             await channel.get_partial_message(event.message_id).edit(

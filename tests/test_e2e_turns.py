@@ -546,3 +546,21 @@ async def test_an_undo_request_the_game_moved_past_says_so_and_loses_its_buttons
     await table.bot.bus.idle()
     shown = next(m for m in table.channel.history() if m.id == ask.id)
     assert "lapsed" in shown.content and "cancelled" in shown.content and not shown.components
+
+
+async def test_an_undo_request_asked_again_closes_the_first_message(simcord_env):
+    """The host asks to undo twice before anyone answers: only the second request is open, so
+    the first message says it was replaced and keeps no buttons to click."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    record = await open_and_start(table)
+    await play_one(table, record)
+    first = (await alice.slash(table.channel, "sequence undo")).response
+    second = (await alice.slash(table.channel, "sequence undo")).response
+    await simcord_env.settle()
+    await table.bot.bus.idle()
+    shown = next(m for m in table.channel.history() if m.id == first.id)
+    assert "Waiting for" not in shown.content and "asked again" in shown.content
+    assert not shown.components
+    await bob.click(second, label="Agree")
+    assert "taken back" in second.content and len(table.game().game.moves) == 0

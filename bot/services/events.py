@@ -143,9 +143,11 @@ class UndoRefused(GameEvent):
 @dataclass(frozen=True)
 class UndoRequestLapsed(GameEvent):
     """The host's undo request lapsed unanswered: the game moved on (a move, the end, a
-    cancel); ``message_id`` is its public message, if one was remembered."""
+    cancel), or ``replaced``: the host asked again; ``message_id`` is its public message, if
+    one was remembered."""
 
     message_id: int | None = field(kw_only=True)
+    replaced: bool = False
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .errors import UserError
-from .events import UndoRefused
+from .events import UndoRefused, UndoRequestLapsed
 from .games import Draft, GameService, seat_of
 from .options import TableOptions
 from .votes import UNDO_REQUEST
@@ -54,6 +54,12 @@ class UndoService:
             if not game.moves:
                 raise UserError("There is no move to undo yet.")
             seat = seat_of(draft.record, user_id)
+            asked = draft.options.get(REQUEST)
+            if asked and asked.get("message") is not None:  # asked again: the first is closed
+                message_id = asked["message"]
+                draft.events.append(
+                    UndoRequestLapsed(draft.record, message_id=message_id, replaced=True)
+                )
             request = {
                 "count": len(game.moves),
                 "agreed": [],
