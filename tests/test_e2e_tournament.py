@@ -320,6 +320,38 @@ async def test_six_entrant_swiss_with_no_show_drop_and_restart(simcord_env, bot_
     assert p[4].id not in book.ratings
 
 
+async def report_round(env: Any, channel: Any, org: Any, number: int, results: dict) -> Any:
+    """The organiser reports round ``number`` by hand: ``results`` maps a player of each match
+    to the winner (a member) or None (a draw). Returns the snapshot after it."""
+    snap = await snapshot(env.bot, channel)
+    for player, winner in results.items():
+        match = match_of(snap, number, player)
+        if winner is None:
+            done = await org.slash(channel, "tournament report", match=match.id, draw=True)
+        else:
+            done = await org.slash(channel, "tournament report", match=match.id, winner=winner)
+        assert not done.ephemeral, done.response.content
+    return await snapshot(env.bot, channel)
+
+
+async def test_a_swiss_round_that_needs_a_rematch_has_only_one(simcord_env) -> None:
+    """Six entrants, four rounds: after round 3 no round 4 avoids every rematch. The pairing
+    used to give up on the history and pair top-down, so round 4 replayed round 2 game for
+    game (p3 v p1, p5 v p2, p6 v p4); one rematch is enough."""
+    env = simcord_env
+    names = ["org", "p1", "p2", "p3", "p4", "p5", "p6"]
+    channel, members = await started_cup(env, names, "swiss", organiser_plays=False, rounds=4)
+    org, p = members[0], dict(zip(names, members, strict=True))
+    await report_round(env, channel, org, 1, {"p1": p["p1"], "p3": p["p3"], "p5": p["p5"]})
+    snap = await report_round(env, channel, org, 2, {"p1": p["p3"], "p5": p["p5"], "p4": p["p6"]})
+    assert pairings(snap, 3) == [("p3", "p5"), ("p1", "p6"), ("p2", "p4")]
+    snap = await report_round(env, channel, org, 3, {"p3": p["p3"], "p1": p["p1"], "p2": p["p2"]})
+    met = {frozenset(pair) for n in (1, 2, 3) for pair in pairings(snap, n)}
+    rematches = [pair for pair in pairings(snap, 4) if frozenset(pair) in met]
+    assert len(rematches) == 1, pairings(snap, 4)
+    assert pairings(snap, 4) == [("p3", "p1"), ("p5", "p4"), ("p2", "p6")]
+
+
 # ---------------------------------------------------------------------- round robin of teams
 async def test_round_robin_of_teams_with_results_by_hand(simcord_env) -> None:
     env = simcord_env

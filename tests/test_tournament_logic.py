@@ -103,6 +103,13 @@ def test_swiss_allows_a_rematch_only_when_nothing_else_works() -> None:
     assert swiss_pairings([1, 2], [frozenset({1, 2})], []) == [(1, 2)]
 
 
+def test_swiss_pairs_as_few_rematches_as_it_must() -> None:
+    # no round 4 of these six avoids every rematch; one is enough (not three: round 2 again)
+    met = [frozenset(p) for p in ({1, 2}, {3, 4}, {5, 6}, {1, 3}, {5, 2}, {4, 6}, {3, 5})]
+    met += [frozenset({1, 6}), frozenset({2, 4})]
+    assert swiss_pairings([3, 1, 5, 2, 6, 4], met, []) == [(3, 1), (5, 4), (2, 6)]
+
+
 def test_swiss_rounds() -> None:
     assert [swiss_rounds(n, None) for n in (2, 3, 4, 5, 6, 8, 9, 16)] == [1, 2, 2, 3, 3, 3, 4, 4]
     assert swiss_rounds(6, 5) == 5 and swiss_rounds(6, 9) == 5 and swiss_rounds(4, 1) == 1

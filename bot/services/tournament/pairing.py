@@ -5,7 +5,8 @@
 * Swiss (the Monrad style): entrants ranked by score (then seed) are paired top-down, each
   with the best-ranked entrant still free that they have not met; when the count is odd the
   lowest-ranked entrant without a bye sits out with a bye. Backtracking finds a pairing
-  without rematches whenever one exists; only when none does are rematches allowed.
+  without rematches whenever one exists; only when none does are rematches allowed, and then
+  as few as the search finds.
 * Single elimination: a bracket of the next power of two, top seeds placed so that they
   meet as late as possible (1 v 8, 4 v 5, 2 v 7, 3 v 6); the missing places are byes that go
   to the top seeds. Each later round pairs the winners of neighbouring matches.
@@ -68,19 +69,26 @@ def swiss_pairings(
         candidates: list[int | None] = [*fresh, *(e for e in reversed(order) if e in byes)]
     else:
         candidates = [None]
-    for avoid in (met, set()):
+    spare = [SEARCH_BUDGET]  # shared by the searches that allow rematches
+    for allowed in range(len(order) // 2 + 1):
         for bye in candidates:
             rest = [e for e in order if e != bye]
-            pairs = _pair_top_down(rest, avoid, [SEARCH_BUDGET])
+            pairs = _pair_top_down(rest, met, spare if allowed else [SEARCH_BUDGET], allowed)
             if pairs is not None:
                 return pairs + ([(bye, None)] if bye is not None else [])
-    raise AssertionError("unreachable: any even list pairs when rematches are allowed")
+    # The search ran out of steps: top-down, rematches or not.
+    bye = candidates[0]
+    rest = [e for e in order if e != bye]
+    pairs = _pair_top_down(rest, met, [SEARCH_BUDGET], len(rest) // 2)
+    assert pairs is not None, "any even list pairs when rematches are allowed"
+    return pairs + ([(bye, None)] if bye is not None else [])
 
 
 def _pair_top_down(
-    rest: list[int], avoid: set[frozenset[int]], budget: list[int]
+    rest: list[int], met: set[frozenset[int]], budget: list[int], allowed: int = 0
 ) -> list[Pair] | None:
-    """The first entrant with the best-ranked opponent they have not met, recursively."""
+    """The first entrant with the best-ranked opponent they may play, recursively: at most
+    ``allowed`` of the pairs may be rematches."""
     if not rest:
         return []
     budget[0] -= 1
@@ -88,9 +96,11 @@ def _pair_top_down(
         return None
     first, others = rest[0], rest[1:]
     for index, opponent in enumerate(others):
-        if frozenset((first, opponent)) in avoid:
+        rematch = frozenset((first, opponent)) in met
+        if rematch and not allowed:
             continue
-        tail = _pair_top_down(others[:index] + others[index + 1 :], avoid, budget)
+        left = others[:index] + others[index + 1 :]
+        tail = _pair_top_down(left, met, budget, allowed - rematch)
         if tail is not None:
             return [(first, opponent), *tail]
     return None
