@@ -352,6 +352,28 @@ async def test_a_swiss_round_that_needs_a_rematch_has_only_one(simcord_env) -> N
     assert pairings(snap, 4) == [("p3", "p1"), ("p5", "p4"), ("p2", "p6")]
 
 
+async def test_a_swiss_bye_never_goes_twice_to_one_entrant_while_others_had_none(
+    simcord_env,
+) -> None:
+    """Five entrants, four rounds, with draws: after round 3, p5 (a bye in round 1) used to
+    sit out again in round 4, a second free point, while p4, last and never given a bye,
+    played the leader. The bye goes to p4; p1 v p2 is replayed instead."""
+    env = simcord_env
+    names = ["org", "p1", "p2", "p3", "p4", "p5"]
+    channel, members = await started_cup(env, names, "swiss", organiser_plays=False, rounds=4)
+    org, p = members[0], dict(zip(names, members, strict=True))
+    snap = await snapshot(env.bot, channel)
+    assert pairings(snap, 1) == [("p1", "p2"), ("p3", "p4"), ("p5", None)]
+    snap = await report_round(env, channel, org, 1, {"p1": p["p1"], "p3": None})
+    assert pairings(snap, 2) == [("p1", "p3"), ("p5", "p4"), ("p2", None)]
+    snap = await report_round(env, channel, org, 2, {"p1": p["p1"], "p5": None})
+    assert pairings(snap, 3) == [("p1", "p5"), ("p2", "p4"), ("p3", None)]
+    snap = await report_round(env, channel, org, 3, {"p1": p["p1"], "p2": p["p2"]})
+    byes = [pair[0] for n in (1, 2, 3, 4) for pair in pairings(snap, n) if pair[1] is None]
+    assert byes == ["p5", "p2", "p3", "p4"], pairings(snap, 4)
+    assert pairings(snap, 4) == [("p1", "p2"), ("p3", "p5"), ("p4", None)]
+
+
 # ---------------------------------------------------------------------- round robin of teams
 async def test_round_robin_of_teams_with_results_by_hand(simcord_env) -> None:
     env = simcord_env

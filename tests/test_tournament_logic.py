@@ -110,6 +110,12 @@ def test_swiss_pairs_as_few_rematches_as_it_must() -> None:
     assert swiss_pairings([3, 1, 5, 2, 6, 4], met, []) == [(3, 1), (5, 4), (2, 6)]
 
 
+def test_swiss_gives_no_second_bye_while_someone_had_none() -> None:
+    # 5 sat out in round 1; 4 (last) and 1 never did: 4 sits out, at the cost of a rematch
+    met = [frozenset(p) for p in ({1, 2}, {3, 4}, {1, 3}, {5, 4}, {1, 5}, {2, 4})]
+    assert swiss_pairings([1, 2, 3, 5, 4], met, [5, 2, 3]) == [(1, 2), (3, 5), (4, None)]
+
+
 def test_swiss_rounds() -> None:
     assert [swiss_rounds(n, None) for n in (2, 3, 4, 5, 6, 8, 9, 16)] == [1, 2, 2, 3, 3, 3, 4, 4]
     assert swiss_rounds(6, 5) == 5 and swiss_rounds(6, 9) == 5 and swiss_rounds(4, 1) == 1

@@ -4,7 +4,8 @@
   every entrant gets exactly one bye.
 * Swiss (the Monrad style): entrants ranked by score (then seed) are paired top-down, each
   with the best-ranked entrant still free that they have not met; when the count is odd the
-  lowest-ranked entrant without a bye sits out with a bye. Backtracking finds a pairing
+  lowest-ranked entrant without a bye sits out with a bye (nobody has a second bye while
+  someone has had none). Backtracking finds a pairing
   without rematches whenever one exists; only when none does are rematches allowed, and then
   as few as the search finds.
 * Single elimination: a bracket of the next power of two, top seeds placed so that they
@@ -64,9 +65,10 @@ def swiss_pairings(
     met = set(played)
     byes = set(had_bye)
     if len(order) % 2:
-        # The lowest-ranked entrant without a bye sits out; if all have had one, anyone may.
+        # The lowest-ranked entrant without a bye sits out; only if all have had one may
+        # anyone: a rematch is fairer than a second free point while others had none.
         fresh = [e for e in reversed(order) if e not in byes]
-        candidates: list[int | None] = [*fresh, *(e for e in reversed(order) if e in byes)]
+        candidates: list[int | None] = [*(fresh or reversed(order))]
     else:
         candidates = [None]
     spare = [SEARCH_BUDGET]  # shared by the searches that allow rematches
