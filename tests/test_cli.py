@@ -862,6 +862,31 @@ async def test_play_local_serves_the_table_on_loopback_and_start_works():
         assert all("image" not in embed for embed in message["embeds"])
 
 
+@pytest.mark.parametrize("port", ["70000", "-1", "http"])
+def test_play_local_refuses_a_port_that_is_not_one(capsys, port):
+    """A mistyped ``--port``: the usage line, before anything starts, not a traceback."""
+    with pytest.raises(SystemExit) as exited:
+        main(["play-local", "--no-browser", "--port", port])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --port" in err and "Traceback" not in err
+
+
+@pytest.mark.skipif(bool(missing_modules()), reason="needs the [local] extra")
+def test_play_local_on_a_port_in_use_is_one_clear_line(capsys):
+    """Another program (or another play-local) holds the port: one line and exit 1."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["play-local", "--no-browser", "--players", "2", "--port", str(port)]) == 1
+    err = capsys.readouterr().err
+    expected = f"error: cannot serve the page: preview could not bind port {port}"
+    assert err == f"{expected} (Address already in use)\n"
+
+
 # --------------------------------------------------------------------------- Docker
 def test_the_dockerfile_runs_existing_commands_as_a_non_root_user():
     text = (ROOT / "Dockerfile").read_text(encoding="utf-8")

@@ -93,9 +93,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="play against computers in your browser (offline; needs the [local] extra)",
     )
     _table_options(local)
-    local.add_argument("--port", type=int, default=None, help="loopback port (default: any free)")
+    local.add_argument(
+        "--port", type=port_number, default=None, help="loopback port (default: any free)"
+    )
     local.add_argument("--no-browser", action="store_true", help="print the address, open nothing")
     return parser
+
+
+def port_number(text: str) -> int:
+    """``--port``: a TCP port, 0 to 65535 (0: any free one)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: use 0 to 65535")
+    return port
 
 
 def version() -> str:

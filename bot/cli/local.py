@@ -12,6 +12,7 @@ import asyncio
 import importlib.util
 import io
 import logging
+import os
 import sys
 import tempfile
 import webbrowser
@@ -147,11 +148,16 @@ def play_local_command(args: argparse.Namespace) -> int:
         if not args.no_browser:
             webbrowser.open(url)
 
+    from simcord import SetupError
+
     try:
         asyncio.run(play_local(options, announce))
     except KeyboardInterrupt:
         return OK
-    except OSError as error:
-        print(f"error: cannot serve the page: {error}", file=sys.stderr)
+    except (OSError, SetupError) as error:  # SetupError: the port is taken
+        cause, reason = error.__cause__, ""
+        if isinstance(cause, OSError) and cause.errno:
+            reason = f" ({os.strerror(cause.errno)})"
+        print(f"error: cannot serve the page: {error}{reason}", file=sys.stderr)
         return FAILED
     return OK
