@@ -887,6 +887,32 @@ def test_play_local_on_a_port_in_use_is_one_clear_line(capsys):
     assert err == f"{expected} (Address already in use)\n"
 
 
+@pytest.mark.skipif(bool(missing_modules()), reason="needs the [local] extra")
+def test_play_local_serves_the_page_while_the_browser_opens_it(monkeypatch, capsys):
+    """A browser started in the foreground (``BROWSER=firefox`` when none runs yet, or a text
+    browser): ``webbrowser.open`` waits for it, and it waits for the page, which must answer."""
+    import webbrowser
+
+    seen: list[Any] = []
+
+    def browser(url: str) -> bool:
+        base, key = url.split("/#")
+        try:
+            with urllib.request.urlopen(base + "/", timeout=5) as response:
+                seen.append(response.status)
+            _, raw = _api(base, key, "POST", "/api/pages", {})
+            seen.append(_find_button(json.loads(raw), "Start") is not None)
+        except OSError as error:
+            seen.append(error)
+        os.kill(os.getpid(), signal.SIGINT)  # the player closes the browser, then Ctrl-C
+        return True
+
+    monkeypatch.setattr(webbrowser, "open", browser)
+    assert main(["play-local", "--players", "2"]) == 0
+    assert seen == [200, True]
+    assert "Your table is at http://127.0.0.1:" in capsys.readouterr().err
+
+
 # --------------------------------------------------------------------------- Docker
 def test_the_dockerfile_runs_existing_commands_as_a_non_root_user():
     text = (ROOT / "Dockerfile").read_text(encoding="utf-8")

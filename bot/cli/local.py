@@ -145,8 +145,8 @@ def play_local_command(args: argparse.Namespace) -> int:
             "the board. Ctrl-C or End preview session stops.",
             file=sys.stderr,
         )
-        if not args.no_browser:
-            webbrowser.open(url)
+        if not args.no_browser:  # on a thread: a browser may wait for the page it opens
+            await asyncio.to_thread(webbrowser.open, url)
 
     from simcord import SetupError
 
