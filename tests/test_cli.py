@@ -323,6 +323,41 @@ def test_ctrl_c_during_the_demo_stops_it_with_one_line(tmp_path):
     assert demo.returncode == 130 and out == ""
 
 
+def _offline(tmp_path: Path, *command: str) -> subprocess.Popen[str]:
+    """``sequence-bot COMMAND`` in a subprocess whose temporary folders go to tmp_path/tmp."""
+    env = {k: v for k, v in os.environ.items() if k not in VARIABLES.values()}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *sys.path])
+    (tmp_path / "tmp").mkdir()
+    env["TMPDIR"] = str(tmp_path / "tmp")
+    return subprocess.Popen(
+        [sys.executable, "-m", "bot", *command],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_sigterm_during_the_demo_stops_it_and_removes_its_temporary_folder(tmp_path):
+    """``kill`` or ``timeout`` stop the demo as Ctrl-C does: one line, no folder left behind."""
+    pytest.importorskip("simcord")
+    demo = _offline(tmp_path, "demo", "--seed", "3", "--out", "out")
+    try:
+        assert demo.stderr is not None
+        first = [demo.stderr.readline(), demo.stderr.readline()]
+        assert "move 10" in first[1]  # the game is being played
+        assert [p.name[:14] for p in (tmp_path / "tmp").iterdir()] == ["sequence-demo-"]
+        demo.send_signal(signal.SIGTERM)
+        out, err = demo.communicate(timeout=60)
+    finally:
+        demo.kill()
+    assert list((tmp_path / "tmp").iterdir()) == []
+    assert "Traceback" not in err
+    assert err.splitlines()[-1:] == ["stopped (SIGTERM) before the end."]
+    assert demo.returncode == 130 and out == ""
+
+
 @pytest.mark.parametrize(
     ("out", "words"),
     [
@@ -911,6 +946,23 @@ def test_play_local_serves_the_page_while_the_browser_opens_it(monkeypatch, caps
     assert main(["play-local", "--players", "2"]) == 0
     assert seen == [200, True]
     assert "Your table is at http://127.0.0.1:" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(bool(missing_modules()), reason="needs the [local] extra")
+def test_sigterm_stops_play_local_and_removes_its_temporary_folder(tmp_path):
+    """``kill`` stops play-local as Ctrl-C does: exit 0, its database folder removed."""
+    local = _offline(tmp_path, "play-local", "--no-browser", "--players", "2")
+    try:
+        assert local.stderr is not None
+        assert local.stderr.readline().startswith("Your table is at http://127.0.0.1:")
+        assert [p.name[:15] for p in (tmp_path / "tmp").iterdir()] == ["sequence-local-"]
+        local.send_signal(signal.SIGTERM)
+        out, err = local.communicate(timeout=60)
+    finally:
+        local.kill()
+    assert list((tmp_path / "tmp").iterdir()) == []
+    assert "Traceback" not in err
+    assert local.returncode == 0 and out == ""
 
 
 # --------------------------------------------------------------------------- Docker

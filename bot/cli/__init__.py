@@ -4,17 +4,23 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from importlib import metadata
 from pathlib import Path
+from types import FrameType
 
 from bot.demo import PLAYER_COUNTS
 from bot.game.ai import LEVELS
 
 #: Exit codes: 0 fine, 1 something failed while running, 2 the command or settings are wrong,
-#: 130 stopped by Ctrl-C before the end (``run`` and ``play-local`` end that way: 0).
+#: 130 stopped by Ctrl-C (or SIGTERM, in the offline modes) before the end (``run`` and
+#: ``play-local`` end that way: 0).
 OK, FAILED, USAGE, INTERRUPTED = 0, 1, 2, 130
+#: The offline modes: SIGTERM stops them as Ctrl-C does, their temporary folder removed.
+OFFLINE = ("demo", "play-local")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -147,14 +153,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand; returns the process exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    terminated: list[int] = []
     try:
-        return _dispatch(parser, args)
+        with sigterm_as_ctrl_c(terminated) if args.command in OFFLINE else contextlib.nullcontext():
+            return _dispatch(parser, args)
     except BrokenPipeError:  # `sequence-bot commands | head`
         sys.stderr.close()
         return FAILED
     except KeyboardInterrupt:  # Ctrl-C during the demo, commands, backup or migrate-db
-        print("stopped (Ctrl-C) before the end.", file=sys.stderr)
+        print(f"stopped ({'SIGTERM' if terminated else 'Ctrl-C'}) before the end.", file=sys.stderr)
         return INTERRUPTED
+
+
+@contextlib.contextmanager
+def sigterm_as_ctrl_c(terminated: list[int]) -> Iterator[None]:
+    """Within, SIGTERM (``kill``, ``timeout``) stops as Ctrl-C does, through the SIGINT handler
+    in force: ``asyncio.run``'s cancels its task, so ``finally`` blocks run and temporary
+    folders are removed, then raises KeyboardInterrupt. Each SIGTERM is appended to
+    ``terminated``."""
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        terminated.append(signum)
+        handler = signal.getsignal(signal.SIGINT)
+        if not callable(handler):  # SIGINT ignored, as in a background job: stop all the same
+            raise KeyboardInterrupt
+        handler(signal.SIGINT, frame)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
