@@ -116,7 +116,15 @@ class TableOptions:
 
 
 def describe_house_rules(options: TableOptions) -> list[str]:
-    """The house rules in force, in words, for lobby and status messages."""
+    """The house rules in force, in words, for lobby and status messages. Those a preset never
+    uses are left out: convoy deals its own hands (8 players at most) and keeps its own rule
+    for a deck that runs out.
+
+    >>> rules = TableOptions(small_hands=True, endless_play_guard=False)
+    >>> len(describe_house_rules(rules)), describe_house_rules(rules.but(preset="convoy"))
+    (2, [])
+    """
+    classic = options.preset != "convoy"
     lines = []
     if options.sequences_to_win:
         needed = options.sequences_to_win
@@ -125,9 +133,9 @@ def describe_house_rules(options: TableOptions) -> list[str]:
         lines.append("the bot picks the five in a long line")
     if options.manual_draw:
         lines.append("manual draw (forget it and lose it)")
-    if options.small_hands:
+    if options.small_hands and classic:
         lines.append("2 cards each with 10 or 12 players")
-    if not options.endless_play_guard:
+    if not options.endless_play_guard and classic:
         lines.append("no endless-play guard (a game may go on after the deck runs out twice)")
     if options.tabletalk_stands:
         lines.append("table-talk calls stand without confirmation")
