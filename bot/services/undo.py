@@ -2,9 +2,8 @@
 
 The request names the move it would take back (the move count when it was made): once the game
 moves on, the request lapses (:func:`bot.services.votes.settle_votes`) and an answer to it
-changes nothing. The request lives in the
-game's options and changes with the game, under its lock, in one transaction.
-The move log keeps both the move and its undoing."""
+changes nothing. The request lives in the game's options and changes with the game, under its
+lock, in one transaction. The move log keeps both the move and its undoing."""
 
 from __future__ import annotations
 

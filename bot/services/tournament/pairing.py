@@ -5,9 +5,8 @@
 * Swiss (the Monrad style): entrants ranked by score (then seed) are paired top-down, each
   with the best-ranked entrant still free that they have not met; when the count is odd the
   lowest-ranked entrant without a bye sits out with a bye (nobody has a second bye while
-  someone has had none). Backtracking finds a pairing
-  without rematches whenever one exists; only when none does are rematches allowed, and then
-  as few as the search finds.
+  someone has had none). Backtracking finds a pairing without rematches whenever one exists;
+  only when none does are rematches allowed, and then as few as the search finds.
 * Single elimination: a bracket of the next power of two, top seeds placed so that they
   meet as late as possible (1 v 8, 4 v 5, 2 v 7, 3 v 6); the missing places are byes that go
   to the top seeds. Each later round pairs the winners of neighbouring matches.
