@@ -97,6 +97,10 @@ class Endings(SequenceCog):
         await self.bot.table.threads_gone(channel)
 
     @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self.bot.table.server_gone(guild.id)
+
+    @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         await self.bot.table.table_gone(payload.thread_id)
 

@@ -205,6 +205,44 @@ async def test_archived_threads_go_with_their_deleted_channel(simcord_env):
     assert table.bot.games.records == {elsewhere.id: elsewhere}
 
 
+async def test_a_server_that_removes_the_bot_takes_its_tables_with_it(simcord_env):
+    """A server kicks the bot while alice and bob play there (20 minutes a turn), carol waits
+    in a lobby and ann's tournament takes sign-ups. Nobody there can reach the bot any more,
+    but the game stayed active for ever: it skipped a turn every 20 minutes (216 moves in three
+    days, each written to the store and posted in vain), its record and timers stayed in the
+    bot's memory, and it counted against alice's and bob's game caps in every other server.
+    Now the server's games are cancelled, its lobby closed and its tournament ended when the
+    bot is removed; a game in another server plays on."""
+    env = simcord_env
+    other = await make_table(env, ["dave", "erin"])
+    elsewhere = await open_and_start(other)
+    await env.advance_time(86400 + 60)  # its lobby's expiry, no longer needed, has passed
+    served, timers = len(env.bot.games.records), len(env.bot.scheduler)
+    table = await make_table(env, ["alice", "bob", "carol", "ann"])
+    alice, bob, carol, ann = table.players
+    played = Table(env, table.guild, table.channel, [alice, bob])
+    record = await open_and_start(played, time_limit="20m")
+    lobby_room = table.guild.create_text_channel("lobby")
+    await carol.slash(lobby_room, "sequence new")
+    hall = table.guild.create_text_channel("hall")
+    assert not (await ann.slash(hall, "tournament create", name="A", format="swiss")).ephemeral
+    moves = len(record.game.moves)
+    channels = (table.channel.id, lobby_room.id, hall.id)
+    env.backend.remove_guild(table.guild.id)
+    for path in [f"/channels/{c}*" for c in channels] + [f"/guilds/{table.guild.id}*"]:
+        env.inject_error("*", path, status=403, code=50001, message="Missing Access", times=None)
+    await env.settle()
+    await env.advance_time(3 * 86400)
+    assert len(record.game.moves) == moves
+    stored = await env.bot.db.games.load(record.id)
+    assert stored.status == "cancelled" and await env.bot.db.results.get(record.id) is None
+    assert env.bot.games.records == {elsewhere.id: elsewhere}
+    assert (len(env.bot.games.records), len(env.bot.scheduler)) == (served, timers)
+    assert await env.bot.db.lobbies.get_for_channel(lobby_room.id) is None
+    assert await env.bot.db.tournaments.open_in_channel(hall.id) is None
+    assert await env.bot.db.games.playing(alice.id) == 0  # what her game cap counts
+
+
 async def test_a_channel_deleted_while_the_bot_was_down_cancels_its_game(simcord_env, bot_settings):
     """The game's channel is deleted while the bot is down, so no deletion is heard: the first
     post Discord refuses as an unknown channel (the turn's reminder) cancels the game, as the

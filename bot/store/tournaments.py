@@ -163,6 +163,12 @@ class Tournaments:
         """How many tournaments are signing up or running in a server."""
         return await self._db.read(_count_open, "guild_id", guild_id)
 
+    async def open_of_guild(self, guild_id: int) -> list[TournamentRecord]:
+        """A server's tournaments that are signing up or running."""
+        return await self._db.read(
+            _select_t, "WHERE guild_id = ? AND status IN ('signup', 'running')", (guild_id,)
+        )
+
     async def open_by(self, organiser_id: int) -> int:
         """How many tournaments one person organises that are signing up or running."""
         return await self._db.read(_count_open, "organiser_id", organiser_id)

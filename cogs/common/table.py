@@ -294,12 +294,23 @@ class Table:
         if not isinstance(channel, (discord.TextChannel, discord.ForumChannel)):
             return
         guild = channel.guild
-        places = {r.channel_id for r in self.bot.games.records.values() if r.guild_id == guild.id}
-        lobbies = await self.bot.db.lobbies.list_all()
-        places |= {lobby.channel_id for lobby in lobbies if lobby.guild_id == guild.id}
-        for channel_id in sorted(places - {channel.id}):
+        for channel_id in sorted(await self._places(guild.id) - {channel.id}):
             if guild.get_channel_or_thread(channel_id) is None and await self._unknown(channel_id):
                 await self.table_gone(channel_id)
+
+    async def server_gone(self, guild_id: int) -> None:
+        """The bot left a server (it was removed, or the server deleted): nobody can play its
+        tables there any more, so each is gone as on a deletion, rather than its games
+        reminding and timing out for ever and counting against their players' caps."""
+        for channel_id in sorted(await self._places(guild_id)):
+            await self.table_gone(channel_id)
+
+    async def _places(self, guild_id: int) -> set[int]:
+        """The channels and threads of a server's active games (of this process) and open
+        lobbies."""
+        places = {r.channel_id for r in self.bot.games.records.values() if r.guild_id == guild_id}
+        lobbies = await self.bot.db.lobbies.list_all()
+        return places | {lobby.channel_id for lobby in lobbies if lobby.guild_id == guild_id}
 
     async def _unknown(self, channel_id: int) -> bool:
         """True when Discord says it does not know the channel or thread (it was deleted)."""

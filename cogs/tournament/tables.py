@@ -98,11 +98,21 @@ class TournamentTables(commands.Cog):
         more, so it ends as its organiser's ``/tournament end`` would, rather than counting as
         open (against the organiser's and the server's caps) for ever."""
         tournament = await self.bot.db.tournaments.open_in_channel(channel.id)
-        if tournament is None:
-            return
+        if tournament is not None:
+            await self._end_gone(tournament, "its channel was deleted")
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot left a server: its tournaments end as on their channel's deletion (their
+        match games with them), rather than counting as open for ever."""
+        for tournament in await self.bot.db.tournaments.open_of_guild(guild.id):
+            await self._end_gone(tournament, "the bot left its server")
+
+    async def _end_gone(self, tournament: TournamentRecord, why: str) -> None:
+        """End a tournament nobody can reach any more, as its organiser's end would."""
         with contextlib.suppress(UserError):  # it ended meanwhile
             progress = await self.service.end(tournament.id, tournament.organiser_id, True)
-            log.info("Tournament %d ended: its channel was deleted", tournament.id)
+            log.info("Tournament %d ended: %s", tournament.id, why)
             await self.publish(progress)
 
     async def _resume(self) -> None:
