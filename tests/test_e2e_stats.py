@@ -11,6 +11,7 @@ from bot.game import space_name
 from bot.game.cards import is_jack
 from bot.game.moves import PLAY
 from bot.game.view import public_view
+from bot.services import stats as stats_service
 from bot.services.ratings import DEFAULT_MU
 from cogs.common.describe import team_label
 from render.encode import to_palette
@@ -23,6 +24,29 @@ from .store_util import create_game
 
 def field(embed, name: str) -> str:
     return next(f.value for f in embed.fields if f.name == name)
+
+
+async def test_stats_keep_a_bounded_number_of_games_in_memory(simcord_env, monkeypatch) -> None:
+    """Every game anyone's /sequence stats counted stayed in the bot's memory for as long as
+    it ran (its tallies: the sequences and jacks of each player), so a bot running for weeks
+    kept one entry per finished game ever looked up, growing without end. Now it keeps the
+    most recently asked for (``KEEP_TALLIES``, 3 here) and counts the others again if asked."""
+    monkeypatch.setattr(stats_service, "KEEP_TALLIES", 3, raising=False)
+    tallies = simcord_env.bot.get_cog("Stats").stats._tallies
+    first = None
+    for number in range(6):
+        table = await make_table(simcord_env, [f"ann{number}", f"ben{number}"])
+        ann, ben = table.players
+        await open_and_start(table, seed=number)
+        await ben.slash(table.channel, "sequence resign")
+        shown = await ann.slash(table.channel, "sequence stats")
+        assert field(shown.response.embeds[0], "Games").startswith("**1** (1 won · 0 lost")
+        assert len(tallies) == min(number + 1, 3)
+        first = first or table
+    ann = first.players[0]
+    again = await ann.slash(first.channel, "sequence stats")  # counted again: the same answer
+    assert field(again.response.embeds[0], "Games").startswith("**1** (1 won · 0 lost")
+    assert len(tallies) == 3
 
 
 async def test_rated_game_moves_ratings_and_unrated_does_not(simcord_env) -> None:

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LEADERBOARD_PAGE = 10
+#: Finished games whose tallies are kept (the least recently asked for go first past it).
+KEEP_TALLIES = 10_000
 
 
 @dataclass(frozen=True)
@@ -200,7 +202,11 @@ class StatsService:
         )
 
     async def tallies(self, game_ids: Sequence[int]) -> dict[int, dict[int, Tally]]:
-        """Per-game tallies, replayed once per game (finished games never change)."""
+        """Per-game tallies, replayed once per game (finished games never change) while among
+        the :data:`KEEP_TALLIES` most recently asked for."""
+        for game_id in game_ids:  # asked for again: the most recent now
+            if game_id in self._tallies:
+                self._tallies[game_id] = self._tallies.pop(game_id)
         missing = [game_id for game_id in game_ids if game_id not in self._tallies]
         jobs = []
         for game_id in missing:
@@ -215,7 +221,10 @@ class StatsService:
         if jobs:
             done = await asyncio.to_thread(_tally_all, jobs)
             self._tallies.update(done)
-        return {game_id: self._tallies.get(game_id, {}) for game_id in game_ids}
+        asked = {game_id: self._tallies.get(game_id, {}) for game_id in game_ids}
+        for game_id in list(self._tallies)[: max(0, len(self._tallies) - KEEP_TALLIES)]:
+            del self._tallies[game_id]
+        return asked
 
 
 def _tally_all(jobs: list[tuple[int, GameSettings, int, list[Move], Any]]) -> dict[int, Any]:
