@@ -18,7 +18,7 @@ from render.encode import to_palette
 from render.replay import _caption, frame
 
 from .e2e_driver import components, play_to_the_end
-from .e2e_helpers import make_table, open_and_start
+from .e2e_helpers import make_table, open_and_start, seat_actor
 from .store_util import create_game
 
 
@@ -163,10 +163,12 @@ async def test_leaderboard_pages(simcord_env, players: int) -> None:
     assert second.acknowledged
     page = second.response.embeds[0]
     assert page.footer.text.startswith("Page 2 of 3")
-    assert page.description.splitlines()[0].startswith("**11.** ")
+    # the twelve winners share 1st place, the twelve losers 13th; page 2 starts at the 11th
+    assert page.description.splitlines()[0].startswith("**1.** <@1010> ")
     last = await alice.slash(table.channel, "sequence leaderboard", page=9)
     assert last.response.embeds[0].footer.text.startswith("Page 3 of 3")
-    assert len(last.response.embeds[0].description.splitlines()) == 4
+    rows = last.response.embeds[0].description.splitlines()
+    assert [row.split(" ·")[0] for row in rows] == [f"**13.** <@{2008 + n}>" for n in range(4)]
 
 
 def last_frame(data: bytes):
@@ -250,3 +252,28 @@ async def test_the_replay_of_a_one_move_game_counts_one_move(simcord_env):
     await bob.slash(table.channel, "sequence resign")
     replay = await alice.slash(table.channel, "sequence replay", game=record.id)
     assert replay.response.content == f"🎞️ Replay of game #{record.id} (1 move)"
+
+
+async def test_partners_with_the_same_rating_share_their_place(simcord_env):
+    """A rated 2v2 game: both winners have the same rating, and so do both losers. The
+    leaderboard and /sequence stats ranked them 1, 2, 3 and 4 (by Discord id); partners with
+    the same rating now share a place: 1, 1, 3, 3."""
+    table = await make_table(simcord_env, ["alice", "bob", "carol", "dave"])
+    record = await open_and_start(table)
+    settings = record.game.settings
+    winners, losers = (
+        [seat_actor(table, record, seat) for seat in settings.seats_of(team)] for team in (0, 1)
+    )
+    for loser in losers:
+        await loser.slash(table.channel, "sequence resign")
+    assert record.game.winner == 0
+    book = await table.bot.ratings.book(table.guild.id)
+    assert book.rating(winners[0].id) == book.rating(winners[1].id)
+    assert book.rating(losers[0].id) == book.rating(losers[1].id)
+
+    board = await winners[0].slash(table.channel, "sequence leaderboard")
+    rows = board.response.embeds[0].description.splitlines()
+    assert [row.split()[0] for row in rows] == ["**1.**", "**1.**", "**3.**", "**3.**"]
+    for player, place in [(p, 1) for p in winners] + [(p, 3) for p in losers]:
+        embed = (await player.slash(table.channel, "sequence stats")).response.embeds[0]
+        assert f"#{place} here" in field(embed, "Rating"), field(embed, "Rating")

@@ -160,6 +160,20 @@ class RatingBook:
         return rows
 
 
+def places(rows: Sequence[tuple[int, Rating, int]]) -> list[int]:
+    """The place of each leaderboard row: players with the same rating share a place, and the
+    next place counts them all.
+
+    >>> places([(1, Rating(30, 5), 2), (2, Rating(30, 5), 2), (3, Rating(), 1)])
+    [1, 1, 3]
+    """
+    shown: list[int] = []
+    for index, (_, rating, _) in enumerate(rows):
+        tied = index > 0 and rating.ordinal == rows[index - 1][1].ordinal
+        shown.append(shown[-1] if tied else index + 1)
+    return shown
+
+
 def build_book(results: Iterable[RatedResult]) -> RatingBook:
     """Ratings from results in the order given (oldest first)."""
     book = RatingBook()

@@ -16,7 +16,7 @@ from bot.store.errors import StoreError
 from bot.store.seats import Seat
 
 from .errors import UserError
-from .ratings import Rating, RatingBook, RatingService, result_ranks
+from .ratings import Rating, RatingBook, RatingService, places, result_ranks
 
 if TYPE_CHECKING:
     from bot.store.database import Database
@@ -125,8 +125,9 @@ class StatsService:
         book = await self.ratings.book(guild_id)
         mine = [tallies.get(r.game_id, {}).get(user_id, Tally()) for r in results]
         rated = len(book.history.get(user_id, []))
+        rows = book.leaderboard()
         place = next(
-            (n for n, (user, _, _) in enumerate(book.leaderboard(), start=1) if user == user_id),
+            (n for n, (user, _, _) in zip(places(rows), rows, strict=True) if user == user_id),
             None,
         )
         return PlayerStats(
@@ -148,14 +149,17 @@ class StatsService:
     ) -> tuple[list[tuple[int, int, Rating, int]], int, int]:
         """One page of the server's leaderboard: ([(place, user, rating, games)], page, pages).
 
-        ``page`` counts from 1 and is clamped to the pages there are."""
+        ``page`` counts from 1 and is clamped to the pages there are; players with the same
+        rating share a place."""
         rows = (await self.ratings.book(guild_id)).leaderboard()
         pages = max(1, -(-len(rows) // LEADERBOARD_PAGE))
         page = min(max(page, 1), pages)
         start = (page - 1) * LEADERBOARD_PAGE
         shown = [
-            (start + offset + 1, user, rating, games)
-            for offset, (user, rating, games) in enumerate(rows[start : start + LEADERBOARD_PAGE])
+            (place, user, rating, games)
+            for place, (user, rating, games) in list(zip(places(rows), rows, strict=True))[
+                start : start + LEADERBOARD_PAGE
+            ]
         ]
         return shown, page, pages
 
