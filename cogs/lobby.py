@@ -18,7 +18,7 @@ from bot.game import card_label
 from bot.game.settings import ALLOWED_PLAYER_COUNTS
 from bot.services.durations import parse_duration
 from bot.services.errors import UserError
-from bot.services.lobbies import Person, lobby_teams, tournament_match
+from bot.services.lobbies import Person, lobby_options, lobby_teams, tournament_match
 from bot.services.options import TableOptions, describe_house_rules, format_duration
 from bot.store.games import GameRecord
 from bot.store.lobbies import LobbyRecord
@@ -50,8 +50,8 @@ ACTIONS = ("join", "leave", "switch", "start", "cancel", "addbot")
 
 
 def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
-    """The lobby message: seats by team, the rules chosen, and how to start."""
-    options = TableOptions.from_dict(lobby.options)
+    """The lobby message: seats by team, the rules the game will have, and how to start."""
+    options = lobby_options(lobby)
     shown = {seat.user_id: shown_name(seat.name) for seat in lobby.seats}
     host = f"**{shown[lobby.host_id]}**" if lobby.host_id in shown else f"<@{lobby.host_id}>"
     *most, last = ALLOWED_PLAYER_COUNTS[options.preset]

@@ -357,3 +357,27 @@ async def test_every_computer_at_a_full_table_has_a_name_of_its_own(simcord_env)
     assert len(choices) == 2 and choices[0]["name"] != choices[1]["name"], choices
     kicked = await host.slash(table.channel, "sequence kick", computer=choices[1]["name"])
     assert kicked.ephemeral and "was removed" in kicked.response.content, kicked.response.content
+
+
+async def test_the_lobby_says_a_game_with_a_computer_is_unrated(simcord_env):
+    """A game with a computer player is never rated, yet the lobby's rules did not say
+    "unrated" (only /sequence status did, once the game had begun): the host started what
+    the card showed as a rated game. The card says it while a computer is seated."""
+    table = await make_table(simcord_env, NAMES[:2])
+    host, guest = table.players
+    lobby = (await host.slash(table.channel, "sequence new")).response
+    await guest.click(lobby, label="Join")
+
+    def rules() -> str:
+        message = next(m for m in table.channel.history() if m.id == lobby.id)
+        return next(f for f in message.embeds[0].fields if f.name == "Rules").value
+
+    assert "unrated" not in rules()
+    await host.slash(table.channel, "sequence addbot", level="easy")
+    assert "unrated" in rules(), rules()
+    await host.slash(table.channel, "sequence kick", computer="Ada")
+    assert "unrated" not in rules(), rules()
+    await host.slash(table.channel, "sequence addbot", level="easy")
+    await host.click(lobby, label="Start")
+    status = (await guest.slash(table.channel, "sequence status")).response.content
+    assert "unrated" in status and table.game().options["rated"] is False

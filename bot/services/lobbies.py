@@ -265,14 +265,12 @@ class LobbyService:
         async with self._locks(channel_id):
             lobby = await self.get(channel_id)
             _require_host(lobby, actor_id, "start the game")
-            options = TableOptions.from_dict(lobby.options)
+            options = lobby_options(lobby)
             players = len(lobby.seats)
             if players < 2:
                 raise UserError(
                     "Sequence needs at least 2 players: invite a friend or add a computer."
                 )
-            if options.rated and any(seat.is_computer for seat in lobby.seats):
-                options = options.but(rated=False)
             settings = options.game_settings(players)
             seats = seat_alternately(lobby, settings.teams)
             game = Game.new(settings, self.new_seed())
@@ -296,6 +294,14 @@ class LobbyService:
             if self.games is not None:
                 self.games.started(record, timers)
             return record
+
+
+def lobby_options(lobby: LobbyRecord) -> TableOptions:
+    """The options the lobby's game starts with: a game with a computer is never rated."""
+    options = TableOptions.from_dict(lobby.options)
+    if options.rated and any(seat.is_computer for seat in lobby.seats):
+        return options.but(rated=False)
+    return options
 
 
 def computer_name(number: int) -> str:
