@@ -29,7 +29,17 @@ NO_PINGS = discord.AllowedMentions.none()
 
 def rating_text(rating: Rating) -> str:
     """``"12.4 (μ 27.1 ± 4.9)"``: the shown rating, then the model's estimate."""
-    return f"{rating.ordinal:.1f} (μ {rating.mu:.1f} ± {rating.sigma:.1f})"
+    return f"{shown_rating(rating)} (μ {rating.mu:.1f} ± {rating.sigma:.1f})"
+
+
+def shown_rating(rating: Rating) -> str:
+    """The rating people see, to a tenth; never "-0.0" for one a hair below zero.
+
+    >>> shown_rating(Rating(mu=24.99, sigma=8.333)), shown_rating(Rating(mu=30.0, sigma=5.0))
+    ('0.0', '15.0')
+    """
+    text = f"{rating.ordinal:.1f}"
+    return "0.0" if text == "-0.0" else text
 
 
 def stats_embed(name: str, stats: PlayerStats) -> discord.Embed:
@@ -158,7 +168,7 @@ class Stats(SequenceCog):
         embed = discord.Embed(title="🏅 Leaderboard", colour=0xE2B454)
         if rows:
             embed.description = "\n".join(
-                f"**{place}.** <@{user}> · {rating.ordinal:.1f} · {counted(games, 'game')}"
+                f"**{place}.** <@{user}> · {shown_rating(rating)} · {counted(games, 'game')}"
                 for place, user, rating, games in rows
             )
         else:
