@@ -120,6 +120,20 @@ async def test_computer_players_fill_seats_and_play(simcord_env):
     assert record.seats[record.game.turn].user_id == host.id or record.game.is_over()
 
 
+async def test_the_computer_levels_are_named_as_they_play(simcord_env):
+    """The lobby's "Add a computer player" menu and /sequence addbot's level choices name each
+    level as it plays: easy is a beginner that completes a sequence whenever it can and often
+    blocks (tests/test_ai_levels.py), not the "random moves" they promised."""
+    table = await make_table(simcord_env, NAMES[:1])
+    lobby = (await table.players[0].slash(table.channel, "sequence new")).response
+    menu = lobby.components[1]["components"][0]
+    (addbot,) = [c for c in tree_commands(simcord_env.bot.tree) if c.name == "sequence addbot"]
+    (level,) = [o for o in addbot.options if o.name == "level"]
+    assert [o["label"] for o in menu["options"]] == list(level.choices)
+    (easy,) = [label for label in level.choices if label.startswith("Easy")]
+    assert "random" not in easy.lower() and "beginner" in easy, easy
+
+
 async def test_a_lobby_in_a_thread_and_one_game_per_channel(simcord_env):
     table = await make_table(simcord_env, NAMES[:3])
     alice, bob, carol = table.players

@@ -21,7 +21,7 @@ TIMEOUT_CHOICES = [
     app_commands.Choice(name="Remove the player (their team plays on)", value="remove"),
 ]
 LEVEL_CHOICES = [
-    app_commands.Choice(name="Easy (random moves)", value="easy"),
+    app_commands.Choice(name="Easy (a beginner)", value="easy"),
     app_commands.Choice(name="Medium (a good heuristic)", value="medium"),
     app_commands.Choice(name="Hard (searches ahead)", value="hard"),
 ]
