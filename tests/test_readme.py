@@ -190,3 +190,17 @@ def test_update_readme_rewrites_only_the_marked_tables():
     assert update_readme(updated, commands) == updated
     with pytest.raises(ValueError, match="commands"):
         update_readme("no tables", commands)
+
+
+async def test_a_match_lobby_waits_for_its_show_up_time_as_the_readme_says(simcord_env):
+    """The README said a tournament match's lobby stays open until the match is played or the
+    organiser reports it; its show-up time decides it too (forfeits by who pressed I'm here:
+    tests/test_e2e_tournament.py), so the README names that option with its default."""
+    from bot.services.options import format_duration
+    from bot.services.tournament.model import DEFAULT_SHOW_UP
+
+    live = tree_commands(simcord_env.bot.tree)
+    (create,) = [c for c in live if c.name == "tournament create"]
+    assert "show_up" in [o.name for o in create.options]
+    default = format_duration(DEFAULT_SHOW_UP)
+    assert f"`/tournament create show_up:`, {default} by default" in " ".join(README.split())
