@@ -141,6 +141,33 @@ def test_every_setting_is_documented():
         assert f"`{name}`" in config, name
 
 
+def test_every_setting_has_the_readme_default_of_the_code():
+    """The Configuration table's Default column is the default the bot uses (``.env.example``
+    is checked against the same defaults in tests/test_config.py)."""
+    from bot.config import Settings
+
+    defaults = Settings()
+    fields = {name: field for field, name in reversed(VARIABLES.items())}
+    rows = re.findall(r"^\| `([A-Z_]+)` \| ([^|]+) \|", section("Configuration"), re.M)
+    assert sorted(name for name, _ in rows) == sorted(set(VARIABLES.values()))
+    for name, cell in rows:
+        value = getattr(defaults, fields[name])
+        if value is None:
+            assert cell.startswith("(none"), name
+        else:
+            shown = "/".join(map(str, value)) if isinstance(value, tuple) else str(value)
+            assert cell.strip() == f"`{shown}`", name
+
+
+async def test_the_readme_tables_are_the_generated_ones(simcord_env):
+    """Not only the names: each command's usage and description, each option's text, choices
+    and default, as ``sequence-bot commands --write-readme`` writes them."""
+    from bot.cli.commands import update_readme
+
+    fix = "refresh the README's tables: sequence-bot commands --write-readme README.md"
+    assert update_readme(README, tree_commands(simcord_env.bot.tree)) == README, fix
+
+
 def _usage_name(cell: str) -> str:
     """``/sequence play <card> <space>`` -> ``sequence play``; a menu entry -> its name."""
     cell = cell.strip().strip("`")
