@@ -204,7 +204,7 @@ async def test_the_words_at_the_table_read_right(simcord_env):
     [
         ("skip", "then the turn is skipped"),
         ("computer", "then a computer moves for the player"),
-        ("remove", "then the player is removed (their team plays on)"),
+        ("remove", "then the player is removed (their team plays on; with nobody left, it is out)"),
     ],
 )
 async def test_the_house_rules_are_told_in_words(simcord_env, policy, words):

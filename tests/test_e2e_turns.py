@@ -287,6 +287,34 @@ async def test_a_player_removed_alone_is_not_said_to_leave_a_team_playing_on(sim
     assert "plays on" not in final.embeds[0].description, final.embeds[0].description
 
 
+async def test_a_two_player_table_is_told_a_removal_for_time_ends_the_game(simcord_env):
+    """At two players (each plays alone) the remove policy ends the game at the first time-out:
+    the player's team is out and the other wins. The option's choice, the lobby's rules and
+    /sequence status promised "their team plays on", which no team of one does."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    (new,) = [c for c in tree_commands(simcord_env.bot.tree) if c.name == "sequence new"]
+    (option,) = [o for o in new.options if o.name == "on_timeout"]
+    alice, bob = table.players
+    options = {"time_limit": "1h", "on_timeout": "remove"}
+    lobby = (await alice.slash(table.channel, "sequence new", **options)).response
+    rules = lobby.embeds[0].fields[-1].value
+    await bob.click(lobby, label="Join")
+    await alice.click(lobby, label="Start")
+    record = table.game()
+    status = await alice.slash(table.channel, "sequence status")
+    told = [*option.choices, rules, status.response.content]
+    removed = [text for text in told if "removed" in text or "Remove" in text]
+    assert len(removed) == 3, told
+    for text in removed:
+        assert "with nobody left, it is out" in text, text
+    loser = record.game.turn
+    await simcord_env.advance_time(HOUR + 1)
+    assert record.game.is_over() and record.game.out[loser]
+    winner = seat_actor(table, record, 1 - loser)
+    assert f"<@{winner.id}>" in table.channel.last_message.content
+    assert "wins!" in table.channel.last_message.content
+
+
 async def test_a_forfeit_not_chosen_in_time_is_made_at_random(simcord_env):
     table = await make_table(simcord_env, ["alice", "bob"])
     record = await open_and_start(table, time_limit="1h", tabletalk_stands=True)

@@ -18,7 +18,7 @@ POLICIES = ("skip", "computer", "remove")
 POLICY_WORDS = {
     "skip": "the turn is skipped",
     "computer": "a computer moves for the player",
-    "remove": "the player is removed (their team plays on)",
+    "remove": "the player is removed (their team plays on; with nobody left, it is out)",
 }
 #: The shortest turn time limit and reminder delay a table may set (0 turns either off).
 MIN_TURN_TIME_LIMIT = 60

@@ -18,7 +18,9 @@ TEAM_COUNT_CHOICES = [
 TIMEOUT_CHOICES = [
     app_commands.Choice(name="Skip the turn", value="skip"),
     app_commands.Choice(name="A computer moves for them", value="computer"),
-    app_commands.Choice(name="Remove the player (their team plays on)", value="remove"),
+    app_commands.Choice(
+        name="Remove the player (their team plays on; with nobody left, it is out)", value="remove"
+    ),
 ]
 LEVEL_CHOICES = [
     app_commands.Choice(name="Easy (a beginner)", value="easy"),
