@@ -8,9 +8,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     SEQUENCE_DATABASE=/data/sequence.db
 
+# /app/data: with PostgreSQL (compose.yaml), the replay cache is data/replays in the working
+# folder, which the bot's user must be able to write.
 RUN useradd --no-log-init --create-home --uid 10001 --user-group sequence \
-    && mkdir -p /data \
-    && chown sequence:sequence /data
+    && mkdir -p /data /app/data \
+    && chown sequence:sequence /data /app/data
 
 WORKDIR /app
 # The locked dependencies first, in their own layer: a change to the code does not reinstall

@@ -971,6 +971,9 @@ def test_the_dockerfile_runs_existing_commands_as_a_non_root_user():
     assert re.search(r"^FROM python:3\.11-slim$", text, re.M)
     assert re.search(r"^USER 10001:10001$", text, re.M)
     assert 'VOLUME ["/data"]' in text and "SEQUENCE_DATABASE=/data/sequence.db" in text
+    # With PostgreSQL the replay cache is data/replays in the working folder: the user writes it.
+    assert re.search(r"^WORKDIR /app$", text, re.M)
+    assert re.search(r"chown sequence:sequence /data /app/data$", text, re.M)
     # The locked dependencies are installed in their own layer, before the code is copied.
     lines = text.splitlines()
     lock = lines.index("COPY requirements.lock ./")
