@@ -191,15 +191,18 @@ class Turns(SequenceCog):
             await reply(interaction, text)
 
     @works_in_dms
-    @app_commands.command(name="mygames", description="Your active games in this server")
+    @app_commands.command(
+        name="mygames", description="Your active games in this server (in a DM: everywhere)"
+    )
     async def mygames(self, interaction: discord.Interaction[SequenceBot]) -> None:
         async with reporting(interaction):
             # From the store: in a cluster, another process may serve some of them.
             records = await self.bot.db.games.active_of(interaction.user.id, interaction.guild_id)
             if not records:
+                where = "here" if interaction.guild_id is not None else "in any server"
                 await reply(
                     interaction,
-                    "You are not in any active game here. Open one with `/sequence new`.",
+                    f"You are not in any active game {where}. Open one with `/sequence new`.",
                 )
                 return
             lines = []

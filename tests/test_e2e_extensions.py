@@ -96,6 +96,11 @@ async def test_commands_for_dms_answer_there_and_the_others_refuse(simcord_env):
     assert notify.ephemeral and "DM" in notify.response.content
     mine = await alice.slash("sequence mygames")
     assert mine.ephemeral and f"Game #{table.game().id}" in mine.response.content
+    nobody = simcord_env.create_user("nobody")  # in a DM the answer is about every server
+    none = await nobody.slash("sequence mygames")
+    assert none.response.content == (
+        "You are not in any active game in any server. Open one with `/sequence new`."
+    )
     lobbies = await simcord_env.bot.db.lobbies.list_all()
     for command in ("sequence new", "sequence stats", "sequence hand", "sequence leaderboard"):
         refused = await alice.slash(command)

@@ -52,7 +52,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="also require FILE to have been touched by `run` within --max-age seconds",
     )
-    check.add_argument("--max-age", type=float, default=120.0, metavar="SECONDS")
+    check.add_argument(
+        "--max-age",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="how recent --heartbeat's touch must be (default: 120)",
+    )
 
     demo = commands.add_parser(
         "demo", help="play a whole game offline (no token, no network) and save what it shows"

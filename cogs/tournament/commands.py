@@ -340,7 +340,9 @@ class TournamentCommands(
                 choices.append(app_commands.Choice(name=label, value=match.id))
         return choices[:25]
 
-    @app_commands.command(name="drop", description="Drop an entrant; its open match is forfeited")
+    @app_commands.command(
+        name="drop", description="Drop an entrant; its open match is forfeited (organiser)"
+    )
     @app_commands.describe(player="A player of the entrant to drop")
     async def drop(self, interaction: discord.Interaction, player: discord.Member) -> None:
         async with reporting(interaction):
