@@ -36,7 +36,8 @@ sequences of a team may share one space.
 • **Win**: 2 sequences with 2 teams, 1 with 3 teams (convoy: 3).
 • A **dead card** (both spaces covered) can be turned in once a turn for a new one, then you \
 play on (convoy: that is your whole turn).
-• **No table talk**: coaching a teammate costs every member of the team a card.
+• **No table talk**: coaching a teammate costs every member of the team a card (a player with \
+no teammate left in the game cannot be called).
 Use the **Your hand** button under the board, or `/sequence hand`, to play privately."""
 
 #: How a game is drawn: the engine's two rules (our choices where the source rules are silent)

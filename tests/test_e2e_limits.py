@@ -98,8 +98,8 @@ async def test_status_has_its_own_cooldown(simcord_env) -> None:
 
 
 async def test_a_player_cannot_call_table_talk_over_and_over(simcord_env) -> None:
-    table = await make_table(simcord_env, ["alice", "bob"])
-    alice, _ = table.players
+    table = await make_table(simcord_env, ["alice", "bob", "carol", "dave"])
+    alice = table.players[0]
     await open_and_start(table)
     reports: list[Any] = []
     for _ in range(2):
@@ -120,9 +120,9 @@ async def test_a_player_cannot_call_table_talk_over_and_over(simcord_env) -> Non
 async def test_refused_commands_do_not_spend_the_channels_uses(simcord_env) -> None:
     """Two members who do not play spam table-talk calls and draw offers, each refused: the
     players may still call table talk and offer a draw (the channel allows 3 in 30 s)."""
-    table = await make_table(simcord_env, ["alice", "bob", "mal", "eve"])
-    alice, bob, mal, eve = table.players
-    table.players = [alice, bob]
+    table = await make_table(simcord_env, ["alice", "bob", "carol", "dave", "mal", "eve"])
+    alice, bob, carol, dave, mal, eve = table.players
+    table.players = [alice, bob, carol, dave]
     await open_and_start(table)
     channel = table.channel
     for outsider in (mal, eve):

@@ -60,7 +60,7 @@ async def test_the_caller_withdraws_and_nothing_stands(simcord_env):
 
 
 async def test_with_three_teams_a_neutral_player_rules_on_the_hosts_team(simcord_env):
-    table = await make_table(simcord_env, ["alice", "bob", "carol"])
+    table = await make_table(simcord_env, ["alice", "bob", "carol", "dave", "erin", "frank"])
     record = await open_and_start(table)
     host, caller, accused, call = await call_on_the_hosts_team(table, record)
     caller_team = team_of_user(record, caller.id)
@@ -72,20 +72,26 @@ async def test_with_three_teams_a_neutral_player_rules_on_the_hosts_team(simcord
     assert refused.ephemeral
     upheld = await neutral.click(call.response, label="Uphold")
     assert upheld.acknowledged and "upheld" in call.response.content
-    assert record.game.owed_forfeits[record.game.settings.seats_of(accused)[0]] == 1
+    owed = [record.game.owed_forfeits[s] for s in record.game.settings.seats_of(accused)]
+    assert owed == [1, 1]
 
 
 async def test_a_computer_team_is_no_neutral_and_the_call_then_stands(simcord_env):
-    """Three teams, the third a computer: it cannot rule on a call against the host's team,
-    so nobody but a moderator can, and the call stands after the timeout."""
+    """Three teams of two, the third all computers: it cannot rule on a call against the
+    host's team (the host and a computer teammate), so nobody but a moderator can, and the
+    call stands after the timeout."""
     table = await make_table(simcord_env, ["alice", "bob"])
     alice, bob = table.players
-    lobby = (await alice.slash(table.channel, "sequence new")).response
+    lobby = (await alice.slash(table.channel, "sequence new", teams=3)).response
     await bob.click(lobby, label="Join")
-    await alice.slash(table.channel, "sequence addbot", level="easy")
+    for team in (0, 1, 2, 2):
+        await alice.slash(table.channel, "sequence addbot", level="easy", team=team)
     await alice.click(lobby, label="Start")
     record = table.game()
     accused = team_of_user(record, alice.id)
+    seats = record.game.settings.seats_of
+    assert [record.seats[s].is_computer for s in seats(accused)] == [False, True]
+    assert all(record.seats[s].is_computer for s in seats(2))  # the neutral team
     call = await bob.slash(table.channel, "sequence tabletalk", team=accused)
     assert "Who rules: a member with Manage Messages who is not accused." in call.response.content
     assert "stands" in call.response.content

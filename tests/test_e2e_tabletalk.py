@@ -111,23 +111,24 @@ async def test_report_a_message_and_a_moderator_dismisses_it(simcord_env):
 
 
 async def test_a_call_that_stands_by_itself_and_outsiders_cannot_call(simcord_env):
-    table = await make_table(simcord_env, ["alice", "bob", "outsider"])
-    alice, bob, outsider = table.players
+    table = await make_table(simcord_env, ["alice", "bob", "carol", "dave", "outsider"])
+    *players, outsider = table.players
+    alice, bob = players[:2]
     record = await open_and_start(
-        table.__class__(simcord_env, table.guild, table.channel, [alice, bob]),
+        table.__class__(simcord_env, table.guild, table.channel, players),
         tabletalk_stands=True,
     )
     game = record.game
     nope = await outsider.slash(table.channel, "sequence tabletalk", team=0)
     assert nope.ephemeral and "Only players" in nope.response.content
-    bob_team = game.team_of(next(i for i, s in enumerate(record.seats) if s.user_id == bob.id))
+    bob_seat = seat_of(record, bob.id)
+    bob_team = game.team_of(bob_seat)
     call = await alice.slash(table.channel, "sequence tabletalk", team=bob_team)
     assert not call.ephemeral
-    bob_seat = game.settings.seats_of(bob_team)[0]
-    assert record.game.owed_forfeits[bob_seat] == 1
+    assert [record.game.owed_forfeits[s] for s in game.settings.seats_of(bob_team)] == [1, 1]
     panel = await open_hand(table, bob)
     assert "forfeit" in panel.content
-    card = game.hands[bob_seat][-1]
+    card = record.game.hands[bob_seat][-1]
     await bob.select(panel, [card], custom_id=find_component(panel, "seq:forfeit:")["custom_id"])
     assert record.game.owed_forfeits[bob_seat] == 0
 
@@ -194,11 +195,51 @@ async def test_a_player_whose_team_resigned_cannot_call(simcord_env):
     assert not await table.bot.db.tabletalk.pending(record.id)
 
 
+async def test_nobody_alone_at_the_table_can_be_called(simcord_env):
+    """Table talk is a teammate's hint: in a 1v1, or in a 2v2 once the accused player's
+    teammate has left the game, the call (by command or on a message) is refused, ephemerally,
+    and nothing is stored. It was taken: in a 1v1 against the host only a moderator may rule,
+    so it stood by itself after TABLE_TALK_RULING_TIMEOUT (and the host could uphold their own
+    call), and the opponent lost a card for nothing."""
+    table = await make_table(simcord_env, ["alice", "bob", "carol", "dave"])
+    alice, bob, _, _ = table.players
+
+    async def refused_both_ways(caller, accused) -> None:
+        record = table.game()
+        team = record.game.team_of(seat_of(record, accused.id))
+        said = await accused.send(table.channel, "good luck!")
+        before = len(table.channel.history())
+        by_command = await caller.slash(table.channel, "sequence tabletalk", team=team)
+        by_message = await caller.context_menu(table.channel, "Report table talk", said)
+        for refused in (by_command, by_message):
+            assert refused.ephemeral, refused.response.content
+            assert "has no teammate at the table" in refused.response.content
+        assert len(table.channel.history()) == before  # no call was posted
+        assert not await table.bot.db.tabletalk.for_game(record.id)
+        assert not any(record.game.owed_forfeits)
+
+    one_on_one = table.__class__(simcord_env, table.guild, table.channel, [alice, bob])
+    record = await open_and_start(one_on_one)
+    await refused_both_ways(bob, alice)  # the host accused: only a moderator could rule
+    await simcord_env.advance_time(table.bot.settings.table_talk_ruling_timeout + 5)
+    assert not any(record.game.owed_forfeits)  # nothing stands later either
+    rules = (await bob.slash(table.channel, "sequence rules")).response.content
+    assert "a player with no teammate left in the game cannot be called" in rules, rules
+    await alice.slash(table.channel, "sequence cancel")
+
+    record = await open_and_start(table, time_limit="1h", on_timeout="remove")
+    gone = record.game.turn
+    await simcord_env.advance_time(3600 + 1)  # the player to move is removed: out of the game
+    assert record.game.out[gone] and not record.game.is_over()
+    left = seat_actor(table, record, (gone + 2) % 4)  # the teammate still playing
+    await refused_both_ways(seat_actor(table, record, (gone + 1) % 4), left)
+
+
 async def test_a_standing_call_discord_refused_to_show_does_not_block_the_next(simcord_env):
     """With the house rule "calls stand", a call whose message Discord refused is withdrawn
     too: it was never upheld, nobody could see it, and the team may be called again."""
-    table = await make_table(simcord_env, ["alice", "bob"])
-    alice, bob = table.players
+    table = await make_table(simcord_env, ["alice", "bob", "carol", "dave"])
+    alice, bob, _, _ = table.players
     record = await open_and_start(table, tabletalk_stands=True)
     bob_team = record.game.team_of(seat_of(record, bob.id))
     simcord_env.inject_error("POST", "/interactions/*/callback", status=500)
@@ -208,7 +249,8 @@ async def test_a_standing_call_discord_refused_to_show_does_not_block_the_next(s
     assert not any(record.game.owed_forfeits)
     again = await alice.slash(table.channel, "sequence tabletalk", team=bob_team)
     assert not again.ephemeral and "calls **table talk**" in again.response.content
-    assert record.game.owed_forfeits[seat_of(record, bob.id)] == 1
+    owed = [record.game.owed_forfeits[s] for s in record.game.settings.seats_of(bob_team)]
+    assert owed == [1, 1]
 
 
 async def test_a_ruling_discord_refused_to_show_still_closes_the_call(simcord_env):
@@ -233,8 +275,12 @@ async def test_a_call_still_waiting_when_the_game_ends_says_so_and_loses_its_but
     """A call nobody ruled on when the game ended (the accused team resigned; a cancel, with
     the bot stopped before it could close the call): its message no longer asks who rules,
     its buttons are gone, and the call is no longer pending."""
-    table = await make_table(simcord_env, ["alice", "bob"])
-    alice, bob = table.players
+    table = await make_table(simcord_env, ["alice", "bob", "carol", "dave"])
+    alice, bob, _, dave = table.players
+
+    async def bobs_team_resigns() -> None:
+        for player in (bob, dave):  # a team resigns once all its players have voted
+            await player.slash(table.channel, "sequence resign")
 
     async def call_then(end) -> discord.Message:
         record = await open_and_start(table)
@@ -246,7 +292,7 @@ async def test_a_call_still_waiting_when_the_game_ends_says_so_and_loses_its_but
         await simcord_env.bot.bus.idle()
         return next(m for m in table.channel.history() if m.id == call.id)
 
-    shown = await call_then(lambda: bob.slash(table.channel, "sequence resign"))
+    shown = await call_then(bobs_team_resigns)
     assert "Who rules" not in shown.content and "the game ended" in shown.content
     assert not shown.components
     assert not await table.bot.db.tabletalk.pending()

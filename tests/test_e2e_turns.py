@@ -72,11 +72,13 @@ async def test_a_reminder_at_the_right_time_and_at_most_once_per_delay(simcord_e
 
 async def test_the_wait_counts_from_the_turns_start_not_from_a_move_within_it(simcord_env):
     """Bob's turn began 12 h ago; meanwhile Alice made her late manual draw and, after Bob's
-    upheld table-talk call, forfeited a card. The reminder said "waiting 6 h" and
-    /sequence status "Waiting 6 h" (since Alice's forfeit), though the 12 h reminder was due."""
-    table = await make_table(simcord_env, ["alice", "bob"])
+    upheld table-talk call, she and her teammate each forfeited a card. The reminder said
+    "waiting 6 h" and /sequence status "Waiting 6 h" (since the last forfeit), though the 12 h
+    reminder was due."""
+    table = await make_table(simcord_env, ["alice", "bob", "carol", "dave"])
     record = await open_and_start(table, manual_draw=True, tabletalk_stands=True)
     first = record.game.turn
+    teammate = (first + 2) % 4
     await play_one(table, record)
     await simcord_env.advance_time(5 * HOUR)
     await make_move(table, record, first, Move(DRAW, first))
@@ -85,8 +87,10 @@ async def test_the_wait_counts_from_the_turns_start_not_from_a_move_within_it(si
     team = record.game.team_of(first)
     called = await waiter.slash(table.channel, "sequence tabletalk", team=team)
     assert not called.ephemeral, called.response.content
-    await make_move(table, record, first, Move(FORFEIT, first, card=record.game.hands[first][0]))
-    assert [m.kind for m in record.game.moves] == ["play", "draw", "tabletalk", "forfeit"]
+    for seat in (first, teammate):
+        await make_move(table, record, seat, Move(FORFEIT, seat, card=record.game.hands[seat][0]))
+    kinds = ["play", "draw", "tabletalk", "forfeit", "forfeit"]
+    assert [m.kind for m in record.game.moves] == kinds
     await simcord_env.advance_time(6 * HOUR + 5)
     (reminder,) = reminders(table)
     assert "waiting 12 h." in reminder.content, reminder.content
@@ -316,16 +320,19 @@ async def test_a_two_player_table_is_told_a_removal_for_time_ends_the_game(simco
 
 
 async def test_a_forfeit_not_chosen_in_time_is_made_at_random(simcord_env):
-    table = await make_table(simcord_env, ["alice", "bob"])
+    """The player to move owes a card and runs out of time: the card is forfeited for them at
+    random before the skip; their teammate's card is still theirs to choose."""
+    table = await make_table(simcord_env, ["alice", "bob", "carol", "dave"])
     record = await open_and_start(table, time_limit="1h", tabletalk_stands=True)
     game = record.game
     seat = game.turn
-    caller = seat_actor(table, record, 1 - seat)
+    caller = seat_actor(table, record, (seat + 1) % 4)
     await caller.slash(table.channel, "sequence tabletalk", team=game.team_of(seat))
     size = len(game.hands[seat])
     await simcord_env.advance_time(HOUR + 1)
     assert record.game.owed_forfeits[seat] == 0 and len(record.game.hands[seat]) == size - 1
     assert [m.kind for m in record.game.moves[-2:]] == ["forfeit", "skip"]
+    assert record.game.owed_forfeits[(seat + 2) % 4] == 1
 
 
 async def test_a_pending_timer_fires_once_after_a_restart(simcord_env, bot_settings):

@@ -54,6 +54,12 @@ class TableTalkService:
             raise UserError("You cannot call table talk on your own team.")
         if team not in game.active_teams():
             raise UserError("That team is no longer in the game.")
+        members = [s for s in range(game.settings.players) if game.team_of(s) == team]
+        if sum(not game.out[s] for s in members) < 2:
+            raise UserError(
+                f"Table talk is a teammate's hint, and {TEAM_NAMES[team]} has no teammate at the "
+                "table: there is nothing to call."
+            )
         async with self.games.locks(record.id):  # two calls at once: the second sees the first
             if any(call.team == team for call in await self.db.tabletalk.pending(record.id)):
                 raise UserError(
