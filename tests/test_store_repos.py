@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from bot.store import ChannelBusyError, Database, NotFoundError, Seat, StoreError
 from bot.store.connection import Connection
+from bot.store.tournaments import MatchRecord
 from tests.store_util import create_game
 
 
@@ -18,9 +21,15 @@ async def test_lobbies(db: Database) -> None:
     lobby.seats.append(Seat(100, "Ann", team=0))
     lobby.seats.append(Seat(-1, "Bot", bot_level="easy"))
     lobby.options["preset"] = "convoy"
-    lobby.message_id = 555
+    stale = await db.lobbies.get(lobby.id)
     await db.lobbies.save(lobby)
-    assert await db.lobbies.get(lobby.id) == lobby
+    posted = await db.lobbies.set_message(lobby.id, 555)
+    lobby.message_id = 555
+    assert posted == lobby == await db.lobbies.get(lobby.id)
+    assert stale is not None and stale.message_id is None
+    await db.lobbies.save(stale)  # a save from before the message was posted: keeps it
+    assert await db.lobbies.get(lobby.id) == dataclasses.replace(stale, message_id=555)
+    await db.lobbies.save(lobby)
     assert await db.lobbies.get_for_channel(10) == lobby
     old = await db.lobbies.create(1, 11, 100, {}, 1.0)
     assert [x.id for x in await db.lobbies.list_all()] == [lobby.id, old.id]
@@ -30,6 +39,7 @@ async def test_lobbies(db: Database) -> None:
     assert not await db.lobbies.delete(lobby.id)
     with pytest.raises(NotFoundError):
         await db.lobbies.save(lobby)
+    assert await db.lobbies.set_message(lobby.id, 556) is None
     assert await db.lobbies.get(lobby.id) is None
 
 
@@ -56,6 +66,28 @@ async def test_no_lobby_in_a_channel_with_an_active_game(db: Database) -> None:
     await create_game(db, 3)
     with pytest.raises(ChannelBusyError, match="active game"):
         await db.lobbies.create(1, 3, 100, {}, 1.0)
+
+
+async def test_tournament_and_match_messages(db: Database) -> None:
+    """The sign-up and match messages are written alone: a save made from a record read
+    before the message was posted keeps them."""
+    cup = await db.tournaments.create(7, 70, 100, "Cup", "swiss", 1, {}, 1.0)
+    a = await db.tournaments.add_entrant(cup.id, "P1", [{"user_id": 1}], 2.0)
+    b = await db.tournaments.add_entrant(cup.id, "P2", [{"user_id": 2}], 2.0)
+    stale = await db.tournaments.get(cup.id)
+    posted = await db.tournaments.set_message(cup.id, 700)
+    assert stale is not None and posted is not None and posted.message_id == 700
+    stale.status = "running"
+    await db.tournaments.save(stale)
+    assert await db.tournaments.get(cup.id) == dataclasses.replace(stale, message_id=700)
+    (match,) = await db.tournaments.add_round(cup.id, 1, [MatchRecord(0, cup.id, 1, 1, a.id, b.id)])
+    shown = await db.tournaments.set_match_message(match.id, 701)
+    assert shown is not None and shown.message_id == 701
+    match.checkins.append(1)
+    await db.tournaments.save_match(match)
+    assert await db.tournaments.match(match.id) == dataclasses.replace(match, message_id=701)
+    assert await db.tournaments.set_message(cup.id + 1, 1) is None
+    assert await db.tournaments.set_match_message(match.id + 1, 1) is None
 
 
 async def test_prefs(db: Database) -> None:

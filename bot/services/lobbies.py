@@ -238,14 +238,7 @@ class LobbyService:
         """Remember the lobby message so that it can be edited. Returns the lobby as it now
         stands (someone may have joined or left since the message was posted: their change is
         kept), or None if it closed meanwhile."""
-        async with self._locks(lobby.channel_id):
-            lobby.message_id = message_id
-            current = await self.db.lobbies.get(lobby.id)
-            if current is None:
-                return None
-            current.message_id = message_id
-            await self.db.lobbies.save(current)
-            return current
+        return await self.db.lobbies.set_message(lobby.id, message_id)
 
     async def cancel(self, channel_id: int, actor_id: int, can_manage: bool) -> LobbyRecord:
         """Close the lobby (the host, or anyone with Manage Channels); never a tournament

@@ -76,9 +76,14 @@ class Lobbies:
         return rows[0] if rows else None
 
     async def save(self, record: LobbyRecord) -> None:
-        """Store the record's host, options, seats and message id."""
-        params = (record.host_id, dumps(record.options), _seats(record), record.message_id)
+        """Store the record's host, options and seats (its message: :meth:`set_message`)."""
+        params = (record.host_id, dumps(record.options), _seats(record))
         await self._db.run(_save, record.id, params)
+
+    async def set_message(self, lobby_id: int, message_id: int) -> LobbyRecord | None:
+        """Remember the message that shows the lobby; the lobby as it now stands, or None if it
+        has closed. Only this writes the column, so no save of the seats can undo it."""
+        return await self._db.run(_set_message, lobby_id, message_id)
 
     async def delete(self, lobby_id: int, now: float = 0.0) -> bool:
         """Close a lobby (its row stays, so its id is never reused); False if already closed."""
@@ -175,12 +180,20 @@ async def _create(conn: Connection, record: LobbyRecord, options: str, seats: st
 
 async def _save(conn: Connection, lobby_id: int, params: tuple[Any, ...]) -> None:
     updated = await conn.execute(
-        "UPDATE lobbies SET host_id = ?, options = ?, seats = ?, message_id = ? "
-        "WHERE id = ? AND closed_at IS NULL",
+        "UPDATE lobbies SET host_id = ?, options = ?, seats = ? WHERE id = ? AND closed_at IS NULL",
         (*params, lobby_id),
     )
     if updated != 1:
         raise NotFoundError(f"There is no open lobby {lobby_id}.")
+
+
+async def _set_message(conn: Connection, lobby_id: int, message_id: int) -> LobbyRecord | None:
+    await conn.execute(
+        "UPDATE lobbies SET message_id = ? WHERE id = ? AND closed_at IS NULL",
+        (message_id, lobby_id),
+    )
+    rows = await _select(conn, "WHERE id = ? AND closed_at IS NULL", (lobby_id,))
+    return rows[0] if rows else None
 
 
 async def _close(conn: Connection, lobby_id: int, now: float) -> bool:

@@ -183,8 +183,14 @@ class Tournaments:
         return await self._db.read(_select_t, f"WHERE status = 'running' AND {mine}", params)
 
     async def save(self, record: TournamentRecord) -> None:
-        """Store the tournament's options, status, round, message and end time."""
+        """Store the tournament's options, status, round and end time (its sign-up message:
+        :meth:`set_message`)."""
         await self._db.run(_save_t, record, dumps(record.options))
+
+    async def set_message(self, tournament_id: int, message_id: int) -> TournamentRecord | None:
+        """Remember the sign-up message; the tournament as it now stands, or None if there is
+        no such tournament. Only this writes the column, so no other save can undo it."""
+        return await self._db.run(_set_message_t, tournament_id, message_id)
 
     # ------------------------------------------------------------------ entrants
     async def add_entrant(
@@ -260,8 +266,14 @@ class Tournaments:
         return rows[0] if rows else None
 
     async def save_match(self, match: MatchRecord) -> None:
-        """Store a match's status, result, thread, game, message, check-ins and deadline."""
-        await self._db.run(_save_m, match.id, _match_params(match)[2:])
+        """Store a match's status, result, thread, game, check-ins and deadline (its message:
+        :meth:`set_match_message`)."""
+        await self._db.run(_save_m, match.id, _match_update(match))
+
+    async def set_match_message(self, match_id: int, message_id: int) -> MatchRecord | None:
+        """Remember the match message; the match as it now stands, or None if there is no such
+        match. Only this writes the column, so no other save can undo it."""
+        return await self._db.run(_set_message_m, match_id, message_id)
 
 
 def _match_params(m: MatchRecord) -> tuple[Any, ...]:
@@ -274,6 +286,20 @@ def _match_params(m: MatchRecord) -> tuple[Any, ...]:
         m.thread_id,
         m.game_id,
         m.message_id,
+        dumps(m.checkins),
+        m.deadline,
+        m.finished_at,
+    )
+
+
+def _match_update(m: MatchRecord) -> tuple[Any, ...]:
+    """What :meth:`Tournaments.save_match` writes, in ``_save_m``'s order."""
+    return (
+        m.status,
+        m.outcome,
+        m.winner,
+        m.thread_id,
+        m.game_id,
         dumps(m.checkins),
         m.deadline,
         m.finished_at,
@@ -315,12 +341,21 @@ async def _select_t(
 
 async def _save_t(conn: Connection, record: TournamentRecord, options: str) -> None:
     updated = await conn.execute(
-        "UPDATE tournaments SET options = ?, status = ?, round = ?, message_id = ?, "
-        "finished_at = ? WHERE id = ?",
-        (options, record.status, record.round, record.message_id, record.finished_at, record.id),
+        "UPDATE tournaments SET options = ?, status = ?, round = ?, finished_at = ? WHERE id = ?",
+        (options, record.status, record.round, record.finished_at, record.id),
     )
     if updated != 1:
         raise NotFoundError(f"There is no tournament {record.id}.")
+
+
+async def _set_message_t(
+    conn: Connection, tournament_id: int, message_id: int
+) -> TournamentRecord | None:
+    await conn.execute(
+        "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id)
+    )
+    rows = await _select_t(conn, "WHERE id = ?", (tournament_id,))
+    return rows[0] if rows else None
 
 
 async def _add_entrant(conn: Connection, record: EntrantRecord, members: str) -> int:
@@ -416,11 +451,19 @@ async def _select_m(conn: Connection, where: str, params: tuple[Any, ...]) -> li
 async def _save_m(conn: Connection, match_id: int, params: tuple[Any, ...]) -> None:
     updated = await conn.execute(
         "UPDATE tournament_matches SET status = ?, outcome = ?, winner = ?, thread_id = ?, "
-        "game_id = ?, message_id = ?, checkins = ?, deadline = ?, finished_at = ? WHERE id = ?",
+        "game_id = ?, checkins = ?, deadline = ?, finished_at = ? WHERE id = ?",
         (*params, match_id),
     )
     if updated != 1:
         raise NotFoundError(f"There is no match {match_id}.")
+
+
+async def _set_message_m(conn: Connection, match_id: int, message_id: int) -> MatchRecord | None:
+    await conn.execute(
+        "UPDATE tournament_matches SET message_id = ? WHERE id = ?", (message_id, match_id)
+    )
+    rows = await _select_m(conn, "WHERE id = ?", (match_id,))
+    return rows[0] if rows else None
 
 
 async def _count_open(conn: Connection, column: str, value: int) -> int:

@@ -40,13 +40,7 @@ class Matches(TournamentCore):
         """Remember the match message (with its check-in button). Returns the match as it now
         stands (its game may have started, or someone checked in, while the message was
         posted: that is kept), or None if it is gone."""
-        async with self._locked(match) as current:
-            match.message_id = message_id
-            if current is None:
-                return None
-            current.message_id = message_id
-            await self.db.tournaments.save_match(current)
-            return current
+        return await self.db.tournaments.set_match_message(match.id, message_id)
 
     async def check_in(self, match_id: int, user_id: int) -> CheckIn:
         """A player of the match says they are here."""

@@ -131,11 +131,4 @@ class SignUp(TournamentCore):
     ) -> TournamentRecord | None:
         """Remember the sign-up message. Returns the tournament as it now stands (it may have
         started or ended while the message was posted: that is kept), or None if it is gone."""
-        async with self._locks(tournament.id):
-            tournament.message_id = message_id
-            current = await self.db.tournaments.get(tournament.id)
-            if current is None:
-                return None
-            current.message_id = message_id
-            await self.db.tournaments.save(current)
-            return current
+        return await self.db.tournaments.set_message(tournament.id, message_id)
