@@ -110,6 +110,13 @@ def test_swiss_pairs_as_few_rematches_as_it_must() -> None:
     assert swiss_pairings([3, 1, 5, 2, 6, 4], met, []) == [(3, 1), (5, 4), (2, 6)]
 
 
+def test_swiss_prefers_a_second_meeting_to_a_third() -> None:
+    # all four have met; 1 v 2 and 3 v 4 twice: the rematches are 1 v 3 and 2 v 4
+    met = [frozenset(p) for p in ({1, 2}, {3, 4}, {1, 3}, {2, 4}, {1, 4}, {2, 3})]
+    met += [frozenset({1, 2}), frozenset({3, 4})]
+    assert swiss_pairings([1, 2, 3, 4], met, []) == [(1, 3), (2, 4)]
+
+
 def test_swiss_gives_no_second_bye_while_someone_had_none() -> None:
     # 5 sat out in round 1; 4 (last) and 1 never did: 4 sits out, at the cost of a rematch
     met = [frozenset(p) for p in ({1, 2}, {3, 4}, {1, 3}, {5, 4}, {1, 5}, {2, 4})]

@@ -6,7 +6,8 @@
   with the best-ranked entrant still free that they have not met; when the count is odd the
   lowest-ranked entrant without a bye sits out with a bye (nobody has a second bye while
   someone has had none). Backtracking finds a pairing without rematches whenever one exists;
-  only when none does are rematches allowed, and then as few as the search finds.
+  only when none does are rematches allowed, and then as few as the search finds, each pair
+  meeting as few times as it can (a second meeting before a third).
 * Single elimination: a bracket of the next power of two, top seeds placed so that they
   meet as late as possible (1 v 8, 4 v 5, 2 v 7, 3 v 6); the missing places are byes that go
   to the top seeds. Each later round pairs the winners of neighbouring matches.
@@ -14,6 +15,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 #: A pairing: two entrants, or one and ``None`` for a bye.
@@ -55,13 +57,15 @@ def round_robin_schedule(entrants: Sequence[int]) -> list[list[Pair]]:
 def swiss_pairings(
     ranked: Sequence[int], played: Iterable[frozenset[int]], had_bye: Iterable[int]
 ) -> list[Pair]:
-    """One Swiss round: ``ranked`` best first; the bye (if any) is the last pair.
+    """One Swiss round: ``ranked`` best first; ``played`` has each match's pair, a pair once
+    per meeting; the bye (if any) is the last pair.
 
     >>> swiss_pairings([1, 3, 5, 2, 4, 6], [frozenset({1, 2}), frozenset({3, 4})], [])
     [(1, 3), (5, 2), (4, 6)]
     """
     order = list(ranked)
-    met = set(played)
+    met = Counter(played)
+    most = max(met.values(), default=0)
     byes = set(had_bye)
     if len(order) % 2:
         # The lowest-ranked entrant without a bye sits out; only if all have had one may
@@ -72,24 +76,26 @@ def swiss_pairings(
         candidates = [None]
     spare = [SEARCH_BUDGET]  # shared by the searches that allow rematches
     for allowed in range(len(order) // 2 + 1):
-        for bye in candidates:
-            rest = [e for e in order if e != bye]
-            pairs = _pair_top_down(rest, met, spare if allowed else [SEARCH_BUDGET], allowed)
-            if pairs is not None:
-                return pairs + ([(bye, None)] if bye is not None else [])
+        for meetings in range(1, most + 1) if allowed else [1]:  # how often a pair has met
+            for bye in candidates:
+                rest = [e for e in order if e != bye]
+                budget = spare if allowed else [SEARCH_BUDGET]
+                pairs = _pair_top_down(rest, met, budget, allowed, meetings)
+                if pairs is not None:
+                    return pairs + ([(bye, None)] if bye is not None else [])
     # The search ran out of steps: top-down, rematches or not.
     bye = candidates[0]
     rest = [e for e in order if e != bye]
-    pairs = _pair_top_down(rest, met, [SEARCH_BUDGET], len(rest) // 2)
+    pairs = _pair_top_down(rest, met, [SEARCH_BUDGET], len(rest) // 2, most)
     assert pairs is not None, "any even list pairs when rematches are allowed"
     return pairs + ([(bye, None)] if bye is not None else [])
 
 
 def _pair_top_down(
-    rest: list[int], met: set[frozenset[int]], budget: list[int], allowed: int = 0
+    rest: list[int], met: Counter[frozenset[int]], budget: list[int], allowed: int, most: int
 ) -> list[Pair] | None:
     """The first entrant with the best-ranked opponent they may play, recursively: at most
-    ``allowed`` of the pairs may be rematches."""
+    ``allowed`` of the pairs may be rematches, of pairs that have met at most ``most`` times."""
     if not rest:
         return []
     budget[0] -= 1
@@ -97,11 +103,12 @@ def _pair_top_down(
         return None
     first, others = rest[0], rest[1:]
     for index, opponent in enumerate(others):
-        rematch = frozenset((first, opponent)) in met
-        if rematch and not allowed:
+        meetings = met[frozenset((first, opponent))]
+        rematch = meetings > 0
+        if rematch and (not allowed or meetings > most):
             continue
         left = others[:index] + others[index + 1 :]
-        tail = _pair_top_down(left, met, budget, allowed - rematch)
+        tail = _pair_top_down(left, met, budget, allowed - rematch, most)
         if tail is not None:
             return [(first, opponent), *tail]
     return None

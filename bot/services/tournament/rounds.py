@@ -240,7 +240,7 @@ def next_round(snapshot: Snapshot) -> list[Pair | None] | None:
         points = snapshot.points()
         seed_rank = {e: n for n, e in enumerate(snapshot.seeds())}
         ranked = sorted(active, key=lambda e: (-points.get(e, 0.0), seed_rank[e]))
-        met = {frozenset(m.sides) for m in snapshot.matches if m.entrant_b is not None}
+        met = [frozenset(m.sides) for m in snapshot.matches if m.entrant_b is not None]
         had_bye = {m.entrant_a for m in snapshot.matches if m.entrant_b is None}
         return list(swiss_pairings(ranked, met, had_bye))
     total = elimination_rounds(len(snapshot.entrants))
