@@ -20,6 +20,11 @@ from .common.lookup import cog_of
 from .common.replies import reporting, show_answer
 
 
+def lapsed_text(why: str) -> str:
+    """A request's message once it lapsed."""
+    return f"↩️ The host's undo request **lapsed**: {why}."
+
+
 class UndoButton(AnswerButton, custom_id="seq:undo:{game_id}:{count}:{answer:agree|refuse}"):
     """Agree or refuse an undo request."""
 
@@ -90,7 +95,9 @@ class Undo(SequenceCog):
         elif view is not None:
             await interaction.response.send_message(text, view=view)
             message = await interaction.original_response()
-            await self.service.set_message(record.id, state, message.id)
+            if not await self.service.set_message(record.id, state, message.id):
+                with contextlib.suppress(discord.HTTPException):  # lapsed as it was posted
+                    await message.edit(content=lapsed_text("the game moved on"), view=None)
         else:
             await interaction.response.send_message(text)
 
@@ -108,7 +115,7 @@ class Undo(SequenceCog):
         channel = self.bot.get_partial_messageable(event.record.channel_id)
         with contextlib.suppress(discord.HTTPException):
             await channel.get_partial_message(event.message_id).edit(
-                content=f"↩️ The host's undo request **lapsed**: {why}.", view=None
+                content=lapsed_text(why), view=None
             )
 
 

@@ -559,3 +559,30 @@ async def test_a_move_while_the_board_command_answers_leaves_the_newest_board_in
     assert "your turn" in live[0].content and live[0].id != asked.response.id
     drawn_before = next(m for m in table.channel.history() if m.id == asked.response.id)
     assert drawn_before.content.startswith("↪️") and "moved on" in drawn_before.content
+
+
+async def test_an_undo_request_that_lapses_as_it_is_posted_keeps_no_buttons(
+    simcord_env, monkeypatch
+):
+    """Bob moves in the moment between the host's undo request appearing and the bot
+    remembering its message: the request lapses with nothing to edit yet, so its message must
+    say so itself rather than keep "Waiting for" and buttons that can no longer undo."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, _ = table.players
+    record = await open_and_start(table)
+    bot = table.bot
+    seat, card, space = playable(record.game)
+    await bot.games.play(record.id, record.seats[seat].user_id, card, space, expected_turn=0)
+    remember = bot.undo.set_message
+
+    async def moved_meanwhile(game_id, state, message_id):
+        seat, card, space = playable(record.game)
+        await bot.games.play(record.id, record.seats[seat].user_id, card, space, expected_turn=1)
+        return await remember(game_id, state, message_id)
+
+    monkeypatch.setattr(bot.undo, "set_message", moved_meanwhile)
+    ask = await alice.slash(table.channel, "sequence undo")
+    monkeypatch.undo()
+    await settle(simcord_env)
+    assert "lapsed" in ask.response.content and not ask.response.components
+    assert len(record.game.moves) == 2

@@ -7,7 +7,6 @@ lock, in one transaction. The move log keeps both the move and its undoing."""
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -104,16 +103,22 @@ class UndoService:
         state, _ = await self.games.change(game_id, work)
         return state
 
-    async def set_message(self, game_id: int, state: UndoState, message_id: int) -> None:
-        """Remember the public message of the request ``state`` is for, if it is still open."""
+    async def set_message(self, game_id: int, state: UndoState, message_id: int) -> bool:
+        """Remember the public message of the request ``state`` is for; False when that request
+        is no longer open (it lapsed while its message was posted)."""
 
-        async def work(draft: Draft) -> None:
+        async def work(draft: Draft) -> bool:
             request = draft.options.get(REQUEST)
             if request and request["count"] == state.count and request.get("at") == state.at:
                 request["message"] = message_id
+                return True
+            return False
 
-        with contextlib.suppress(UserError):  # the game is over
-            await self.games.change(game_id, work)
+        try:
+            still_open, _ = await self.games.change(game_id, work)
+        except UserError:  # the game is over
+            return False
+        return still_open
 
     async def withdraw(self, game_id: int, count: int) -> None:
         """Close the request made at move ``count`` unanswered (nobody saw it: Discord refused
