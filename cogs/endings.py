@@ -101,6 +101,11 @@ class Endings(SequenceCog):
         await self.bot.table.server_gone(guild.id)
 
     @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """A new session (not a resume): servers that removed the bot meanwhile are gone."""
+        await self.bot.table.servers_left()
+
+    @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         await self.bot.table.table_gone(payload.thread_id)
 

@@ -3,14 +3,18 @@ several games at once in different channels."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 import pytest
+import simcord.gateway
+from simcord.backend.serializers import guild_create_payload
 from simcord.builders import ChannelHandle
 
 from bot.app import create_bot
 from bot.game import card_label, space_name
 from bot.game.cards import is_jack
-from bot.game.moves import FORFEIT, Move
+from bot.game.moves import FORFEIT, PLAY, Move
 
 from .e2e_driver import make_move
 from .e2e_helpers import Table, make_table, open_and_start, seat_actor
@@ -241,6 +245,80 @@ async def test_a_server_that_removes_the_bot_takes_its_tables_with_it(simcord_en
     assert await env.bot.db.lobbies.get_for_channel(lobby_room.id) is None
     assert await env.bot.db.tournaments.open_in_channel(hall.id) is None
     assert await env.bot.db.games.playing(alice.id) == 0  # what her game cap counts
+
+
+async def test_a_server_that_removed_the_bot_while_it_was_down_takes_its_tables_with_it(
+    simcord_env, bot_settings
+):
+    """A server removes the bot while the bot is down: Discord sends no removal when the bot
+    comes back, the server is simply not among its guilds. Its game (20 minutes a turn) went on
+    skipping turns for ever, its lobby and its tournament stayed open, all counting against
+    their people's caps. Now, once the bot is ready, the tables of every server it is no longer
+    in end as on a removal it heard; a game in another server plays on."""
+    env = simcord_env
+    other = await make_table(env, ["dave", "erin"])
+    elsewhere = await open_and_start(other)
+    table = await make_table(env, ["alice", "bob", "carol", "ann"])
+    alice, bob, carol, ann = table.players
+    played = Table(env, table.guild, table.channel, [alice, bob])
+    record = await open_and_start(played, time_limit="20m")
+    lobby_room = table.guild.create_text_channel("lobby")
+    await carol.slash(lobby_room, "sequence new")
+    hall = table.guild.create_text_channel("hall")
+    assert not (await ann.slash(hall, "tournament create", name="A", format="swiss")).ephemeral
+    moves = len(record.game.moves)
+    channels = (table.channel.id, lobby_room.id, hall.id)
+    await env.bot.close()
+    env.backend.remove_guild(table.guild.id)
+    for path in [f"/channels/{c}*" for c in channels] + [f"/guilds/{table.guild.id}*"]:
+        env.inject_error("*", path, status=403, code=50001, message="Missing Access", times=None)
+    await env.restart_bot(create_bot(bot_settings))
+    await env.settle()
+    await env.advance_time(86400)
+    stored = await env.bot.db.games.load(record.id)
+    assert stored.status == "cancelled" and len(stored.game.moves) == moves
+    assert await env.bot.db.results.get(record.id) is None
+    assert list(env.bot.games.records) == [elsewhere.id]
+    assert await env.bot.db.lobbies.get_for_channel(lobby_room.id) is None
+    assert await env.bot.db.tournaments.open_in_channel(hall.id) is None
+    assert await env.bot.db.games.playing(alice.id) == 0  # what her game cap counts
+
+
+async def test_a_server_unavailable_when_the_bot_comes_back_keeps_its_game(
+    simcord_env, bot_settings, monkeypatch
+):
+    """A server in an outage is in the bot's guilds, marked unavailable, when the bot comes
+    back (Discord lists it in READY and sends it later): its game is not ended, and plays on
+    once the server is back."""
+    env = simcord_env
+    table = await make_table(env, ["alice", "bob"])
+    record = await open_and_start(table, reminder="1h")
+    hidden = str(table.guild.id)
+    feed = simcord.gateway.FakeGateway.feed
+
+    def outage(gateway: Any, event: str, payload: Any) -> None:
+        if event == "READY":
+            payload = {**payload, "guilds": [{"id": hidden, "unavailable": True}]}
+        elif event == "GUILD_CREATE" and payload["id"] == hidden:
+            return
+        feed(gateway, event, payload)
+
+    await env.bot.close()
+    monkeypatch.setattr(simcord.gateway.FakeGateway, "feed", outage)
+    await env.restart_bot(create_bot(bot_settings))
+    await env.settle()
+    assert env.bot.get_guild(table.guild.id).unavailable
+    assert env.bot.games.find_in_channel(table.channel.id) is not None
+    monkeypatch.setattr(simcord.gateway.FakeGateway, "feed", feed)
+    back = guild_create_payload(env.backend, env.backend.get_guild(table.guild.id))
+    env.backend.emit("GUILD_CREATE", back)  # the outage is over
+    await env.settle()
+    assert not env.bot.get_guild(table.guild.id).unavailable
+    record = env.bot.games.find_in_channel(table.channel.id)
+    seat = record.game.turn
+    card = next(c for c in record.game.hands[seat] if not is_jack(c))
+    await make_move(table, record, seat, Move(PLAY, seat, card, record.game.targets(seat, card)[0]))
+    assert len(record.game.moves) == 1
 
 
 async def test_a_channel_deleted_while_the_bot_was_down_cancels_its_game(simcord_env, bot_settings):

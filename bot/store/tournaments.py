@@ -169,6 +169,12 @@ class Tournaments:
             _select_t, "WHERE guild_id = ? AND status IN ('signup', 'running')", (guild_id,)
         )
 
+    async def open_all(self) -> list[TournamentRecord]:
+        """Every tournament signing up or running on this process's shards (for start-up)."""
+        mine, params = self._db.on_my_shards("guild_id")
+        where = f"WHERE status IN ('signup', 'running') AND {mine}"
+        return await self._db.read(_select_t, where, params)
+
     async def open_by(self, organiser_id: int) -> int:
         """How many tournaments one person organises that are signing up or running."""
         return await self._db.read(_count_open, "organiser_id", organiser_id)

@@ -305,6 +305,27 @@ class Table:
         for channel_id in sorted(await self._places(guild_id)):
             await self.table_gone(channel_id)
 
+    async def servers_left(self) -> None:
+        """At READY (a new session): a server whose tables this process serves but which is
+        not among the bot's guilds removed the bot while it was down (Discord then sends no
+        removal), and is gone as on a removal. A server in an outage is among the guilds,
+        unavailable, and keeps its tables."""
+        present = self.present_guilds()
+        if present is None:
+            return
+        lobbies = await self.bot.db.lobbies.list_all()
+        served = {r.guild_id for r in self.bot.games.records.values()}
+        for guild_id in sorted((served | {lobby.guild_id for lobby in lobbies}) - present):
+            log.info("Server %d removed the bot while it was down: its tables end", guild_id)
+            await self.server_gone(guild_id)
+
+    def present_guilds(self) -> set[int] | None:
+        """The ids of the bot's guilds on this process's shards (None if unknown: without the
+        guilds intent, discord.py keeps none)."""
+        if not self.bot.intents.guilds:
+            return None
+        return {guild.id for guild in self.bot.guilds}
+
     async def _places(self, guild_id: int) -> set[int]:
         """The channels and threads of a server's active games (of this process) and open
         lobbies."""

@@ -108,6 +108,23 @@ class TournamentTables(commands.Cog):
         for tournament in await self.bot.db.tournaments.open_of_guild(guild.id):
             await self._end_gone(tournament, "the bot left its server")
 
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """A later session (not a resume; the first is :meth:`_resume`'s): the tournaments of
+        servers that removed the bot meanwhile end."""
+        if self._startup is not None and self._startup.done():
+            await self._end_left()
+
+    async def _end_left(self) -> None:
+        """End the tournaments of servers not among the bot's guilds: they removed it while it
+        was down, and Discord sends no removal then."""
+        present = self.bot.table.present_guilds()
+        if present is None:
+            return
+        for tournament in await self.bot.db.tournaments.open_all():
+            if tournament.guild_id not in present:
+                await self._end_gone(tournament, "the bot left its server while it was down")
+
     async def _end_gone(self, tournament: TournamentRecord, why: str) -> None:
         """End a tournament nobody can reach any more, as its organiser's end would."""
         with contextlib.suppress(UserError):  # it ended meanwhile
@@ -119,6 +136,7 @@ class TournamentTables(commands.Cog):
         """After a restart: re-arm show-up clocks, pair due rounds, open missing tables."""
         await self.bot.wait_until_ready()
         try:
+            await self._end_left()
             for record in await self.service.ended_match_games():
                 await self.game_ended(GameEnded(record, cancelled=record.status == "cancelled"))
             for match in await self.service.pending_deadlines():
