@@ -230,6 +230,8 @@ async def test_a_server_that_removes_the_bot_takes_its_tables_with_it(simcord_en
     await carol.slash(lobby_room, "sequence new")
     hall = table.guild.create_text_channel("hall")
     assert not (await ann.slash(hall, "tournament create", name="A", format="swiss")).ephemeral
+    await ann.slash(hall, "sequence leaderboard")  # the server's ratings are now in memory
+    assert table.guild.id in env.bot.ratings._books
     moves = len(record.game.moves)
     channels = (table.channel.id, lobby_room.id, hall.id)
     env.backend.remove_guild(table.guild.id)
@@ -245,6 +247,7 @@ async def test_a_server_that_removes_the_bot_takes_its_tables_with_it(simcord_en
     assert await env.bot.db.lobbies.get_for_channel(lobby_room.id) is None
     assert await env.bot.db.tournaments.open_in_channel(hall.id) is None
     assert await env.bot.db.games.playing(alice.id) == 0  # what her game cap counts
+    assert table.guild.id not in env.bot.ratings._books  # nor its ratings
 
 
 async def test_a_server_that_removed_the_bot_while_it_was_down_takes_its_tables_with_it(

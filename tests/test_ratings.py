@@ -130,3 +130,22 @@ async def test_the_service_applies_only_new_results(store_location: str | Path) 
         assert again.ratings == fresh.ratings
     finally:
         await db.close()
+
+
+async def test_a_forgotten_book_is_rebuilt_from_the_store(store_location: str | Path) -> None:
+    """The bot leaves a server: its book is dropped; if the bot is added again, the book is
+    rebuilt from the server's results, those recorded meanwhile included."""
+    db = await open_database(store_location)
+    try:
+        service = RatingService(db)
+        games = [await create_game(db, channel_id=100 + n) for n in range(2)]
+        await db.results.record(games[0].id, 1, [[10], [20]], 0, True, {}, now=1.0)
+        book = await service.book(1)
+        service.forget(1)
+        service.forget(2)  # a server without a book
+        await db.results.record(games[1].id, 1, [[10], [20]], 1, True, {}, now=2.0)
+        again = await service.book(1)
+        assert again is not book and again.applied == [games[0].id, games[1].id]
+        assert again.ratings == build_book(await db.results.for_guild(1, rated_only=True)).ratings
+    finally:
+        await db.close()

@@ -195,6 +195,10 @@ class RatingService:
         async with self._locks(guild_id):
             return await self._update(guild_id)
 
+    def forget(self, guild_id: int) -> None:
+        """Drop a server's book (the bot left it); it is rebuilt from the store if needed."""
+        self._books.pop(guild_id, None)
+
     async def _update(self, guild_id: int) -> RatingBook:
         results = await self.db.results.for_guild(guild_id, rated_only=True)
         book = self._books.get(guild_id)

@@ -304,6 +304,7 @@ class Table:
         reminding and timing out for ever and counting against their players' caps."""
         for channel_id in sorted(await self._places(guild_id)):
             await self.table_gone(channel_id)
+        self.bot.ratings.forget(guild_id)
 
     async def servers_left(self) -> None:
         """At READY (a new session): a server whose tables this process serves but which is
