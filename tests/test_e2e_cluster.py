@@ -336,3 +336,33 @@ async def test_a_game_won_from_a_dm_while_its_owner_is_down_is_announced_at_its_
     assert "wins" in boards(table)[-1].content
     kept = await one.run(lambda env: env.bot.games.kept_final_boards())
     assert kept == []
+
+
+async def test_a_restart_ends_no_table_of_another_process(nodes, pg_url: str, tmp_path: Path):
+    """At READY a process ends the tables of servers that removed the bot while it was down,
+    judged by its own guilds: those of its own shards only. Process 0 restarts; process 1's
+    game, lobby and tournament (a guild process 0 never sees) go on."""
+    zero, one = nodes
+    table = await table_on(one, 1, ["bea", "bob", "cal"])
+
+    async def open_tables(env: Any) -> Any:
+        record = await open_and_start(Table(env, table.guild, table.channel, table.players[:2]))
+        room = table.guild.create_text_channel("lobby")
+        await table.players[2].slash(room, "sequence new")
+        hall = table.guild.create_text_channel("hall")
+        await table.players[2].slash(hall, "tournament create", name="A", format="swiss")
+        return record, room.id, hall.id
+
+    record, room, hall = await one.run(open_tables)
+    settings = make_settings(tmp_path, database_url=pg_url, shard_count=2, shard_ids=(0,))
+
+    async def restart(env: Any) -> None:
+        await env.bot.close()
+        await env.restart_bot(create_bot(settings))
+        await env.settle()
+
+    await zero.run(restart)
+    db = zero.bot.db
+    assert (await zero.run(lambda env: db.games.load(record.id))).status == "active"
+    assert await zero.run(lambda env: db.lobbies.get_for_channel(room)) is not None
+    assert await zero.run(lambda env: db.tournaments.open_in_channel(hall)) is not None
