@@ -325,20 +325,64 @@ async def test_a_server_unavailable_when_the_bot_comes_back_keeps_its_game(
 
 
 async def test_a_channel_deleted_while_the_bot_was_down_cancels_its_game(simcord_env, bot_settings):
-    """The game's channel is deleted while the bot is down, so no deletion is heard: the first
-    post Discord refuses as an unknown channel (the turn's reminder) cancels the game, as the
-    deletion would have, instead of the game reminding and counting as theirs for ever."""
+    """The game's channel is deleted while the bot is down, so no deletion is heard: once the
+    bot is ready, it finds that Discord no longer knows the channel and cancels the game, as
+    the deletion would have, instead of the game reminding and counting as theirs for ever."""
     table = await make_table(simcord_env, ["alice", "bob"])
     record = await open_and_start(table, reminder="1h")
     await simcord_env.bot.close()
     simcord_env.backend.delete_channel(table.channel.id)
     await simcord_env.restart_bot(create_bot(bot_settings))
     await simcord_env.settle()
+    assert simcord_env.bot.games.records == {}
+    stored = await simcord_env.bot.db.games.load(record.id)
+    assert stored.status == "cancelled" and await simcord_env.bot.db.results.get(record.id) is None
+
+
+async def test_a_deletion_the_bot_did_not_hear_cancels_the_game_at_its_next_post(
+    simcord_env, monkeypatch
+):
+    """The game's channel is deleted and the bot misses the deletion: the first post Discord
+    refuses as an unknown channel (the turn's reminder) cancels the game, as the deletion
+    would have."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, reminder="1h")
+    with monkeypatch.context() as unheard:
+        unheard.setattr(simcord_env.backend, "emit", lambda *args, **kwargs: None)
+        simcord_env.backend.delete_channel(table.channel.id)
+    await simcord_env.settle()
     assert simcord_env.bot.games.find_in_channel(table.channel.id) is not None
     await simcord_env.advance_time(3600 + 5)
     assert simcord_env.bot.games.records == {}
     stored = await simcord_env.bot.db.games.load(record.id)
     assert stored.status == "cancelled" and await simcord_env.bot.db.results.get(record.id) is None
+
+
+async def test_a_channel_deleted_while_the_bot_was_down_ends_a_game_that_posts_nothing(
+    simcord_env, bot_settings
+):
+    """A game without reminders or a time limit posts nothing until someone moves, and nobody
+    can move in a deleted channel: when its channel (or a thread) was deleted while the bot
+    was down, the game stayed active for ever, listed in /sequence mygames and counted against
+    its players' caps. Now, once the bot is ready, a table whose channel Discord no longer
+    knows is gone as on a deletion; a game in an archived thread, not kept by discord.py but
+    still known to Discord, plays on."""
+    env = simcord_env
+    table = await make_table(env, ["alice", "bob"])
+    record = await open_and_start(table)
+    alice = table.players[0]
+    hall = table.guild.create_text_channel("hall")
+    side = env.backend.create_thread(hall.id, "side", alice.id)
+    aside = Table(env, table.guild, ChannelHandle(env, table.guild, side), table.players)
+    kept = await open_and_start(aside)
+    env.backend.edit_channel(side.id, {}, thread_metadata={"archived": True})
+    await env.bot.close()
+    env.backend.delete_channel(table.channel.id)
+    await env.restart_bot(create_bot(bot_settings))
+    await env.settle()
+    stored = await env.bot.db.games.load(record.id)
+    assert stored.status == "cancelled" and await env.bot.db.results.get(record.id) is None
+    assert list(env.bot.games.records) == [kept.id]
 
 
 async def test_a_thread_deleted_while_the_bot_was_down_sends_no_turn_dm(simcord_env, bot_settings):

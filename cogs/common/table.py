@@ -293,10 +293,7 @@ class Table:
         Discord no longer knows went with the channel, and is gone as on a deletion."""
         if not isinstance(channel, (discord.TextChannel, discord.ForumChannel)):
             return
-        guild = channel.guild
-        for channel_id in sorted(await self._places(guild.id) - {channel.id}):
-            if guild.get_channel_or_thread(channel_id) is None and await self._unknown(channel_id):
-                await self.table_gone(channel_id)
+        await self.places_gone(channel.guild.id)
 
     async def server_gone(self, guild_id: int) -> None:
         """The bot left a server (it was removed, or the server deleted): nobody can play its
@@ -319,6 +316,19 @@ class Table:
         for guild_id in sorted((served | {lobby.guild_id for lobby in lobbies}) - present):
             log.info("Server %d removed the bot while it was down: its tables end", guild_id)
             await self.server_gone(guild_id)
+        for guild_id in sorted(served & present):
+            await self.places_gone(guild_id)
+
+    async def places_gone(self, guild_id: int) -> None:
+        """The tables of a server whose channel or thread is not known here and that Discord
+        no longer knows either were deleted (while the bot was down, say): each is gone as on
+        a deletion, even a game that would never post again to find out."""
+        guild = self.bot.get_guild(guild_id)
+        if guild is None or guild.unavailable:
+            return
+        for channel_id in sorted(await self._places(guild_id)):
+            if guild.get_channel_or_thread(channel_id) is None and await self._unknown(channel_id):
+                await self.table_gone(channel_id)
 
     def present_guilds(self) -> set[int] | None:
         """The ids of the bot's guilds on this process's shards (None if unknown: without the
