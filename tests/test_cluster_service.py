@@ -28,7 +28,7 @@ from bot.services.events import (
     TurnStarted,
     UndoRequestLapsed,
 )
-from bot.services.games import GAMES_CHANNEL, RACE_LOST, STALE, GameService
+from bot.services.games import GAMES_CHANNEL, RACE_LOST, STALE, TURN_UNHEARD, GameService
 from bot.services.scheduler import Scheduler
 from bot.services.timing import LIMIT, REMINDER
 from bot.services.turns import TurnClock
@@ -237,11 +237,16 @@ async def test_a_timer_of_a_turn_played_on_another_process_lapses(pg_url: str, k
         user = SEATS[move.seat].user_id
         await zero.games.play(record.id, user, move.card, move.space, expected_turn=0)
         stored = await one.games.db.timers.of_game(record.id)
-        assert sorted((t.kind, t.payload["turn"]) for t in stored) == [(LIMIT, 1), (REMINDER, 1)]
+        assert sorted((t.kind, t.payload["turn"]) for t in stored) == [
+            (LIMIT, 1),
+            (REMINDER, 1),
+            (TURN_UNHEARD, 1),  # until the owner hears of the move
+        ]
         await clock.fire(TimerRecord(record.id, kind, 2.0, {"turn": 0, "seat": 0}))
         release.set()
         await one.heard_of(1)
-        assert await one.games.db.timers.of_game(record.id) == stored  # the next turn's, kept
+        kept = [t for t in stored if t.kind != TURN_UNHEARD]  # the next turn's, kept
+        assert await one.games.db.timers.of_game(record.id) == kept
         assert not [e for e in one.events if isinstance(e, TimedOut | ReminderDue)]
     finally:
         await zero.close()

@@ -21,7 +21,7 @@ from bot.game import Move, player_view, space_name
 from bot.game.ai import choose_move
 from bot.game.cards import is_jack
 from bot.game.moves import PLAY
-from bot.services.games import RACE_LOST, STALE
+from bot.services.games import RACE_LOST, STALE, TURN_UNHEARD
 
 from .cluster_harness import Node, eventually, same_person
 from .conftest import make_settings
@@ -172,6 +172,8 @@ async def test_a_move_from_a_dm_on_the_other_process(nodes) -> None:
     nxt = seat_actor(table, record, record.game.turn)
     assert nxt is not mover
     await eventually(one, lambda env: "Your turn" in (nxt.user.dm_channel.last_message.content))
+    # heard live: the mark kept for an owner that is down is gone (no second DM at a restart)
+    assert await one.run(lambda env: env.bot.db.timers.get(record.id, TURN_UNHEARD)) is None
     log = await one.run(lambda env: env.bot.db.games.log(record.id))
     assert [(e.number, e.move.card) for e in log] == [(0, card)]  # made once
     await asyncio.sleep(0.3)
@@ -366,3 +368,32 @@ async def test_a_restart_ends_no_table_of_another_process(nodes, pg_url: str, tm
     assert (await zero.run(lambda env: db.games.load(record.id))).status == "active"
     assert await zero.run(lambda env: db.lobbies.get_for_channel(room)) is not None
     assert await zero.run(lambda env: db.tournaments.open_in_channel(hall)) is not None
+
+
+async def test_a_turn_begun_from_a_dm_while_its_owner_is_down_is_announced_at_its_restart(
+    nodes, pg_url: str, tmp_path: Path
+) -> None:
+    """A move is made from a DM on process 0 while process 1, which owns the game, is down:
+    at its restart the owner posts the board, and the next player, who asked for turn DMs,
+    gets theirs, once (before, the turn's DM was never sent)."""
+    zero, one = nodes
+    table, record, mover, person = await dm_game_on_one(zero, one)
+    seat, card, space = a_normal_play(record.game)
+    nxt = seat_actor(table, record, (seat + 1) % len(record.seats))
+    assert nxt is not mover
+
+    def turn_dms() -> int:
+        return sum("Your turn" in m.content for m in nxt.user.dm_channel.history())
+
+    before = turn_dms()
+    await one.run(lambda env: env.bot.close())  # the owner is down
+    go = await choose_on_dm(zero, person, record.id, card, space)
+    await zero.run(lambda env: person.click(person.dm_channel.last_message, custom_id=go))
+    assert "Done" in person.dm_channel.last_message.content
+    settings = make_settings(tmp_path, database_url=pg_url, shard_count=2, shard_ids=(1,))
+    await one.run(lambda env: env.restart_bot(create_bot(settings)))
+    await eventually(one, lambda env: turn_dms() > before)
+    await asyncio.sleep(0.3)
+    await eventually(one, lambda env: True)
+    assert turn_dms() == before + 1
+    assert await one.run(lambda env: env.bot.db.timers.get(record.id, TURN_UNHEARD)) is None

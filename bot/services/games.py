@@ -69,6 +69,9 @@ GAMES_CHANNEL = "sequence_games"
 
 #: The stored timer of a finished game's final board that Discord refused (see the table).
 FINAL_BOARD = "final_board"
+#: The stored mark of a turn that another process's change began: its owner, who may be down,
+#: announces it (the turn's DM) at start-up unless it heard of the change live.
+TURN_UNHEARD = "turn_unheard"
 
 T = TypeVar("T")
 
@@ -197,6 +200,19 @@ class GameService:
             log.warning("Game %d ended before a restart; recording its end now", record.id)
             await self.change(record.id, _nothing)
         self.boards_behind(self.records.values())
+        await self._turns_unheard()
+
+    async def _turns_unheard(self) -> None:
+        """At start-up: a turn that another process's change began while this one was down is
+        published as :class:`TurnStarted` (its DM), once; a computer's turn resumes anyway."""
+        for mark in await self.db.timers.all(TURN_UNHEARD):
+            await self.db.timers.clear(mark.game_id, TURN_UNHEARD)
+            record = self.records.get(mark.game_id)
+            if record is None or mark.payload.get("turn") != record.game.turn_number:
+                continue  # the game moved on (or ended) since
+            if not record.seats[record.game.turn].is_computer:
+                timers = await self.db.timers.of_game(record.id)
+                self.bus.publish(TurnStarted(record, game=record.game, timers=tuple(timers)))
 
     def boards_behind(self, records: Iterable[GameRecord]) -> None:
         """Publish :class:`BoardBehind` for each of ``records`` whose latest board shows an
@@ -374,6 +390,9 @@ class GameService:
                         await self.db.timers.set(record.id, FINAL_BOARD, now, {})
                 elif new_turn:
                     await self.db.timers.replace(record.id, timers)
+                    if foreign:  # the owner may be down: it announces the turn at start-up
+                        mark = {"turn": game.turn_number}
+                        await self.db.timers.set(record.id, TURN_UNHEARD, now, mark)
                 if foreign:  # delivered to the owner at the commit, never on a rollback
                     await self.db.notify(GAMES_CHANNEL, str(record.id))
         except (StaleMoveError, GameNotActiveError):
@@ -491,6 +510,7 @@ class GameService:
             self._forget(record)
             events.append(GameEnded(record, cancelled=stored.status == "cancelled"))
         elif game.turn_number != before.turn_number or not extends:
+            await self.db.timers.clear(record.id, TURN_UNHEARD)  # heard: announced below
             timers = tuple(await self.db.timers.of_game(record.id))
             events.append(TurnStarted(record, game=game, timers=timers))
         return events
