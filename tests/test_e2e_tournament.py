@@ -232,6 +232,17 @@ async def test_four_entrant_knockout_played_to_the_end(simcord_env) -> None:
     assert all(r.rated for r in results)
 
 
+async def test_a_closed_sign_up_no_longer_says_how_to_join(simcord_env) -> None:
+    """Once the tournament started, the sign-up message said "Sign-up closed" in its footer
+    and still "Press **Join** or use `/tournament join`." above it, with no Join button left."""
+    channel, _ = await started_cup(simcord_env, ["ann", "ben"])
+    card = channel.history()[0]
+    assert card.embeds[0].title == "🏆 Cup" and not card.components
+    assert card.embeds[0].footer.text == "Sign-up closed: the tournament is running."
+    assert "Join" not in card.embeds[0].description
+    assert "/tournament join" not in card.embeds[0].description
+
+
 # ---------------------------------------------------------------------- Swiss
 async def test_six_entrant_swiss_with_no_show_drop_and_restart(simcord_env, bot_settings) -> None:
     env = simcord_env

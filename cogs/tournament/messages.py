@@ -24,7 +24,7 @@ def team_word(size: int) -> str:
 
 
 def signup_embed(snapshot: Snapshot) -> discord.Embed:
-    """The sign-up message: format, rules, entrants, how to join."""
+    """The sign-up message: format, rules, entrants, how to join (while sign-up is open)."""
     tournament = snapshot.tournament
     settings = snapshot.settings
     partners = tournament.team_size - 1
@@ -34,10 +34,12 @@ def signup_embed(snapshot: Snapshot) -> discord.Embed:
         else "Sign up your team with `/tournament join` and name your "
         + ("partner." if partners == 1 else f"{partners} partners.")
     )
+    if tournament.status != "signup":  # the footer says sign-up closed: no more how to join
+        how = ""
     embed = discord.Embed(
         title=f"🏆 {tournament.name}",
         description=f"{FORMAT_NAMES[tournament.format]} · {team_word(tournament.team_size)} · "
-        f"organised by <@{tournament.organiser_id}>\n{how}",
+        f"organised by <@{tournament.organiser_id}>\n{how}".rstrip(),
         colour=GOLD,
     )
     rules = [settings.table.preset, *describe_house_rules(settings.table)]
