@@ -45,6 +45,24 @@ async def test_the_host_cannot_rule_on_their_own_team_and_the_call_then_stands(s
     assert "stands" in call.response.content
 
 
+async def test_the_call_says_plainly_that_the_host_may_rule(simcord_env):
+    """With the host free to rule, the call said "Who rules: a member with Manage Messages who
+    is not accused or the host.", which reads as "not the host"; the host rules first now."""
+    table = await make_table(simcord_env, ["alice", "bob", "carol", "dave"])
+    record = await open_and_start(table)
+    host = table.players[0]
+    accused = 1 - team_of_user(record, host.id)
+    caller = next(p for p in players_of(table, record, 1 - accused) if p.id != host.id)
+    call = await caller.slash(table.channel, "sequence tabletalk", team=accused)
+    who = "the host or a member with Manage Messages who is not accused"
+    assert f"Who rules: {who}." in call.response.content, call.response.content
+    refused = await caller.click(call.response, label="Uphold")
+    assert refused.ephemeral
+    assert refused.response.content == f"⚠️ Only {who} may rule on this call."
+    upheld = await host.click(call.response, label="Uphold")
+    assert upheld.acknowledged and "upheld" in call.response.content
+
+
 async def test_the_caller_withdraws_and_nothing_stands(simcord_env):
     table = await make_table(simcord_env, ["alice", "bob", "carol", "dave"])
     record = await open_and_start(table)

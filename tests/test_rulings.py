@@ -59,7 +59,7 @@ def test_while_the_host_may_rule_other_players_may_not():
     allowed, reason = rule(call, RED)
     assert not allowed
     assert reason == (
-        "Only a member with Manage Messages who is not accused or the host may rule on this call."
+        "Only the host or a member with Manage Messages who is not accused may rule on this call."
     )
     assert not rule(call, BLUE)[0]  # the caller's partner is not the host
     assert not rule(call, None)[0]  # a spectator
@@ -121,11 +121,11 @@ def test_only_the_caller_may_withdraw_a_call():
 def test_who_may_rule_in_words():
     both = eligible(Call(accused=GREEN, caller=BLUE, host_team=BLUE, teams=TWO))
     assert describe_eligible(both) == (
-        "a member with Manage Messages who is not accused or the host"
+        "the host or a member with Manage Messages who is not accused"
     )
     neutral = eligible(Call(accused=RED, caller=BLUE, host_team=RED, teams=THREE))
     assert describe_eligible(neutral, lambda t: f"team {t}") == (
-        "a member with Manage Messages who is not accused or a player of team 1"
+        "a player of team 1 or a member with Manage Messages who is not accused"
     )
 
 

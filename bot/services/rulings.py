@@ -128,13 +128,14 @@ def call_stands(
 def describe_eligible(
     who: Eligible, team_name: Callable[[int], str] = TEAM_NAMES.__getitem__
 ) -> str:
-    """``"a member with Manage Messages or the host"``: who may rule, in words."""
-    parts = ["a member with Manage Messages who is not accused"]
+    """``"the host or a member with Manage Messages who is not accused"``: who may rule, in
+    words (the moderator last, so that "who is not accused" takes in nobody else)."""
+    parts = []
     if who.host:
         parts.append("the host")
     if who.teams:
         parts.append(f"a player of {_either(who.teams, team_name)}")
-    return _or(parts)
+    return _or([*parts, "a member with Manage Messages who is not accused"])
 
 
 def _either(teams: Sequence[int], team_name: Callable[[int], str]) -> str:
