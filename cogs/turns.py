@@ -103,7 +103,11 @@ class Turns(SequenceCog):
         return True
 
     async def timed_out(self, event: TimedOut) -> None:
-        """Say that the turn's time ran out, and what happens (the board follows as a move)."""
+        """Say that the turn's time ran out, and what happens (the board follows as a move).
+        A plain skip is left to its board, which says so ("… ran out of time: the turn
+        passes."): a notice before it would tell the table twice."""
+        if event.policy == "skip" and not event.forfeits:
+            return
         record = event.record
         who = seat_label(record, event.seat)
         lines = [f"⌛ {who} ran out of time."]

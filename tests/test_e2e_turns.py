@@ -35,7 +35,13 @@ def reminders(table):
 
 
 def timeouts(table):
-    return [m for m in table.channel.history() if m.content.startswith("⌛")]
+    """The messages that tell a time-out: a notice, or the board of a skipped turn."""
+    return [
+        m
+        for m in table.channel.history()
+        if m.content.startswith("⌛")
+        or any("ran out of time" in (e.description or "") for e in m.embeds)
+    ]
 
 
 async def play_one(table, record):
@@ -121,8 +127,12 @@ async def test_time_limit_skip(simcord_env):
     seat = game.turn
     await simcord_env.advance_time(10 * 60 + 1)
     assert record.game.turn != seat and record.game.moves[-1].kind == "skip"
-    assert "ran out of time" in timeouts(table)[0].content
-    assert "your turn" in table.channel.last_message.content
+    # told once, on the board the skip posts (a "⌛ … ran out of time." notice before it said
+    # the same again)
+    (told,) = timeouts(table)
+    assert told.id == table.channel.last_message.id and "your turn" in told.content
+    late = seat_actor(table, record, seat).name
+    assert told.embeds[0].description == f"**{late}** ran out of time: the turn passes."
     await simcord_env.advance_time(10 * 60 + 1)
     assert record.game.turn == seat and len(timeouts(table)) == 2  # the next player's clock ran too
 
