@@ -475,7 +475,7 @@ def _dealer_cut(record: GameRecord) -> str:
     dealer = shown_name(record.seats[game.dealer].name)
     rank = game.cut[game.dealer][0]
     if sum(card[0] == rank for card in game.cut) > 1:
-        return f"{dealer} tied for the {lowest} card and won the re-cut"
+        return f"{dealer} tied for the {lowest} card, won the re-cut"
     return f"{dealer} cut the {lowest} card"
 
 

@@ -352,7 +352,7 @@ async def test_a_tie_for_the_lowest_cut_card_is_shown_with_its_re_cut(simcord_en
     assert len(tied) == 2 and game.dealer in tied  # the premise: seed 1 ties at 12 players
     begins = next(m for m in table.channel.history() if "The game begins" in m.content).content
     dealer = record.seats[game.dealer].name
-    assert f"{dealer} tied for the lowest card and won the re-cut" in begins, begins
+    assert f"{dealer} tied for the lowest card, won the re-cut and deals " in begins, begins
     assert "cut the lowest card" not in begins, begins
 
 
