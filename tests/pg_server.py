@@ -16,6 +16,7 @@ import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 BIN_DIRS = tuple(f"/usr/lib/postgresql/{major}/bin" for major in (15, 16, 17))
@@ -46,6 +47,35 @@ def temporary_server(*, durable: bool = False) -> Iterator[str]:
     ``CREATE DATABASE`` is then fast. ``durable=True`` keeps PostgreSQL's defaults (``fsync``
     and ``synchronous_commit`` on), for benches.
     """
+    with controlled_server(durable=durable) as server:
+        yield server.url
+
+
+@dataclass
+class Server:
+    """A running test server: the URL of its ``postgres`` database, and ``pg_ctl`` to stop it
+    and start it again on the same port (an outage, as an admin's restart makes one)."""
+
+    url: str
+    pg_ctl: list[str]
+    start_args: list[str]
+
+    def stop(self, mode: str = "fast") -> None:
+        """``pg_ctl stop -m mode``: ``fast`` ends every session, as a restart does."""
+        _run(*self.pg_ctl, "-m", mode, "-w", "stop")
+
+    def start(self) -> None:
+        """``pg_ctl start``, waiting until it accepts connections."""
+        _run(*self.pg_ctl, *self.start_args, "-w", "start")
+
+
+def _run(*args: str) -> None:
+    subprocess.run(list(args), check=True, capture_output=True, timeout=120)
+
+
+@contextlib.contextmanager
+def controlled_server(*, durable: bool = False) -> Iterator[Server]:
+    """:func:`temporary_server`, yielding the :class:`Server` (its URL, ``stop``, ``start``)."""
     bin_dir = find_bin()
     if bin_dir is None:
         raise FileNotFoundError("PostgreSQL's initdb was not found (install Debian's postgresql).")
@@ -58,15 +88,16 @@ def temporary_server(*, durable: bool = False) -> Iterator[str]:
     options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
     if not durable:
         options += " -c fsync=off -c full_page_writes=off"
-
-    def run(*args: str) -> None:
-        subprocess.run([*as_user, *args], check=True, capture_output=True, timeout=120)
-
+    pg_ctl = [*as_user, str(bin_dir / "pg_ctl"), "-D", str(data)]
+    server = Server(
+        f"postgresql://{USER}@127.0.0.1:{port}/postgres",
+        pg_ctl,
+        ["-o", options, "-l", str(folder / "log")],
+    )
     try:
-        run(str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", USER,
-            "-E", "UTF8", "--locale=C")
-        run(str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log"),
-            "-w", "start")
+        _run(*as_user, str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", USER,
+             "-E", "UTF8", "--locale=C")
+        server.start()
     except subprocess.CalledProcessError as error:
         log = folder / "log"
         detail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
@@ -75,10 +106,10 @@ def temporary_server(*, durable: bool = False) -> Iterator[str]:
             f"PostgreSQL did not start: {error.stderr.decode(errors='replace')}{detail}"
         ) from error
     try:
-        yield f"postgresql://{USER}@127.0.0.1:{port}/postgres"
+        yield server
     finally:
         with contextlib.suppress(subprocess.SubprocessError):
-            run(str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
+            server.stop("immediate")
         shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -20,7 +20,7 @@ import aiosqlite
 
 from .base import Store
 from .connection import Connection, current
-from .errors import DatabaseUnreadableError, IntegrityError, StoreError
+from .errors import DatabaseUnavailableError, DatabaseUnreadableError, IntegrityError, StoreError
 from .migrations import MIGRATIONS, current_version, migrate
 
 log = logging.getLogger(__name__)
@@ -37,6 +37,14 @@ _UNUSABLE = {
     11: "the file is damaged (database disk image is malformed)",  # SQLITE_CORRUPT
     14: "the file cannot be opened",  # SQLITE_CANTOPEN
     26: "the file is not a SQLite database",  # SQLITE_NOTADB
+}
+
+#: SQLite primary result codes that mean the file cannot be written just now.
+_BUSY = {
+    5: "another process holds its lock (an open sqlite3 shell, a backup?) longer than the "
+    "busy timeout",  # SQLITE_BUSY
+    6: "a table is locked",  # SQLITE_LOCKED
+    13: "the disk is full",  # SQLITE_FULL
 }
 
 
@@ -258,6 +266,9 @@ async def _check(conn: Connection, pragma: str) -> list[str]:
 
 def _translate(path: Path, error: sqlite3.Error) -> StoreError:
     code = getattr(error, "sqlite_errorcode", None)
+    busy = _BUSY.get(code & 0xFF) if isinstance(code, int) else None
+    if busy is not None:
+        return DatabaseUnavailableError(f"The database file {path} cannot be written now: {busy}.")
     reason = _UNUSABLE.get(code & 0xFF) if isinstance(code, int) else None
     if reason is None and isinstance(error, sqlite3.DatabaseError):
         text = str(error).lower()

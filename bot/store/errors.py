@@ -46,7 +46,14 @@ class MigrationError(StoreError):
 
 
 class DatabaseUnavailableError(StoreError):
-    """The database server cannot be reached or refuses the connection (PostgreSQL)."""
+    """The database cannot be used just now: the server cannot be reached, refuses the
+    connection or is shutting down (PostgreSQL); the file is locked by another process for
+    longer than the busy timeout, or its disk is full (SQLite). Trying again later may work."""
+
+
+#: The store cannot be used now (down, locked, full, read-only): nothing was saved, and the
+#: same change may succeed once an admin has set it right. No restart is needed.
+OUTAGES = (DatabaseUnavailableError, DatabaseUnreadableError)
 
 
 class NotFoundError(StoreError):

@@ -51,6 +51,15 @@ def placeholders(sql: str) -> str:
     return "".join(out)
 
 
+#: Errors of a server that is going away, starting or out of resources (SQLSTATE classes 08,
+#: 57 and 53), not of the statement: the same statement may succeed later.
+_UNAVAILABLE = (
+    asyncpg.PostgresConnectionError,
+    asyncpg.OperatorInterventionError,
+    asyncpg.InsufficientResourcesError,
+)
+
+
 def rowcount(status: str) -> int:
     """The row count at the end of a command status (``UPDATE 3``, ``INSERT 0 1``), else 0."""
     last = status.rsplit(" ", 1)[-1]
@@ -63,6 +72,8 @@ def _store_error(error: Exception) -> StoreError:
     message = getattr(error, "message", None) or type(error).__name__
     if isinstance(error, asyncpg.IntegrityConstraintViolationError):
         return IntegrityError(message)
+    if isinstance(error, _UNAVAILABLE):  # a lost connection, a shutdown, a full disk
+        return DatabaseUnavailableError(f"The PostgreSQL database cannot be used now: {message}")
     return StoreError(f"Database error: {message}")
 
 

@@ -10,12 +10,18 @@ from typing import Any
 import discord
 
 from bot.services.errors import UserError
+from bot.store.errors import OUTAGES
 
 from .lengths import message_chunks
 
 log = logging.getLogger(__name__)
 
 SORRY = "Something went wrong on our side; please try again. Nothing you did was lost."
+#: The answer when the store cannot be used (a database server down, a file locked or full).
+DATABASE_DOWN = (
+    "⚠️ I cannot reach my database just now, so nothing was saved. Please try again in a "
+    "minute; if this goes on, tell a server admin."
+)
 
 
 async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
@@ -55,12 +61,17 @@ async def show_answer(
 
 @contextlib.asynccontextmanager
 async def reporting(interaction: discord.Interaction) -> AsyncIterator[None]:
-    """Turn a :class:`UserError` raised inside into an ephemeral answer to the user; answer a
-    bug with an apology before it propagates."""
+    """Turn a :class:`UserError` raised inside into an ephemeral answer to the user, and a store
+    that cannot be used now into :data:`DATABASE_DOWN`; answer a bug with an apology before it
+    propagates."""
     try:
         yield
     except UserError as error:
         await reply(interaction, f"⚠️ {error}")
+    except OUTAGES as error:  # not a bug: the admin is told once per try, without a traceback
+        log.warning("A command found the store unusable: %s", error)
+        with contextlib.suppress(discord.HTTPException):
+            await reply(interaction, DATABASE_DOWN)
     except Exception:
         # A bug: apologise (nothing the player did is lost: moves are saved before any reply),
         # then let discord.py's error handling log it as usual.

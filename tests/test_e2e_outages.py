@@ -1,0 +1,115 @@
+"""The store fails while the bot runs: PostgreSQL stopped (``pg_ctl stop -m fast``) and started
+again, or the SQLite file locked by another process (an admin's ``BEGIN IMMEDIATE``) for longer
+than the busy timeout. Players are told the bot cannot reach its database, nothing half-done is
+shown, the bot needs no restart when the store is back, and timers that fell due meanwhile run
+then."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.config import Settings
+from bot.game import space_name
+from bot.game.cards import is_jack
+from bot.store.connection import Connection
+from cogs.common.replies import DATABASE_DOWN
+
+from . import pg_server
+from .conftest import make_settings
+from .e2e_helpers import make_table, open_and_start, seat_actor
+
+#: A computer's pause: longer than SimCord's settle window (5 s), which runs shorter sleeps at once.
+PAUSE = 30.0
+
+
+class FileLocked:
+    """SQLite: another process holds the write lock (``BEGIN IMMEDIATE``) until :meth:`end`."""
+
+    def __init__(self, path: Path) -> None:
+        self.settings: dict[str, Any] = {"database_path": path}
+        self._holder: sqlite3.Connection | None = None
+
+    async def begin(self, bot: Any) -> None:
+        await bot.db.read(_short_busy_timeout)  # the bot waits 10 s: the test 50 ms
+        self._holder = sqlite3.connect(self.settings["database_path"], isolation_level=None)
+        self._holder.execute("BEGIN IMMEDIATE")
+
+    async def end(self) -> None:
+        assert self._holder is not None
+        self._holder.execute("ROLLBACK")
+        self._holder.close()
+
+
+class ServerStopped:
+    """PostgreSQL: the server is stopped (``-m fast``: every session ends) until :meth:`end`."""
+
+    def __init__(self, server: pg_server.Server) -> None:
+        url = pg_server.create_database_now(server.url, "outage")
+        self.settings: dict[str, Any] = {"database_url": url}
+        self.server = server
+
+    async def begin(self, bot: Any) -> None:
+        self.server.stop("fast")
+
+    async def end(self) -> None:
+        self.server.start()
+
+
+async def _short_busy_timeout(conn: Connection) -> None:
+    await conn.execute("PRAGMA busy_timeout = 50")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def outage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+    """How the store fails, on each backend."""
+    if request.param == "sqlite":
+        yield FileLocked(tmp_path / "sequence.db")
+        return
+    if pg_server.find_bin() is None:
+        pytest.skip("PostgreSQL is not installed (no initdb).")
+    with pg_server.controlled_server() as server:
+        yield ServerStopped(server)
+
+
+@pytest.fixture
+def bot_settings(outage: Any, tmp_path: Path) -> Settings:
+    return make_settings(tmp_path, computer_move_delay=PAUSE, **outage.settings)
+
+
+def timeouts(table: Any) -> list[Any]:
+    return [m for m in table.channel.history() if m.content.startswith("⌛")]
+
+
+async def play_one(table: Any, record: Any) -> Any:
+    """The player to move plays a normal card by command; the answer."""
+    game = record.game
+    seat = game.turn
+    card = next(c for c in game.hands[seat] if not is_jack(c) and game.targets(seat, c))
+    actor = seat_actor(table, record, seat)
+    return await actor.slash(
+        table.channel, "sequence play", card=card, space=space_name(game.targets(seat, card)[0])
+    )
+
+
+async def test_a_move_during_an_outage_is_refused_clearly_and_made_once_it_is_over(
+    simcord_env, outage
+):
+    """Before: "Something went wrong on our side" for a move the bot could not save."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table)
+    posted = len(list(table.channel.history()))
+    await outage.begin(table.bot)
+    refused = await play_one(table, record)
+    assert refused.ephemeral and refused.response.content == DATABASE_DOWN
+    assert record.game.moves == [] and len(list(table.channel.history())) == posted
+    await outage.end()
+    await simcord_env.advance_time(60)  # no restart: the store is used again as it answers
+    played = await play_one(table, record)
+    assert played.ephemeral and len(record.game.moves) == 1
+    assert "played" in table.channel.last_message.embeds[0].description
+    assert await table.bot.db.alive()  # on PostgreSQL, the listening connection is back too
