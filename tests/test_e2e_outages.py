@@ -113,3 +113,41 @@ async def test_a_move_during_an_outage_is_refused_clearly_and_made_once_it_is_ov
     assert played.ephemeral and len(record.game.moves) == 1
     assert "played" in table.channel.last_message.embeds[0].description
     assert await table.bot.db.alive()  # on PostgreSQL, the listening connection is back too
+
+
+async def test_a_time_limit_due_during_an_outage_is_applied_once_it_is_over(
+    simcord_env, outage
+):
+    """Before: the time-out failed once and was dropped; the turn waited until a restart."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, time_limit="10m", on_timeout="skip")
+    seat = record.game.turn
+    await outage.begin(table.bot)
+    await simcord_env.advance_time(10 * 60 + 1)
+    assert record.game.moves == [] and timeouts(table) == []
+    await simcord_env.advance_time(10 * 60)  # still down: tried again, and again later
+    assert record.game.moves == []
+    await outage.end()
+    await simcord_env.advance_time(60)
+    assert [(m.kind, m.seat) for m in record.game.moves] == [("skip", seat)]
+    assert len(timeouts(table)) == 1
+
+
+async def test_a_computer_move_due_during_an_outage_is_made_once_it_is_over(
+    simcord_env, outage
+):
+    """Before: the computer's move failed once and it never moved again until a restart."""
+    table = await make_table(simcord_env, ["alice"])
+    (alice,) = table.players
+    lobby = (await alice.slash(table.channel, "sequence new")).response
+    await alice.slash(table.channel, "sequence addbot", level="medium")
+    table.bot.lobbies.new_seed = lambda: 3  # seed 3: the second seat (the computer) starts
+    await alice.click(lobby, label="Start")
+    record = table.game()
+    await outage.begin(table.bot)
+    await simcord_env.advance_time(PAUSE + 1)
+    assert record.game.moves == []
+    await outage.end()
+    await simcord_env.advance_time(60)
+    assert [m.kind for m in record.game.moves] == ["play"]
+    assert "played" in table.channel.last_message.embeds[0].description

@@ -5,7 +5,9 @@ its deadline and cancelling drops it. Due callbacks run as their own tasks, so a
 one never delays the others. Arming a timer is a heap push: the sleeping task is woken only when
 the new deadline comes before the one it sleeps towards. After a long downtime, overdue timers
 are started in batches with a yield to the event loop between them, and at most ``concurrency``
-callbacks run at once, so a backlog of thousands never stalls the bot.
+callbacks run at once, so a backlog of thousands never stalls the bot. A callback that finds
+the store unusable (a database down, a file locked) runs again :data:`RETRY` seconds later, until
+the store answers: a timer that falls due during an outage is late, never lost.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import heapq
 import itertools
 import logging
 from collections.abc import Awaitable, Callable, Hashable
+
+from bot.store.errors import OUTAGES
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +30,8 @@ Sleep = Callable[[float], Awaitable[object]]
 BATCH = 50
 #: Callbacks running at once; the next due one starts when one of them ends.
 CONCURRENCY = 100
+#: Seconds before a callback that found the store unusable (down, locked, full) runs again.
+RETRY = 30.0
 
 
 class Scheduler:
@@ -169,9 +175,13 @@ class Scheduler:
         self._slots.release()
         self._tell_caught_up()
 
-    @staticmethod
-    async def _run(key: Hashable, callback: Callback) -> None:
+    async def _run(self, key: Hashable, callback: Callback) -> None:
         try:
             await callback()
+        except OUTAGES as error:  # nothing was saved: the same change, once the store is back
+            if key not in self._entries:  # unless set again meanwhile (a move, a new deadline)
+                log.warning("The timer %r waits for the store (%s); again in %.0f s",
+                            key, error, RETRY)
+                self.at(key, self.clock() + RETRY, callback)
         except Exception:
             log.exception("The timer %r failed", key)
