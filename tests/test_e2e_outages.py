@@ -22,6 +22,7 @@ from cogs.common.replies import DATABASE_DOWN
 from . import pg_server
 from .conftest import make_settings
 from .e2e_helpers import make_table, open_and_start, seat_actor
+from .test_e2e_tournament import snapshot, started_cup
 
 #: A computer's pause: longer than SimCord's settle window (5 s), which runs shorter sleeps at once.
 PAUSE = 30.0
@@ -151,3 +152,20 @@ async def test_a_computer_move_due_during_an_outage_is_made_once_it_is_over(
     await simcord_env.advance_time(60)
     assert [m.kind for m in record.game.moves] == ["play"]
     assert "played" in table.channel.last_message.embeds[0].description
+
+
+async def test_a_show_up_deadline_due_during_an_outage_is_applied_once_it_is_over(
+    simcord_env, outage
+):
+    """Before: the tournament's show-up deadline failed once and the match waited, pending,
+    until a restart."""
+    env = simcord_env
+    channel, _ = await started_cup(env, ["ann", "ben"], show_up="10m")
+    (match,) = (await snapshot(env.bot, channel)).round_matches(1)
+    await outage.begin(env.bot)
+    await env.advance_time(10 * 60 + 1)
+    await outage.end()
+    assert (await snapshot(env.bot, channel)).round_matches(1)[0].status == "pending"
+    await env.advance_time(60)
+    (decided,) = (await snapshot(env.bot, channel)).round_matches(1)
+    assert (decided.id, decided.status, decided.outcome) == (match.id, "done", "double_forfeit")

@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.services.errors import UserError
 from bot.services.events import GameEnded, GameStarted
 from bot.services.tournament import ELIMINATION, Progress, Snapshot, TournamentService
+from bot.store.errors import OUTAGES
 from bot.store.lobbies import LobbyRecord
 from bot.store.tournaments import MatchRecord, TournamentRecord
 from cogs.lobby import lobby_embed, lobby_view
@@ -168,6 +169,9 @@ class TournamentTables(commands.Cog):
             progress = await self.service.expire(match_id)
             if progress is not None:
                 await self.publish(progress)
+        except OUTAGES:
+            self.deadlines.add(match_id)  # the scheduler runs it again once the store answers
+            raise
         except Exception:
             log.exception("The show-up deadline of match %d failed", match_id)
 
