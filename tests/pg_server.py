@@ -113,6 +113,16 @@ def controlled_server(*, durable: bool = False) -> Iterator[Server]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def accepts_connections(server: Server) -> bool:
+    """True when the server's port takes a connection (it is running)."""
+    port = int(server.url.rsplit(":", 1)[1].split("/")[0])
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    except OSError:
+        return False
+    return True
+
+
 def database_url(server_url: str, name: str) -> str:
     """The URL of database ``name`` on the server of ``server_url``."""
     return server_url.rsplit("/", 1)[0] + "/" + name

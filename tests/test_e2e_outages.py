@@ -6,6 +6,7 @@ then."""
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +25,7 @@ from .conftest import make_settings
 from .e2e_helpers import make_table, open_and_start, seat_actor
 from .test_e2e_tournament import snapshot, started_cup
 
+_DATABASES = itertools.count(1)
 #: A computer's pause: longer than SimCord's settle window (5 s), which runs shorter sleeps at once.
 PAUSE = 30.0
 
@@ -49,8 +51,8 @@ class FileLocked:
 class ServerStopped:
     """PostgreSQL: the server is stopped (``-m fast``: every session ends) until :meth:`end`."""
 
-    def __init__(self, server: pg_server.Server) -> None:
-        url = pg_server.create_database_now(server.url, "outage")
+    def __init__(self, server: pg_server.Server, name: str) -> None:
+        url = pg_server.create_database_now(server.url, name)
         self.settings: dict[str, Any] = {"database_url": url}
         self.server = server
 
@@ -65,16 +67,26 @@ async def _short_busy_timeout(conn: Connection) -> None:
     await conn.execute("PRAGMA busy_timeout = 50")
 
 
+@pytest.fixture(scope="module")
+def server() -> Iterator[pg_server.Server]:
+    """One PostgreSQL server for the module (each test stops and starts it: a database each)."""
+    if pg_server.find_bin() is None:
+        pytest.skip("PostgreSQL is not installed (no initdb).")
+    with pg_server.controlled_server() as started:
+        yield started
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def outage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
     """How the store fails, on each backend."""
     if request.param == "sqlite":
         yield FileLocked(tmp_path / "sequence.db")
         return
-    if pg_server.find_bin() is None:
-        pytest.skip("PostgreSQL is not installed (no initdb).")
-    with pg_server.controlled_server() as server:
-        yield ServerStopped(server)
+    server = request.getfixturevalue("server")
+    stopped = ServerStopped(server, f"outage_{next(_DATABASES)}")
+    yield stopped
+    if not pg_server.accepts_connections(server):  # a test that failed while it was down
+        server.start()
 
 
 @pytest.fixture
@@ -83,7 +95,13 @@ def bot_settings(outage: Any, tmp_path: Path) -> Settings:
 
 
 def timeouts(table: Any) -> list[Any]:
-    return [m for m in table.channel.history() if m.content.startswith("⌛")]
+    """The messages that tell a time-out: a notice, or the board of a skipped turn."""
+    return [
+        m
+        for m in table.channel.history()
+        if m.content.startswith("⌛")
+        or any("ran out of time" in (e.description or "") for e in m.embeds)
+    ]
 
 
 async def play_one(table: Any, record: Any) -> Any:
