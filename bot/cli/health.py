@@ -149,11 +149,14 @@ async def postgres_problem(url: str, timeout: float = 10.0) -> str | None:
 
 
 def heartbeat_problem(path: Path, max_age: float) -> str | None:
-    """Why ``path`` shows that ``run`` is not connected, or None."""
+    """Why ``path`` shows that ``run`` is not connected to Discord or its database, or None."""
     try:
         age = time.time() - path.stat().st_mtime
     except FileNotFoundError:
         return f"no heartbeat in {path} yet: the bot has not connected to Discord."
     if age > max_age:
-        return f"the last heartbeat in {path} was {age:.0f} s ago: the bot is not connected."
+        return (
+            f"the last heartbeat in {path} was {age:.0f} s ago: the bot is not connected to "
+            "Discord, or its database does not answer."
+        )
     return None
