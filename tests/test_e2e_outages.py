@@ -187,3 +187,29 @@ async def test_a_show_up_deadline_due_during_an_outage_is_applied_once_it_is_ove
     await env.advance_time(60)
     (decided,) = (await snapshot(env.bot, channel)).round_matches(1)
     assert (decided.id, decided.status, decided.outcome) == (match.id, "done", "double_forfeit")
+
+
+async def test_a_tournament_step_cut_short_by_an_outage_is_completed_once_it_is_over(
+    simcord_env, outage, monkeypatch
+):
+    """The store fails half way through a tournament's step: the match's result is saved, and
+    the write that ends the tournament (or pairs its next round) is refused. Before, the
+    tournament stayed running with no match to play until the bot restarted."""
+    env = simcord_env
+    channel, _ = await started_cup(env, ["ann", "ben"], show_up="10m")
+    tournaments = env.bot.db.tournaments
+    save = tournaments.save
+
+    async def down_before_the_save(record: Any) -> None:
+        monkeypatch.undo()
+        await outage.begin(env.bot)
+        await save(record)
+
+    monkeypatch.setattr(tournaments, "save", down_before_the_save)
+    await env.advance_time(10 * 60 + 1)  # the show-up deadline: both forfeit, the cup ends
+    await outage.end()
+    (match,) = (await snapshot(env.bot, channel)).round_matches(1)
+    cup = (await snapshot(env.bot, channel)).tournament
+    assert (match.status, cup.status) == ("done", "running")  # the result saved, not the end
+    await env.advance_time(60)
+    assert (await snapshot(env.bot, channel)).tournament.status == "finished"

@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.services.errors import UserError
 from bot.services.events import GameEnded, GameStarted
+from bot.services.scheduler import RETRY
 from bot.services.tournament import ELIMINATION, Progress, Snapshot, TournamentService
 from bot.store.errors import OUTAGES
 from bot.store.lobbies import LobbyRecord
@@ -47,6 +48,8 @@ log = logging.getLogger(__name__)
 
 PINGS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 QUIET = discord.AllowedMentions.none()
+#: The scheduler's key of the recovery after a store outage cut a tournament's step short.
+RECOVERY = ("tournaments", "recover")
 
 
 def match_text(snapshot: Snapshot, match: MatchRecord) -> str:
@@ -138,14 +141,35 @@ class TournamentTables(commands.Cog):
         await self.bot.wait_until_ready()
         try:
             await self._end_left()
-            for record in await self.service.ended_match_games():
-                await self.game_ended(GameEnded(record, cancelled=record.status == "cancelled"))
+            await self._record_ended_games()
             for match in await self.service.pending_deadlines():
                 self.arm(match)
-            for progress in await self.service.resume():
-                await self.publish(progress)
+            await self._pair_due_rounds()
+        except OUTAGES as error:
+            log.warning("Resuming the tournaments waits for the store: %s", error)
+            self.recover_later()
         except Exception:
             log.exception("Resuming the tournaments failed")
+
+    async def _record_ended_games(self) -> None:
+        """Match games that ended while their result could not be recorded (a restart)."""
+        for record in await self.service.ended_match_games():
+            await self.game_ended(GameEnded(record, cancelled=record.status == "cancelled"))
+
+    async def _pair_due_rounds(self) -> None:
+        """Rounds due and tables still missing, paired and opened."""
+        for progress in await self.service.resume():
+            await self.publish(progress)
+
+    def recover_later(self) -> None:
+        """A tournament's step failed half way because the store could not be used (a result
+        saved, the next round not paired): finish it once the store answers (the scheduler
+        runs the recovery again while the store is still down)."""
+        self.bot.scheduler.at(RECOVERY, self.bot.clock() + RETRY, self._recover)
+
+    async def _recover(self) -> None:
+        await self._record_ended_games()
+        await self._pair_due_rounds()
 
     # ------------------------------------------------------------------ show-up clocks
     def arm(self, match: MatchRecord) -> None:
@@ -171,6 +195,7 @@ class TournamentTables(commands.Cog):
                 await self.publish(progress)
         except OUTAGES:
             self.deadlines.add(match_id)  # the scheduler runs it again once the store answers
+            self.recover_later()  # and whatever it decided before the store failed goes on
             raise
         except Exception:
             log.exception("The show-up deadline of match %d failed", match_id)
@@ -230,7 +255,12 @@ class TournamentTables(commands.Cog):
         """A match's game ended: record the result, or play the match again if cancelled."""
         record = event.record
         if not event.cancelled:
-            progress = await self.service.game_finished(record)
+            try:
+                progress = await self.service.game_finished(record)
+            except OUTAGES as error:
+                log.warning("Game %d's match waits for the store: %s", record.id, error)
+                self.recover_later()
+                return
             if progress is not None:
                 await self.publish(progress)
             return
