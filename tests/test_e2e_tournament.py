@@ -12,6 +12,7 @@ import pytest
 from bot.app import create_bot
 from bot.game import player_view
 from bot.game.ai import choose_move
+from bot.store import Seat
 
 from .e2e_driver import make_move, play_to_the_end, seat_to_act
 from .e2e_helpers import Table
@@ -482,9 +483,13 @@ async def test_matches_are_played_as_drawn_and_a_double_no_show_advances_nobody(
     match = match_of(snap, 1, "ben")
     thread = thread_of(channel, match)
 
-    # the host seats two computers and starts: not the match as drawn, so it is stopped
-    await ben.slash(thread, "sequence addbot", level="easy")
-    await ben.slash(thread, "sequence addbot", level="easy")
+    # the host cannot seat computers in a match's lobby; one seated so (by an older release)
+    # is not the match as drawn: its game is stopped
+    refused = await ben.slash(thread, "sequence addbot", level="easy")
+    assert refused.ephemeral and "tournament match" in refused.response.content
+    lobby = await env.bot.db.lobbies.get_for_channel(thread.id)
+    lobby.seats += [Seat(-n, f"Bot {n} (easy bot)", None, "easy") for n in (1, 2)]
+    await env.bot.db.lobbies.save(lobby)
     started = await ben.slash(thread, "sequence start")
     assert not started.ephemeral
     assert env.bot.games.find_in_channel(thread.id) is None
@@ -892,3 +897,38 @@ async def test_rounds_outside_a_swiss_tournament_are_refused(simcord_env, fmt) -
     assert channel.history() == []
     created = await ann.slash(channel, "tournament create", name="Cup", format=fmt)
     assert not created.ephemeral, created.response.content
+
+
+async def test_a_match_lobby_offers_only_what_a_match_allows(simcord_env) -> None:
+    """A match's lobby showed the casual lobby's text ("Join, pick a team, then the host
+    presses **Start**") and its Switch team, Cancel and computer controls, and took a switch,
+    a kick or a computer: each made a game that was then stopped as not the match as drawn.
+    Now it says how the match starts, shows Join, Leave and Start, and refuses the rest; a
+    player who leaves and sits down again is seated on their own side."""
+    env = simcord_env
+    channel, (ann, ben) = await started_cup(env, ["ann", "ben"])
+    snap = await snapshot(env.bot, channel)
+    match = match_of(snap, 1, "ann")
+    thread = thread_of(channel, match)
+    card = next(m for m in thread.history() if m.embeds and "lobby" in m.embeds[0].title)
+    assert "I'm here" in card.embeds[0].description
+    assert "pick a team" not in card.embeds[0].description
+    labels = [c.label for row in card.components for c in row.children]
+    assert labels == ["Join", "Leave", "Start"]
+    host = ann if (await env.bot.db.lobbies.get_for_channel(thread.id)).host_id == ann.id else ben
+    other = ben if host is ann else ann
+    for command, options in (
+        ("sequence addbot", {"level": "easy"}),
+        ("sequence kick", {"player": other}),
+        ("sequence team", {"player": other, "team": 0}),
+    ):
+        refused = await host.slash(thread, command, **options)
+        assert refused.ephemeral and "tournament match" in refused.response.content, command
+    lobby = await env.bot.db.lobbies.get_for_channel(thread.id)
+    before = [(s.user_id, s.team) for s in lobby.seats]
+    await other.click(card, label="Leave")
+    await other.click(card, label="Join")
+    after = (await env.bot.db.lobbies.get_for_channel(thread.id)).seats
+    assert sorted((s.user_id, s.team) for s in after) == sorted(before)
+    await check_in(channel, match, [ann, ben])
+    assert game_in(env.bot, match) is not None

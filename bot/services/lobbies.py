@@ -116,14 +116,17 @@ class LobbyService:
             if len(lobby.seats) >= MAX_PLAYERS:
                 raise UserError(f"The lobby is full: {MAX_PLAYERS} players at most.")
             match = tournament_match(lobby)
+            team = None
             if match is not None:
-                if person.user_id not in await self._match_players(match):
+                sides = await self._match_sides(match)
+                if person.user_id not in sides:
                     raise UserError(
                         "This lobby is a tournament match: only the players drawn for it sit here."
                     )
+                team = sides[person.user_id]  # back on their own side
             elif self.caps is not None:
                 await self.caps.may_take_seat(person.user_id)
-            lobby.seats.append(_seat(person, None))
+            lobby.seats.append(_seat(person, team))
             await self.db.lobbies.save(lobby)
             return lobby
 
@@ -149,6 +152,7 @@ class LobbyService:
         """Move to the next team (Blue -> Green -> [Red ->] Blue)."""
         async with self._locks(channel_id):
             lobby = await self.get(channel_id)
+            _require_open_seating(lobby)
             _find(lobby, user_id, "You are not in this lobby: join it first.")
             teams = _freeze_teams(lobby)
             _set_team(lobby, user_id, (teams[user_id] + 1) % lobby_team_count(lobby))
@@ -161,6 +165,7 @@ class LobbyService:
         """The host puts a player (or a computer) on a team."""
         async with self._locks(channel_id):
             lobby = await self.get(channel_id)
+            _require_open_seating(lobby)
             _require_host(lobby, actor_id, "choose teams")
             _find(lobby, target_id, "That player is not in this lobby.")
             if not 0 <= team < lobby_team_count(lobby):
@@ -174,6 +179,7 @@ class LobbyService:
         """The host removes a player or a computer from the lobby."""
         async with self._locks(channel_id):
             lobby = await self.get(channel_id)
+            _require_open_seating(lobby)
             _require_host(lobby, actor_id, "remove players")
             if target_id == actor_id:
                 raise UserError("You cannot kick yourself: use Leave.")
@@ -205,14 +211,19 @@ class LobbyService:
             f"decided. The organiser{organiser} can decide it with `/tournament report`."
         )
 
-    async def _match_players(self, match: dict[str, Any]) -> set[int]:
-        """The people drawn for a tournament match (both entrants' members)."""
+    async def _match_sides(self, match: dict[str, Any]) -> dict[int, int]:
+        """The people drawn for a tournament match, each with the team they play on (the
+        first entrant's members Blue, the second's Green)."""
         record = await self.db.tournaments.match(int(match.get("match", 0)))
         if record is None:
-            return set()
-        entrants = await self.db.tournaments.entrants(record.tournament_id)
-        sides = {record.entrant_a, record.entrant_b}
-        return {user for entrant in entrants if entrant.id in sides for user in entrant.user_ids}
+            return {}
+        entrants = {e.id: e for e in await self.db.tournaments.entrants(record.tournament_id)}
+        return {
+            user: team
+            for team, side in enumerate((record.entrant_a, record.entrant_b))
+            if side in entrants
+            for user in entrants[side].user_ids
+        }
 
     async def add_computer(
         self, channel_id: int, actor_id: int, level: str, team: int | None = None
@@ -222,6 +233,7 @@ class LobbyService:
             raise UserError(f"Unknown level {level!r}: choose easy, medium or hard.")
         async with self._locks(channel_id):
             lobby = await self.get(channel_id)
+            _require_open_seating(lobby)
             _require_host(lobby, actor_id, "add computer players")
             if len(lobby.seats) >= MAX_PLAYERS:
                 raise UserError(f"The lobby is full: {MAX_PLAYERS} players at most.")
@@ -404,6 +416,16 @@ def _find(lobby: LobbyRecord, user_id: int, missing: str) -> Seat:
         if seat.user_id == user_id:
             return seat
     raise UserError(missing)
+
+
+def _require_open_seating(lobby: LobbyRecord) -> None:
+    """Refuse to change a tournament match's seating: its teams are the entrants drawn for it
+    (a game seated otherwise is stopped, and the match seated again)."""
+    if tournament_match(lobby) is not None:
+        raise UserError(
+            "This lobby is a tournament match: its players sit on the sides drawn for them, "
+            "and nobody else joins."
+        )
 
 
 def _require_host(lobby: LobbyRecord, actor_id: int, action: str) -> None:
