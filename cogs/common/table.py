@@ -14,6 +14,7 @@ import io
 import logging
 from collections.abc import Callable
 from functools import partial
+from math import inf
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -62,6 +63,8 @@ UNKNOWN_CHANNEL = 10003
 #: Seconds before a refused final board is tried again: doubled after each refusal; after the
 #: try that waited the longest (some two hours in all), it is given up (the channel may be gone).
 RETRY_FIRST, RETRY_MOST = 60.0, 3600.0
+#: The key of the scheduler's next try of a game's board that Discord refused for a while.
+BOARD_RETRY = "board-retry"
 
 
 def seat_names(record: GameRecord) -> list[str]:
@@ -97,6 +100,8 @@ class Table:
     def __init__(self, bot: SequenceBot) -> None:
         self.bot = bot
         self.board_buttons: list[BoardButton] = []
+        #: Seconds before the next try of a refused board, by game (doubled after each refusal).
+        self._board_retries: dict[int, float] = {}
 
     def channel(self, record: GameRecord) -> discord.abc.Messageable:
         """The channel or thread of a game (cached, or a partial one that can still send)."""
@@ -240,12 +245,33 @@ class Table:
                 error.status,
             )
             await self._refused(record, error)
+            self._board_later(live, error)
             return None
+        self._board_retries.pop(record.id, None)
         await self.retire_board(live, headline if then is None else then)
         await self.bot.games.remember_board(live, message.id, len(record.game.moves))
         if not record.game.is_over():
             _prepare_next_board(record.game)
         return message
+
+    def _board_later(self, live: GameRecord, error: discord.HTTPException) -> None:
+        """After a board Discord refused for a while (rate limited past discord.py's waits, or
+        down): the game's board is tried again later, as the game then stands, unless a newer
+        board showed it meanwhile. Doubled after each refusal; given up after the try that
+        waited the longest (a restart tries again). A final board is kept and tried apart."""
+        if live.game.is_over() or not (error.status == 429 or error.status >= 500):
+            return
+        delay = self._board_retries.get(live.id, RETRY_FIRST)
+        if delay > RETRY_MOST:  # the longest wait was tried
+            self._board_retries.pop(live.id, None)
+            return
+        self._board_retries[live.id] = min(2 * delay, RETRY_MOST) if delay < RETRY_MOST else inf
+        games = self.bot.games
+
+        async def again() -> None:
+            games.boards_behind([r for r in (games.records.get(live.id),) if r is not None])
+
+        self.bot.scheduler.at((BOARD_RETRY, live.id), self.bot.clock() + delay, again)
 
     async def retire_board(self, record: GameRecord, happened: str | None) -> None:
         """The board a newer one replaces: its text says what happened next, in the past
