@@ -121,7 +121,8 @@ class Turns(SequenceCog):
         drawn for this turn (a click on it after the turn moved on is refused as stale)."""
         record, game = event.record, event.game
         seat = game.turn
-        if record.seats[seat].is_computer:
+        # Played already (the board before it waited for Discord's rate limits): no DM.
+        if record.seats[seat].is_computer or record.game.turn_number != game.turn_number:
             return
         last = game.moves[-1] if game.moves else None
         happened = f"{describe_move(record, last, game)}\n" if last else ""

@@ -8,9 +8,11 @@ from __future__ import annotations
 import pytest
 
 from bot.config import Settings
+from cogs.common import table as table_module
 
 from .conftest import make_settings
 from .e2e_helpers import make_table
+from .test_e2e_races import playable
 
 PAUSE = 30.0  # longer than SimCord's settle window (5 s), which runs shorter sleeps at once
 
@@ -28,6 +30,28 @@ def boards(channel) -> list:
 def live_boards(channel) -> list:
     """The board messages that still carry buttons."""
     return [m for m in boards(channel) if m.components]
+
+
+def pings(env, channel, user) -> list[str]:
+    """The contents of the posts to ``channel`` that pinged ``user`` (as they were sent: an edit
+    since cannot take a notification back)."""
+    path = f"/channels/{channel.id}/messages"
+    posts = [r.json for r in env.http_requests if r.method == "POST" and r.path == path]
+    return [
+        post["content"]
+        for post in posts
+        if f"<@{user.id}>" in (post.get("content") or "")
+        and "users" in (post.get("allowed_mentions") or {}).get("parse", [])
+    ]
+
+
+async def her_move_meanwhile(bot, record, player) -> None:
+    """``player`` answers the computer's first move (once) while its board is on the way: she
+    saw her turn in /sequence hand."""
+    game = record.game
+    if len(game.moves) == 1 and record.seats[game.turn].user_id == player.id:
+        _seat, card, space = playable(game)
+        await bot.games.play(record.id, player.id, card, space, expected_turn=1)
 
 
 async def against_a_computer(env):
@@ -74,3 +98,58 @@ async def test_a_board_discord_keeps_refusing_is_tried_less_and_less_often(simco
     tries = [r for r in simcord_env.http_requests[start:] if r.method == "POST" and r.path == path]
     assert len(tries) == 8  # the move's board, then after 1, 2, 4, 8, 16, 32 and 60 minutes
     assert len(record.game.moves) == 1
+
+
+async def test_a_board_posted_after_its_turn_was_played_pings_nobody(simcord_env, monkeypatch):
+    """The board of the computer's move takes a while to draw (the server's other games post
+    theirs at once); meanwhile alice, who saw her turn in /sequence hand, plays. The late board
+    pinged her for a turn she had already played (a notification for nothing); it is posted
+    without the ping, and her move's board then replaces it."""
+    table, record = await against_a_computer(simcord_env)
+    (alice,) = table.players
+    bot = table.bot
+    drawn = table_module.public_board_file
+
+    async def played_meanwhile(shown):
+        file = await drawn(shown)
+        await her_move_meanwhile(bot, record, alice)
+        return file
+
+    monkeypatch.setattr(table_module, "public_board_file", played_meanwhile)
+    await simcord_env.advance_time(PAUSE + 1)
+    await simcord_env.settle()
+    await bot.bus.idle()
+    assert len(record.game.moves) == 2
+    late, latest = boards(table.channel)[-2:]
+    assert "move 1" in late.embeds[0].title
+    assert pings(simcord_env, table.channel, alice) == []
+    assert late.content.startswith("↪️") and not late.components
+    assert "move 2" in latest.embeds[0].title and latest.components
+
+
+async def test_a_turn_played_while_its_board_waited_gets_no_turn_dm(simcord_env, monkeypatch):
+    """alice gets turn DMs. The board of the computer's move waits for the channel's rate
+    limit, and the DM waits behind it; meanwhile alice plays. The DM then still said "Your turn"
+    with a hand panel for a turn she had already played (any click on it: "the game has moved
+    on"). No DM is sent for a turn that has passed."""
+    table, record = await against_a_computer(simcord_env)
+    (alice,) = table.players
+    await alice.slash(table.channel, "sequence notify", setting="on")
+    bot = table.bot
+    board = f"/channels/{table.channel.id}/messages"
+    request = bot.http.request
+
+    async def played_meanwhile(route, **kwargs):
+        """The board's post waits (discord.py waits out the bucket inside ``send``)."""
+        if route.method == "POST" and route.url.endswith(board):
+            await her_move_meanwhile(bot, record, alice)
+        return await request(route, **kwargs)
+
+    monkeypatch.setattr(bot.http, "request", played_meanwhile)
+    await simcord_env.advance_time(PAUSE + 1)
+    await simcord_env.settle()
+    await bot.bus.idle()
+    assert len(record.game.moves) == 2 and record.seats[record.game.turn].is_computer
+    dm = alice.user.dm_channel
+    assert dm is None or not any("Your turn" in m.content for m in dm.history())
+    assert "move 2" in boards(table.channel)[-1].embeds[0].title

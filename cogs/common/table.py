@@ -230,12 +230,14 @@ class Table:
             content, view = f"🛑 Game #{record.id} was cancelled.", None
         if view is not None:
             kwargs["view"] = view
+        # A board that waited (Discord's rate limits) past its turn pings nobody for it.
+        moved_on = live.game.turn_number != record.game.turn_number
         try:
             message = await self.channel(record).send(
                 content,
                 embed=self.board_embed(record, headline),
                 file=file,
-                allowed_mentions=PINGS,
+                allowed_mentions=discord.AllowedMentions.none() if moved_on else PINGS,
                 **kwargs,
             )
         except discord.HTTPException as error:
