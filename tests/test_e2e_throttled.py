@@ -153,3 +153,22 @@ async def test_a_turn_played_while_its_board_waited_gets_no_turn_dm(simcord_env,
     dm = alice.user.dm_channel
     assert dm is None or not any("Your turn" in m.content for m in dm.history())
     assert "move 2" in boards(table.channel)[-1].embeds[0].title
+
+
+@pytest.mark.parametrize("status", [429, 502])
+async def test_a_board_discord_refused_to_retire_is_retired_later(simcord_env, status):
+    """Discord refuses the edit that retires the board before the computer's move: that board
+    kept its buttons and its "your turn" line for good, two live boards in the channel. The
+    edit is tried again later."""
+    table, record = await against_a_computer(simcord_env)
+    (first,) = boards(table.channel)
+    path = f"/channels/{table.channel.id}/messages/{first.id}"
+    simcord_env.inject_error("PATCH", path, status=status)
+    await simcord_env.advance_time(PAUSE + 1)
+    assert len(record.game.moves) == 1
+    assert len(live_boards(table.channel)) == 2  # the refusal
+    await simcord_env.advance_time(300)
+    latest = table.channel.last_message
+    assert [m.id for m in live_boards(table.channel)] == [latest.id]
+    retired = next(m for m in table.channel.history() if m.id == first.id)
+    assert retired.content.startswith("↪️ Then:"), retired.content

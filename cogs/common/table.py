@@ -283,15 +283,26 @@ class Table:
             return
         line = (happened or "").split("\n")[0]
         content = f"↪️ Then: {line}" if line else "↪️ An older board: the newest is below."
+        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+        await self._retire(record.id, channel.get_partial_message(previous), content, RETRY_FIRST)
+
+    async def _retire(
+        self, game_id: int, board: discord.PartialMessage, content: str, delay: float
+    ) -> None:
+        """Edit an older board to ``content``, without its buttons. Refused for a while (rate
+        limited, or Discord down): tried again after ``delay`` seconds, doubled after each
+        refusal, for about an hour: no older board keeps its buttons and "your turn" for good."""
         try:
-            channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-            await channel.get_partial_message(previous).edit(
+            await board.edit(
                 content=content, view=None, allowed_mentions=discord.AllowedMentions.none()
             )
         except discord.HTTPException as error:
             log.info(
-                "Could not retire board %d of game %d (HTTP %s)", previous, record.id, error.status
+                "Could not retire board %d of game %d (HTTP %s)", board.id, game_id, error.status
             )
+            if (error.status == 429 or error.status >= 500) and delay <= RETRY_MOST:
+                again = partial(self._retire, game_id, board, content, 2 * delay)
+                self.bot.scheduler.at(("retire", board.id), self.bot.clock() + delay, again)
 
     async def table_gone(self, channel_id: int) -> None:
         """The channel or thread of a game was deleted: nobody can play it any more, so it is
