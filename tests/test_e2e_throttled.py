@@ -8,9 +8,11 @@ from __future__ import annotations
 import pytest
 
 from bot.config import Settings
+from bot.game import space_name
 from cogs.common import table as table_module
 
 from .conftest import make_settings
+from .e2e_driver import find_component, open_hand
 from .e2e_helpers import make_table
 from .test_e2e_races import playable
 
@@ -172,3 +174,33 @@ async def test_a_board_discord_refused_to_retire_is_retired_later(simcord_env, s
     assert [m.id for m in live_boards(table.channel)] == [latest.id]
     retired = next(m for m in table.channel.history() if m.id == first.id)
     assert retired.content.startswith("↪️ Then:"), retired.content
+
+
+@pytest.mark.parametrize("way", ["command", "panel"])
+async def test_a_move_whose_panel_discord_refused_is_told_as_made(simcord_env, way):
+    """Discord refuses the answer that shows alice her panel after her move (a 5xx): the move
+    was saved and its board posted, yet she was told "Something went wrong on our side; please
+    try again", and trying again only answered that the game had moved on. She is told her
+    move was made."""
+    table, record = await against_a_computer(simcord_env)
+    (alice,) = table.players
+    await simcord_env.advance_time(PAUSE + 1)
+    _seat, card, space = playable(record.game)
+    callback = "/interactions/*/callback"
+    if way == "command":
+        simcord_env.inject_error("POST", callback, status=503)
+        answer = await alice.slash(
+            table.channel, "sequence play", card=card, space=space_name(space)
+        )
+        told = answer.response.content
+    else:
+        hand = await open_hand(table, alice)
+        card_select = find_component(hand, f"seq:card:{record.id}:")["custom_id"]
+        await alice.select(hand, [card], custom_id=card_select)
+        go = find_component(hand, f"seq:go:{record.id}:")["custom_id"]
+        simcord_env.inject_error("POST", callback, status=503)
+        answer = await alice.click(hand, custom_id=go)
+        told = answer.followups[-1].content if answer.followups else answer.response.content
+    assert len(record.game.moves) == 2  # saved
+    assert answer.ephemeral and told.startswith("✅ Done"), told
+    assert "move 2" in boards(table.channel)[-1].embeds[0].title

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 import discord
@@ -10,11 +11,13 @@ from bot.game.moves import Move
 from bot.services.games import ChoiceNeeded
 
 from ..common.lookup import bot_of
-from ..common.replies import require_board_permissions
+from ..common.replies import reply, require_board_permissions
 from . import panel
 
 if TYPE_CHECKING:
     from bot.store.games import GameRecord
+
+log = logging.getLogger(__name__)
 
 
 async def play_and_announce(
@@ -47,7 +50,12 @@ async def play_and_announce(
     shown = await panel.build_hand_panel(
         outcome.record, seat, notice=done, with_image=not outcome.turn_passed
     )
-    if edit:
-        await shown.edit(interaction, keep_image=False)
-    else:
-        await shown.send(interaction)
+    try:
+        if edit:
+            await shown.edit(interaction, keep_image=False)
+        else:
+            await shown.send(interaction)
+    except discord.HTTPException as error:
+        # The move is saved: a refused panel must not read as a failure ("please try again").
+        log.info("Could not show a panel in game %d (HTTP %s)", record.id, error.status)
+        await reply(interaction, f"{done} (`/sequence hand` shows your hand.)")
