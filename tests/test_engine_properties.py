@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from itertools import combinations
 
 import pytest
@@ -161,6 +162,35 @@ def test_house_options_and_moves_out_of_turn(settings: GameSettings, seed: int) 
     game = play_checked(settings, seed, extra=out_of_turn)
     if settings.engine_chooses_five:
         assert all(move.five is None for move in game.moves)
+
+
+@hypothesis_settings(PROPERTY, max_examples=100)
+@given(settings=HOUSE_OPTIONS, rules=st.sampled_from((1, 2)), seed=SEEDS)
+def test_a_game_replays_from_its_log_under_its_own_rules_revision(
+    settings: GameSettings, rules: int, seed: int
+) -> None:
+    """A game of either rules revision, with moves out of turn (time-outs, late draws,
+    departures), replays from its stored settings and log to the state it had after each move:
+    revision 1's stored settings name no revision (as a game stored before revisions)."""
+    settings = replace(settings, rules=rules)
+    states: list[dict[str, object]] = []
+    game = play_random_game(
+        settings,
+        seed,
+        max_moves=MAX_MOVES,
+        extra=out_of_turn,
+        after_move=lambda game: states.append(game.state_dict()),
+    )
+    stored = settings.to_dict()
+    if rules == 1:
+        del stored["rules"]
+    loaded = GameSettings.from_dict(json.loads(json.dumps(stored)))
+    assert loaded == settings
+    replayed = Game.new(loaded, seed)
+    for move, state in zip(game.moves, states, strict=True):
+        replayed.push(move)
+        assert replayed.state_dict() == state
+    assert replayed == game
 
 
 # ------------------------------------------------------------------------------------ moves

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -433,6 +434,50 @@ def test_a_card_drawn_after_passing_is_not_a_stalemate() -> None:
     game.push(Move(PASS, 1))
     assert game.status == ACTIVE and game.hands[0] == ["JH", "2S"]
     play(game, 0, "2S", "B1")
+
+
+def test_revision_1_games_play_the_positions_of_the_fixes_as_they_were_played() -> None:
+    """A game started before rules revision 2 (its stored settings name no revision) plays the
+    positions of the tests above as its engine did, so its log replays to its snapshot."""
+    old2, old3 = replace(CLASSIC2, rules=1), replace(GameSettings.create(3), rules=1)
+    dead = build_game(
+        old2,
+        hands={0: ["2S", "3S"], 1: ["JH"]},
+        chips=cover("2S", "3S", "4S", team=1),
+        deck=["JD", "4S"],
+    )
+    for move in (Move(DEAD, 0, "2S"), Move(PASS, 0), Move(PASS, 1)):  # a pass holding 3S
+        dead.push(move)
+    assert dead.status == DRAWN and "stalemate" in dead.end_reason
+    skipped = build_game(old2, hands={0: ["JH"], 1: ["4S", "JS"]}, deck=["5S", "6S"])
+    skipped.push(Move(PASS, 0))
+    skipped.push(Move(SKIP, 1))  # a skip neither counted nor started the count again
+    assert skipped.passes_in_row == 1
+    skipped.push(Move(PASS, 0))
+    assert skipped.status == DRAWN and "stalemate" in skipped.end_reason
+    left = build_game(old3, hands={0: [], 2: []})
+    left.push(Move(PASS, 0))
+    left.push(next(move for move in left.legal_moves if move.kind == PLAY))
+    left.push(Move(PASS, 2))
+    left.push(Move(REMOVE, 2))  # its pass still counted
+    left.push(Move(PASS, 0))
+    assert left.status == DRAWN and "stalemate" in left.end_reason
+    manual = replace(GameSettings.create(2, manual_draw=True), rules=1)
+    late = build_game(manual, hands={0: HAND, 1: ["KH", "QH", "JC"]})
+    play(late, 0, "AH", "F2")
+    play(late, 1, "KH", "G2")
+    late.push(Move(DRAW, 0))  # took seat 1's draw
+    assert late.owed_draws == {}
+    drawn = build_game(manual, hands={0: ["AH", "JH"], 1: ["JS"]}, deck=["3S", "2S"])
+    play(drawn, 0, "AH", "F2")
+    play(drawn, 1, "JS", "F2")
+    for move in (Move(PASS, 0), Move(DRAW, 0), Move(PASS, 1)):  # the draw left the count
+        drawn.push(move)
+    assert drawn.status == DRAWN and "stalemate" in drawn.end_reason
+    assert drawn.hands[0] == ["JH", "2S"]
+    for game in (dead, skipped, left, late, drawn):
+        stored = {k: v for k, v in game.settings.to_dict().items() if k != "rules"}
+        assert GameSettings.from_dict(stored) == game.settings
 
 
 def test_automatic_draw_by_default() -> None:

@@ -94,6 +94,10 @@ class Game:
     (house option, on by default: the deck reshuffled a second time with no new sequence since
     the deal or the last one is a draw); every team agrees to a draw
     (:data:`~bot.game.moves.AGREE_DRAW`); teams resign or leave until one is left.
+
+    Each game plays by the rules revision it was started under (:attr:`GameSettings.rules`):
+    revision 1, of games stored before it was recorded, keeps the stalemate count and manual
+    draws as they were played then (the branches say which commit changed what).
     """
 
     def __init__(self, settings: GameSettings, seed: int) -> None:
@@ -294,10 +298,15 @@ class Game:
         elif kind == DRAW:
             earned = self.owed_draws.pop(seat)
             self._draw(seat)
-            self.passes_in_row = 0  # the hand changed: earlier passes no longer prove a stall
             previous = self._previous_seat(seat)
-            if self.owed_draws.get(previous, earned) < earned:  # lost: we moved after it, and drew
-                del self.owed_draws[previous]
+            if self.settings.rules == 1:  # revision 1's games played so, and replay so:
+                # the previous seat's draw was always lost (25c12d2: only one earned before
+                # ours is) and the count of passes went on (33e8da8: a new card restarts it).
+                self.owed_draws.pop(previous, None)
+            else:
+                self.passes_in_row = 0  # the hand changed: earlier passes no longer prove a stall
+                if self.owed_draws.get(previous, earned) < earned:  # lost: we moved after, drew
+                    del self.owed_draws[previous]
         elif kind == FORFEIT:
             self._discard(seat, move.card)  # type: ignore[arg-type]
             self.owed_forfeits[seat] -= 1
@@ -514,10 +523,19 @@ class Game:
         It counts towards a stalemate only when the seat is stuck: a player who held a playable
         card, or a dead card to exchange next turn, shows nothing. (A legal pass holds no
         playable card: only its dead cards are looked at.) A full count draws the game.
+        Revision 1's games (:attr:`GameSettings.rules`) count as they were played.
         """
-        stuck = not any(self.is_dead(card) for card in self.hands[seat]) and (
-            kind == PASS or not self.has_playable_card(seat)
-        )
+        if self.settings.rules == 1:  # revision 1's games played so, and replay so: every
+            # pass counted and a skip left the count as it was (c7a4acf, 629d8ff: only a seat
+            # holding no playable card and no dead card counts; any other restarts the count).
+            if kind == SKIP:
+                self._end_turn()
+                return
+            stuck = True
+        else:
+            stuck = not any(self.is_dead(card) for card in self.hands[seat]) and (
+                kind == PASS or not self.has_playable_card(seat)
+            )
         self.passes_in_row = self.passes_in_row + 1 if stuck else 0
         self._end_turn()
         if self.passes_in_row >= len([s for s in self.out if not s]):
@@ -565,7 +583,8 @@ class Game:
         if self.out[seat]:
             return
         self.out[seat] = True
-        self.passes_in_row = 0  # passes of a seat that left prove nothing about those still in
+        if self.settings.rules != 1:  # revision 1's games kept the count (until c7a4acf)
+            self.passes_in_row = 0  # passes of a seat that left prove nothing about those in
         self.discards[seat].extend(self.hands[seat])
         self.hands[seat].clear()
         self.owed_forfeits[seat] = 0

@@ -21,6 +21,10 @@ CLASSIC_HAND_SIZES: dict[int, int] = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3,
 CONVOY_HAND_SIZE = 5
 #: House option: 10 or 12 players get 2 cards each, as one write-up has it.
 SMALL_HAND_SIZE = 2
+#: The engine's rules revision, recorded in the settings of every new game. 1: the rules before
+#: the stalemate and manual-draw fixes of 2026-11-26 (c7a4acf, 25c12d2, 33e8da8, 629d8ff); 2:
+#: with them. A game keeps the revision it was started under, so its log replays as it was played.
+RULES_REVISION = 2
 
 
 class SettingsError(ValueError):
@@ -51,6 +55,10 @@ class GameSettings:
     #: deck is reshuffled a second time with no new sequence since the deal or the last one.
     #: Stored settings without this field are of games from before it: they load with it off.
     endless_play_guard: bool = True
+    #: The rules revision the game was started under (:data:`RULES_REVISION`): the engine plays
+    #: every game by its own. Stored settings without this field are of games from before it:
+    #: they load as revision 1.
+    rules: int = RULES_REVISION
 
     @classmethod
     def create(
@@ -64,6 +72,7 @@ class GameSettings:
         manual_draw: bool = False,
         small_hands: bool = False,
         endless_play_guard: bool = True,
+        rules: int = RULES_REVISION,
     ) -> GameSettings:
         """Validate and build settings; raise :class:`SettingsError` with a clear reason."""
         if preset not in PRESETS:
@@ -99,6 +108,8 @@ class GameSettings:
             sequences_to_win = default_needed
         if not 1 <= sequences_to_win <= 4:
             raise SettingsError("Sequences to win must be a number from 1 to 4.")
+        if type(rules) is not int or not 1 <= rules <= RULES_REVISION:
+            raise SettingsError(f"Unknown rules revision {rules!r}.")
         return cls(
             players=players,
             teams=teams,
@@ -109,6 +120,7 @@ class GameSettings:
             manual_draw=manual_draw,
             small_hands=small_hands,
             endless_play_guard=endless_play_guard,
+            rules=rules,
         )
 
     @property
@@ -132,8 +144,9 @@ class GameSettings:
     def from_dict(cls, data: dict[str, Any]) -> GameSettings:
         """Rebuild settings saved by :meth:`to_dict`, validating them again.
 
-        Settings saved before the endless-play guard existed load with the guard off, so an old
-        game replays exactly as it was played. Equal data gives the one shared (frozen) value.
+        Settings saved before the endless-play guard existed load with the guard off, and those
+        saved before rules revisions as revision 1, so an old game replays exactly as it was
+        played. Equal data gives the one shared (frozen) value.
         """
         try:
             key = tuple(sorted(data.items()))
@@ -146,7 +159,7 @@ class GameSettings:
         unknown = set(data) - known
         if unknown:
             raise SettingsError(f"Unknown setting(s): {', '.join(sorted(unknown))}.")
-        settings = cls(**{"endless_play_guard": False, **data})
+        settings = cls(**{"endless_play_guard": False, "rules": 1, **data})
         check = GameSettings.create(
             settings.players,
             settings.teams,
@@ -156,6 +169,7 @@ class GameSettings:
             manual_draw=settings.manual_draw,
             small_hands=settings.small_hands,
             endless_play_guard=settings.endless_play_guard,
+            rules=settings.rules,
         )
         result = replace(check, hand_size=settings.hand_size)
         if key is not None and len(_LOADED) < 1024:
