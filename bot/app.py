@@ -26,6 +26,7 @@ from bot.services.turns import TurnClock
 from bot.services.undo import UndoService
 from bot.store.database import Database
 from bot.store.location import open_database
+from bot.store.revisions import stamp_rules
 from cogs.base import SequenceGroup
 from cogs.common.cooldowns import RateLimits
 from cogs.common.replies import SORRY
@@ -133,6 +134,9 @@ class SequenceBotMixin:
         self.ratings = RatingService(self.db)
         self.table.subscribe(self.bus)
         self.collector.pause()
+        stamped = await stamp_rules(self.db)  # once: games stored before rules revisions
+        if stamped:
+            log.info("Recorded the rules revision of %d game(s) stored without one", stamped)
         records = await self.games.load_active()
         log.info("Resumed %d active game(s)", len(records))
         # Changes other processes of a cluster make to our games (PostgreSQL's NOTIFY).

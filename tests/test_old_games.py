@@ -2,9 +2,12 @@
 
 ``tests/data/a68c04c_games.sql.gz`` is a SQLite store written by a68c04c's own code (made by
 ``bench/old_games.py``): games that today's rules (revision 2) would play on differently
-(stalemates after a time-out or a departure, convoy endings, late manual draws; games still active
-after a pass holding a dead card) and ordinary ones. Under this tree every one replays to its snapshot, copies to
-PostgreSQL, and an active one plays on by revision 1 after an in-place upgrade.
+(stalemates after a time-out or a departure, convoy endings, late manual draws; games still
+active after a pass holding a dead card) and ordinary ones. Under this tree every one replays to
+its snapshot, copies to PostgreSQL, and an active one plays on by revision 1 after an in-place
+upgrade. Games stored without a revision get, once, the one their log replays to its snapshot
+under (``bot/store/revisions.py``): the old release's games revision 1, except those that never
+met a changed rule; games this tree stored before the field, revision 2.
 """
 
 from __future__ import annotations
@@ -16,16 +19,21 @@ import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from bot.app import create_bot
 from bot.cli import main
 from bot.config import Settings
 from bot.game import ACTIVE, DRAWN, Game, GameSettings, IllegalMove, Move, Termination
 from bot.game.moves import PASS, SKIP
 from bot.store import Database
-from bot.store.copy import verify_games
+from bot.store.connection import Connection
+from bot.store.copy import CopyError, verify_games
 from bot.store.location import open_database
+from bot.store.revisions import stamp_rules
 from tests.e2e_driver import make_move
 from tests.e2e_helpers import make_table
+from tests.engine_helpers import out_of_turn, play_random_game
 from tests.store_util import create_game
 from tests.test_store_migrations import query
 
@@ -102,8 +110,8 @@ async def test_games_stored_by_an_old_release_replay_to_their_snapshots(tmp_path
 
 
 def test_migrate_db_copies_the_old_games_to_postgresql(tmp_path: Path, pg_url: str) -> None:
-    """The copy verifies every old game by replaying it; on PostgreSQL they keep revision 1,
-    their settings as they were stored, and a new game there is revision 2."""
+    """The copy records each old game's revision (1 for those whose log today's rules replay
+    otherwise) and verifies every one by replaying it; a new game there is revision 2."""
     path = restore(tmp_path / "old.db")
     assert main(["migrate-db", "--from", str(path), "--to", pg_url]) == 0
 
@@ -112,12 +120,19 @@ def test_migrate_db_copies_the_old_games_to_postgresql(tmp_path: Path, pg_url: s
         source = await Database.open(path)
         try:
             sql = "SELECT id, settings FROM games ORDER BY id"
-            assert await query(pg_url, sql) == await query(path, sql)
+            revisions = [2 if kind == "ordinary" else 1 for kind in KINDS]
+            assert [
+                (game_id, json.loads(str(text))) for game_id, text in await query(pg_url, sql)
+            ] == [
+                (game_id, json.loads(str(text)) | {"rules": rules})
+                for (game_id, text), rules in zip(await query(path, sql), revisions, strict=True)
+            ]
             assert await verify_games(target) == len(KINDS)
-            for game_id in range(1, len(KINDS) + 1):
+            for game_id, rules in enumerate(revisions, start=1):
                 copied = await target.games.load(game_id, verify=True)
-                assert copied.game == (await source.games.load(game_id)).game
-                assert copied.game.settings.rules == 1
+                old = (await source.games.load(game_id)).game
+                assert copied.game.settings.rules == rules
+                assert copied.game.state_dict() == old.state_dict()  # the same game
             new = await create_game(target, channel_id=999)
             assert (await target.games.load(new.id, verify=True)).game.settings.rules == 2
             [(text,)] = await query(pg_url, f"SELECT settings FROM games WHERE id = {new.id}")
@@ -182,3 +197,52 @@ async def test_an_old_sqlite_file_plays_its_active_game_on_by_its_own_rules(
     assert game.status == DRAWN and game.termination == Termination.STALEMATE
     assert "Nobody can play on" in table.channel.history()[-1].content
     assert await verify_games(table.bot.db) == len(KINDS)
+
+
+def _differs_under_revision_1(settings: GameSettings, seed: int) -> Game | None:
+    """A random game by today's rules whose log revision 1 replays to another state."""
+    game = play_random_game(settings, seed, extra=out_of_turn)
+    old = Game.replay(replace(settings, rules=1), seed, game.moves) if game.moves else None
+    try:
+        return game if old is None or old.state_dict() != game.state_dict() else None
+    except IllegalMove:
+        return game
+
+
+async def test_each_game_stored_without_a_revision_gets_the_one_its_log_was_played_under(
+    tmp_path: Path,
+) -> None:
+    """Games were stored without a revision by two engines: the old release's (revision 1) and
+    this tree's between the fixes and the field (revision 2). At start-up each gets the one that
+    replays its log to its snapshot; one that replays the same under both has met no changed
+    rule and goes on by today's rules. Before, every such game was taken for revision 1, so a
+    game of the second kind no longer replayed to its snapshot."""
+    path = restore(tmp_path / "old.db")
+    settings = GameSettings.create(3, 3, "classic", manual_draw=True)
+    game = next(
+        g for seed in range(200) if (g := _differs_under_revision_1(settings, seed)) is not None
+    )
+    db = await Database.open(path)
+    try:
+        record = await db.games.create(7, 999, Game.new(settings, game.seed), [], {}, None, 1.0)
+        replayed = Game.new(settings, game.seed)
+        for number, move in enumerate(game.moves):
+            replayed.push(move)
+            await db.games.append_move(record.id, number, move, None, replayed, 2.0)
+        text = json.dumps({k: v for k, v in settings.to_dict().items() if k != "rules"})
+        await db.run(_set_settings, record.id, text)  # stored before the field existed
+        with pytest.raises(CopyError, match="1 game"):  # taken for revision 1: it breaks
+            await verify_games(db)
+        assert await stamp_rules(db) == len(KINDS) + 1
+        assert await stamp_rules(db) == 0  # once
+        assert await verify_games(db) == len(KINDS) + 1
+        assert (await db.games.load(record.id, verify=True)).game.settings.rules == 2
+        for game_id, kind in enumerate(KINDS, start=1):
+            loaded = (await db.games.load(game_id, verify=True)).game
+            assert loaded.settings.rules == (2 if kind == "ordinary" else 1), kind
+    finally:
+        await db.close()
+
+
+async def _set_settings(conn: Connection, game_id: int, text: str) -> None:
+    await conn.execute("UPDATE games SET settings = ? WHERE id = ?", (text, game_id))

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import CorruptGameError, StoreError
 from .games import _rebuild
 from .migrations import current_version
+from .revisions import stamp_rules
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -162,6 +163,9 @@ async def copy_store(
             if await _digest(source, table) != await _digest(target, table):
                 raise CopyError(f"The copy of {table.name} differs from the source.")
         progress("every table's rows match the source")
+        stamped = await stamp_rules(target)  # as the bot would at its start: then verified
+        if stamped:
+            progress(f"recorded the rules revision of {stamped} game(s) stored without one")
         report.games_verified = await verify_games(target, progress)
     return report
 

@@ -1,0 +1,101 @@
+"""Games stored before the engine recorded its rules revision get the one they were played under.
+
+A game's settings name its rules revision (:attr:`~bot.game.GameSettings.rules`), and the engine
+plays each game by its own. Games stored before the field existed say nothing, and they were
+played by one of two engines: before the fixes of 2026-11-26 (revision 1) or after them
+(revision 2, with no field until later). Their own log and snapshot tell which: once, at
+start-up, each such game is replayed under revision 2 and then revision 1, and the first that
+replays to its snapshot is written into its settings. A game that replays the same under both
+never met a rule that changed: it goes on under revision 2, the fixed rules. A game that
+replays to neither (a snapshot behind its log, say) is left to the checks that report it, and
+loads as revision 1.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from bot.game import Game, GameSettings, Move
+from bot.game.settings import RULES_REVISION
+
+from .codec import dumps, loads, loads_many
+
+if TYPE_CHECKING:
+    from .base import Store
+    from .connection import Connection
+
+log = logging.getLogger(__name__)
+
+#: Games read at a time.
+BATCH = 200
+
+
+async def stamp_rules(db: Store) -> int:
+    """Write the rules revision into the settings of every game stored without one (see the
+    module); the number of games stamped. Safe with several processes at once: each write
+    applies only to settings still as read."""
+    stamped = 0
+    last = 0
+    while True:
+        rows = await db.read(_unstamped, last)
+        if not rows:
+            return stamped
+        for game_id, settings_text, seed_text, count, state_text in rows:
+            moves = await db.read(_moves, game_id)
+            revision = _revision(settings_text, seed_text, count, state_text, moves)
+            if revision is None:
+                log.warning("Game %d: no rules revision replays it to its snapshot", game_id)
+                continue
+            settings = {**loads(settings_text), "rules": revision}
+            stamped += await db.run(_stamp, game_id, settings_text, dumps(settings))
+        last = rows[-1][0]
+
+
+def _revision(
+    settings_text: str, seed_text: str, count: int | None, state_text: str | None, moves: list[str]
+) -> int | None:
+    """The newest revision under which the game's log replays to its snapshot, or None."""
+    if count is None or state_text is None or count != len(moves):
+        return None
+    settings, seed, logged = loads(settings_text), loads(seed_text), loads_many(moves)
+    state = loads(state_text)
+    if isinstance(state, dict):
+        state.pop("log", None)  # a snapshot that holds the log: the moves are the log's
+    for revision in range(RULES_REVISION, 0, -1):
+        tried = {**settings, "rules": revision}
+        try:
+            data = {"settings": tried, "seed": seed, "moves": logged, "state": state}
+            snapshot = Game.from_dict(data)
+            replayed = Game.replay(
+                GameSettings.from_dict(tried), seed, [Move.from_dict(m) for m in logged]
+            )
+        except Exception:  # not this revision (a move illegal under it, say)
+            continue
+        if snapshot == replayed:
+            return revision
+    return None
+
+
+async def _unstamped(conn: Connection, after: int) -> list[tuple[Any, ...]]:
+    rows = await conn.fetchall(
+        "SELECT g.id, g.settings, g.seed, s.move_count, s.state FROM games g "
+        "LEFT JOIN snapshots s ON s.game_id = g.id "
+        "WHERE g.id > ? AND g.settings NOT LIKE '%\"rules\"%' ORDER BY g.id LIMIT ?",
+        (after, BATCH),
+    )
+    return [tuple(row) for row in rows]
+
+
+async def _moves(conn: Connection, game_id: int) -> list[str]:
+    rows = await conn.fetchall(
+        "SELECT move FROM moves WHERE game_id = ? AND undone_at IS NULL ORDER BY number",
+        (game_id,),
+    )
+    return [text for (text,) in rows]
+
+
+async def _stamp(conn: Connection, game_id: int, before: str, after: str) -> int:
+    return await conn.execute(
+        "UPDATE games SET settings = ? WHERE id = ? AND settings = ?", (after, game_id, before)
+    )
