@@ -46,8 +46,6 @@ from .common.replies import (
     user_name,
 )
 
-ACTIONS = ("join", "leave", "switch", "start", "cancel", "addbot")
-
 
 def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
     """The lobby message: seats by team, the rules the game will have, and how to start."""

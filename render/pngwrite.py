@@ -91,9 +91,3 @@ def png_from_bands(width: int, palette: bytes, bands: Iterable[Band]) -> bytes:
             _chunk(b"IEND", b""),
         )
     )
-
-
-def png_palette_bytes(image: Image.Image, level: int) -> bytes:
-    """A whole ``P`` picture as PNG bytes, as one band."""
-    palette = bytes(image.getpalette() or [])
-    return png_from_bands(image.width, palette, [compress_band(image, level)])

@@ -38,12 +38,6 @@ def _ring(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, width: floa
     draw.ellipse(box, outline=fill, width=round(width * s))
 
 
-def _shadow(size: int, cx: float, cy: float, r: float, alpha: int, blur: float) -> Image.Image:
-    image, draw = _canvas(size)
-    _disc(draw, cx, cy, r, (0, 0, 0, alpha))
-    return _down(image, size).filter(ImageFilter.GaussianBlur(blur))
-
-
 #: Each team's emblem around the letter, so that chips differ by more than colour.
 EMBLEMS: tuple[str, ...] = ("solid", "ring", "cross")
 
@@ -62,11 +56,6 @@ def _emblem(draw: ImageDraw.ImageDraw, emblem: str, c: float, r: float, fill: RG
                 fill=fill,
                 width=round(r * 0.34 * s),
             )
-
-
-def emblem_of(team: int) -> str:
-    """``"solid"``, ``"ring"`` or ``"cross"``: the pattern on a team's chips."""
-    return EMBLEMS[team]
 
 
 @cached

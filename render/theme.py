@@ -18,7 +18,6 @@ TEAM_COLOUR_VALUES: tuple[int, ...] = tuple((r << 16) | (g << 8) | b for r, g, b
 TEAM_EMOJI: tuple[str, ...] = ("🔵", "🟢", "🔴")
 
 FELT: RGB = (16, 66, 48)
-FELT_DARK: RGB = (10, 44, 32)
 PANEL: RGB = (9, 34, 26)
 PANEL_LINE: RGB = (34, 86, 66)
 GOLD: RGB = (226, 180, 84)

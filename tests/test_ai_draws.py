@@ -12,7 +12,6 @@ from bot.game.sequences import EMPTY
 from .test_ai import random_position, with_state
 
 ROW_9 = [81, 82, 83, 84, 85]  # B9..F9
-ROW_2 = [11, 12, 13, 14, 15]  # B2..F2
 
 
 def board(seed: int, lines: dict[int, list[int]], sequences: list[int]) -> Game:

@@ -8,6 +8,7 @@ import threading
 
 import pytest
 
+from bot.game.moves import RESIGN, Move
 from bot.services.errors import UserError
 from bot.services.games import GameService
 from bot.services.lobbies import LobbyService, Person
@@ -17,6 +18,8 @@ from bot.services.tournament import TournamentService, TournamentSettings, round
 from bot.store.database import Database
 
 GUILD, CHANNEL, ORGANISER = 1, 10, 99
+#: Blue (team 0) resigns as a whole.
+RESIGNS = Move(RESIGN, -1, team=0)
 
 
 class Clock:
@@ -206,7 +209,7 @@ async def test_game_results_draws_and_cancellations(world: World) -> None:
     assert [s.user_id for s in lobby.seats] == [1, 2]
     # the next game: u1 (Blue) resigns, u2 wins the final and the tournament
     record = await world.start_game(match.id, 200)
-    outcome = await world.games.resign_team(record.id, 0, actor_id=1)
+    outcome = await world.games.apply(record.id, RESIGNS, actor_id=1)
     done = await world.service.game_finished(outcome.record)
     assert done is not None and done.finished
     assert done.snapshot.name(done.snapshot.champion()) == "u2"
@@ -218,7 +221,7 @@ async def test_a_match_whose_game_ended_before_a_restart_moves_on(world: World) 
     progress = await world.service.start(tid, ORGANISER, False)
     (match,) = progress.to_open
     record = await world.start_game(match.id, 200)
-    await world.games.resign_team(record.id, 0, actor_id=1)
+    await world.games.apply(record.id, RESIGNS, actor_id=1)
     # the process stops before the tournament hears of the end: a new one finds the game
     restarted = World(world.db, world.clock)
     (ended,) = await restarted.service.ended_match_games()

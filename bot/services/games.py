@@ -571,20 +571,6 @@ class GameService:
         move = Move(PLAY, seat, card, space, five)  # type: ignore[arg-type]
         return await self.apply(game_id, move, actor_id=user_id, expected_turn=expected_turn)
 
-    async def move_as(
-        self,
-        game_id: int,
-        user_id: int,
-        kind: str,
-        card: str | None = None,
-        *,
-        expected_turn: int | None = None,
-    ) -> MoveOutcome:
-        """A move of another kind (dead card, pass, draw, forfeit) by the player ``user_id``."""
-        seat = self.require_seat(await self.fetch(game_id), user_id)
-        move = Move(kind, seat, card)
-        return await self.apply(game_id, move, actor_id=user_id, expected_turn=expected_turn)
-
     async def forfeit(self, game_id: int, user_id: int, card: str) -> MoveOutcome:
         """A penalised player gives up ``card`` to their discard pile."""
         seat = self.require_seat(await self.fetch(game_id), user_id)
@@ -596,10 +582,6 @@ class GameService:
         return Move(TABLETALK, -1, team=team)
 
     # ------------------------------------------------------------------ ending early
-    async def resign_team(self, game_id: int, team: int, actor_id: int | None) -> MoveOutcome:
-        """A whole team resigns at once (a ruling, or a tournament's decision)."""
-        return await self.apply(game_id, Move(RESIGN, -1, team=team), actor_id=actor_id)
-
     async def vote_resign(self, game_id: int, user_id: int) -> ResignVote:
         """A player votes to resign; the team resigns when all its human players have voted."""
         seat = self.require_seat(self.get(game_id), user_id)

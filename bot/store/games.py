@@ -252,10 +252,6 @@ class Games:
             (message_id, move_count),
         )
 
-    async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
-        """Remember the lobby message the game started from."""
-        await self._db.run_alone(_set_columns, game_id, "lobby_message_id = ?", (message_id,))
-
     async def set_options(self, game_id: int, options: dict[str, Any]) -> None:
         """Replace the game's options (table options, votes in progress, ...)."""
         await self._db.run(_set_columns, game_id, "options = ?", (dumps(options),))

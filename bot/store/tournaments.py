@@ -21,8 +21,6 @@ if TYPE_CHECKING:
     from .base import Store
     from .connection import Connection
 
-OPEN_STATUSES = ("signup", "running")
-
 
 class AlreadyEnteredError(StoreError):
     """A user is already an entrant (or a team member) in the tournament."""

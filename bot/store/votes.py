@@ -62,12 +62,6 @@ class Votes:
         rows = await self._db.read(_select, "WHERE game_id = ?", (game_id,))
         return vote_map(rows).get(game_id, {})
 
-    async def open_offers(self) -> list[tuple[int, TeamVote]]:
-        """Every open draw offer (game id, offer), to resume their expiry at start-up."""
-        rows = await self._db.read(_select, "WHERE kind = ?", (DRAW,))
-        games = vote_map(rows).items()
-        return [(game_id, vote) for game_id, votes in games for vote in votes.values()]
-
 
 def _row(game_id: int, vote: TeamVote) -> tuple[Any, ...]:
     return (

@@ -45,11 +45,6 @@ async def _show(
     await shown.edit(interaction, keep_image=keep_image)
 
 
-def _selected(interaction: discord.Interaction) -> str:
-    """The value picked in a select."""
-    return selected(interaction)
-
-
 def _select(
     custom_id: str, placeholder: str, options: list[discord.SelectOption] | None
 ) -> discord.ui.Select:

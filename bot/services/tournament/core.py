@@ -106,10 +106,6 @@ class TournamentCore:
         open_ones = [t for t in held if t.status in ("signup", "running")]
         return (open_ones or held)[-1]
 
-    async def match_in_thread(self, thread_id: int) -> MatchRecord | None:
-        """The open match played in a thread, if any."""
-        return await self.db.tournaments.open_match_in_thread(thread_id)
-
     async def _get(self, tournament_id: int) -> TournamentRecord:
         tournament = await self.db.tournaments.get(tournament_id)
         if tournament is None:
