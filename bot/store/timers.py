@@ -70,10 +70,6 @@ class Timers:
             params = (*params, *kinds)
         return await self._db.read(_select, where, params)
 
-    async def due(self, now: float) -> list[TimerRecord]:
-        """The timers due at or before ``now``, soonest first."""
-        return await self._db.read(_select, "WHERE due_at <= ?", (now,))
-
 
 async def _set(conn: Connection, game_id: int, kind: str, due_at: float, payload: str) -> None:
     try:

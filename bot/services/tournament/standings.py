@@ -51,10 +51,6 @@ class MatchResult:
             return 0.5
         return 1.0 if self.winner == entrant else 0.0
 
-    def opponent(self, entrant: int) -> int | None:
-        """The other side (None for a bye)."""
-        return self.b if entrant == self.a else self.a
-
     @property
     def is_draw(self) -> bool:
         """A real draw (not a double forfeit)."""
