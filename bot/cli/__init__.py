@@ -1,5 +1,5 @@
 """``sequence-bot``: ``run`` (on Discord), ``demo`` and ``play-local`` (offline), ``check``,
-``backup`` and ``migrate-db``."""
+``commands``, ``backup`` and ``migrate-db``."""
 
 from __future__ import annotations
 

@@ -3,8 +3,8 @@
 A move, a pass, a time-out, a table-talk ruling, a forfeit, an undo, a resignation, a cancel:
 each is a *change*. :meth:`GameService.change` takes the game's lock, checks that what the change
 acts on is still current, lets the change work on a :class:`Draft` (a copy of the game), commits
-everything it wrote in one transaction (moves, snapshot, options, the end and its result row,
-the next turn's timers, a report's or a request's state) and only then swaps the copy in and
+everything it wrote in one transaction (moves, snapshot, options, votes, the end and its result
+row, the next turn's timers, a report's or a request's state) and only then swaps the copy in and
 publishes the events. No other coroutine ever sees a move that is not saved.
 
 Its length is one transaction's: the draft, the commit and the changes that go through it belong

@@ -1,4 +1,5 @@
-"""Timers: one per (game, kind), resumed at start-up (turn clocks, forfeit deadlines, ...)."""
+"""Timers: one per (game, kind), resumed at start-up: a turn's reminder and time limit, a final
+board Discord refused, a turn another process began (the kinds are the services')."""
 
 from __future__ import annotations
 
