@@ -21,6 +21,12 @@ def components(message: Any) -> list[dict[str, Any]]:
     return [item for row in (message.components or []) for item in row.get("components", [])]
 
 
+def custom_ids(message: Any) -> list[str]:
+    """The custom ids of a message's components, from the message as the bot's client sees it
+    (a ``discord.Message``: rows of children); :func:`components` reads an answer's payload."""
+    return [item.custom_id for row in message.components for item in row.children]
+
+
 def find_component(message: Any, prefix: str) -> dict[str, Any]:
     """The component whose custom id starts with ``prefix``."""
     for item in components(message):

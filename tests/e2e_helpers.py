@@ -7,6 +7,10 @@ from typing import Any
 
 import simcord
 
+from bot.game import space_name
+
+from .engine_helpers import playable
+
 
 @dataclass
 class Table:
@@ -58,4 +62,44 @@ def seat_actor(table: Table, record: Any, seat: int) -> Any:
     return next(p for p in table.players if p.id == user_id)
 
 
-__all__ = ["Table", "make_table", "open_and_start", "seat_actor", "simcord"]
+async def play_one(table: Table, record: Any) -> Any:
+    """The player on turn plays a normal card with ``/sequence play``; the answer."""
+    seat, card, space = playable(record.game)
+    actor = seat_actor(table, record, seat)
+    return await actor.slash(table.channel, "sequence play", card=card, space=space_name(space))
+
+
+async def four_player_game(env: Any) -> tuple[Table, Any]:
+    """Alice, Bob, Carol and Dave at a table, their game started (two teams of two)."""
+    table = await make_table(env, ["alice", "bob", "carol", "dave"])
+    record = await open_and_start(table)
+    return table, record
+
+
+async def settle(env: Any) -> None:
+    """SimCord settles, then the bot's event subscribers finish what they were given."""
+    await env.settle()
+    await env.bot.bus.idle()
+
+
+def timeouts(table: Table) -> list[Any]:
+    """The messages that tell a time-out: a notice, or the board of a skipped turn."""
+    return [
+        m
+        for m in table.channel.history()
+        if m.content.startswith("⌛")
+        or any("ran out of time" in (e.description or "") for e in m.embeds)
+    ]
+
+
+__all__ = [
+    "Table",
+    "four_player_game",
+    "make_table",
+    "open_and_start",
+    "play_one",
+    "seat_actor",
+    "settle",
+    "simcord",
+    "timeouts",
+]

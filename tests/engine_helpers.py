@@ -21,6 +21,7 @@ from bot.game import (
     full_deck,
     parse_space,
 )
+from bot.game.cards import is_jack
 from bot.game.moves import DRAW, FORFEIT, REMOVE, RESIGN, SKIP, TABLETALK
 
 Space = int | str
@@ -236,3 +237,14 @@ def out_of_turn(game: Game, rng: random.Random) -> Move | None:
     if 0.9 < roll < 0.92:  # the turn's time ran out
         return Move(SKIP, game.turn)
     return None
+
+
+def normal_play(game: Game, seat: int) -> tuple[str, int]:
+    """A card of ``seat`` that is no jack and has an open space, and its first such space."""
+    card = next(c for c in game.hands[seat] if not is_jack(c) and game.targets(seat, c))
+    return card, game.targets(seat, card)[0]
+
+
+def playable(game: Game) -> tuple[int, str, int]:
+    """The seat on turn, a normal card it can play (no jack), and that card's first space."""
+    return (game.turn, *normal_play(game, game.turn))

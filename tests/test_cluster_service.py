@@ -17,7 +17,6 @@ import pytest
 
 from bot.game import Game, GameSettings, Move, player_view
 from bot.game.ai import choose_move
-from bot.game.cards import is_jack
 from bot.services.errors import UserError
 from bot.services.events import (
     EventBus,
@@ -37,6 +36,7 @@ from bot.store.location import open_database
 from bot.store.seats import Seat
 from bot.store.shards import Shards
 from bot.store.timers import TimerRecord
+from tests.engine_helpers import playable
 from tests.store_util import new_game
 from tests.test_store_shards import guild_on
 
@@ -96,9 +96,7 @@ async def cluster(pg_url: str) -> AsyncIterator[tuple[Process, Process, int]]:
 
 
 def a_play(game) -> Move:
-    seat = game.turn
-    card = next(c for c in game.hands[seat] if not is_jack(c) and game.targets(seat, c))
-    return Move.play(seat, card, game.targets(seat, card)[0])
+    return Move.play(*playable(game))
 
 
 async def test_a_move_on_another_process_is_made_once_and_its_owner_hears(cluster) -> None:

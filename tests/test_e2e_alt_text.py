@@ -14,13 +14,13 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from bot.game import CORNERS, Game, Move, card_name, player_view, public_view, space_name
-from bot.game.cards import ALL_CARDS, is_jack
+from bot.game.cards import ALL_CARDS
 from bot.game.settings import GameSettings
 from cogs.common.alt_text import board_alt, bracket_alt, hand_alt
 from cogs.common.lengths import ALT_TEXT_LIMIT
 from cogs.common.table import seat_names
 from render.bracket import BracketMatch
-from tests.engine_helpers import HOUSE_OPTIONS, build_game, push_random, random_move
+from tests.engine_helpers import HOUSE_OPTIONS, build_game, normal_play, push_random, random_move
 
 from .e2e_helpers import make_table, open_and_start, seat_actor
 
@@ -34,11 +34,6 @@ def public_cards(game: Game) -> set[str]:
     """The one card a board's text may name: the card of the last play."""
     last = next((m for m in reversed(game.moves) if m.kind == "play"), None)
     return {last.card} if last is not None and last.card else set()
-
-
-def normal_play(game: Game, seat: int) -> tuple[str, int]:
-    card = next(c for c in game.hands[seat] if not is_jack(c) and game.targets(seat, c))
-    return card, game.targets(seat, card)[0]
 
 
 async def test_each_board_posted_carries_alt_text_of_public_facts_only(simcord_env):

@@ -25,8 +25,9 @@ from bot.services.games import RACE_LOST, STALE, TURN_UNHEARD
 
 from .cluster_harness import Node, eventually, same_person
 from .conftest import make_settings
-from .e2e_driver import make_move, play_to_the_end
+from .e2e_driver import custom_ids, make_move, play_to_the_end
 from .e2e_helpers import Table, open_and_start, seat_actor
+from .engine_helpers import playable
 
 
 @pytest.fixture
@@ -100,16 +101,6 @@ async def test_two_processes_play_their_own_guilds_at_once(nodes) -> None:
     assert posted_to(one.env) <= {t1.channel.id, *dms}
 
 
-def a_normal_play(game: Any) -> tuple[int, str, int]:
-    seat = game.turn
-    card = next(c for c in game.hands[seat] if not is_jack(c) and game.targets(seat, c))
-    return seat, card, game.targets(seat, card)[0]
-
-
-def custom_ids(message: Any) -> list[str]:
-    return [item.custom_id for row in message.components for item in row.children]
-
-
 async def dm_game_on_one(zero: Node, one: Node) -> tuple[Table, Any, Any, Any]:
     """A game on process 1's guild; the player to move has turn DMs on. Returns the table, the
     record, that player in process 1's Discord and the same person in process 0's, whose DM
@@ -159,7 +150,7 @@ async def choose_on_dm(zero: Node, person: Any, game_id: int, card: str, space: 
 async def test_a_move_from_a_dm_on_the_other_process(nodes) -> None:
     zero, one = nodes
     table, record, mover, person = await dm_game_on_one(zero, one)
-    _, card, space = a_normal_play(record.game)
+    _, card, space = playable(record.game)
     before = len(boards(table))
     go = await choose_on_dm(zero, person, record.id, card, space)
     answer = await zero.run(lambda env: person.click(person.dm_channel.last_message, custom_id=go))
@@ -180,7 +171,7 @@ async def test_a_move_from_a_dm_on_the_other_process(nodes) -> None:
     await eventually(one, lambda env: True)
     assert len(boards(table)) == before + 1  # announced once
     # The next turn runs on the owner: its player moves in the channel as usual.
-    _, card2, space2 = a_normal_play(record.game)
+    _, card2, space2 = playable(record.game)
     await one.run(
         lambda env: nxt.slash(table.channel, "sequence play", card=card2, space=space_name(space2))
     )
@@ -190,7 +181,7 @@ async def test_a_move_from_a_dm_on_the_other_process(nodes) -> None:
 async def test_the_same_move_on_both_processes_at_once_commits_once(nodes) -> None:
     zero, one = nodes
     table, record, mover, person = await dm_game_on_one(zero, one)
-    _, card, space = a_normal_play(record.game)
+    _, card, space = playable(record.game)
     before = len(boards(table))
     go = await choose_on_dm(zero, person, record.id, card, space)
     from_dm, from_server = await asyncio.gather(
@@ -378,7 +369,7 @@ async def test_a_turn_begun_from_a_dm_while_its_owner_is_down_is_announced_at_it
     gets theirs, once (before, the turn's DM was never sent)."""
     zero, one = nodes
     table, record, mover, person = await dm_game_on_one(zero, one)
-    seat, card, space = a_normal_play(record.game)
+    seat, card, space = playable(record.game)
     nxt = seat_actor(table, record, (seat + 1) % len(record.seats))
     assert nxt is not mover
 

@@ -13,8 +13,7 @@ from bot.services.undo import open_request
 
 from .conftest import make_settings
 from .e2e_driver import make_move
-from .e2e_helpers import make_table, open_and_start, seat_actor
-from .test_e2e_turns import play_one
+from .e2e_helpers import make_table, open_and_start, play_one, seat_actor
 
 PAUSE = 30.0  # longer than SimCord's settle window (5 s), which runs shorter sleeps at once
 

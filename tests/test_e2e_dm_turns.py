@@ -8,9 +8,10 @@ import pytest
 
 from bot.config import Settings
 from bot.game import card_label, space_name
-from bot.game.cards import is_jack
 
+from .e2e_driver import custom_ids
 from .e2e_helpers import make_table, open_and_start, seat_actor
+from .engine_helpers import normal_play
 
 
 @pytest.fixture
@@ -18,22 +19,11 @@ def bot_settings(settings_on_each_backend: Settings) -> Settings:
     return settings_on_each_backend
 
 
-def custom_ids(message) -> list[str]:
-    """The custom ids of a message's components (buttons and selects)."""
-    return [item.custom_id for row in message.components for item in row.children]
-
-
 def find_component(message, prefix: str) -> str:
     """The custom id of the message's component starting with ``prefix``."""
     found = [i for i in custom_ids(message) if i.startswith(prefix)]
     assert found, f"no {prefix!r} in {custom_ids(message)}"
     return found[0]
-
-
-def normal_play(game, seat):
-    """A card of ``seat`` that is no jack and has a space, and that space."""
-    card = next(c for c in game.hands[seat] if not is_jack(c) and game.targets(seat, c))
-    return card, game.targets(seat, card)[0]
 
 
 async def play_from_dm(user, game_id: int, card: str, space: int):

@@ -11,14 +11,14 @@ import pytest
 
 from bot.app import create_bot
 from bot.config import Settings
-from bot.game.cards import is_jack
 from bot.game.moves import AGREE_DRAW
 from bot.services.draws import COOLDOWN_TURNS, LAPSED_TEXT
 from bot.services.errors import UserError
 from bot.store.votes import DRAW, DRAW_COOLDOWN
 from cogs.common.describe import team_label
 
-from .e2e_helpers import make_table, open_and_start, seat_actor
+from .e2e_helpers import make_table, open_and_start, play_one, seat_actor, settle
+from .engine_helpers import playable
 
 TIMEOUT = 3600
 
@@ -29,31 +29,9 @@ def bot_settings(settings_on_each_backend: Settings) -> Settings:
     return settings_on_each_backend
 
 
-def playable(game):
-    """A normal card the player on turn can play, and its first space."""
-    seat = game.turn
-    card = next(c for c in game.hands[seat] if not is_jack(c) and game.targets(seat, c))
-    return seat, card, game.targets(seat, card)[0]
-
-
-async def play_one(table, record) -> None:
-    """The player on turn plays a normal card (through the slash command)."""
-    from bot.game import space_name
-
-    seat, card, space = playable(record.game)
-    actor = seat_actor(table, record, seat)
-    done = await actor.slash(table.channel, "sequence play", card=card, space=space_name(space))
-    assert "Done" in done.response.content, done.response.content
-
-
 def message(table, message_id: int):
     """A channel message as it is now."""
     return next(m for m in table.channel.history() if m.id == message_id)
-
-
-async def settle(env) -> None:
-    await env.settle()
-    await env.bot.bus.idle()
 
 
 async def test_a_draw_offer_accepted_ends_the_game_as_a_draw(simcord_env):
@@ -141,7 +119,7 @@ async def test_a_declined_offer_and_the_cooldown(simcord_env):
             assert still.ephemeral and "after 1 more of its own turn." in still.response.content
             told = True
         own_turns += record.game.team_of(record.game.turn) == team
-        await play_one(table, record)
+        assert "Done" in (await play_one(table, record)).response.content
     assert own_turns == COOLDOWN_TURNS and told
     fresh = await alice.slash(table.channel, "sequence draw")
     assert not fresh.ephemeral and "offers a **draw**" in fresh.response.content
@@ -155,7 +133,7 @@ async def test_an_offer_lapses_when_the_game_moves_on(simcord_env):
     waiting = seat_actor(table, record, 1 - record.game.turn)
     mover = seat_actor(table, record, record.game.turn)
     offer = await waiting.slash(table.channel, "sequence draw")
-    await play_one(table, record)
+    assert "Done" in (await play_one(table, record)).response.content
     await settle(simcord_env)
     assert "lapsed" in message(table, offer.response.id).content
     assert "the game moved on" in message(table, offer.response.id).content
@@ -165,7 +143,7 @@ async def test_an_offer_lapses_when_the_game_moves_on(simcord_env):
     waiting, mover = mover, waiting
     offer = await waiting.slash(table.channel, "sequence draw")
     simcord_env.inject_error("PATCH", "/channels/*/messages/*", status=500)
-    await play_one(table, record)
+    assert "Done" in (await play_one(table, record)).response.content
     await settle(simcord_env)
     assert "offers a **draw**" in message(table, offer.response.id).content
     moves = len(record.game.moves)
@@ -278,13 +256,14 @@ async def test_a_computer_team_offers_only_in_endless_play(simcord_env):
     bot_seat = 1
     if record.game.turn == bot_seat:
         await settle(simcord_env)
-    await play_one(table, record)  # alice plays; the computer answers with its move
+    # alice plays; the computer answers with its move
+    assert "Done" in (await play_one(table, record)).response.content
     await settle(simcord_env)
     assert not any(v.kind == DRAW for v in record.votes.values())  # not endless: no offer
     # the deck was reshuffled once with no sequence since: the endless-play condition
     record.game.reshuffles_since_sequence = 1
     assert record.game.endless_play()
-    await play_one(table, record)
+    assert "Done" in (await play_one(table, record)).response.content
     await settle(simcord_env)
     offer = next(v for v in record.votes.values() if v.kind == DRAW)
     assert offer.team == record.game.team_of(bot_seat) and offer.message_id is not None

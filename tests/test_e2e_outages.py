@@ -15,14 +15,12 @@ from typing import Any
 import pytest
 
 from bot.config import Settings
-from bot.game import space_name
-from bot.game.cards import is_jack
 from bot.store.connection import Connection
 from cogs.common.replies import DATABASE_DOWN
 
 from . import pg_server
 from .conftest import make_settings
-from .e2e_helpers import make_table, open_and_start, seat_actor
+from .e2e_helpers import make_table, open_and_start, play_one, timeouts
 from .test_e2e_tournament import snapshot, started_cup
 
 _DATABASES = itertools.count(1)
@@ -92,27 +90,6 @@ def outage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
 @pytest.fixture
 def bot_settings(outage: Any, tmp_path: Path) -> Settings:
     return make_settings(tmp_path, computer_move_delay=PAUSE, **outage.settings)
-
-
-def timeouts(table: Any) -> list[Any]:
-    """The messages that tell a time-out: a notice, or the board of a skipped turn."""
-    return [
-        m
-        for m in table.channel.history()
-        if m.content.startswith("⌛")
-        or any("ran out of time" in (e.description or "") for e in m.embeds)
-    ]
-
-
-async def play_one(table: Any, record: Any) -> Any:
-    """The player to move plays a normal card by command; the answer."""
-    game = record.game
-    seat = game.turn
-    card = next(c for c in game.hands[seat] if not is_jack(c) and game.targets(seat, c))
-    actor = seat_actor(table, record, seat)
-    return await actor.slash(
-        table.channel, "sequence play", card=card, space=space_name(game.targets(seat, card)[0])
-    )
 
 
 async def test_a_move_during_an_outage_is_refused_clearly_and_made_once_it_is_over(

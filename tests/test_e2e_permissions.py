@@ -14,7 +14,8 @@ from simcord.enums import ChannelType, OverwriteType
 from bot.game import space_name
 
 from .e2e_helpers import make_table, open_and_start, seat_actor
-from .test_e2e_dm_turns import normal_play, play_from_dm
+from .engine_helpers import normal_play
+from .test_e2e_dm_turns import play_from_dm
 from .test_e2e_tournament import (
     check_in,
     game_in,

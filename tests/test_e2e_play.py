@@ -18,6 +18,7 @@ from render.board import render_hand
 
 from .e2e_driver import components, find_component, open_hand
 from .e2e_helpers import make_table, open_and_start, seat_actor
+from .engine_helpers import normal_play
 
 
 @pytest.fixture
@@ -28,7 +29,7 @@ def bot_settings(settings_on_each_backend: Settings) -> Settings:
 
 def normal_playable(game, seat):
     """A non-jack card of ``seat`` with an open space."""
-    return next(c for c in game.hands[seat] if not is_jack(c) and game.targets(seat, c))
+    return normal_play(game, seat)[0]
 
 
 def hand_with(seed_range, players, wanted):

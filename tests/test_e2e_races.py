@@ -15,7 +15,6 @@ import pytest
 
 from bot.app import create_bot
 from bot.game import Move
-from bot.game.cards import is_jack
 from bot.game.moves import RESIGN
 from bot.services.errors import UserError
 from bot.services.games import STALE
@@ -23,31 +22,17 @@ from bot.services.timing import LIMIT
 from bot.services.undo import LAPSED
 
 from .e2e_driver import make_move
-from .e2e_helpers import make_table, open_and_start, seat_actor
+from .e2e_helpers import (
+    four_player_game,
+    make_table,
+    open_and_start,
+    seat_actor,
+    settle,
+    timeouts,
+)
+from .engine_helpers import playable
 
 MINUTE = 60
-
-
-def playable(game):
-    """A normal card the player on turn can play, and its first space."""
-    seat = game.turn
-    card = next(c for c in game.hands[seat] if not is_jack(c) and game.targets(seat, c))
-    return seat, card, game.targets(seat, card)[0]
-
-
-def time_outs_told(table) -> list[object]:
-    """The messages that tell a time-out: a notice, or the board of a skipped turn."""
-    return [
-        m
-        for m in table.channel.history()
-        if m.content.startswith("⌛")
-        or any("ran out of time" in (e.description or "") for e in m.embeds)
-    ]
-
-
-async def settle(env) -> None:
-    await env.settle()
-    await env.bot.bus.idle()
 
 
 @pytest.mark.parametrize("policy", ["remove", "computer", "skip"])
@@ -68,7 +53,7 @@ async def test_a_move_in_time_beats_its_expiry(simcord_env, policy):
     assert not isinstance(played, Exception) and expired is None
     game = record.game
     assert [m.kind for m in game.moves] == ["play"] and not any(game.out)
-    assert time_outs_told(table) == []  # no false "ran out of time"
+    assert timeouts(table) == []  # no false "ran out of time"
     assert await bot.db.results.get(record.id) is None
 
 
@@ -88,13 +73,7 @@ async def test_an_expiry_first_refuses_the_late_move(simcord_env):
     await settle(simcord_env)
     assert expired is None and isinstance(played, UserError) and str(played) == STALE
     assert [m.kind for m in record.game.moves] == ["skip"]
-    assert len(time_outs_told(table)) == 1
-
-
-async def four_player_game(env):
-    table = await make_table(env, ["alice", "bob", "carol", "dave"])
-    record = await open_and_start(table)
-    return table, record
+    assert len(timeouts(table)) == 1
 
 
 @pytest.mark.parametrize("verdicts", [("uphold", "uphold"), ("uphold", "dismiss")])

@@ -7,7 +7,6 @@ import io
 import pytest
 from PIL import Image
 
-from bot.game import space_name
 from bot.game.cards import is_jack
 from bot.game.moves import PLAY
 from bot.game.view import public_view
@@ -18,7 +17,7 @@ from render.encode import to_palette
 from render.replay import _caption, frame
 
 from .e2e_driver import components, play_to_the_end
-from .e2e_helpers import make_table, open_and_start, seat_actor
+from .e2e_helpers import make_table, open_and_start, play_one, seat_actor
 from .store_util import create_game
 
 
@@ -186,12 +185,7 @@ async def test_a_replay_ends_on_the_result_when_no_card_ended_the_game(simcord_e
     alice, bob = table.players
     record = await open_and_start(table, rated=False)
     for _ in range(2):
-        game = record.game
-        seat = game.turn
-        card = next(c for c in game.hands[seat] if not is_jack(c) and game.targets(seat, c))
-        space = space_name(game.targets(seat, card)[0])
-        actor = alice if record.seats[seat].user_id == alice.id else bob
-        await actor.slash(table.channel, "sequence play", card=card, space=space)
+        await play_one(table, record)
     if ending == "resign":
         await bob.slash(table.channel, "sequence resign")
     else:

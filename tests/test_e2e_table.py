@@ -12,12 +12,12 @@ from simcord.backend.serializers import guild_create_payload
 from simcord.builders import ChannelHandle
 
 from bot.app import create_bot
-from bot.game import card_label, space_name
+from bot.game import card_label
 from bot.game.cards import is_jack
 from bot.game.moves import FORFEIT, PLAY, Move
 
 from .e2e_driver import make_move
-from .e2e_helpers import Table, make_table, open_and_start, seat_actor
+from .e2e_helpers import Table, make_table, open_and_start, play_one, seat_actor
 
 
 async def test_a_team_resigns_when_all_its_members_have(simcord_env):
@@ -125,13 +125,7 @@ async def test_several_games_at_once_in_different_channels(simcord_env):
     two = await open_and_start(second, seed=2)
     assert one.id != two.id
     for table, record in ((first, one), (second, two), (first, one)):
-        game = record.game
-        seat = game.turn
-        card = next(c for c in game.hands[seat] if not is_jack(c) and game.targets(seat, c))
-        actor = seat_actor(table, record, seat)
-        result = await actor.slash(
-            table.channel, "sequence play", card=card, space=space_name(game.targets(seat, card)[0])
-        )
+        result = await play_one(table, record)
         assert "Done" in result.response.content
     assert len(one.game.moves) == 2 and len(two.game.moves) == 1
     # a player of one game is a stranger at the other table

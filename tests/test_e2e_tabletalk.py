@@ -14,19 +14,13 @@ from bot.services.errors import UserError
 from bot.services.games import seat_of
 
 from .e2e_driver import find_component, open_hand
-from .e2e_helpers import make_table, open_and_start, seat_actor
+from .e2e_helpers import four_player_game, make_table, open_and_start, seat_actor
 
 
 @pytest.fixture
 def bot_settings(settings_on_each_backend: Settings) -> Settings:
     """Every test here runs twice: on SQLite and on PostgreSQL (conftest's store backends)."""
     return settings_on_each_backend
-
-
-async def four_player_game(env):
-    table = await make_table(env, ["alice", "bob", "carol", "dave"])
-    record = await open_and_start(table)
-    return table, record
 
 
 def members(table, record, team):

@@ -17,7 +17,7 @@ from bot.game.moves import DRAW, FORFEIT
 from bot.store import Seat
 
 from .e2e_driver import make_move
-from .e2e_helpers import make_table, open_and_start, seat_actor
+from .e2e_helpers import make_table, open_and_start, play_one, seat_actor, timeouts
 from .store_util import new_game
 
 
@@ -32,27 +32,6 @@ HOUR = 3600
 
 def reminders(table):
     return [m for m in table.channel.history() if m.content.startswith("⏰")]
-
-
-def timeouts(table):
-    """The messages that tell a time-out: a notice, or the board of a skipped turn."""
-    return [
-        m
-        for m in table.channel.history()
-        if m.content.startswith("⌛")
-        or any("ran out of time" in (e.description or "") for e in m.embeds)
-    ]
-
-
-async def play_one(table, record):
-    """The player to move plays a normal card by command."""
-    game = record.game
-    seat = game.turn
-    card = next(c for c in game.hands[seat] if not is_jack(c) and game.targets(seat, c))
-    actor = seat_actor(table, record, seat)
-    await actor.slash(
-        table.channel, "sequence play", card=card, space=space_name(game.targets(seat, card)[0])
-    )
 
 
 async def test_a_reminder_at_the_right_time_and_at_most_once_per_delay(simcord_env):
