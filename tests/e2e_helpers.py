@@ -56,6 +56,21 @@ async def open_and_start(table: Table, *, seed: int = 1, **options: Any) -> Any:
     return table.game()
 
 
+async def against_a_computer(
+    env: Any, level: str, *, seed: int, **options: Any
+) -> tuple[Table, Any]:
+    """Alice alone opens a lobby (with ``options``), seats a computer player of ``level`` and
+    starts; ``seed`` fixes the shuffle (seed 1: Alice, in the first seat, starts; seed 3: the
+    computer does). The table and the game's record."""
+    table = await make_table(env, ["alice"])
+    (alice,) = table.players
+    lobby = (await alice.slash(table.channel, "sequence new", **options)).response
+    await alice.slash(table.channel, "sequence addbot", level=level)
+    table.bot.lobbies.new_seed = lambda: seed
+    await alice.click(lobby, label="Start")
+    return table, table.game()
+
+
 def seat_actor(table: Table, record: Any, seat: int) -> Any:
     """The actor sitting in ``seat``."""
     user_id = record.seats[seat].user_id
@@ -94,6 +109,7 @@ def timeouts(table: Table) -> list[Any]:
 
 __all__ = [
     "Table",
+    "against_a_computer",
     "four_player_game",
     "make_table",
     "open_and_start",

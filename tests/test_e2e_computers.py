@@ -13,7 +13,7 @@ from bot.services.undo import open_request
 
 from .conftest import make_settings
 from .e2e_driver import make_move
-from .e2e_helpers import make_table, open_and_start, play_one, seat_actor
+from .e2e_helpers import against_a_computer, make_table, open_and_start, play_one, seat_actor
 
 PAUSE = 30.0  # longer than SimCord's settle window (5 s), which runs shorter sleeps at once
 
@@ -24,13 +24,8 @@ def bot_settings(tmp_path) -> Settings:
 
 
 async def test_a_computer_moves_after_its_pause_and_posts_like_a_player(simcord_env):
-    table = await make_table(simcord_env, ["alice"])
+    table, record = await against_a_computer(simcord_env, "medium", seed=3)
     (alice,) = table.players
-    lobby = (await alice.slash(table.channel, "sequence new")).response
-    await alice.slash(table.channel, "sequence addbot", level="medium")
-    table.bot.lobbies.new_seed = lambda: 3  # seed 3: the second seat (the computer) starts
-    await alice.click(lobby, label="Start")
-    record = table.game()
     assert record.seats[record.game.turn].bot_level == "medium"
     assert "is thinking" in table.channel.last_message.content
     await simcord_env.advance_time(PAUSE - 1)
@@ -44,13 +39,8 @@ async def test_a_computer_moves_after_its_pause_and_posts_like_a_player(simcord_
 async def test_a_computer_takes_its_manual_draw_at_once(simcord_env):
     """Manual draw: a computer draws right after its play, not after another pause, in which
     the next player could move and draw first and so take its draw away for good."""
-    table = await make_table(simcord_env, ["alice"])
-    (alice,) = table.players
-    lobby = (await alice.slash(table.channel, "sequence new", manual_draw=True)).response
-    await alice.slash(table.channel, "sequence addbot", level="medium")
-    table.bot.lobbies.new_seed = lambda: 3  # the computer starts
-    await alice.click(lobby, label="Start")
-    computer = table.game().game.turn
+    table, record = await against_a_computer(simcord_env, "medium", seed=3, manual_draw=True)
+    computer = record.game.turn
     await simcord_env.advance_time(PAUSE + 1)
     record = table.game()
     assert [(m.kind, m.seat) for m in record.game.moves] == [("play", computer), ("draw", computer)]

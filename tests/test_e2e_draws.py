@@ -17,7 +17,14 @@ from bot.services.errors import UserError
 from bot.store.votes import DRAW, DRAW_COOLDOWN
 from cogs.common.describe import team_label
 
-from .e2e_helpers import make_table, open_and_start, play_one, seat_actor, settle
+from .e2e_helpers import (
+    against_a_computer,
+    make_table,
+    open_and_start,
+    play_one,
+    seat_actor,
+    settle,
+)
 from .engine_helpers import playable
 
 TIMEOUT = 3600
@@ -210,13 +217,8 @@ async def test_a_button_from_before_a_restart_accepts(simcord_env, bot_settings)
 
 
 async def test_a_computer_team_answers_at_once(simcord_env):
-    table = await make_table(simcord_env, ["alice"])
+    table, record = await against_a_computer(simcord_env, "easy", seed=1)
     (alice,) = table.players
-    lobby = (await alice.slash(table.channel, "sequence new")).response
-    await alice.slash(table.channel, "sequence addbot", level="easy")
-    table.bot.lobbies.new_seed = lambda: 1
-    await alice.click(lobby, label="Start")
-    record = table.game()
     # the board is level: the computer is not ahead, so it accepts at once
     offer = await alice.slash(table.channel, "sequence draw")
     assert not offer.ephemeral and "Draw agreed" in offer.response.content
@@ -227,13 +229,8 @@ async def test_a_computer_team_answers_at_once(simcord_env):
 async def test_a_computer_team_ahead_declines_at_once(simcord_env):
     from bot.game.sequences import EMPTY
 
-    table = await make_table(simcord_env, ["alice"])
+    table, record = await against_a_computer(simcord_env, "easy", seed=1)
     (alice,) = table.players
-    lobby = (await alice.slash(table.channel, "sequence new")).response
-    await alice.slash(table.channel, "sequence addbot", level="easy")
-    table.bot.lobbies.new_seed = lambda: 1
-    await alice.click(lobby, label="Start")
-    record = table.game()
     bot_team = record.game.team_of(1)
     # the computer's team holds four in a row (as if played): it is ahead and declines
     for space in (11, 12, 13, 14):
@@ -246,13 +243,8 @@ async def test_a_computer_team_ahead_declines_at_once(simcord_env):
 
 
 async def test_a_computer_team_offers_only_in_endless_play(simcord_env):
-    table = await make_table(simcord_env, ["alice"])
+    table, record = await against_a_computer(simcord_env, "easy", seed=1)
     (alice,) = table.players
-    lobby = (await alice.slash(table.channel, "sequence new")).response
-    await alice.slash(table.channel, "sequence addbot", level="easy")
-    table.bot.lobbies.new_seed = lambda: 1
-    await alice.click(lobby, label="Start")
-    record = table.game()
     bot_seat = 1
     if record.game.turn == bot_seat:
         await settle(simcord_env)

@@ -20,7 +20,7 @@ from cogs.common.replies import DATABASE_DOWN
 
 from . import pg_server
 from .conftest import make_settings
-from .e2e_helpers import make_table, open_and_start, play_one, timeouts
+from .e2e_helpers import against_a_computer, make_table, open_and_start, play_one, timeouts
 from .test_e2e_tournament import snapshot, started_cup
 
 _DATABASES = itertools.count(1)
@@ -133,13 +133,7 @@ async def test_a_computer_move_due_during_an_outage_is_made_once_it_is_over(
     simcord_env, outage
 ):
     """Before: the computer's move failed once and it never moved again until a restart."""
-    table = await make_table(simcord_env, ["alice"])
-    (alice,) = table.players
-    lobby = (await alice.slash(table.channel, "sequence new")).response
-    await alice.slash(table.channel, "sequence addbot", level="medium")
-    table.bot.lobbies.new_seed = lambda: 3  # seed 3: the second seat (the computer) starts
-    await alice.click(lobby, label="Start")
-    record = table.game()
+    table, record = await against_a_computer(simcord_env, "medium", seed=3)
     await outage.begin(table.bot)
     await simcord_env.advance_time(PAUSE + 1)
     assert record.game.moves == []
