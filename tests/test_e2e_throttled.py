@@ -13,8 +13,8 @@ from cogs.common import table as table_module
 
 from .conftest import make_settings
 from .e2e_driver import find_component, open_hand
-from .e2e_helpers import make_table
-from .test_e2e_races import playable
+from .e2e_helpers import against_a_computer
+from .engine_helpers import playable
 
 PAUSE = 30.0  # longer than SimCord's settle window (5 s), which runs shorter sleeps at once
 
@@ -56,23 +56,12 @@ async def her_move_meanwhile(bot, record, player) -> None:
         await bot.games.play(record.id, player.id, card, space, expected_turn=1)
 
 
-async def against_a_computer(env):
-    """alice against a computer that moves first, after its pause."""
-    table = await make_table(env, ["alice"])
-    (alice,) = table.players
-    lobby = (await alice.slash(table.channel, "sequence new")).response
-    await alice.slash(table.channel, "sequence addbot", level="medium")
-    table.bot.lobbies.new_seed = lambda: 3  # seed 3: the computer starts
-    await alice.click(lobby, label="Start")
-    return table, table.game()
-
-
 @pytest.mark.parametrize("status", [429, 503])
 async def test_a_board_discord_refused_is_posted_once_when_it_answers_again(simcord_env, status):
     """The computer's move is saved, but Discord refuses its board (rate limited past
     discord.py's waits, or down): the channel kept showing the computer "thinking", with no
     ping for alice, until someone typed /sequence board. The board is tried again, once."""
-    table, record = await against_a_computer(simcord_env)
+    table, record = await against_a_computer(simcord_env, "medium", seed=3)
     (alice,) = table.players
     simcord_env.inject_error("POST", f"/channels/{table.channel.id}/messages", status=status)
     await simcord_env.advance_time(PAUSE + 1)
@@ -90,7 +79,7 @@ async def test_a_board_discord_refused_is_posted_once_when_it_answers_again(simc
 async def test_a_board_discord_keeps_refusing_is_tried_less_and_less_often(simcord_env):
     """Discord refuses every post for hours: the board is tried again after a minute, then
     after ever longer waits, then given up (a restart tries again), not once a minute for ever."""
-    table, record = await against_a_computer(simcord_env)
+    table, record = await against_a_computer(simcord_env, "medium", seed=3)
     path = f"/channels/{table.channel.id}/messages"
     simcord_env.inject_error("POST", path, status=503, times=None)
     start = len(simcord_env.http_requests)
@@ -107,7 +96,7 @@ async def test_a_board_posted_after_its_turn_was_played_pings_nobody(simcord_env
     theirs at once); meanwhile alice, who saw her turn in /sequence hand, plays. The late board
     pinged her for a turn she had already played (a notification for nothing); it is posted
     without the ping, and her move's board then replaces it."""
-    table, record = await against_a_computer(simcord_env)
+    table, record = await against_a_computer(simcord_env, "medium", seed=3)
     (alice,) = table.players
     bot = table.bot
     drawn = table_module.public_board_file
@@ -134,7 +123,7 @@ async def test_a_turn_played_while_its_board_waited_gets_no_turn_dm(simcord_env,
     limit, and the DM waits behind it; meanwhile alice plays. The DM then still said "Your turn"
     with a hand panel for a turn she had already played (any click on it: "the game has moved
     on"). No DM is sent for a turn that has passed."""
-    table, record = await against_a_computer(simcord_env)
+    table, record = await against_a_computer(simcord_env, "medium", seed=3)
     (alice,) = table.players
     await alice.slash(table.channel, "sequence notify", setting="on")
     bot = table.bot
@@ -162,7 +151,7 @@ async def test_a_board_discord_refused_to_retire_is_retired_later(simcord_env, s
     """Discord refuses the edit that retires the board before the computer's move: that board
     kept its buttons and its "your turn" line for good, two live boards in the channel. The
     edit is tried again later."""
-    table, record = await against_a_computer(simcord_env)
+    table, record = await against_a_computer(simcord_env, "medium", seed=3)
     (first,) = boards(table.channel)
     path = f"/channels/{table.channel.id}/messages/{first.id}"
     simcord_env.inject_error("PATCH", path, status=status)
@@ -182,7 +171,7 @@ async def test_a_move_whose_panel_discord_refused_is_told_as_made(simcord_env, w
     was saved and its board posted, yet she was told "Something went wrong on our side; please
     try again", and trying again only answered that the game had moved on. She is told her
     move was made."""
-    table, record = await against_a_computer(simcord_env)
+    table, record = await against_a_computer(simcord_env, "medium", seed=3)
     (alice,) = table.players
     await simcord_env.advance_time(PAUSE + 1)
     _seat, card, space = playable(record.game)
