@@ -27,6 +27,7 @@ from bot.services.undo import UndoService
 from bot.store.database import Database
 from bot.store.location import open_database
 from bot.store.revisions import stamp_rules
+from bot.store.shards import Shards
 from cogs.base import SequenceGroup
 from cogs.common.cooldowns import RateLimits
 from cogs.common.replies import SORRY
@@ -117,6 +118,9 @@ class SequenceBotMixin:
         bot: Any = self
         settings = self.settings
         self.db = await open_database(settings.database_location(), shards=settings.shards())
+        # Before anything is loaded: refused if another process of a cluster runs our shards.
+        count = settings.shard_count or 1
+        await self.db.claim(Shards(count, settings.shard_ids or tuple(range(count))))
         self.games = GameService(self.db, self.clock, self.bus)
         self.caps = Caps(self.db, self.games, CapSettings.from_settings(settings))
         self.lobbies = LobbyService(self.db, self.clock, games=self.games, caps=self.caps)

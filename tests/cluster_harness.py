@@ -36,14 +36,24 @@ class Node:
         return self.env.bot
 
     async def start(self) -> Node:
+        """Start the bot; if its start fails, it is closed and the error raised here."""
         self.thread.start()
 
         async def begin() -> Any:
-            env = simcord.Env(create_bot(self.settings))
-            await env.start()
+            bot = create_bot(self.settings)
+            env = simcord.Env(bot)
+            try:
+                await env.start()
+            except BaseException:
+                await bot.close()
+                raise
             return env
 
-        self.env = await self._submit(begin())
+        try:
+            self.env = await self._submit(begin())
+        except BaseException:
+            await self.stop()
+            raise
         return self
 
     async def run(self, fn: Callable[[Any], Awaitable[T]]) -> T:

@@ -22,6 +22,8 @@ from bot.game.ai import choose_move
 from bot.game.cards import is_jack
 from bot.game.moves import PLAY
 from bot.services.games import RACE_LOST, STALE, TURN_UNHEARD
+from bot.store.errors import StoreError
+from bot.store.shards import shard_of
 
 from .cluster_harness import Node, eventually, same_person
 from .conftest import make_settings
@@ -388,3 +390,55 @@ async def test_a_turn_begun_from_a_dm_while_its_owner_is_down_is_announced_at_it
     await eventually(one, lambda env: True)
     assert turn_dms() == before + 1
     assert await one.run(lambda env: env.bot.db.timers.get(record.id, TURN_UNHEARD)) is None
+
+
+async def test_a_process_on_a_shard_another_runs_is_refused_at_start(nodes, pg_url, tmp_path):
+    """SHARD_IDS overlapping by mistake, a SHARD_COUNT changed on one process only, or a
+    second single process on the cluster's database: each would load, time and post the same
+    games twice. The process starting last stops at once, with one line saying why, before it
+    loads anything; the running ones play on."""
+    _, one = nodes
+    t1 = await table_on(one, 1, ["bea", "bob"])
+    record = await one.run(lambda env: open_and_start(t1, seed=4))
+    for count, ids, words in (
+        (2, (1,), "shard 1 already runs in another process"),
+        (2, (0, 1), "shards 0 and 1 already run in another process"),
+        (3, (2,), "Another process runs with SHARD_COUNT=2"),
+        (None, None, "Another process runs with SHARD_COUNT=2"),
+    ):
+        settings = make_settings(tmp_path, database_url=pg_url, shard_count=count, shard_ids=ids)
+        with pytest.raises(StoreError) as refused:
+            await Node(settings).start()
+        assert words in str(refused.value) and "\n" not in str(refused.value)
+    await one.run(lambda env: play_to_the_end(t1, record, seed=2))
+    assert record.game.is_over() and len(boards(t1)) >= len(record.game.moves)
+
+
+async def test_after_a_reshard_every_active_game_has_exactly_one_owner(
+    nodes, pg_url, tmp_path
+) -> None:
+    """Games in guilds on each shard of 2; every process stopped, SHARD_COUNT raised to 3 and
+    split over two processes (0-1 and 2): each active game is served by the process that runs
+    its guild's new shard, and by no other."""
+    zero, one = nodes
+    tables = [await table_on(zero, 0, [f"a{i}", f"b{i}"]) for i in range(3)]
+    tables += [await table_on(one, 1, [f"c{i}", f"d{i}"]) for i in range(3)]
+    ids = {}
+    for table in tables:
+        node = zero if table.guild.id >> 22 & 1 == 0 else one
+        record = await node.run(lambda env, t=table: open_and_start(t, seed=7))
+        ids[record.id] = table.guild.id
+    await zero.stop()
+    await one.stop()
+    started = []
+    try:
+        for shards in ((0, 1), (2,)):
+            settings = make_settings(tmp_path, database_url=pg_url, shard_count=3, shard_ids=shards)
+            started.append(await Node(settings).start())
+        served = [set(node.bot.games.records) for node in started]
+        assert served[0] | served[1] == set(ids) and not served[0] & served[1]
+        for game_id, guild_id in ids.items():
+            assert game_id in served[shard_of(guild_id, 3) // 2]
+    finally:
+        for node in started:
+            await node.stop()

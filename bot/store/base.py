@@ -65,6 +65,11 @@ class Store:
         the transaction this task has open commits (at once outside one). One process has
         nobody to tell: the base does nothing (SQLite)."""
 
+    async def claim(self, shards: Shards) -> None:
+        """Hold ``shards`` for this process while it runs, refusing them when another process
+        sharing this store runs one (or another shard count). The base claims nothing: a SQLite
+        file is one process's."""
+
     async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
         """Call ``callback(payload)`` for each notification other processes send on
         ``channel``. The base hears nothing (SQLite: one process serves every game)."""

@@ -27,8 +27,14 @@ from .errors import DatabaseUnavailableError, IntegrityError, StoreError
 from .location import redact
 from .migrations import current_version, migrate
 from .postgres_migrations import POSTGRES_MIGRATIONS
+from .shards import Shards
 
 log = logging.getLogger(__name__)
+
+#: The first keys of the advisory locks a process holds on the shards it runs (the second key
+#: is the shard) and, shared, on the shard count it runs them out of.
+SHARD_LOCK = 0x5E0_5A1D
+COUNT_LOCK = 0x5E0_C047
 
 
 @functools.lru_cache(maxsize=1024)
@@ -133,6 +139,7 @@ class PostgresDatabase(Store):
         self._listening: asyncio.Task[None] | None = None
         self._listener: asyncpg.Connection | None = None
         self._listen_to: tuple[str, Callable[[str], None]] | None = None
+        self._claimed: Shards | None = None
         self._closing = False
         self.url = url
         #: Where the data is, for messages: the URL without its password.
@@ -194,31 +201,56 @@ class PostgresDatabase(Store):
         never if the transaction rolls back."""
         await self.run(_notify, channel, payload)
 
+    async def claim(self, shards: Shards) -> None:
+        """Hold ``shards`` for this process, on the listening connection: a session advisory
+        lock on each shard, and a shared one on their count. Raises :class:`ShardsTakenError`
+        when another process runs one of them, or runs with another count (a guild would then
+        be served twice)."""
+        self._claimed = shards
+        await self._connect("Cannot claim shards on")
+
     async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
         """``LISTEN`` on a connection of its own (asyncpg's ``add_listener``). If it drops, it
-        is reconnected with a growing pause, and ``callback("")`` says some notifications may
-        have been missed meanwhile."""
+        is reconnected with a growing pause (its shards claimed again), and ``callback("")``
+        says some notifications may have been missed meanwhile."""
         self._listen_to = (channel, callback)
+        if self._listener is not None and not self._listener.is_closed():
+            await self._listener.add_listener(channel, lambda _c, _pid, _ch, text: callback(text))
+            return
+        await self._connect("Cannot listen on")
+
+    async def _connect(self, doing: str) -> None:
         try:
             await self._connect_listener()
+        except StoreError:
+            raise
         except Exception as error:  # never the URL's password
             raise DatabaseUnavailableError(
-                f"Cannot listen on {self.location}: {redact(str(error), self.url)}"
+                f"{doing} {self.location}: {redact(str(error), self.url)}"
             ) from None
 
     async def alive(self) -> bool:
-        """True when the server answers and, if this process listens, its listening connection
-        is up (without it, it would not hear of the changes other processes make)."""
-        listening = self._listen_to is None or (
+        """True when the server answers and, if this process listens or holds shards, its
+        listening connection is up (without it, it would not hear of the changes other
+        processes make, and its shards would be free for another)."""
+        listening = (self._listen_to is None and self._claimed is None) or (
             self._listener is not None and not self._listener.is_closed()
         )
         return listening and await super().alive()
 
     async def _connect_listener(self) -> None:
-        assert self._listen_to is not None
-        channel, callback = self._listen_to
         conn = await asyncpg.connect(self.url, timeout=30.0)
-        await conn.add_listener(channel, lambda _c, _pid, _ch, text: callback(text))
+        try:
+            if self._claimed is not None:
+                await _claim(conn, self._claimed, self.location)
+            if self._listen_to is not None:
+                callback = self._listen_to[1]
+                await conn.add_listener(
+                    self._listen_to[0], lambda _c, _pid, _ch, text: callback(text)
+                )
+        except BaseException:
+            await conn.close()
+            raise
         conn.add_termination_listener(self._listener_lost)
         self._listener = conn
 
@@ -234,14 +266,18 @@ class PostgresDatabase(Store):
             await asyncio.sleep(pause)
             try:
                 await self._connect_listener()
+            except ShardsTakenError as error:
+                log.error("%s Retrying", error)
+                pause = min(pause * 2, 30.0)
+                continue
             except Exception as error:
                 log.warning(
                     "Cannot listen on %s (%s); retrying", self.location, type(error).__name__
                 )
                 pause = min(pause * 2, 30.0)
                 continue
-            assert self._listen_to is not None
-            self._listen_to[1]("")  # notifications sent while it was down are lost
+            if self._listen_to is not None:
+                self._listen_to[1]("")  # notifications sent while it was down are lost
             return
 
     def _joined(self) -> PostgresConnection | None:
@@ -316,6 +352,51 @@ async def _keep_session(_conn: asyncpg.Connection) -> None:
     transaction left open): the store keeps no session state on it (no ``SET``, no session
     advisory lock, ``LISTEN`` on a connection of its own), so the reset query, one more round
     trip per transaction, is skipped."""
+
+
+class ShardsTakenError(StoreError):
+    """Another process of the cluster runs a shard this one was configured to run."""
+
+
+def _listed(numbers: list[int]) -> str:
+    """``1``, ``0 and 1``, ``0, 1 and 2``."""
+    words = [str(n) for n in numbers]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+async def _claim(conn: asyncpg.Connection, shards: Shards, where: str) -> None:
+    """Take the advisory locks of ``shards`` on ``conn`` (held while it is open), or raise
+    :class:`ShardsTakenError` holding none."""
+    await conn.execute("SELECT pg_advisory_lock_shared($1, $2)", COUNT_LOCK, shards.count)
+    others = await conn.fetch(
+        "SELECT DISTINCT objid::bigint FROM pg_locks WHERE locktype = 'advisory' "
+        "AND objsubid = 2 AND classid = $1 AND objid <> $2 "
+        "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+        COUNT_LOCK,
+        shards.count,
+    )
+    if others:
+        await conn.execute("SELECT pg_advisory_unlock_all()")
+        raise ShardsTakenError(
+            f"Another process runs with SHARD_COUNT={others[0][0]} on {where}, this one with "
+            f"{shards.count}: every process of a bot needs the same SHARD_COUNT (stop them all "
+            "to change it)."
+        )
+    taken = [
+        shard
+        for shard in sorted(set(shards.ids))
+        if not await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", SHARD_LOCK, shard)
+    ]
+    if taken:
+        await conn.execute("SELECT pg_advisory_unlock_all()")
+        if len(taken) == 1:
+            named = f"shard {taken[0]} already runs"
+        else:
+            named = f"shards {_listed(taken)} already run"
+        raise ShardsTakenError(
+            f"SHARD_IDS: {named} in another process on {where}: "
+            "each shard must be in exactly one process's SHARD_IDS."
+        )
 
 
 async def _notify(conn: Connection, channel: str, payload: str) -> None:
