@@ -705,6 +705,75 @@ def test_a_damaged_database_gives_no_backup(tmp_path, capsys):
     assert "malformed" in err and list(dest.parent.iterdir()) == []
 
 
+# --------------------------------------------------------------------------- migrate-db
+def test_migrate_db_refuses_a_file_a_running_bot_writes_and_copies_it_once_stopped(
+    tmp_path, pg_url, capsys
+):
+    """Another process plays games on the file (as a running bot does): migrate-db refuses
+    it, copies nothing and leaves the file as it is; once that process stops, every move it
+    committed is copied."""
+    path = tmp_path / "data" / "sequence.db"
+    writer = Writer(path)
+    try:
+        writer.wait_for(20)
+        assert main(["migrate-db", "--from", str(path), "--to", pg_url]) == 2
+        writer.wait_for(len(writer.acks) + 5)  # it played on
+    finally:
+        writer.stop()
+    out, err = capsys.readouterr()
+    assert out == "" and err == (
+        f"error: the database {path} is open in another process (a running bot?): stop the "
+        "bot first, then run migrate-db again; nothing was copied.\n"
+    )
+    tables = "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"
+    assert asyncio.run(query(pg_url, tables)) == [(0,)]
+    assert main(["migrate-db", "--from", str(path), "--to", pg_url]) == 0
+    capsys.readouterr()
+    live: dict[tuple[int, int], str] = {}
+    for ack in writer.acks:
+        if ack[0] == "m":
+            live[int(ack[1]), int(ack[2])] = ack[3]
+        elif ack[0] == "u":
+            del live[int(ack[1]), int(ack[2])]
+    rows = asyncio.run(query(pg_url, "SELECT game_id, number FROM moves WHERE undone_at IS NULL"))
+    assert set(live) == set(rows)
+
+
+@pytest.mark.parametrize(
+    ("kind", "words"),
+    [
+        ("foreign", "but not this bot's: point --from at another file."),
+        ("newer", "has schema version 99; this bot knows up to"),
+        ("truncated", "cannot be read: database disk image is malformed"),
+        ("text", "cannot be read: file is not a database"),
+    ],
+)
+def test_migrate_db_refuses_a_source_that_is_not_this_bot_s_and_writes_nothing(
+    tmp_path, kind, words, capsys
+):
+    path = tmp_path / "source.db"
+    if kind == "text":
+        path.write_text("notes\n" * 1000)
+    elif kind == "foreign":
+        with contextlib.closing(sqlite3.connect(path)) as conn:
+            conn.execute("CREATE TABLE notes (text TEXT)")
+            conn.commit()
+    else:
+        asyncio.run(_create_database(path))
+        if kind == "newer":
+            with contextlib.closing(sqlite3.connect(path)) as conn:
+                conn.execute("INSERT INTO schema_version VALUES (99, 'x', 0)")
+                conn.commit()
+        else:
+            path.write_bytes(path.read_bytes()[:20_000])
+    before = path.read_bytes()
+    target = "postgresql://sequence@127.0.0.1:1/sequence"  # never reached
+    assert main(["migrate-db", "--from", str(path), "--to", target]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("error: ") and err.count("\n") == 1 and words in err
+    assert path.read_bytes() == before
+
+
 async def _create_database(path: Path) -> None:
     from bot.store.database import Database
 

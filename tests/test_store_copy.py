@@ -4,6 +4,7 @@ PostgreSQL and verified; refused on a non-empty target; every table of the schem
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import sqlite3
 from pathlib import Path
@@ -178,7 +179,9 @@ def test_a_forced_copy_that_fails_leaves_the_targets_ids_as_they_were(
     still running on it opens new games and lobbies with ids it has not used yet."""
     path = tmp_path / "old.db"
     asyncio.run(filled(path, 2))
-    with sqlite3.connect(path) as conn:  # game 2's snapshot holds game 1's state
+    # game 2's snapshot holds game 1's state (the connection closed: migrate-db refuses a file
+    # another connection has open)
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
         conn.execute("UPDATE snapshots SET state = (SELECT state FROM snapshots WHERE game_id = 1)")
 
     async def own_data() -> None:  # the target's own games (ids 1 to 10) and lobby (id 1)

@@ -59,11 +59,13 @@ def describe(settings: Settings) -> str:
     )
 
 
-def database_problem(location: str | Path, *, create_folder: bool = False) -> str | None:
+def database_problem(
+    location: str | Path, *, create_folder: bool = False, named_by: str = "SEQUENCE_DATABASE"
+) -> str | None:
     """Why the bot could not use the database at ``location``, or None.
 
     A read-only check, unless ``create_folder``: then a SQLite file's folder is created, as the
-    bot would (``run`` does this; ``check`` never writes).
+    bot would (``run`` does this; ``check`` never writes). ``named_by``: what names the file.
     """
     if is_postgres_url(location):
         return asyncio.run(postgres_problem(str(location)))
@@ -102,7 +104,7 @@ def database_problem(location: str | Path, *, create_folder: bool = False) -> st
             ):
                 return (
                     f"{path} is a SQLite database, but not this bot's: "
-                    "point SEQUENCE_DATABASE at another file."
+                    f"point {named_by} at another file."
                 )
     except sqlite3.Error as error:
         return f"the database {path} cannot be read: {error}."

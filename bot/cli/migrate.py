@@ -1,7 +1,10 @@
 """``sequence-bot migrate-db --from PATH --to URL``: copy a SQLite store to PostgreSQL, verified.
 
-Stop the bot first. The target is created up to date (its migrations run), must be empty unless
-``--force``, and is filled in one transaction: a failure leaves it as it was.
+Stop the bot first: a SQLite file another process has open (a running bot) is refused, and the
+copy holds the file for itself until it ends, so no move is made during it and missed. A file
+that is not this bot's database (another program's, damaged, or from a newer bot) is refused
+before anything is written to it. The target is created up to date (its migrations run), must be
+empty unless ``--force``, and is filled in one transaction: a failure leaves it as it was.
 """
 
 from __future__ import annotations
@@ -12,10 +15,11 @@ import sys
 from pathlib import Path
 
 from bot.store.copy import CopyError, copy_store
-from bot.store.errors import StoreError
+from bot.store.errors import DatabaseInUseError, StoreError
 from bot.store.location import is_postgres_url, open_database, redact, url_problem
 
 from . import FAILED, OK, USAGE
+from .health import database_problem
 
 
 def migrate_db_command(args: argparse.Namespace) -> int:
@@ -35,8 +39,15 @@ def migrate_db_command(args: argparse.Namespace) -> int:
     if source == target:
         print("error: --from and --to are the same database.", file=sys.stderr)
         return USAGE
+    problem = not is_postgres_url(source) and database_problem(source, named_by="--from")
+    if problem:  # read only: nothing is written to a file that is not this bot's database
+        print(f"error: {problem}", file=sys.stderr)
+        return USAGE
     try:
         rows, games = asyncio.run(migrate(source, target, force=args.force))
+    except DatabaseInUseError as error:
+        print(f"error: {error}, then run migrate-db again; nothing was copied.", file=sys.stderr)
+        return USAGE
     except (CopyError, StoreError) as error:
         print(f"error: {redact(redact(str(error), source), target)}", file=sys.stderr)
         return FAILED
@@ -48,8 +59,12 @@ def migrate_db_command(args: argparse.Namespace) -> int:
 
 
 async def migrate(source: str, target: str, *, force: bool) -> tuple[dict[str, int], int]:
-    """Open both stores, copy and verify; (rows per table, games verified)."""
-    src = await open_database(source)
+    """Open both stores (a SQLite source held for this copy alone), copy and verify; (rows per
+    table, games verified)."""
+    if is_postgres_url(source):
+        src = await open_database(source)
+    else:
+        src = await open_database(source, exclusive=True)
     try:
         dst = await open_database(target)
         try:

@@ -20,7 +20,13 @@ import aiosqlite
 
 from .base import Store
 from .connection import Connection, current
-from .errors import DatabaseUnavailableError, DatabaseUnreadableError, IntegrityError, StoreError
+from .errors import (
+    DatabaseInUseError,
+    DatabaseUnavailableError,
+    DatabaseUnreadableError,
+    IntegrityError,
+    StoreError,
+)
 from .migrations import MIGRATIONS, current_version, migrate
 
 log = logging.getLogger(__name__)
@@ -116,6 +122,7 @@ class Database(Store):
         *,
         synchronous: str = "NORMAL",
         check: bool = False,
+        exclusive: bool = False,
         migrations: tuple[tuple[int, str], ...] = MIGRATIONS,
     ) -> Database:
         """Open (creating the file and its folder if needed), configure and migrate the database.
@@ -127,6 +134,10 @@ class Database(Store):
         survive power loss too, at the cost of an fsync per move.
 
         ``check=True`` also runs ``PRAGMA quick_check`` (slower on a large file).
+
+        ``exclusive=True`` holds the file for this connection alone until it closes (``PRAGMA
+        locking_mode = EXCLUSIVE``): :class:`DatabaseInUseError` if another process has it open
+        (a running bot holds it open), and no other process can open it meanwhile.
         """
         path = Path(path)
         mode = synchronous.upper()
@@ -141,11 +152,15 @@ class Database(Store):
                 path, f"its folder cannot be created ({error.strerror})"
             ) from error
         try:
-            connection = await aiosqlite.connect(path, isolation_level=None, timeout=10.0)
+            connection = await aiosqlite.connect(
+                path, isolation_level=None, timeout=EXCLUSIVE_WAIT if exclusive else 10.0
+            )
         except sqlite3.Error as error:
             raise _translate(path, error) from error
         db = cls(connection, path)
         try:
+            if exclusive:
+                await db.read(_hold, path)
             await db.read(_configure, mode)
             await migrate(db, migrations)
             if check:
@@ -228,8 +243,23 @@ class Database(Store):
 
 #: Tries of the switch to WAL mode while other connections open the same new file.
 WAL_TRIES = 20
+#: Seconds an exclusive open waits for another connection to let go of the file.
+EXCLUSIVE_WAIT = 2.0
 #: SQLite's primary result code for a busy file.
 _SQLITE_BUSY = 5
+
+
+async def _hold(conn: Connection, path: Path) -> None:
+    """Take the file for this connection alone (its first read takes SQLite's exclusive lock,
+    which a process with the file open denies)."""
+    await conn.execute("PRAGMA locking_mode = EXCLUSIVE")
+    try:
+        await conn.fetchone("SELECT count(*) FROM sqlite_master")
+    except sqlite3.OperationalError as error:
+        code = getattr(error, "sqlite_errorcode", None)
+        if isinstance(code, int) and code & 0xFF == _SQLITE_BUSY:
+            raise DatabaseInUseError(path) from None
+        raise
 
 
 async def _configure(conn: Connection, synchronous: str) -> None:

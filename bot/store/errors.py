@@ -24,6 +24,17 @@ class DatabaseUnreadableError(StoreError):
         )
 
 
+class DatabaseInUseError(StoreError):
+    """Another process (a running bot) has the SQLite file open, and it was asked for alone."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        super().__init__(
+            f"the database {self.path} is open in another process (a running bot?): stop the "
+            "bot first"
+        )
+
+
 class SchemaTooNewError(StoreError):
     """The database was written by a newer version of the bot; it is left untouched.
 
