@@ -10,6 +10,7 @@ import logging
 import os
 import random
 import re
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -651,6 +652,50 @@ async def test_a_backup_while_the_bot_and_another_process_write_serves_the_same_
         assert f"Game #{served.id}" in status.response.content
     await play_one(second, second.game())
     assert len(second.game().game.moves) == len(played[second.channel.id]["moves"]) + 1
+
+
+async def test_a_restored_backup_resumes_its_games_with_their_clock_and_buttons(
+    simcord_env, bot_settings, monkeypatch, tmp_path
+):
+    """The README's restore: a backup taken mid-game, two more moves, the bot stopped, the
+    database and its -wal and -shm files moved aside and the backup put in their place. The
+    game is back at the backup's move; the Hand button of the newest board (posted after the
+    backup) shows the hand as it is now; the turn's time limit runs out and is applied."""
+    from bot.app import create_bot
+
+    from .e2e_driver import open_hand
+    from .e2e_helpers import make_table, open_and_start, seat_actor
+
+    env, path = simcord_env, bot_settings.database_path
+    table = await make_table(env, ["ada", "bob"])
+    record = await open_and_start(table, seed=5, time_limit="1h")
+    await play_one(table, record)
+    monkeypatch.setenv("SEQUENCE_DATABASE", str(path))
+    backup = tmp_path / "backups" / "sequence.db"
+    assert await asyncio.to_thread(main, ["backup", str(backup)]) == 0
+    saved = record.game.to_dict()
+    for _ in range(2):
+        await play_one(table, table.game())
+    newest = table.channel.last_message
+    await env.bot.close()
+    aside = tmp_path / "replaced"
+    aside.mkdir()
+    for file in path.parent.glob(f"{path.name}*"):
+        file.rename(aside / file.name)
+    shutil.copyfile(backup, path)
+    await env.restart_bot(create_bot(bot_settings))
+
+    restored = table.game()
+    assert restored.game.to_dict() == saved
+    mover = seat_actor(table, restored, restored.game.turn)
+    (hand,) = [item.custom_id for row in newest.components for item in row.children]
+    panel = await mover.click(newest, custom_id=hand)
+    now = await open_hand(table, mover)
+    assert panel.ephemeral and f"Your hand** (game #{restored.id}" in panel.response.content
+    assert panel.response.content == now.content
+    await env.advance_time(3600 + 60)
+    assert len(table.game().game.moves) == len(saved["moves"]) + 1  # the turn timed out
+    assert table.channel.last_message.id != newest.id
 
 
 def test_backup_refuses_to_replace_a_file_unless_forced(tmp_path, capsys):
