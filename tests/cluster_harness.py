@@ -66,6 +66,10 @@ class Node:
         return await self._submit(call())
 
     async def stop(self) -> None:
+        """Close the bot and end its thread (again: nothing)."""
+        if not self.thread.is_alive():
+            return
+
         async def end() -> None:
             try:
                 await self.env.shutdown()
