@@ -442,3 +442,28 @@ async def test_after_a_reshard_every_active_game_has_exactly_one_owner(
     finally:
         for node in started:
             await node.stop()
+
+
+async def test_a_second_bot_on_the_same_sqlite_file_is_refused_at_start(tmp_path) -> None:
+    """Scaling by starting another process on the same SQLite file would serve every game
+    twice: the second bot stops at start, saying the file is another bot's and that several
+    processes need PostgreSQL; once the first stops, a bot starts on the file and resumes."""
+    settings = make_settings(tmp_path)
+    first = await Node(settings).start()
+    try:
+        table = await table_on(first, 0, ["ann", "abe"])
+        record = await first.run(lambda env: open_and_start(table, seed=3))
+        with pytest.raises(StoreError) as refused:
+            await Node(settings).start()
+        assert str(refused.value) == (
+            f"Another bot runs on the database {settings.database_path}: one bot per SQLite "
+            "file (several processes need PostgreSQL, see the README)."
+        )
+        assert first.bot.games.records.keys() == {record.id}
+    finally:
+        await first.stop()
+    second = await Node(settings).start()
+    try:
+        assert second.bot.games.records.keys() == {record.id}
+    finally:
+        await second.stop()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -28,6 +29,12 @@ from .errors import (
     StoreError,
 )
 from .migrations import MIGRATIONS, current_version, migrate
+from .shards import Shards
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +118,7 @@ class Database(Store):
     def __init__(self, connection: aiosqlite.Connection, path: Path) -> None:
         self._connection = connection
         self._lock = asyncio.Lock()
+        self._claim: int | None = None
         self.path = path
         self.location = str(path)
         super().__init__()
@@ -177,6 +185,26 @@ class Database(Store):
     async def close(self) -> None:
         """Close the connection (idempotent). The WAL is checkpointed by SQLite."""
         await self._connection.close()
+        if self._claim is not None:
+            os.close(self._claim)
+            self._claim = None
+
+    async def claim(self, shards: Shards) -> None:
+        """Hold the file for this bot: a second bot on it would serve every game twice. An
+        ``flock`` on ``<file>.lock`` beside it (never on the database, whose locks are
+        SQLite's), released when the process ends; backups, checks and copies do not take it."""
+        if fcntl is None:  # not on Windows
+            return
+        fd = os.open(self.path.with_name(f"{self.path.name}.lock"), os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise StoreError(
+                f"Another bot runs on the database {self.path}: one bot per SQLite file "
+                "(several processes need PostgreSQL, see the README)."
+            ) from None
+        self._claim = fd
 
     def _joined(self) -> SQLiteConnection | None:
         """The open transaction of this task on this database, if any (never another's)."""
