@@ -35,14 +35,17 @@ class Node:
     def bot(self) -> Any:
         return self.env.bot
 
-    async def start(self) -> Node:
-        """Start the bot; if its start fails, it is closed and the error raised here."""
+    async def start(self, world: Callable[[Any], Awaitable[None]] | None = None) -> Node:
+        """Start the bot; if its start fails, it is closed and the error raised here.
+        ``world(env)`` first builds what its Discord holds (the servers it is in, say)."""
         self.thread.start()
 
         async def begin() -> Any:
             bot = create_bot(self.settings)
             env = simcord.Env(bot)
             try:
+                if world is not None:
+                    await world(env)
                 await env.start()
             except BaseException:
                 await bot.close()

@@ -10,7 +10,7 @@ import random
 import re
 import signal
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from bot.game.cards import is_jack
 from bot.game.moves import PLAY
 from bot.services.games import RACE_LOST, STALE, TURN_UNHEARD
 from bot.store.errors import StoreError
+from bot.store.location import open_database
 from bot.store.shards import shard_of
 
 from .cluster_harness import Node, eventually, same_person
@@ -414,6 +415,42 @@ async def test_a_process_on_a_shard_another_runs_is_refused_at_start(nodes, pg_u
     assert record.game.is_over() and len(boards(t1)) >= len(record.game.moves)
 
 
+def the_same_discord(settings: Any, tables: list[Table]) -> Callable[[Any], Awaitable[None]]:
+    """A new process's Discord holds the servers of ``tables`` (one Discord for every process;
+    in tests, each node has its own): each server of its shards again, with a channel in which
+    its games, in the store, now are. Else, at READY, the bot would end the games of servers
+    it is not in."""
+    count = settings.shard_count or 1
+    mine = set(settings.shard_ids or range(count))
+
+    async def build(env: Any) -> None:
+        db = await open_database(settings.database_location())
+        try:
+            used = set(await db.read(_channels))
+            for table in tables:
+                shard = shard_of(table.guild.id, count)
+                if shard not in mine:
+                    continue
+                guild = env.create_guild(table.guild.name, id=table.guild.id, shard_id=shard)
+                channel = guild.create_text_channel("sequence")
+                while channel.id in used:  # each node's Discord numbers its channels afresh
+                    channel = guild.create_text_channel("sequence")
+                used.add(channel.id)
+                await db.run(_move_channel, table.channel.id, channel.id)
+        finally:
+            await db.close()
+
+    return build
+
+
+async def _channels(conn: Any) -> list[int]:
+    return [row[0] for row in await conn.fetchall("SELECT channel_id FROM games")]
+
+
+async def _move_channel(conn: Any, old: int, new: int) -> None:
+    await conn.execute("UPDATE games SET channel_id = ? WHERE channel_id = ?", (new, old))
+
+
 async def test_after_a_reshard_every_active_game_has_exactly_one_owner(
     nodes, pg_url, tmp_path
 ) -> None:
@@ -434,7 +471,7 @@ async def test_after_a_reshard_every_active_game_has_exactly_one_owner(
     try:
         for shards in ((0, 1), (2,)):
             settings = make_settings(tmp_path, database_url=pg_url, shard_count=3, shard_ids=shards)
-            started.append(await Node(settings).start())
+            started.append(await Node(settings).start(the_same_discord(settings, tables)))
         served = [set(node.bot.games.records) for node in started]
         assert served[0] | served[1] == set(ids) and not served[0] & served[1]
         for game_id, guild_id in ids.items():
@@ -462,7 +499,7 @@ async def test_a_second_bot_on_the_same_sqlite_file_is_refused_at_start(tmp_path
         assert first.bot.games.records.keys() == {record.id}
     finally:
         await first.stop()
-    second = await Node(settings).start()
+    second = await Node(settings).start(the_same_discord(settings, [table]))
     try:
         assert second.bot.games.records.keys() == {record.id}
     finally:
