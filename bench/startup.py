@@ -57,7 +57,7 @@ EPOCH = 1_767_225_600.0
 PER_GUILD = 500
 GUILD_BASE = 1_400_000_000_000_000_000
 #: Bump when the fill changes: a cached store of another version is rebuilt.
-FILL_VERSION = 3
+FILL_VERSION = 4  # 4: settings name their rules revision (as this tree stores them)
 
 
 def rss_bytes() -> int:

@@ -25,6 +25,7 @@ from bot.services.tabletalk import TableTalkService
 from bot.services.turns import TurnClock
 from bot.services.undo import UndoService
 from bot.store.database import Database
+from bot.store.errors import StoreError
 from bot.store.location import open_database
 from bot.store.revisions import stamp_rules
 from bot.store.shards import Shards
@@ -138,9 +139,8 @@ class SequenceBotMixin:
         self.ratings = RatingService(self.db)
         self.table.subscribe(self.bus)
         self.collector.pause()
-        stamped = await stamp_rules(self.db)  # once: games stored before rules revisions
-        if stamped:
-            log.info("Recorded the rules revision of %d game(s) stored without one", stamped)
+        # Once, for games stored before rules revisions: the active ones before they load.
+        await self._stamp_rules(active=True)
         records = await self.games.load_active()
         log.info("Resumed %d active game(s)", len(records))
         # Changes other processes of a cluster make to our games (PostgreSQL's NOTIFY).
@@ -153,6 +153,7 @@ class SequenceBotMixin:
         await self.table.resume()
         self.computers.resume()
         self._catching_up = asyncio.create_task(self._freeze_when_caught_up())
+        self._stamping = asyncio.create_task(self._stamp_rules(active=False))  # the finished
         bot.tree.add_command(self.sequence_group)
         await self._sync_commands()
 
@@ -180,11 +181,21 @@ class SequenceBotMixin:
         await self.scheduler.caught_up()
         self.collector.started()
 
+    async def _stamp_rules(self, *, active: bool) -> None:
+        """Record the rules revision of the games stored without one (see bot/store/revisions)."""
+        try:
+            stamped = await stamp_rules(self.db, active=active)
+        except StoreError as error:  # the finished games' turn comes at the next start
+            log.warning("The rules revisions of the stored games wait: %s", error)
+            return
+        if stamped:
+            log.info("Recorded the rules revision of %d game(s) stored without one", stamped)
+
     async def close(self) -> None:
         """Close Discord, then the store."""
-        catching_up = getattr(self, "_catching_up", None)
-        if catching_up is not None:
-            catching_up.cancel()
+        for task in (getattr(self, "_catching_up", None), getattr(self, "_stamping", None)):
+            if task is not None:
+                task.cancel()
         self.collector.close()
         self.scheduler.close()
         self.bus.close()

@@ -197,6 +197,11 @@ async def test_an_old_sqlite_file_plays_its_active_game_on_by_its_own_rules(
     assert game.status == DRAWN and game.termination == Termination.STALEMATE
     assert "Nobody can play on" in table.channel.history()[-1].content
     assert await verify_games(table.bot.db) == len(KINDS)
+    with sqlite3.connect(path) as conn:  # the finished games too, once the bot was ready
+        (unstamped,) = conn.execute(
+            "SELECT count(*) FROM games WHERE settings NOT LIKE '%\"rules\"%'"
+        ).fetchone()
+    assert unstamped == 0
 
 
 def _differs_under_revision_1(settings: GameSettings, seed: int) -> Game | None:

@@ -5,7 +5,8 @@ plays each game by its own. Games stored before the field existed say nothing, a
 played by one of two engines: before the fixes of 2026-11-26 (revision 1) or after them
 (revision 2, with no field until later). Their own log and snapshot tell which: once, at
 start-up, each such game is replayed under revision 2 and then revision 1, and the first that
-replays to its snapshot is written into its settings. A game that replays the same under both
+replays to its snapshot is written into its settings: the active games before they are loaded,
+the others after the bot is ready. A game that replays the same under both
 never met a rule that changed: it goes on under revision 2, the fixed rules. A game that
 replays to neither (a snapshot behind its log, say) is left to the checks that report it, and
 loads as revision 1.
@@ -13,6 +14,7 @@ loads as revision 1.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -31,19 +33,22 @@ log = logging.getLogger(__name__)
 BATCH = 200
 
 
-async def stamp_rules(db: Store) -> int:
+async def stamp_rules(db: Store, *, active: bool = False) -> int:
     """Write the rules revision into the settings of every game stored without one (see the
-    module); the number of games stamped. Safe with several processes at once: each write
-    applies only to settings still as read."""
+    module), or of the active ones only; the number of games stamped. The replays run off the
+    event loop. Safe with several processes at once: each write applies only to settings still
+    as read."""
     stamped = 0
     last = 0
     while True:
-        rows = await db.read(_unstamped, last)
+        rows = await db.read(_unstamped, last, active)
         if not rows:
             return stamped
         for game_id, settings_text, seed_text, count, state_text in rows:
             moves = await db.read(_moves, game_id)
-            revision = _revision(settings_text, seed_text, count, state_text, moves)
+            revision = await asyncio.to_thread(
+                _revision, settings_text, seed_text, count, state_text, moves
+            )
             if revision is None:
                 log.warning("Game %d: no rules revision replays it to its snapshot", game_id)
                 continue
@@ -77,11 +82,12 @@ def _revision(
     return None
 
 
-async def _unstamped(conn: Connection, after: int) -> list[tuple[Any, ...]]:
+async def _unstamped(conn: Connection, after: int, active: bool) -> list[tuple[Any, ...]]:
+    status = "AND g.status = 'active' " if active else ""
     rows = await conn.fetchall(
         "SELECT g.id, g.settings, g.seed, s.move_count, s.state FROM games g "
         "LEFT JOIN snapshots s ON s.game_id = g.id "
-        "WHERE g.id > ? AND g.settings NOT LIKE '%\"rules\"%' ORDER BY g.id LIMIT ?",
+        f"WHERE g.id > ? AND g.settings NOT LIKE '%\"rules\"%' {status}ORDER BY g.id LIMIT ?",
         (after, BATCH),
     )
     return [tuple(row) for row in rows]
