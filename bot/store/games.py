@@ -568,6 +568,22 @@ async def _move_texts(
     return texts
 
 
+def from_snapshot(
+    settings: dict[str, Any], seed: Any, moves: list[dict[str, Any]], state_text: str
+) -> Game:
+    """The game as its stored snapshot holds it (a log the snapshot holds is left out: the
+    moves given are the log)."""
+    state = loads(state_text)
+    if isinstance(state, dict):
+        state.pop("log", None)
+    return Game.from_dict({"settings": settings, "seed": seed, "moves": moves, "state": state})
+
+
+def replay(settings: dict[str, Any], seed: Any, moves: list[dict[str, Any]]) -> Game:
+    """The game its stored settings, seed and live moves make, played again."""
+    return Game.replay(GameSettings.from_dict(settings), seed, [Move.from_dict(m) for m in moves])
+
+
 def _rebuild(
     game_id: int,
     settings_text: str,
@@ -589,20 +605,14 @@ def _rebuild(
             len(moves),
         )
     else:
-        state = loads(state_text)
-        if isinstance(state, dict):
-            state.pop("log", None)
-        data = {"settings": settings, "seed": seed, "moves": moves, "state": state}
         try:
-            game = Game.from_dict(data)
+            game = from_snapshot(settings, seed, moves, state_text)
         except Exception:
             log.warning("Game %s: the snapshot cannot be read; replaying the log.", game_id)
     if game is not None and not verify:
         return game, True
     try:
-        replayed = Game.replay(
-            GameSettings.from_dict(settings), seed, [Move.from_dict(m) for m in moves]
-        )
+        replayed = replay(settings, seed, moves)
     except Exception as error:
         raise CorruptGameError(
             f"Game {game_id}: its move log cannot be replayed ({error})."

@@ -18,10 +18,10 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
-from bot.game import Game, GameSettings, Move
 from bot.game.settings import RULES_REVISION
 
 from .codec import dumps, loads, loads_many
+from .games import _move_texts, from_snapshot, replay
 
 if TYPE_CHECKING:
     from .base import Store
@@ -44,10 +44,11 @@ async def stamp_rules(db: Store, *, active: bool = False) -> int:
         rows = await db.read(_unstamped, last, active)
         if not rows:
             return stamped
+        ids = [row[0] for row in rows]
+        logs = await db.read(_move_texts, _where(active), (last,), ids)
         for game_id, settings_text, seed_text, count, state_text in rows:
-            moves = await db.read(_moves, game_id)
             revision = await asyncio.to_thread(
-                _revision, settings_text, seed_text, count, state_text, moves
+                _revision, settings_text, seed_text, count, state_text, logs[game_id]
             )
             if revision is None:
                 log.warning("Game %d: no rules revision replays it to its snapshot", game_id)
@@ -64,41 +65,30 @@ def _revision(
     if count is None or state_text is None or count != len(moves):
         return None
     settings, seed, logged = loads(settings_text), loads(seed_text), loads_many(moves)
-    state = loads(state_text)
-    if isinstance(state, dict):
-        state.pop("log", None)  # a snapshot that holds the log: the moves are the log's
     for revision in range(RULES_REVISION, 0, -1):
         tried = {**settings, "rules": revision}
         try:
-            data = {"settings": tried, "seed": seed, "moves": logged, "state": state}
-            snapshot = Game.from_dict(data)
-            replayed = Game.replay(
-                GameSettings.from_dict(tried), seed, [Move.from_dict(m) for m in logged]
-            )
+            agrees = from_snapshot(tried, seed, logged, state_text) == replay(tried, seed, logged)
         except Exception:  # not this revision (a move illegal under it, say)
             continue
-        if snapshot == replayed:
+        if agrees:
             return revision
     return None
 
 
+def _where(active: bool) -> str:
+    """The games still without a revision (of the active ones), after an id (the parameter)."""
+    where = "g.id > ? AND g.settings NOT LIKE '%\"rules\"%'"
+    return f"{where} AND g.status = 'active'" if active else where
+
+
 async def _unstamped(conn: Connection, after: int, active: bool) -> list[tuple[Any, ...]]:
-    status = "AND g.status = 'active' " if active else ""
     rows = await conn.fetchall(
         "SELECT g.id, g.settings, g.seed, s.move_count, s.state FROM games g "
-        "LEFT JOIN snapshots s ON s.game_id = g.id "
-        f"WHERE g.id > ? AND g.settings NOT LIKE '%\"rules\"%' {status}ORDER BY g.id LIMIT ?",
+        f"LEFT JOIN snapshots s ON s.game_id = g.id WHERE {_where(active)} ORDER BY g.id LIMIT ?",
         (after, BATCH),
     )
     return [tuple(row) for row in rows]
-
-
-async def _moves(conn: Connection, game_id: int) -> list[str]:
-    rows = await conn.fetchall(
-        "SELECT move FROM moves WHERE game_id = ? AND undone_at IS NULL ORDER BY number",
-        (game_id,),
-    )
-    return [text for (text,) in rows]
 
 
 async def _stamp(conn: Connection, game_id: int, before: str, after: str) -> int:
