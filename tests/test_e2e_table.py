@@ -203,6 +203,28 @@ async def test_archived_threads_go_with_their_deleted_channel(simcord_env):
     assert table.bot.games.records == {elsewhere.id: elsewhere}
 
 
+async def a_server_with_tables(env) -> tuple[Table, Any, Any, Any]:
+    """A server where alice and bob play (20 minutes a turn), carol waits in a lobby and ann's
+    tournament takes sign-ups: the table, the game's record, the lobby's and the
+    tournament's channels."""
+    table = await make_table(env, ["alice", "bob", "carol", "ann"])
+    alice, bob, carol, ann = table.players
+    played = Table(env, table.guild, table.channel, [alice, bob])
+    record = await open_and_start(played, time_limit="20m")
+    lobby_room = table.guild.create_text_channel("lobby")
+    await carol.slash(lobby_room, "sequence new")
+    hall = table.guild.create_text_channel("hall")
+    assert not (await ann.slash(hall, "tournament create", name="A", format="swiss")).ephemeral
+    return table, record, lobby_room, hall
+
+
+def the_server_removes_the_bot(env, guild_id: int, channels: tuple[int, ...]) -> None:
+    """The bot is no longer in the server: Discord refuses it the server and its channels."""
+    env.backend.remove_guild(guild_id)
+    for path in [f"/channels/{c}*" for c in channels] + [f"/guilds/{guild_id}*"]:
+        env.inject_error("*", path, status=403, code=50001, message="Missing Access", times=None)
+
+
 async def test_a_server_that_removes_the_bot_takes_its_tables_with_it(simcord_env):
     """A server kicks the bot while alice and bob play there (20 minutes a turn), carol waits
     in a lobby and ann's tournament takes sign-ups. Nobody there can reach the bot any more,
@@ -216,21 +238,13 @@ async def test_a_server_that_removes_the_bot_takes_its_tables_with_it(simcord_en
     elsewhere = await open_and_start(other)
     await env.advance_time(86400 + 60)  # its lobby's expiry, no longer needed, has passed
     served, timers = len(env.bot.games.records), len(env.bot.scheduler)
-    table = await make_table(env, ["alice", "bob", "carol", "ann"])
-    alice, bob, carol, ann = table.players
-    played = Table(env, table.guild, table.channel, [alice, bob])
-    record = await open_and_start(played, time_limit="20m")
-    lobby_room = table.guild.create_text_channel("lobby")
-    await carol.slash(lobby_room, "sequence new")
-    hall = table.guild.create_text_channel("hall")
-    assert not (await ann.slash(hall, "tournament create", name="A", format="swiss")).ephemeral
+    table, record, lobby_room, hall = await a_server_with_tables(env)
+    alice, _, _, ann = table.players
     await ann.slash(hall, "sequence leaderboard")  # the server's ratings are now in memory
     assert table.guild.id in env.bot.ratings._books
     moves = len(record.game.moves)
     channels = (table.channel.id, lobby_room.id, hall.id)
-    env.backend.remove_guild(table.guild.id)
-    for path in [f"/channels/{c}*" for c in channels] + [f"/guilds/{table.guild.id}*"]:
-        env.inject_error("*", path, status=403, code=50001, message="Missing Access", times=None)
+    the_server_removes_the_bot(env, table.guild.id, channels)
     await env.settle()
     await env.advance_time(3 * 86400)
     assert len(record.game.moves) == moves
@@ -255,20 +269,12 @@ async def test_a_server_that_removed_the_bot_while_it_was_down_takes_its_tables_
     env = simcord_env
     other = await make_table(env, ["dave", "erin"])
     elsewhere = await open_and_start(other)
-    table = await make_table(env, ["alice", "bob", "carol", "ann"])
-    alice, bob, carol, ann = table.players
-    played = Table(env, table.guild, table.channel, [alice, bob])
-    record = await open_and_start(played, time_limit="20m")
-    lobby_room = table.guild.create_text_channel("lobby")
-    await carol.slash(lobby_room, "sequence new")
-    hall = table.guild.create_text_channel("hall")
-    assert not (await ann.slash(hall, "tournament create", name="A", format="swiss")).ephemeral
+    table, record, lobby_room, hall = await a_server_with_tables(env)
+    alice = table.players[0]
     moves = len(record.game.moves)
     channels = (table.channel.id, lobby_room.id, hall.id)
     await env.bot.close()
-    env.backend.remove_guild(table.guild.id)
-    for path in [f"/channels/{c}*" for c in channels] + [f"/guilds/{table.guild.id}*"]:
-        env.inject_error("*", path, status=403, code=50001, message="Missing Access", times=None)
+    the_server_removes_the_bot(env, table.guild.id, channels)
     await env.restart_bot(create_bot(bot_settings))
     await env.settle()
     await env.advance_time(86400)
