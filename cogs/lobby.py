@@ -53,15 +53,16 @@ def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
     shown = {seat.user_id: shown_name(seat.name) for seat in lobby.seats}
     host = f"**{shown[lobby.host_id]}**" if lobby.host_id in shown else f"<@{lobby.host_id}>"
     *most, last = ALLOWED_PLAYER_COUNTS[options.preset]
-    how = (
-        f"Host: {host}. Join, pick a team, then the host presses **Start**.\n"
-        f"{', '.join(map(str, most))} or {last} players; teams must be equal."
-    )
     if tournament_match(lobby) is not None:
         how = (
             "A tournament match: the players drawn for it sit on their sides. Press **I'm "
             f"here** on the match message; the game begins when everyone has (or {host} "
             "presses **Start**)."
+        )
+    else:
+        how = (
+            f"Host: {host}. Join, pick a team, then the host presses **Start**.\n"
+            f"{', '.join(map(str, most))} or {last} players; teams must be equal."
         )
     embed = discord.Embed(
         title=f"Sequence lobby · {options.preset}", description=how, colour=TEAM_COLOUR_VALUES[0]
