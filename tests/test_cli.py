@@ -781,7 +781,9 @@ def test_migrate_db_refuses_a_file_a_running_bot_writes_and_copies_it_once_stopp
         elif ack[0] == "u":
             del live[int(ack[1]), int(ack[2])]
     rows = asyncio.run(query(pg_url, "SELECT game_id, number FROM moves WHERE undone_at IS NULL"))
-    assert set(live) == set(rows)
+    # The kill can land between a commit and its acknowledgement: the one change the writer
+    # made last may be in the copy unacknowledged (a move, or an undo), as in test_store_crash.
+    assert len(set(live) ^ set(rows)) <= 1, (sorted(set(live) - set(rows)), set(rows) - set(live))
 
 
 @pytest.mark.parametrize(
