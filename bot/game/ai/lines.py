@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ..board import LINES_THROUGH
 
 
@@ -26,8 +28,12 @@ SPACE_WINDOWS: tuple[tuple[int, ...], ...] = tuple(
 )
 
 #: For each window, the windows sharing two or more spaces with it (itself included): a team
-#: that completed the window can never complete any of these as a new sequence.
+#: that completed the window can never complete any of these as a new sequence. Counted through
+#: :data:`SPACE_WINDOWS` (each window's five spaces, the windows through each) rather than by
+#: intersecting every pair of windows: the same sets, built at import in a fraction of the time.
 OVERLAPPING: tuple[frozenset[int], ...] = tuple(
-    frozenset(j for j, other in enumerate(WINDOWS) if len(set(w) & set(other)) >= 2)
+    frozenset(
+        j for j, shared in Counter(j for s in w for j in SPACE_WINDOWS[s]).items() if shared >= 2
+    )
     for w in WINDOWS
 )
