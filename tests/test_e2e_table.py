@@ -339,6 +339,21 @@ async def test_a_channel_deleted_while_the_bot_was_down_cancels_its_game(simcord
     assert stored.status == "cancelled" and await simcord_env.bot.db.results.get(record.id) is None
 
 
+async def test_a_lobby_whose_channel_was_deleted_while_the_bot_was_down_closes(
+    simcord_env, bot_settings
+):
+    """A lobby waits in a server where nobody plays yet; its channel is deleted while the bot
+    is down. Only servers with games were looked at once the bot was ready, so the lobby stayed
+    open until it expired a day later, counting against its host's lobbies. Now it closes."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    await table.players[0].slash(table.channel, "sequence new")
+    await simcord_env.bot.close()
+    simcord_env.backend.delete_channel(table.channel.id)
+    await simcord_env.restart_bot(create_bot(bot_settings))
+    await simcord_env.settle()
+    assert await simcord_env.bot.db.lobbies.get_for_channel(table.channel.id) is None
+
+
 async def test_a_deletion_the_bot_did_not_hear_cancels_the_game_at_its_next_post(
     simcord_env, monkeypatch
 ):

@@ -12,6 +12,7 @@ import contextlib
 import dataclasses
 import io
 import logging
+from collections import defaultdict
 from collections.abc import Callable
 from functools import partial
 from math import inf
@@ -350,22 +351,22 @@ class Table:
         present = self.present_guilds()
         if present is None:
             return
-        lobbies = await self.bot.db.lobbies.list_all()
-        served = {r.guild_id for r in self.bot.games.records.values()}
-        for guild_id in sorted((served | {lobby.guild_id for lobby in lobbies}) - present):
+        places = await self._places_by_server()
+        for guild_id in sorted(places.keys() - present):
             log.info("Server %d removed the bot while it was down: its tables end", guild_id)
             await self.server_gone(guild_id)
-        for guild_id in sorted(served & present):
-            await self.places_gone(guild_id)
+        for guild_id in sorted(places.keys() & present):
+            await self.places_gone(guild_id, places[guild_id])
 
-    async def places_gone(self, guild_id: int) -> None:
+    async def places_gone(self, guild_id: int, places: set[int] | None = None) -> None:
         """The tables of a server whose channel or thread is not known here and that Discord
         no longer knows either were deleted (while the bot was down, say): each is gone as on
-        a deletion, even a game that would never post again to find out."""
+        a deletion, even a game that would never post again to find out. ``places``: the
+        server's tables, if already read (:meth:`_places`)."""
         guild = self.bot.get_guild(guild_id)
         if guild is None or guild.unavailable:
             return
-        for channel_id in sorted(await self._places(guild_id)):
+        for channel_id in sorted(await self._places(guild_id) if places is None else places):
             if guild.get_channel_or_thread(channel_id) is None and await self._unknown(channel_id):
                 await self.table_gone(channel_id)
 
@@ -379,9 +380,16 @@ class Table:
     async def _places(self, guild_id: int) -> set[int]:
         """The channels and threads of a server's active games (of this process) and open
         lobbies."""
-        places = {r.channel_id for r in self.bot.games.records.values() if r.guild_id == guild_id}
-        lobbies = await self.bot.db.lobbies.list_all()
-        return places | {lobby.channel_id for lobby in lobbies if lobby.guild_id == guild_id}
+        return (await self._places_by_server()).get(guild_id, set())
+
+    async def _places_by_server(self) -> dict[int, set[int]]:
+        """:meth:`_places` of every server this process has tables in, read once."""
+        places: dict[int, set[int]] = defaultdict(set)
+        for record in self.bot.games.records.values():
+            places[record.guild_id].add(record.channel_id)
+        for lobby in await self.bot.db.lobbies.list_all():
+            places[lobby.guild_id].add(lobby.channel_id)
+        return places
 
     async def _unknown(self, channel_id: int) -> bool:
         """True when Discord says it does not know the channel or thread (it was deleted)."""
