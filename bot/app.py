@@ -99,6 +99,8 @@ class SequenceBotMixin:
     tournament_service: TournamentService
     caps: Caps
     limits: RateLimits
+    #: Why the bot stopped by itself, if it did (its shards taken by another process).
+    stopped_because: str | None = None
 
     def _setup_sequence(self, settings: Settings) -> None:
         from cogs.common.table import Table
@@ -121,7 +123,8 @@ class SequenceBotMixin:
         self.db = await open_database(settings.database_location(), shards=settings.shards())
         # Before anything is loaded: refused if another process of a cluster runs our shards.
         count = settings.shard_count or 1
-        await self.db.claim(Shards(count, settings.shard_ids or tuple(range(count))))
+        shards = Shards(count, settings.shard_ids or tuple(range(count)))
+        await self.db.claim(shards, lost=self._shards_lost)
         self.games = GameService(self.db, self.clock, self.bus)
         self.caps = Caps(self.db, self.games, CapSettings.from_settings(settings))
         self.lobbies = LobbyService(self.db, self.clock, games=self.games, caps=self.caps)
@@ -190,6 +193,13 @@ class SequenceBotMixin:
             return
         if stamped:
             log.info("Recorded the rules revision of %d game(s) stored without one", stamped)
+
+    def _shards_lost(self, why: str) -> None:
+        """Another process of the cluster took this one's shards while its connection to the
+        database was down: both would serve the same games, so this one stops, and says why
+        (``stopped_because``: ``sequence-bot run`` prints it and exits with a failure)."""
+        self.stopped_because = why
+        self._stopping = asyncio.create_task(self.close())
 
     async def close(self) -> None:
         """Close Discord, then the store."""

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from bot.app import create_bot
@@ -24,6 +25,7 @@ from bot.game.moves import PLAY
 from bot.services.games import RACE_LOST, STALE, TURN_UNHEARD
 from bot.store.errors import StoreError
 from bot.store.location import open_database
+from bot.store.postgres import COUNT_LOCK, SHARD_LOCK
 from bot.store.shards import shard_of
 
 from .cluster_harness import Node, eventually, same_person
@@ -413,6 +415,33 @@ async def test_a_process_on_a_shard_another_runs_is_refused_at_start(nodes, pg_u
         assert words in str(refused.value) and "\n" not in str(refused.value)
     await one.run(lambda env: play_to_the_end(t1, record, seed=2))
     assert record.game.is_over() and len(boards(t1)) >= len(record.game.moves)
+
+
+async def test_a_process_whose_shards_were_taken_while_it_was_disconnected_stops(nodes, pg_url):
+    """Process 1's connection to the database drops (a network blip), and before it is back
+    another process takes shard 1 (an admin started a replacement, say). Process 1 tried to
+    claim its shards again every 30 s for ever while it went on serving them: two processes
+    timed and posted the same games. Now it stops, saying why (``sequence-bot run`` prints it
+    and exits with a failure); process 0 plays on."""
+    zero, one = nodes
+    replacement = await asyncpg.connect(pg_url)
+    try:
+        await replacement.execute(
+            "SELECT pg_terminate_backend($1)", one.bot.db._listener.get_server_pid()
+        )
+        await replacement.execute("SELECT pg_advisory_lock_shared($1, 2)", COUNT_LOCK)
+        async with asyncio.timeout(5):  # the dropped session's locks go as it ends
+            while not await replacement.fetchval(
+                "SELECT pg_try_advisory_lock($1, 1)", SHARD_LOCK
+            ):
+                await asyncio.sleep(0.01)
+        async with asyncio.timeout(15):  # it reconnects after a pause of 1 s
+            while not one.bot.is_closed():
+                await asyncio.sleep(0.05)
+    finally:
+        await replacement.close()
+    assert "shard 1 already runs in another process" in str(one.bot.stopped_because)
+    assert zero.bot.stopped_because is None and not zero.bot.is_closed()
 
 
 def the_same_discord(settings: Any, tables: list[Table]) -> Callable[[Any], Awaitable[None]]:

@@ -124,6 +124,8 @@ async def serve(settings: Settings, token: str, heartbeat: Path | None = None) -
     try:
         async with bot:
             await bot.start(token)
+        if bot.stopped_because is not None:
+            raise StoreError(bot.stopped_because)
     finally:
         if beating is not None:
             beating.cancel()

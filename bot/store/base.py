@@ -65,10 +65,10 @@ class Store:
         the transaction this task has open commits (at once outside one). One process has
         nobody to tell: the base does nothing (SQLite)."""
 
-    async def claim(self, shards: Shards) -> None:
+    async def claim(self, shards: Shards, lost: Callable[[str], None] | None = None) -> None:
         """Hold ``shards`` for this process while it runs, refusing them when another process
-        sharing this store runs one (or another shard count). The base claims nothing: a SQLite
-        file is one process's."""
+        sharing this store runs one (or another shard count); ``lost(why)`` if they are lost
+        later. The base claims nothing: a SQLite file is one process's."""
 
     async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
         """Call ``callback(payload)`` for each notification other processes send on

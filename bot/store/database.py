@@ -13,7 +13,7 @@ import contextlib
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -189,7 +189,7 @@ class Database(Store):
             os.close(self._claim)
             self._claim = None
 
-    async def claim(self, shards: Shards) -> None:
+    async def claim(self, shards: Shards, lost: Callable[[str], None] | None = None) -> None:
         """Hold the file for this bot: a second bot on it would serve every game twice. An
         ``flock`` on ``<file>.lock`` beside it (never on the database, whose locks are
         SQLite's), released when the process ends; backups, checks and copies do not take it."""

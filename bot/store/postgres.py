@@ -140,6 +140,7 @@ class PostgresDatabase(Store):
         self._listener: asyncpg.Connection | None = None
         self._listen_to: tuple[str, Callable[[str], None]] | None = None
         self._claimed: Shards | None = None
+        self._claim_lost: Callable[[str], None] | None = None
         self._closing = False
         self.url = url
         #: Where the data is, for messages: the URL without its password.
@@ -201,12 +202,15 @@ class PostgresDatabase(Store):
         never if the transaction rolls back."""
         await self.run(_notify, channel, payload)
 
-    async def claim(self, shards: Shards) -> None:
+    async def claim(self, shards: Shards, lost: Callable[[str], None] | None = None) -> None:
         """Hold ``shards`` for this process, on the listening connection: a session advisory
         lock on each shard, and a shared one on their count. Raises :class:`ShardsTakenError`
         when another process runs one of them, or runs with another count (a guild would then
-        be served twice)."""
+        be served twice). The locks go with the connection: if it drops and another process
+        has taken a shard by the time it is back, ``lost(why)`` is called (this process must
+        stop serving) instead of claiming again for ever."""
         self._claimed = shards
+        self._claim_lost = lost
         await self._connect("Cannot claim shards on")
 
     async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
@@ -267,6 +271,10 @@ class PostgresDatabase(Store):
             try:
                 await self._connect_listener()
             except ShardsTakenError as error:
+                if self._claim_lost is not None:
+                    log.error("%s This process lost its shards while disconnected", error)
+                    self._claim_lost(str(error))
+                    return
                 log.error("%s Retrying", error)
                 pause = min(pause * 2, 30.0)
                 continue
