@@ -54,9 +54,14 @@ class Turns(SequenceCog):
 
     async def remind(self, event: ReminderDue) -> None:
         """Nudge the player to move, in the channel and (if they asked) by DM; a player who
-        has left the server leaves the game instead."""
+        has left the server leaves the game instead. Nothing once the turn has passed (the
+        player moved as it fell due): nobody is told it is still their turn."""
         record, seat = event.record, event.seat
-        if await self.left_the_server(record, seat):
+
+        def passed() -> bool:
+            return record.game.turn_number != event.turn
+
+        if passed() or await self.left_the_server(record, seat):
             return
         waited = format_duration(await self.bot.table.waiting_for(record))
         deadline = await self.bot.table.deadline_text(record)
@@ -65,8 +70,10 @@ class Turns(SequenceCog):
             f"#{record.id} ({team_label(record.game.team_of(seat))}); waiting {waited}.{deadline} "
             f"{board_link(record)}"
         )
+        if passed():
+            return
         await self.bot.table.notice(record, text)
-        if record.status != "active":  # Discord no longer knows its channel: it was cancelled
+        if record.status != "active" or passed():  # cancelled (its channel is gone), or moved
             return
         await self.direct_message(
             record,

@@ -18,7 +18,7 @@ from bot.game import Move
 from bot.game.moves import RESIGN
 from bot.services.errors import UserError
 from bot.services.games import STALE
-from bot.services.timing import LIMIT
+from bot.services.timing import LIMIT, REMINDER
 from bot.services.undo import LAPSED
 
 from .e2e_driver import make_move
@@ -571,3 +571,31 @@ async def test_an_undo_request_that_lapses_as_it_is_posted_keeps_no_buttons(
     await settle(simcord_env)
     assert "lapsed" in ask.response.content and not ask.response.components
     assert len(record.game.moves) == 2
+
+
+async def test_a_reminder_due_as_the_player_moves_pings_nobody(simcord_env):
+    """The turn's reminder falls due as the player on turn moves, and is saved just before the
+    move. It then told the channel "⏰ @alice, it is still your turn …; waiting 0 s", with the
+    next player's deadline, and DMed her "Reminder: it is your turn", after she had moved. Now
+    a reminder whose turn has passed by the time it is told says nothing."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    for player in table.players:
+        await player.slash(table.channel, "sequence notify", setting="on")
+    record = await open_and_start(table, reminder="1h", time_limit="1d")
+    bot = table.bot
+    timer = await bot.db.timers.get(record.id, REMINDER)
+    seat, card, space = playable(record.game)
+    mover = seat_actor(table, record, seat)
+    dm = mover.user.dm_channel
+    dms = len(dm.history())
+    reminded, played = await asyncio.gather(
+        bot.turn_clock.fire(timer),
+        bot.games.play(record.id, mover.id, card, space, expected_turn=record.game.turn_number),
+        return_exceptions=True,
+    )
+    await settle(simcord_env)
+    assert reminded is None and not isinstance(played, Exception)
+    assert [m.kind for m in record.game.moves] == ["play"]
+    assert [m.content for m in table.channel.history() if m.content.startswith("⏰")] == []
+    assert [m.content for m in dm.history()[dms:] if "Reminder" in m.content] == []
+    assert "your turn" in table.channel.last_message.content

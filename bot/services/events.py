@@ -93,9 +93,10 @@ class TimedOut(GameEvent):
 
 @dataclass(frozen=True)
 class ReminderDue(GameEvent):
-    """The player on turn has been waiting a reminder's delay."""
+    """The player on turn (of ``turn``, the turn number) has been waiting a reminder's delay."""
 
     seat: int = field(kw_only=True)
+    turn: int = field(kw_only=True)
 
 
 @dataclass(frozen=True)

@@ -121,7 +121,7 @@ class TurnClock:
                 due = draft.now + delay
                 draft.write(partial(self.db.timers.set, game_id, REMINDER, due, payload))
                 timer = TimerRecord(game_id, REMINDER, due, payload)
-            draft.events.append(ReminderDue(draft.record, seat=seat))
+            draft.events.append(ReminderDue(draft.record, seat=seat, turn=draft.game.turn_number))
             return timer
 
         timer, _ = await self.games.change(game_id, work, expected_turn=turn)
