@@ -16,13 +16,15 @@ import discord
 from discord import app_commands
 
 from bot.app import SequenceBot
+from bot.game import Game
 from bot.services.events import ReminderDue, TimedOut, TurnStarted
 from bot.services.options import format_duration
 from bot.store.games import GameRecord
 
 from .base import SequenceCog, Subscription, works_in_dms
-from .common.describe import describe_move, seat_label, shown_name, team_label
+from .common.describe import counted, describe_move, seat_label, shown_name, team_label
 from .common.replies import reply, reply_lines, reporting
+from .common.table import QUIET
 from .hand.panel import build_hand_panel
 
 log = logging.getLogger(__name__)
@@ -31,12 +33,26 @@ DM_PREF = "dm_notify"
 DM_FAILED_PREF = "dm_failed"
 #: Discord's error codes for a member who left the server, and for a deleted account.
 GONE = (10007, 10013)
+#: The most moves a turn DM tells of (the latest): one round of the largest table.
+SINCE_MOST = 12
 
 
 def board_link(record: GameRecord) -> str:
     """A link to the game's latest board (or its channel)."""
     base = f"https://discord.com/channels/{record.guild_id}/{record.channel_id}"
     return f"{base}/{record.board_message_id}" if record.board_message_id else base
+
+
+def since_last_turn(record: GameRecord, game: Game, seat: int) -> list[str]:
+    """What the table did since ``seat``'s own last move (or the start), a line a move, at most
+    :data:`SINCE_MOST` (the latest); quiet moves (a draw, a forfeit, a penalty) are left out."""
+    moves = game.moves
+    own = [i for i, m in enumerate(moves) if m.seat == seat and m.kind not in QUIET]
+    shown = [m for m in moves[own[-1] + 1 if own else 0 :] if m.kind not in QUIET]
+    lines = [describe_move(record, move, game) for move in shown[-SINCE_MOST:]]
+    if len(shown) > SINCE_MOST:
+        lines.insert(0, f"({counted(len(shown) - SINCE_MOST, 'earlier move')}: see the channel.)")
+    return lines
 
 
 class Turns(SequenceCog):
@@ -131,8 +147,7 @@ class Turns(SequenceCog):
         # Played already (the board before it waited for Discord's rate limits): no DM.
         if record.seats[seat].is_computer or record.game.turn_number != game.turn_number:
             return
-        last = game.moves[-1] if game.moves else None
-        happened = f"{describe_move(record, last, game)}\n" if last else ""
+        happened = "".join(f"{line}\n" for line in since_last_turn(record, game, seat))
         deadline = await self.bot.table.deadline_text(dataclasses.replace(record, game=game))
         await self.direct_message(
             record,

@@ -10,7 +10,7 @@ from bot.config import Settings
 from bot.game import card_label, space_name
 
 from .e2e_driver import custom_ids
-from .e2e_helpers import make_table, open_and_start, seat_actor
+from .e2e_helpers import make_table, open_and_start, play_one, seat_actor
 from .engine_helpers import normal_play
 
 
@@ -85,3 +85,24 @@ async def test_a_stale_dm_panel_changes_nothing(simcord_env):
     assert record.game.moves == moves
     assert answer.acknowledged
 
+
+
+async def test_the_turn_dm_tells_every_move_since_the_players_last_turn(simcord_env):
+    """Three players: Alice's turn DM said only what Carol just did ("carol played …"), not
+    Bob's move before it; someone who plays from their DMs never learnt of it. Now it lists
+    each move since her own."""
+    table = await make_table(simcord_env, ["alice", "bob", "carol"])
+    for player in table.players:
+        await player.slash(table.channel, "sequence notify", setting="on")
+    record = await open_and_start(table)
+    first = seat_actor(table, record, record.game.turn)
+    for _ in range(3):
+        await play_one(table, record)
+    assert seat_actor(table, record, record.game.turn) is first
+    ping = first.user.dm_channel.last_message.content
+    for move in record.game.moves[1:]:
+        name = record.seats[move.seat].name
+        told = f"{name} played {card_label(move.card)} on {space_name(move.space)}."
+        assert told in ping, ping
+    mine = record.game.moves[0]
+    assert f"{card_label(mine.card)} on {space_name(mine.space)}" not in ping, ping
