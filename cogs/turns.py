@@ -238,11 +238,22 @@ class Turns(SequenceCog):
                 waiting = record.seats[game.turn]
                 mine = waiting.user_id == interaction.user.id
                 turn = "**your turn**" if mine else f"{shown_name(waiting.name)}'s turn"
+                deadline = await self.bot.table.deadline_text(record)
                 lines.append(
-                    f"• Game #{record.id} in <#{record.channel_id}>: {turn} · "
+                    f"• Game #{record.id} in <#{record.channel_id}>"
+                    f"{self.server_of(record, interaction)}: {turn}{deadline} · "
                     f"[board]({board_link(record)})"
                 )
             await reply_lines(interaction, lines)
+
+    def server_of(self, record: GameRecord, interaction: discord.Interaction[SequenceBot]) -> str:
+        """`` (on **Server**)`` in a listing of every server (a DM), where two channels may
+        share a name; empty in the game's own server, or for a server this process does not
+        know."""
+        guild = self.bot.get_guild(record.guild_id)
+        if interaction.guild_id is not None or guild is None:
+            return ""
+        return f" (on **{shown_name(guild.name)}**)"
 
 
 async def setup(bot: SequenceBot) -> None:

@@ -17,7 +17,7 @@ from bot.game.moves import DRAW, FORFEIT
 from bot.store import Seat
 
 from .e2e_driver import make_move
-from .e2e_helpers import make_table, open_and_start, play_one, seat_actor, timeouts
+from .e2e_helpers import Table, make_table, open_and_start, play_one, seat_actor, timeouts
 from .store_util import new_game
 
 
@@ -482,6 +482,33 @@ async def test_mygames_and_status_show_whose_turn_and_how_long(simcord_env):
     assert "[board](https://discord.com/channels/" in mine.response.content
     status = await bob.slash(table.channel, "sequence status")
     assert "Waiting 2 h" in status.response.content
+
+
+async def test_mygames_in_a_dm_says_which_server_and_how_long_is_left(simcord_env):
+    """Alice plays in two servers, each game in a #sequence channel, one with a time limit. In
+    a DM, /sequence mygames listed "Game #1 in #sequence: your turn" twice over: it did not say
+    which server each was in, nor how long she had left. Now each line names its server and
+    says when the turn's time runs out."""
+    club = await make_table(simcord_env, ["alice", "bob"])
+    alice = club.players[0]
+    timed = await open_and_start(club, time_limit="2d")
+    guild = simcord_env.create_guild("Chess Corner")
+    other = Table(
+        simcord_env,
+        guild,
+        guild.create_text_channel("sequence"),
+        [guild.add_member(alice.user), guild.add_member(simcord_env.create_user("cat"))],
+    )
+    untimed = await open_and_start(other)
+    mine = (await alice.user.slash("sequence mygames")).response.content
+    lines = mine.split("\n")
+    due = (await club.bot.db.timers.get(timed.id, "limit")).due_at
+    (first,) = [line for line in lines if f"Game #{timed.id} " in line]
+    assert "Sequence Club" in first and f"⏳ Time runs out <t:{int(due)}:R>" in first, first
+    (second,) = [line for line in lines if f"Game #{untimed.id} " in line]
+    assert "Chess Corner" in second and "Time runs out" not in second, second
+    here = (await alice.slash(club.channel, "sequence mygames")).response.content
+    assert "Sequence Club" not in here and "Time runs out" in here, here
 
 
 async def test_mygames_lists_many_games_within_discords_message_limit(simcord_env):
