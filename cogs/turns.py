@@ -99,7 +99,7 @@ class Turns(SequenceCog):
         )
 
     async def left_the_server(self, record: GameRecord, seat: int) -> bool:
-        """True when the player on turn is no longer a member of the game's server (Discord
+        """True when the player of ``seat`` is no longer a member of the game's server (Discord
         says so): they could never move again, so they leave their games there, as a banned
         player does. (The bot has no members intent: a leave is not announced to it.)"""
         guild = self.bot.get_guild(record.guild_id)
@@ -128,16 +128,19 @@ class Turns(SequenceCog):
     async def timed_out(self, event: TimedOut) -> None:
         """Say that the turn's time ran out, and what happens (the board follows as a move).
         A plain skip is left to its board, which says so ("… ran out of time: the turn
-        passes."): a notice before it would tell the table twice."""
-        if event.policy == "skip" and not event.forfeits:
-            return
+        passes."): a notice before it would tell the table twice. A player skipped or stood
+        in for who has left the server leaves the game, as at a reminder (a turn may time out
+        before any reminder falls due)."""
         record = event.record
-        who = seat_label(record, event.seat)
-        lines = [f"⌛ {who} ran out of time."]
-        lines += [f"The bot forfeited a random card for {who} (table talk)."] * event.forfeits
-        if event.policy == "computer":
-            lines.append("A computer player moves for them this turn.")
-        await self.bot.table.notice(record, "\n".join(lines))
+        if event.policy != "skip" or event.forfeits:
+            who = seat_label(record, event.seat)
+            lines = [f"⌛ {who} ran out of time."]
+            lines += [f"The bot forfeited a random card for {who} (table talk)."] * event.forfeits
+            if event.policy == "computer":
+                lines.append("A computer player moves for them this turn.")
+            await self.bot.table.notice(record, "\n".join(lines))
+        if event.policy != "remove":  # removed already: no more turns to wait out
+            await self.left_the_server(record, event.seat)
 
     async def turn_started(self, event: TurnStarted) -> None:
         """Ping the player whose turn it is by DM, if they asked for it, with their hand panel

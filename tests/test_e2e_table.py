@@ -472,6 +472,30 @@ async def test_a_player_who_left_the_server_leaves_the_game_at_their_reminder(si
     )
 
 
+@pytest.mark.parametrize("policy", ["skip", "computer"])
+async def test_a_player_who_left_the_server_leaves_the_game_when_their_time_runs_out(
+    simcord_env, policy
+):
+    """A game with an hour a turn and no reminder (or one later than the time limit, as the
+    default 12 h is): a player who left the server was never found gone, since only the
+    reminder looked. Each of their turns waited out the hour, then was skipped (or played by
+    a computer), for the rest of the game. Now the time-out finds them gone: they leave the
+    game, and the last of a team gone, the other team wins."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, time_limit="1h", on_timeout=policy, reminder="none")
+    gone = seat_actor(table, record, record.game.turn)
+    table.guild.remove_member(gone)
+    await simcord_env.settle()
+    await simcord_env.advance_time(3600 + 5)
+    texts = channel_texts(table)
+    assert any("is no longer in this server" in t for t in texts), texts[-3:]
+    assert record.game.is_over() and "wins" in table.channel.last_message.content
+    stayed = next(p for p in table.players if p is not gone)
+    assert record.game.winner == record.game.team_of(
+        next(i for i, s in enumerate(record.seats) if s.user_id == stayed.id)
+    )
+
+
 def channel_texts(table: Table) -> list[str]:
     """What the channel shows: each message's text and its embeds' descriptions."""
     return [
