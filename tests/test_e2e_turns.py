@@ -15,6 +15,7 @@ from bot.game.ai import choose_move
 from bot.game.cards import is_jack
 from bot.game.moves import DRAW, FORFEIT
 from bot.store import Seat
+from cogs.common.describe import deadline_note
 
 from .e2e_driver import make_move
 from .e2e_helpers import Table, make_table, open_and_start, play_one, seat_actor, timeouts
@@ -129,7 +130,7 @@ async def test_a_time_limited_turn_says_when_it_runs_out(simcord_env):
     async def runs_out() -> str:
         timer = await bot.db.timers.get(record.id, "limit")
         assert timer is not None and timer.payload["turn"] == record.game.turn_number
-        return f"⏳ Time runs out <t:{int(timer.due_at)}:R>."
+        return deadline_note(timer.due_at)
 
     board = table.channel.last_message.content
     assert "your turn" in board and board.endswith(await runs_out()), board
@@ -504,7 +505,7 @@ async def test_mygames_in_a_dm_says_which_server_and_how_long_is_left(simcord_en
     lines = mine.split("\n")
     due = (await club.bot.db.timers.get(timed.id, "limit")).due_at
     (first,) = [line for line in lines if f"Game #{timed.id} " in line]
-    assert "Sequence Club" in first and f"⏳ Time runs out <t:{int(due)}:R>" in first, first
+    assert "Sequence Club" in first and deadline_note(due) in first, first
     (second,) = [line for line in lines if f"Game #{untimed.id} " in line]
     assert "Chess Corner" in second and "Time runs out" not in second, second
     here = (await alice.slash(club.channel, "sequence mygames")).response.content

@@ -135,12 +135,14 @@ def turn_line(record: GameRecord) -> str:
 
 
 def deadline_note(deadline: float) -> str:
-    """When a turn's time limit runs out, in the reader's own time zone.
+    """When a turn's time limit runs out, in the reader's own time zone: how soon, and the
+    date and time (Discord shows "in a day" for anything from 22 to 35 hours).
 
     >>> deadline_note(1767225600.4)
-    '⏳ Time runs out <t:1767225600:R>.'
+    '⏳ Time runs out <t:1767225600:R> (<t:1767225600:f>).'
     """
-    return f"⏳ Time runs out <t:{int(deadline)}:R>."
+    stamp = int(deadline)
+    return f"⏳ Time runs out <t:{stamp}:R> (<t:{stamp}:f>)."
 
 
 def result_line(record: GameRecord) -> str:
