@@ -19,6 +19,7 @@ from bot.services.draws import DrawService
 from bot.services.events import EventBus
 from bot.services.games import GAMES_CHANNEL, GameService
 from bot.services.lobbies import LobbyService
+from bot.services.notify import TurnDMs
 from bot.services.ratings import RatingService
 from bot.services.scheduler import Scheduler
 from bot.services.tabletalk import TableTalkService
@@ -95,6 +96,7 @@ class SequenceBotMixin:
     undo: UndoService
     draws: DrawService
     ratings: RatingService
+    turn_dms: TurnDMs
     #: Set by the tournament extension when it loads.
     tournament_service: TournamentService
     caps: Caps
@@ -140,6 +142,7 @@ class SequenceBotMixin:
         self.undo = UndoService(self.games)
         self.draws = DrawService(self.games, timeout=lambda: settings.draw_offer_timeout)
         self.ratings = RatingService(self.db)
+        self.turn_dms = TurnDMs(self.db, self.clock)
         self.table.subscribe(self.bus)
         self.collector.pause()
         # Once, for games stored before rules revisions: the active ones before they load.

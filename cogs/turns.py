@@ -29,8 +29,6 @@ from .hand.panel import build_hand_panel
 
 log = logging.getLogger(__name__)
 
-DM_PREF = "dm_notify"
-DM_FAILED_PREF = "dm_failed"
 #: Discord's error codes for a member who left the server, and for a deleted account.
 GONE = (10007, 10013)
 #: The most moves a turn DM tells of (the latest): one round of the largest table.
@@ -168,12 +166,7 @@ class Turns(SequenceCog):
         With ``panel_game`` (the game as the turn began), the DM also carries the player's hand
         panel: their hand image and controls, for their eyes only."""
         user_id = record.seats[seat].user_id
-        prefs = self.bot.db.prefs
-        if (
-            record.seats[seat].is_computer
-            or not await prefs.get(user_id, DM_PREF, False)
-            or await prefs.get(user_id, DM_FAILED_PREF)
-        ):
+        if record.seats[seat].is_computer or not await self.bot.turn_dms.wanted(user_id):
             return
         kwargs: dict[str, Any] = {}
         if panel_game is not None:
@@ -188,7 +181,7 @@ class Turns(SequenceCog):
             await user.send(text.replace("**", ""), **kwargs)
         except discord.Forbidden:
             log.info("Could not DM user %d (refused); noted, told at the table", user_id)
-            await prefs.set(user_id, DM_FAILED_PREF, self.bot.clock())
+            await self.bot.turn_dms.refused(user_id)
             await self.bot.table.notice(
                 record,
                 f"📪 <@{user_id}>, your turn DMs cannot reach you: Discord refused them (your "
@@ -210,14 +203,12 @@ class Turns(SequenceCog):
     async def notify(self, interaction: discord.Interaction[SequenceBot], setting: str) -> None:
         async with reporting(interaction):
             on = setting == "on"
-            await self.bot.db.prefs.set(interaction.user.id, DM_PREF, on)
-            failed = await self.bot.db.prefs.get(interaction.user.id, DM_FAILED_PREF)
+            refused_before = await self.bot.turn_dms.choose(interaction.user.id, on)
             text = "🔔 You will get a DM when it is your turn." if on else "🔕 No more turn DMs."
-            if on and failed:
+            if refused_before:
                 text += (
                     " (A DM to you failed before: allow DMs from server members so they arrive.)"
                 )
-                await self.bot.db.prefs.delete(interaction.user.id, DM_FAILED_PREF)
             await reply(interaction, text)
 
     @works_in_dms
