@@ -37,7 +37,7 @@ sequences of a team may share one space.
 • A **dead card** (both spaces covered) can be turned in once a turn for a new one, then you \
 play on (convoy: that is your whole turn).
 • **No table talk**: coaching a teammate costs every member of the team a card (a player with \
-no teammate left in the game cannot be called).
+no teammate left in the game cannot be called, nor one whose teammates are all computers).
 Use the **Your hand** button under the board, or `/sequence hand`, to play privately."""
 
 #: How a game is drawn: the engine's two rules (our choices where the source rules are silent)

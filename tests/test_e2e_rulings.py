@@ -96,19 +96,21 @@ async def test_with_three_teams_a_neutral_player_rules_on_the_hosts_team(simcord
 
 async def test_a_computer_team_is_no_neutral_and_the_call_then_stands(simcord_env):
     """Three teams of two, the third all computers: it cannot rule on a call against the
-    host's team (the host and a computer teammate), so nobody but a moderator can, and the
-    call stands after the timeout."""
-    table = await make_table(simcord_env, ["alice", "bob"])
-    alice, bob = table.players
+    host's team (the host and carol), so nobody but a moderator can, and the call stands
+    after the timeout."""
+    table = await make_table(simcord_env, ["alice", "bob", "carol"])
+    alice, bob, carol = table.players
     lobby = (await alice.slash(table.channel, "sequence new", teams=3)).response
-    await bob.click(lobby, label="Join")
-    for team in (0, 1, 2, 2):
+    for person, team in ((bob, 1), (carol, 0)):
+        await person.click(lobby, label="Join")
+        await alice.slash(table.channel, "sequence team", player=person, team=team)
+    for team in (1, 2, 2):
         await alice.slash(table.channel, "sequence addbot", level="easy", team=team)
     await alice.click(lobby, label="Start")
     record = table.game()
     accused = team_of_user(record, alice.id)
     seats = record.game.settings.seats_of
-    assert [record.seats[s].is_computer for s in seats(accused)] == [False, True]
+    assert not any(record.seats[s].is_computer for s in seats(accused))
     assert all(record.seats[s].is_computer for s in seats(2))  # the neutral team
     call = await bob.slash(table.channel, "sequence tabletalk", team=accused)
     assert "Who rules: a member with Manage Messages who is not accused." in call.response.content

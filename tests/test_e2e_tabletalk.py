@@ -229,6 +229,48 @@ async def test_nobody_alone_at_the_table_can_be_called(simcord_env):
     await refused_both_ways(seat_actor(table, record, (gone + 1) % 4), left)
 
 
+async def test_no_call_on_a_team_with_fewer_than_two_people(simcord_env):
+    """A computer player never talks: it gives no hint and reads none. A call on a team of
+    computers, or on a person whose teammates are all computers, was taken, and with the
+    house rule "calls stand" every member forfeited a card at once for talk that cannot
+    happen. It is refused now, ephemerally, and nothing is stored."""
+    table = await make_table(simcord_env, ["alice", "bob", "carol"])
+    alice, bob, carol = table.players
+    lobby = (await alice.slash(table.channel, "sequence new", tabletalk_stands=True)).response
+    for person in (bob, carol):
+        await person.click(lobby, label="Join")
+        await alice.slash(table.channel, "sequence team", player=person, team=1)
+    await alice.slash(table.channel, "sequence addbot", level="easy", team=0)
+    await alice.click(lobby, label="Start")
+    record = table.game()
+    alone = record.game.team_of(seat_of(record, alice.id))  # alice and a computer
+    said = await alice.send(table.channel, "good luck!")
+    by_command = await bob.slash(table.channel, "sequence tabletalk", team=alone)
+    by_message = await carol.context_menu(table.channel, "Report table talk", said)
+    for refused in (by_command, by_message):
+        assert refused.ephemeral, refused.response.content
+        assert "never gives or takes a hint" in refused.response.content
+    assert not await table.bot.db.tabletalk.for_game(record.id)
+    assert not any(record.game.owed_forfeits)
+    called = await alice.slash(table.channel, "sequence tabletalk", team=1 - alone)
+    assert not called.ephemeral  # bob and carol may coach each other: the call stands
+    owed = [record.game.owed_forfeits[s] for s in record.game.settings.seats_of(1 - alone)]
+    assert owed == [1, 1]
+    await alice.slash(table.channel, "sequence cancel")
+
+    lobby = (await alice.slash(table.channel, "sequence new", tabletalk_stands=True)).response
+    await bob.click(lobby, label="Join")
+    await alice.slash(table.channel, "sequence team", player=bob, team=0)
+    for _ in range(2):
+        await alice.slash(table.channel, "sequence addbot", level="easy", team=1)
+    await alice.click(lobby, label="Start")
+    record = table.game()
+    refused = await bob.slash(table.channel, "sequence tabletalk", team=1)  # two computers
+    assert refused.ephemeral and "never gives or takes a hint" in refused.response.content
+    assert not await table.bot.db.tabletalk.for_game(record.id)
+    assert not any(record.game.owed_forfeits)
+
+
 async def test_a_standing_call_discord_refused_to_show_does_not_block_the_next(simcord_env):
     """With the house rule "calls stand", a call whose message Discord refused is withdrawn
     too: it was never upheld, nobody could see it, and the team may be called again."""

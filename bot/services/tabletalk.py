@@ -55,10 +55,14 @@ class TableTalkService:
         if team not in game.active_teams():
             raise UserError("That team is no longer in the game.")
         members = [s for s in range(game.settings.players) if game.team_of(s) == team]
-        if sum(not game.out[s] for s in members) < 2:
+        playing = [s for s in members if not game.out[s]]
+        if sum(not record.seats[s].is_computer for s in playing) < 2:  # a computer never talks
+            why = "no teammate at the table"
+            if any(record.seats[s].is_computer for s in playing):
+                why = "no two people at the table (a computer player never gives or takes a hint)"
             raise UserError(
-                f"Table talk is a teammate's hint, and {TEAM_NAMES[team]} has no teammate at the "
-                "table: there is nothing to call."
+                f"Table talk is a teammate's hint, and {TEAM_NAMES[team]} has {why}: there is "
+                "nothing to call."
             )
         async with self.games.locks(record.id):  # two calls at once: the second sees the first
             if any(call.team == team for call in await self.db.tabletalk.pending(record.id)):
