@@ -59,6 +59,8 @@ class Computers(SequenceCog):
                     "(open one with `/sequence new hints:True`)."
                 )
             game = record.game
+            if game.out[seat]:  # removed (time, a ban) or resigned: no turn will come
+                raise UserError("You are no longer playing in this game: there is no move to hint.")
             if seat != game.turn and not game.owed_forfeits[seat]:
                 raise UserError("It is not your turn: a hint waits until it is.")
             self.bot.limits.check(interaction, "hint")  # each one is a search: CPU

@@ -175,3 +175,17 @@ async def test_a_computer_waits_for_an_answer_to_a_draw_offer(simcord_env):
     assert declined.acknowledged
     await simcord_env.advance_time(PAUSE + 1)
     assert len(table.game().game.moves) == count + 1  # answered: the computer moves on
+
+
+async def test_a_player_out_of_the_game_is_not_promised_a_hint_on_their_turn(simcord_env):
+    """A player removed for running out of time has no more turns: /sequence hint told them
+    "a hint waits until it is" their turn, which never comes."""
+    table = await make_table(simcord_env, ["alice", "bob", "carol", "dave"])
+    record = await open_and_start(table, hints=True, time_limit="1h", on_timeout="remove")
+    seat = record.game.turn
+    removed = seat_actor(table, record, seat)
+    await simcord_env.advance_time(3600 + 1)
+    assert record.game.out[seat] and not record.game.is_over()
+    refused = await removed.slash(table.channel, "sequence hint")
+    assert refused.ephemeral and "no longer playing" in refused.response.content
+    assert "waits" not in refused.response.content
