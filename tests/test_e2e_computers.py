@@ -3,12 +3,16 @@ and hints, only in unrated practice games."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
 import pytest
 
 from bot.config import Settings
 from bot.game.board import CARD_SPACES
 from bot.game.cards import is_jack
 from bot.game.moves import DRAW, Move
+from bot.services.events import DrawOffered
 from bot.services.undo import open_request
 
 from .conftest import make_settings
@@ -189,3 +193,40 @@ async def test_a_player_out_of_the_game_is_not_promised_a_hint_on_their_turn(sim
     refused = await removed.slash(table.channel, "sequence hint")
     assert refused.ephemeral and "no longer playing" in refused.response.content
     assert "waits" not in refused.response.content
+
+
+async def test_a_draw_offer_made_while_a_computer_thinks_waits_for_the_answer(
+    simcord_env, monkeypatch
+):
+    """alice offers a draw while the computer to move is already thinking (its pause over):
+    its move, made once the offer was open, lapsed the offer at once, before bob could
+    answer. The computer now waits for the answer, as it does when the offer comes first."""
+    import bot.services.computers as computers
+
+    table, record = await mixed_table(simcord_env)
+    alice, bob = table.players
+    count, seat = len(record.game.moves), record.game.turn
+    offered, thinking = threading.Event(), threading.Event()
+    think = computers.choose_move
+
+    def slow(view, *args, **kwargs):  # the think ends once the offer is open
+        thinking.set()
+        assert offered.wait(10)
+        return think(view, *args, **kwargs)
+
+    async def on_offer(event: DrawOffered) -> None:
+        offered.set()
+
+    monkeypatch.setattr(computers, "choose_move", slow)
+    table.bot.bus.subscribe(DrawOffered, on_offer)
+    # its pause over, the computer thinks (as the scheduled move does), and alice offers
+    move = asyncio.ensure_future(table.bot.computers.move_for(record.id, seat, hold=True))
+    while not thinking.is_set():
+        await asyncio.sleep(0.01)
+    offer, moved = await asyncio.gather(alice.slash(table.channel, "sequence draw"), move)
+    assert not moved and len(table.game().game.moves) == count
+    assert "lapsed" not in offer.response.content
+    declined = await bob.click(offer.response, label="Decline")
+    assert declined.acknowledged and "declined" in offer.response.content
+    await simcord_env.advance_time(PAUSE + 1)
+    assert len(table.game().game.moves) == count + 1  # answered: the computer moves on

@@ -29,7 +29,7 @@ from .workers import THINKING, run_on
 if TYPE_CHECKING:
     from bot.store.games import GameRecord
 
-    from .games import GameService
+    from .games import Draft, GameService
     from .scheduler import Scheduler
 
 log = logging.getLogger(__name__)
@@ -163,7 +163,7 @@ class ComputerPlayers:
                 return
             seats = [] if record is None else computer_seats_to_act(record)
             if seats:
-                await self.move_for(game_id, seats[0])
+                await self.move_for(game_id, seats[0], hold=True)
         finally:
             # A move's events (the move, the next turn) woke the game while it thought: the
             # next computer move, if any, is scheduled now, once.
@@ -172,8 +172,12 @@ class ComputerPlayers:
                 self._again.discard(game_id)
                 self.wake(game_id)
 
-    async def move_for(self, game_id: int, seat: int, level: str | None = None) -> bool:
-        """Choose (from the seat's view only) and play one move for ``seat``; True if played."""
+    async def move_for(
+        self, game_id: int, seat: int, level: str | None = None, *, hold: bool = False
+    ) -> bool:
+        """Choose (from the seat's view only) and play one move for ``seat``; True if played.
+        ``hold``: not if the teams were asked for an answer while it thought (a draw offer, the
+        host's undo request), which the move would lapse: it waits for the answer instead."""
         record = self.games.records.get(game_id)
         if record is None:
             return False
@@ -187,11 +191,20 @@ class ComputerPlayers:
             )
         except NoMoveError:
             return False
+
+        async def work(draft: Draft) -> bool:
+            if hold and self._held(draft.record) > draft.now:  # asked while it thought
+                return False
+            draft.push(move, None)
+            return True
+
         try:
-            await self.games.apply(game_id, move, actor_id=None, expected_turn=view.turn_number)
+            played, _ = await self.games.change(game_id, work, expected_turn=view.turn_number)
         except UserError:
             # The game moved on while it thought. Neither the move nor the refusal is logged:
             # both can name a card of the computer's hand.
             log.info("A computer's %s move in game %d (seat %d) lapsed", move.kind, game_id, seat)
             return False
-        return True
+        if not played:
+            self._again.add(game_id)  # woken again once done: it waits for the answer
+        return played
