@@ -583,6 +583,35 @@ async def test_knockout_standings_never_say_an_entrant_still_in_is_out(simcord_e
     assert "\nQuarter-finals: ann beat hal (reported); dan beat eve (reported); " in alt
 
 
+async def test_a_knockout_ended_early_never_says_an_unbeaten_entrant_is_out(simcord_env) -> None:
+    """The organiser ends an 8-entrant knockout during its semi-finals: the final standings
+    said the four semi-finalists, who never lost (their semi-finals were called off), were
+    "out in semi-finals", as the two losers of a played semi-final are. They reached them."""
+    env = simcord_env
+    names = ["ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal"]
+    channel, members = await started_cup(env, names)
+    by_id = {m.id: m for m in members}
+    snap = await snapshot(env.bot, channel)
+    for match in snap.round_matches(1):
+        winner = by_id[snap.entrants[match.entrant_a].user_ids[0]]
+        await members[0].slash(channel, "tournament report", match=match.id, winner=winner)
+    ended = await members[0].slash(channel, "tournament end")
+    assert not ended.ephemeral, ended.response.content
+    expected = [
+        "1. ann · reached semi-finals",
+        "2. ben · reached semi-finals",
+        "3. cat · reached semi-finals",
+        "4. dan · reached semi-finals",
+        "5. eve · out in quarter-finals",
+        "6. fay · out in quarter-finals",
+        "7. gus · out in quarter-finals",
+        "8. hal · out in quarter-finals",
+    ]
+    assert standings_rows(channel.last_message.embeds[0]) == expected
+    shown = await members[7].slash(channel, "tournament standings")
+    assert standings_rows(shown.response.embeds[0]) == expected
+
+
 async def test_a_dropped_leader_is_not_crowned(simcord_env) -> None:
     """ann leads the Swiss on 2 points, then withdraws (dropped); the organiser ends it: the
     final standings still list her first, marked dropped, but the champion is ben, the leader

@@ -136,8 +136,9 @@ def standings_embed(snapshot: Snapshot, title: str | None = None) -> discord.Emb
         if dropped:
             name += " (dropped)"
         if fmt == ELIMINATION:
-            still_in = running and not dropped and not row.losses
-            lines.append(f"**{row.rank}.** {name} · {_stage(int(row.tiebreak), total, still_in)}")
+            unbeaten = not dropped and not row.losses
+            stage = _stage(int(row.tiebreak), total, unbeaten, running)
+            lines.append(f"**{row.rank}.** {name} · {stage}")
             continue
         record = f"{row.wins + row.byes}W {row.draws}D {row.losses}L"
         lines.append(
@@ -159,16 +160,19 @@ def standings_embed(snapshot: Snapshot, title: str | None = None) -> discord.Emb
     return embed
 
 
-def _stage(reached: int, total: int, still_in: bool) -> str:
-    """How far a knockout entrant went (``still_in``: not knocked out of a running one)."""
+def _stage(reached: int, total: int, unbeaten: bool, running: bool) -> str:
+    """How far a knockout entrant went (``unbeaten``: never knocked out nor dropped; in one
+    ended early, its last round was called off rather than lost)."""
     if reached > total:
         return "🥇 champion"
     if reached == total:
         return "final"
-    if still_in:
+    if unbeaten and running:
         return f"in {round_name(max(reached, 1), total).lower()}"
     if reached == 0:
         return "did not play"
+    if unbeaten:
+        return f"reached {round_name(reached, total).lower()}"
     return f"out in {round_name(reached, total).lower()}"
 
 
