@@ -599,3 +599,60 @@ async def test_a_reminder_due_as_the_player_moves_pings_nobody(simcord_env):
     assert [m.content for m in table.channel.history() if m.content.startswith("⏰")] == []
     assert [m.content for m in dm.history()[dms:] if "Reminder" in m.content] == []
     assert "your turn" in table.channel.last_message.content
+
+
+@pytest.mark.parametrize("when", ["before its pairings", "as its first thread opens"])
+async def test_the_organiser_ends_the_tournament_as_the_next_round_opens(
+    simcord_env, monkeypatch, when
+):
+    """A second organiser's /tournament end lands while the last result of round 1 is being
+    shown (its round 2 already paired): the end voids round 2, yet the channel then showed
+    round 2's pairings ("press I'm here there") below the final standings, and round 2's
+    match threads opened empty. Now a voided round is not announced, no thread opens for a
+    match that is off, and a thread that opened as the end landed says the match is off."""
+    from .test_e2e_tournament import snapshot, started_cup
+
+    env = simcord_env
+    bot = env.bot
+    channel, (org, ann, *players) = await started_cup(
+        env, ["org", "ann", "ben", "cat", "dan"], "swiss", organiser_plays=False
+    )
+    snap = await snapshot(bot, channel)
+    first, second = snap.round_matches(1)
+    await org.slash(channel, "tournament report", match=first.id, winner=ann)
+    service = bot.tournament_service
+    tables = bot.get_cog("TournamentTables")
+    step = "report" if when == "before its pairings" else "open_match"
+    step_itself = getattr(service, step)
+
+    async def end() -> None:
+        await tables.publish(await service.end(snap.tournament.id, org.id, False))
+
+    async def ended_meanwhile(*args):
+        monkeypatch.undo()
+        if step == "report":  # the result is saved and round 2 paired; then the end lands
+            progress = await step_itself(*args)
+            await end()
+            return progress
+        await end()  # the end lands as round 2's first thread opens
+        return await step_itself(*args)
+
+    monkeypatch.setattr(service, step, ended_meanwhile)
+    winner = next(p for p in players if p.id in snap.entrants[second.entrant_a].user_ids)
+    reported = await org.slash(channel, "tournament report", match=second.id, winner=winner)
+    monkeypatch.undo()
+    await settle(env)
+    assert not reported.ephemeral, reported.response.content
+    after = await snapshot(bot, channel)
+    assert after.tournament.status == "finished"
+    assert [m.status for m in after.round_matches(2)] == ["cancelled", "cancelled"]
+    late = [t for t in channel.threads if " R2 " in t.name]
+    if when == "before its pairings":  # the void round is not announced, nor opened
+        assert not [m.content for m in channel.history() if "round 2**" in m.content]
+        assert not [m for m in channel.history() if m.embeds and "round 1" in m.embeds[0].title]
+        assert not late, [t.name for t in late]
+    else:  # announced before the end: its one thread says so; the other never opens
+        assert len(late) == 1, [t.name for t in late]
+    for thread in late:
+        assert "the tournament ended" in thread.last_message.content, thread.last_message.content
+        assert not any(m.components for m in thread.history())

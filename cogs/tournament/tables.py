@@ -71,6 +71,12 @@ def match_text(snapshot: Snapshot, match: MatchRecord) -> str:
     return "\n".join(lines)
 
 
+def _void(snapshot: Snapshot, number: int) -> bool:
+    """True when every match of a round was called off (the tournament ended before it)."""
+    matches = snapshot.round_matches(number)
+    return bool(matches) and all(m.status == "cancelled" for m in matches)
+
+
 class TournamentTables(commands.Cog):
     """Opens match tables, runs show-up clocks and reports results to the tournament."""
 
@@ -298,6 +304,9 @@ class TournamentTables(commands.Cog):
                 await self._send(thread, line)
         if lines:
             await self._send(channel, "\n".join(lines))
+        if progress.paired:  # an end may have called a new round off meanwhile: not shown
+            now = await self.service.snapshot(tournament.id)
+            progress.paired = [n for n in progress.paired if not _void(now, n)]
         for number in progress.paired:
             if number > 1:
                 before = Snapshot(
@@ -362,8 +371,12 @@ class TournamentTables(commands.Cog):
 
     # ------------------------------------------------------------------ match tables
     async def open_table(self, snapshot: Snapshot, match: MatchRecord) -> None:
-        """A public thread for the match in the tournament's channel, with its lobby seated."""
+        """A public thread for the match in the tournament's channel, with its lobby seated
+        (none for a match decided or called off since it was paired)."""
         tournament = snapshot.tournament
+        current = await self.bot.db.tournaments.match(match.id)
+        if current is None or current.status != "pending":
+            return
         parent = self.bot.get_channel(tournament.channel_id)
         name = (
             f"{tournament.name} · R{match.round} · {snapshot.name(match.entrant_a)} v "
@@ -392,6 +405,14 @@ class TournamentTables(commands.Cog):
         opened = await self.service.open_match(match.id, thread.id)
         if opened is not None:
             await self.seat(thread, snapshot, *opened)
+            return
+        # Decided, or called off by the end, as its thread opened: the thread says so.
+        now = await self.service.snapshot(tournament.id)
+        decided = next((m for m in now.matches if m.id == match.id and m.status == "done"), None)
+        if decided is not None:
+            await self._send(thread, f"🏁 {result_line(now, decided)}")
+        else:
+            await self._send(thread, "🛑 This match is off: the tournament ended before it began.")
 
     async def seat(
         self,
