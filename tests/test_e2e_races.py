@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+import discord
 import pytest
 
 from bot.app import create_bot
@@ -656,3 +657,51 @@ async def test_the_organiser_ends_the_tournament_as_the_next_round_opens(
     for thread in late:
         assert "the tournament ended" in thread.last_message.content, thread.last_message.content
         assert not any(m.components for m in thread.history())
+
+
+@pytest.mark.parametrize("command", ["start", "report"])
+async def test_a_start_or_report_that_an_end_beat_is_told_the_tournament_ended(
+    simcord_env, monkeypatch, command
+):
+    """Two organisers: one ends the tournament as the other's /tournament start (or report)
+    reaches it. The end wins; the start was told "This tournament has already started." of a
+    tournament cancelled before it started, and the report "Match #1 is already decided." of
+    a match the end called off. Each is now told the tournament ended, and nothing changes."""
+    from .test_e2e_tournament import snapshot
+
+    env = simcord_env
+    bot = env.bot
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("cup")
+    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    org = guild.add_member(env.create_user("org"))
+    mod = guild.add_member(env.create_user("mod"), roles=[admins])
+    ann, ben = (guild.add_member(env.create_user(n)) for n in ("ann", "ben"))
+    created = await org.slash(channel, "tournament create", name="Cup", format="swiss")
+    for player in (ann, ben):
+        await player.click(created.response, label="Join")
+    if command == "report":
+        await org.slash(channel, "tournament start")
+    service = bot.tournament_service
+    tournament = (await snapshot(bot, channel)).tournament
+    step_itself = getattr(service, command)
+
+    async def ended_meanwhile(*args):
+        monkeypatch.undo()
+        await service.end(tournament.id, mod.id, True)  # the other organiser's end lands
+        return await step_itself(*args)
+
+    monkeypatch.setattr(service, command, ended_meanwhile)
+    if command == "start":
+        lost = await org.slash(channel, "tournament start")
+        told = "This tournament was cancelled before it started."
+    else:
+        (match,) = (await snapshot(bot, channel)).round_matches(1)
+        lost = await org.slash(channel, "tournament report", match=match.id, winner=ann)
+        told = "This tournament is over."
+    monkeypatch.undo()
+    assert lost.ephemeral and lost.response.content == f"⚠️ {told}", lost.response.content
+    after = await snapshot(bot, channel)
+    assert after.tournament.status == ("cancelled" if command == "start" else "finished")
+    assert all(m.status == "cancelled" for m in after.matches)
+    assert len(channel.threads) == (0 if command == "start" else 1)  # no round opened

@@ -23,6 +23,13 @@ from .standings import BYE, DOUBLE_FORFEIT, ELIMINATION, FORFEIT, REPORTED, ROUN
 
 log = logging.getLogger(__name__)
 
+#: Why a tournament no longer signing up cannot start, by its status.
+_STARTED = {
+    "running": "This tournament has already started.",
+    "finished": "This tournament is over.",
+    "cancelled": "This tournament was cancelled before it started.",
+}
+
 
 class Rounds(TournamentCore):
     """The organiser's decisions and the pairing of rounds."""
@@ -32,8 +39,8 @@ class Rounds(TournamentCore):
         async with self._locks(tournament_id):
             tournament = await self._get(tournament_id)
             require_organiser(tournament, actor_id, moderator, "start the tournament")
-            if tournament.status != "signup":
-                raise UserError("This tournament has already started.")
+            if tournament.status != "signup":  # started, or ended by another organiser
+                raise UserError(_STARTED[tournament.status])
             entrants = await self.db.tournaments.entrants(tournament_id)
             if len(entrants) < 2:
                 raise UserError("A tournament needs at least 2 entrants to start.")
@@ -62,6 +69,8 @@ class Rounds(TournamentCore):
         async with self._locks(tournament_id):
             tournament = await self._get(tournament_id)
             require_organiser(tournament, actor_id, moderator, "report results")
+            if tournament.status not in ("signup", "running"):  # ended as the report came
+                raise UserError("This tournament is over.")
             match = await self.db.tournaments.match(match_id)
             if match is None or match.tournament_id != tournament_id:
                 raise UserError(f"There is no match #{match_id} in this tournament.")
