@@ -739,6 +739,32 @@ async def test_a_deleted_match_thread_leaves_the_match_to_the_organiser(simcord_
     assert snap.tournament.status == "finished" and snap.name(snap.champion()) == "ben"
 
 
+@pytest.mark.parametrize("when", ["before its game", "during its game"])
+async def test_the_organiser_is_told_when_a_match_thread_is_deleted(simcord_env, when) -> None:
+    """A moderator deletes a match's thread. Nobody was told: before the game, the show-up
+    time then ran out and ben, who could no longer press I'm here, lost by forfeit (both
+    sides, had neither checked in); during it, the match waited for a report nobody knew was
+    needed. Now the show-up clock stops and the organiser is pinged in the tournament's
+    channel to report the result."""
+    env = simcord_env
+    channel, (org, ann, ben) = await started_cup(env, ["org", "ann", "ben"], organiser_plays=False)
+    (match,) = (await snapshot(env.bot, channel)).round_matches(1)
+    await check_in(channel, match, [ann] if when == "before its game" else [ann, ben])
+    env.backend.delete_channel(match.thread_id)
+    await env.settle()
+    told = channel.last_message
+    assert f"<@{org.id}>" in told.content and "/tournament report" in told.content, told.content
+    assert "ann v ben" in told.content and "deleted" in told.content
+    assert [u.id for u in told.mentions] == [org.id]
+    await env.advance_time(SHOW_UP + 60)
+    (after,) = (await snapshot(env.bot, channel)).round_matches(1)
+    assert after.status != "done", after.outcome  # nobody forfeits a thread they cannot reach
+    reported = await org.slash(channel, "tournament report", match=match.id, winner=ben)
+    assert not reported.ephemeral, reported.response.content
+    snap = await snapshot(env.bot, channel)
+    assert snap.tournament.status == "finished" and snap.name(snap.champion()) == "ben"
+
+
 async def test_an_entrants_name_with_a_mention_and_markdown_is_shown_as_typed(simcord_env):
     """An entrant whose display name holds another member's mention and markdown wins a
     knockout: the entrants list, the result, the standings and the champion's announcement name

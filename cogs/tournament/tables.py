@@ -112,6 +112,16 @@ class TournamentTables(commands.Cog):
             await self._end_gone(tournament, "its channel was deleted")
 
     @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A match's thread was deleted: its show-up clock stops (nobody could check in) and
+        the organiser is asked to report its result."""
+        gone = await self.service.thread_gone(payload.thread_id)
+        if gone is not None:
+            match, snapshot = gone
+            self.disarm(match.id)
+            await self._ask_organiser(snapshot, match, "The thread of {match} was deleted.")
+
+    @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """The bot left a server: its tournaments end as on their channel's deletion (their
         match games with them), rather than counting as open for ever."""
@@ -392,15 +402,7 @@ class TournamentTables(commands.Cog):
             log.warning(
                 "No thread for match %d of tournament %d: %s", match.id, tournament.id, error
             )
-            channel = self._messageable(tournament.channel_id, tournament.guild_id)
-            await self._send(
-                channel,
-                f"⚠️ I could not open a thread for {entrant_name(snapshot, match.entrant_a)} v "
-                f"{entrant_name(snapshot, match.entrant_b)} (match #{match.id}). "
-                f"<@{tournament.organiser_id}>, please report its result with "
-                "`/tournament report`.",
-                allowed_mentions=PINGS,
-            )
+            await self._ask_organiser(snapshot, match, "I could not open a thread for {match}.")
             return
         opened = await self.service.open_match(match.id, thread.id)
         if opened is not None:
@@ -413,6 +415,22 @@ class TournamentTables(commands.Cog):
             await self._send(thread, f"🏁 {result_line(now, decided)}")
         else:
             await self._send(thread, "🛑 This match is off: the tournament ended before it began.")
+
+    async def _ask_organiser(self, snapshot: Snapshot, match: MatchRecord, news: str) -> None:
+        """Ping the organiser in the tournament's channel to report a match nobody can play
+        (``news`` says why, ``{match}`` where it names the match)."""
+        tournament = snapshot.tournament
+        named = (
+            f"{entrant_name(snapshot, match.entrant_a)} v "
+            f"{entrant_name(snapshot, match.entrant_b)} (match #{match.id})"
+        )
+        channel = self._messageable(tournament.channel_id, tournament.guild_id)
+        await self._send(
+            channel,
+            f"⚠️ {news.format(match=named)} <@{tournament.organiser_id}>, please report its "
+            "result with `/tournament report`.",
+            allowed_mentions=PINGS,
+        )
 
     async def seat(
         self,

@@ -142,6 +142,19 @@ class Matches(TournamentCore):
             await self._advance(match.tournament_id, progress)
             return progress
 
+    async def thread_gone(self, thread_id: int) -> tuple[MatchRecord, Snapshot] | None:
+        """A match's thread was deleted: nobody can check in or play there any more, so its
+        show-up clock stops and the organiser decides it (``/tournament report``). None when
+        no open match was played there."""
+        found = await self.db.tournaments.open_match_in_thread(thread_id)
+        async with self._locked(found) as match:
+            if match is None or not match.is_open or match.thread_id != thread_id:
+                return None
+            if match.deadline is not None:
+                match.deadline = None
+                await self.db.tournaments.save_match(match)
+            return match, await self.snapshot(match.tournament_id)
+
     async def ended_match_games(self) -> list[GameRecord]:
         """Games of matches still marked playing that ended in the store (a restart came
         between a game's end and the tournament hearing of it): hand each to
