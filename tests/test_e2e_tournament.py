@@ -12,6 +12,7 @@ import pytest
 from bot.app import create_bot
 from bot.game import player_view
 from bot.game.ai import choose_move
+from bot.services.errors import UserError
 from bot.store import Seat
 
 from .e2e_driver import make_move, play_to_the_end, seat_to_act
@@ -636,6 +637,34 @@ async def test_a_dropped_leader_is_not_crowned(simcord_env) -> None:
     assert rows[0].startswith("1. ann (dropped) · 2 pts"), rows
     assert snap.name(snap.champion()) == opponent.user.name == rows[1].split(" · ")[0][3:]
     assert f"champion, **{opponent.user.name}**" in final.content, final.content
+
+
+async def test_the_matches_an_end_calls_off_say_so_and_keep_no_check_in(simcord_env) -> None:
+    """The organiser ends a Swiss during round 1: one match waits for its players, the other
+    is being played. The waiting match's thread said "This match was decided without a game."
+    and kept its I'm here button (pressed: "This match is already decided."); the game's
+    thread said it "was stopped: its tournament match was decided". Neither was decided:
+    both threads now say the tournament ended, and no I'm here is left."""
+    env = simcord_env
+    names = ["org", "ann", "ben", "cat", "dan"]
+    channel, (org, *players) = await started_cup(env, names, "swiss", organiser_plays=False)
+    snap = await snapshot(env.bot, channel)
+    waiting, played = snap.round_matches(1)
+    drawn = {u for e in played.sides for u in snap.entrants[e].user_ids}
+    await check_in(channel, played, [p for p in players if p.id in drawn])
+    record = game_in(env.bot, played)
+    await check_in(channel, waiting, [p for p in players if p.id not in drawn][:1])
+    ended = await org.slash(channel, "tournament end")
+    assert not ended.ephemeral, ended.response.content
+    texts = {m.id: [x.content for x in thread_of(channel, m).history()] for m in (waiting, played)}
+    assert "🛑 This match is off: the tournament ended." in texts[waiting.id], texts[waiting.id]
+    assert f"🛑 Game #{record.id} was stopped: the tournament ended." in texts[played.id]
+    assert not [t for m in texts.values() for t in m if "decided" in t], texts
+    assert not match_message(channel, waiting).components
+    assert not env.bot.get_cog("TournamentTables").deadlines  # no show-up clock left
+    late = next(p for p in players if p.id not in drawn and p.id not in waiting.checkins)
+    with pytest.raises(UserError, match=r"^This match is off: the tournament ended\.$"):
+        await env.bot.tournament_service.check_in(waiting.id, late.id)  # a click as it ended
 
 
 async def test_a_tournament_ended_before_any_result_crowns_no_champion(simcord_env) -> None:

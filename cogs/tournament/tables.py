@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.services.errors import UserError
 from bot.services.events import GameEnded, GameStarted
+from bot.services.lobbies import tournament_match
 from bot.services.scheduler import RETRY
 from bot.services.tournament import ELIMINATION, Progress, Snapshot, TournamentService
 from bot.store.errors import OUTAGES
@@ -294,14 +295,22 @@ class TournamentTables(commands.Cog):
         """Show what a change did: results, closed tables, new rounds, the final standings."""
         snapshot = progress.snapshot
         tournament = snapshot.tournament
+        off = {m.id for m in progress.called_off}
         for record in progress.cancelled_games:
-            await self.bot.table.notice(
-                record, f"🛑 Game #{record.id} was stopped: its tournament match was decided."
-            )
+            why = "its tournament match was decided"
+            if any(m.game_id == record.id for m in progress.called_off):
+                why = "the tournament ended"
+            await self.bot.table.notice(record, f"🛑 Game #{record.id} was stopped: {why}.")
         lobby_cog: Any = self.bot.get_cog("Lobby")
         for lobby in progress.closed_lobbies:
+            text = "🚪 This match was decided without a game."
+            if (tournament_match(lobby) or {}).get("match") in off:
+                text = "🛑 This match is off: the tournament ended."
             if lobby_cog is not None:
-                await lobby_cog.close_message(lobby, "🚪 This match was decided without a game.")
+                await lobby_cog.close_message(lobby, text)
+        for match in progress.called_off:
+            self.disarm(match.id)
+            await self._strip_check_in(match)
         channel = self._messageable(tournament.channel_id, tournament.guild_id)
         lines = []
         for match in progress.decided:

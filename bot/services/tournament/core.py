@@ -30,6 +30,8 @@ class Progress:
     snapshot: Snapshot
     #: Matches decided by this change (results to announce).
     decided: list[MatchRecord] = field(default_factory=list)
+    #: Open matches this change called off (the tournament ended before they were played).
+    called_off: list[MatchRecord] = field(default_factory=list)
     #: Lobbies this change closed (their messages lose their buttons).
     closed_lobbies: list[LobbyRecord] = field(default_factory=list)
     #: Games this change cancelled (the table is told; timers stop).

@@ -49,6 +49,8 @@ class Matches(TournamentCore):
                 raise UserError("This match no longer exists.")
             if match.status == "playing":
                 raise UserError("The game has already begun.")
+            if match.status == "cancelled":
+                raise UserError("This match is off: the tournament ended.")
             if match.status != "pending":
                 raise UserError("This match is already decided.")
             snapshot = await self.snapshot(match.tournament_id)

@@ -134,6 +134,8 @@ class Rounds(TournamentCore):
             for match in current:
                 # An unfinished round is void: its open matches, and its byes, count for nothing.
                 if match.is_open or (unfinished and match.outcome == BYE):
+                    if match.is_open:
+                        progress.called_off.append(match)
                     await self._close_table(match, progress)
                     match.status = "cancelled"
                     match.deadline = None
