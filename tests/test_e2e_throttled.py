@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from bot.app import create_bot
 from bot.config import Settings
 from bot.game import space_name
+from bot.store.timers import RETIRE
 from cogs.common import table as table_module
 
 from .conftest import make_settings
@@ -193,3 +195,149 @@ async def test_a_move_whose_panel_discord_refused_is_told_as_made(simcord_env, w
     assert len(record.game.moves) == 2  # saved
     assert answer.ephemeral and told.startswith("✅ Done"), told
     assert "move 2" in boards(table.channel)[-1].embeds[0].title
+
+
+
+async def restart(env, settings) -> None:
+    """The bot stops and a new process starts over the same store (Discord as it was)."""
+    await env.bot.close()
+    await env.restart_bot(create_bot(settings))
+
+
+async def nothing_left_to_retry(bot) -> bool:
+    """True when the table tries nothing again: none in memory, none kept in the store."""
+    return bot.table._retries == {} and await bot.db.timers.all(RETIRE) == []
+
+
+async def test_a_board_discord_refused_before_a_restart_is_posted_after_it(
+    simcord_env, bot_settings
+):
+    """Discord refuses the computer's board, and still refuses when the bot restarts: the
+    board is tried again after the restart until Discord answers."""
+    table, _record = await against_a_computer(simcord_env, "medium", seed=3)
+    (alice,) = table.players
+    path = f"/channels/{table.channel.id}/messages"
+    simcord_env.inject_error("POST", path, status=503, times=None)
+    await simcord_env.advance_time(PAUSE + 1)
+    assert "is thinking" in table.channel.last_message.content
+    await restart(simcord_env, bot_settings)
+    simcord_env.backend.faults.clear()
+    await simcord_env.advance_time(300)
+    latest = table.channel.last_message
+    assert f"<@{alice.id}>" in latest.content and "move 1" in latest.embeds[0].title
+    assert [m.id for m in live_boards(table.channel)] == [latest.id]
+    assert await nothing_left_to_retry(simcord_env.bot)
+
+
+async def test_a_board_discord_refused_to_retire_before_a_restart_is_retired_after_it(
+    simcord_env, bot_settings
+):
+    """Discord refuses the edit that retires the board before the computer's move, and the
+    bot restarts: the older board kept its buttons and its "your turn" line for good, two live
+    boards in the channel. The edit is tried again after the restart."""
+    table, _record = await against_a_computer(simcord_env, "medium", seed=3)
+    (first,) = boards(table.channel)
+    path = f"/channels/{table.channel.id}/messages/{first.id}"
+    simcord_env.inject_error("PATCH", path, status=503, times=None)
+    await simcord_env.advance_time(PAUSE + 1)
+    assert len(live_boards(table.channel)) == 2  # the refusal
+    await restart(simcord_env, bot_settings)
+    simcord_env.backend.faults.clear()
+    await simcord_env.advance_time(3600)
+    latest = table.channel.last_message
+    assert [m.id for m in live_boards(table.channel)] == [latest.id]
+    retired = next(m for m in table.channel.history() if m.id == first.id)
+    assert retired.content.startswith("↪️ Then:"), retired.content
+    assert await nothing_left_to_retry(simcord_env.bot)
+
+
+async def test_an_older_board_is_retired_after_new_turns_the_end_and_a_restart(
+    simcord_env, bot_settings
+):
+    """The retirement of an older board Discord refused outlives the turns played meanwhile
+    (each replaces the game's timers) and the end of the game (which clears them)."""
+    table, record = await against_a_computer(simcord_env, "medium", seed=3)
+    (alice,) = table.players
+    (first,) = boards(table.channel)
+    path = f"/channels/{table.channel.id}/messages/{first.id}"
+    simcord_env.inject_error("PATCH", path, status=503, times=None)
+    await simcord_env.advance_time(PAUSE + 1)
+    _seat, card, space = playable(record.game)
+    await alice.slash(table.channel, "sequence play", card=card, space=space_name(space))
+    await simcord_env.advance_time(PAUSE + 1)
+    assert len(record.game.moves) == 3
+    await alice.slash(table.channel, "sequence resign")
+    assert [m.id for m in live_boards(table.channel)] == [first.id]  # still "your turn"
+    await restart(simcord_env, bot_settings)
+    simcord_env.backend.faults.clear()
+    await simcord_env.advance_time(3600)
+    assert live_boards(table.channel) == []
+    assert "wins" in table.channel.last_message.content
+    assert await nothing_left_to_retry(simcord_env.bot)
+
+
+async def test_an_older_board_discord_keeps_refusing_to_retire_is_given_up(simcord_env):
+    """Discord refuses the retirement of an older board for hours: tried after ever longer
+    waits, as a board is, then given up and forgotten."""
+    table, record = await against_a_computer(simcord_env, "medium", seed=3)
+    (first,) = boards(table.channel)
+    path = f"/channels/{table.channel.id}/messages/{first.id}"
+    simcord_env.inject_error("PATCH", path, status=503, times=None)
+    start = len(simcord_env.http_requests)
+    await simcord_env.advance_time(PAUSE + 1)
+    for _ in range(12):
+        await simcord_env.advance_time(1800)
+    tries = [r for r in simcord_env.http_requests[start:] if r.method == "PATCH" and r.path == path]
+    assert len(tries) == 8  # at the move, then after 1, 2, 4, 8, 16, 32 and 60 minutes
+    assert len(record.game.moves) == 1
+    assert await nothing_left_to_retry(table.bot)
+
+
+async def test_a_retry_due_after_a_newer_board_posts_no_old_board(simcord_env):
+    """Discord refuses the computer's board once; alice, who saw her turn in /sequence hand,
+    plays before the retry falls due: her move's board is posted, and the retry then posts
+    nothing (no board of move 1 after the board of move 2)."""
+    table, record = await against_a_computer(simcord_env, "medium", seed=3)
+    (alice,) = table.players
+    simcord_env.inject_error("POST", f"/channels/{table.channel.id}/messages", status=503)
+    await simcord_env.advance_time(PAUSE + 1)
+    assert len(record.game.moves) == 1 and "is thinking" in table.channel.last_message.content
+    _seat, card, space = playable(record.game)
+    await alice.slash(table.channel, "sequence play", card=card, space=space_name(space))
+    assert "move 2" in boards(table.channel)[-1].embeds[0].title
+    await simcord_env.advance_time(PAUSE - 1)  # the retry's minute, before the computer moves
+    titles = [m.embeds[0].title for m in boards(table.channel)]
+    assert not any("move 1" in title for title in titles), titles
+    assert [m.id for m in live_boards(table.channel)] == [boards(table.channel)[-1].id]
+    assert await nothing_left_to_retry(table.bot)
+
+
+@pytest.mark.parametrize("ending", ["resign", "channel deleted"])
+async def test_retries_pending_when_the_game_ends_are_forgotten(simcord_env, ending):
+    """Discord refuses the retirement of the first board, then alice's board; the game ends
+    (alice resigns, or the channel is deleted) while both retries wait: the final board takes
+    over, the first board is retired if the channel is still there, and nothing is left to try
+    (no entry kept in memory for a game that is over)."""
+    table, record = await against_a_computer(simcord_env, "medium", seed=3)
+    (alice,) = table.players
+    (first,) = boards(table.channel)
+    channel = f"/channels/{table.channel.id}/messages"
+    simcord_env.inject_error("PATCH", f"{channel}/{first.id}", status=503, times=None)
+    await simcord_env.advance_time(PAUSE + 1)
+    simcord_env.inject_error("POST", channel, status=503, times=None)
+    _seat, card, space = playable(record.game)
+    await alice.slash(table.channel, "sequence play", card=card, space=space_name(space))
+    assert len(record.game.moves) == 2 and "move 1" in boards(table.channel)[-1].embeds[0].title
+    assert table.bot.table._retries  # the board and the retirement wait
+    if ending == "resign":
+        await alice.slash(table.channel, "sequence resign")
+    else:
+        simcord_env.backend.delete_channel(table.channel.id)
+        await simcord_env.settle()
+    simcord_env.backend.faults.clear()
+    await simcord_env.advance_time(4 * 3600)
+    assert table.bot.games.records == {}
+    assert await nothing_left_to_retry(table.bot)
+    if ending == "resign":
+        assert live_boards(table.channel) == []
+        assert "wins" in table.channel.last_message.content

@@ -28,7 +28,7 @@ from bot.game.moves import FORFEIT, PLAY, REMOVE, RESIGN, TABLETALK
 from bot.game.sequences import Option
 from bot.store.errors import GameNotActiveError, NotFoundError, StaleMoveError
 from bot.store.snapshots import move_count
-from bot.store.timers import TimerRecord
+from bot.store.timers import RETIRE, TimerRecord
 from bot.store.votes import DRAW, TeamVote
 from bot.store.votes import RESIGN as RESIGN_VOTE
 
@@ -320,6 +320,20 @@ class GameService:
     async def final_board_done(self, game_id: int) -> None:
         """A kept final board was posted, or given up: forget it."""
         await self.db.timers.clear(game_id, FINAL_BOARD)
+
+    async def keep_retires(self, game_id: int, due: float, payload: dict[str, Any]) -> None:
+        """Older boards of a game that Discord refused to retire, kept to be tried again at
+        ``due`` (stored: a restart, a new turn and the game's end keep them)."""
+        with contextlib.suppress(NotFoundError):  # the game was deleted: nothing to retire
+            await self.db.timers.set(game_id, RETIRE, due, payload)
+
+    async def kept_retires(self) -> list[TimerRecord]:
+        """The older boards waiting to be retired (at start-up)."""
+        return await self.db.timers.all(RETIRE)
+
+    async def retires_done(self, game_id: int) -> None:
+        """A game's older boards were retired, or given up: forget them."""
+        await self.db.timers.clear(game_id, RETIRE)
 
     # ------------------------------------------------------------------ the one path
     async def change(

@@ -89,7 +89,8 @@ class TurnClock:
     async def _on_turn(self, event: TurnStarted) -> None:
         self.cancel_game(event.game_id)
         for timer in event.timers:
-            self.schedule(timer)
+            if timer.kind in (REMINDER, LIMIT):  # not an older board's retirement (the table's)
+                self.schedule(timer)
 
     async def _on_end(self, event: GameEnded) -> None:
         self.cancel_game(event.game_id)

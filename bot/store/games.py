@@ -29,6 +29,7 @@ from .errors import (
 )
 from .seats import Seat, seats_from_json, seats_to_json
 from .snapshots import decode, has_log, notations, snapshot_text, stored_game
+from .timers import RETIRE
 from .votes import VoteMap, select_for
 
 if TYPE_CHECKING:
@@ -257,7 +258,8 @@ class Games:
         await self._db.run(_set_columns, game_id, "options = ?", (dumps(options),))
 
     async def finish(self, game_id: int, status: GameStatus, now: float) -> None:
-        """Close an active game as ``finished`` or ``cancelled``; its timers and votes go."""
+        """Close an active game as ``finished`` or ``cancelled``; its timers (but an older board's
+        retirement, :data:`~bot.store.timers.RETIRE`) and votes go."""
         if status not in (FINISHED, CANCELLED):
             raise ValueError("A game is finished with status 'finished' or 'cancelled'.")
         await self._db.run(_finish, game_id, status, now)
@@ -676,5 +678,5 @@ async def _finish(conn: Connection, game_id: int, status: str, now: float) -> No
     )
     if updated != 1:
         raise await _refusal(conn, game_id, -1)
-    await conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+    await conn.execute("DELETE FROM timers WHERE game_id = ? AND kind <> ?", (game_id, RETIRE))
     await conn.execute("DELETE FROM votes WHERE game_id = ?", (game_id,))

@@ -1,5 +1,6 @@
 """Timers: one per (game, kind), resumed at start-up: a turn's reminder and time limit, a final
-board Discord refused, a turn another process began (the kinds are the services')."""
+board Discord refused, a turn another process began, older boards still to retire (the kinds are
+the services', but for :data:`RETIRE`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ if TYPE_CHECKING:
     from .base import Store
     from .connection import Connection
 
+#: The kind of the timer of a game's older boards that Discord refused to retire (the table's):
+#: about messages, not turns, so a new turn, a time-out and the end of the game leave it in place.
+RETIRE = "retire"
+
 
 @dataclass(frozen=True, slots=True)
 class TimerRecord:
@@ -25,7 +30,8 @@ class TimerRecord:
 
 
 class Timers:
-    """The timers repository (``db.timers``). Finishing a game clears its timers."""
+    """The timers repository (``db.timers``). Finishing a game clears its timers (but for
+    :data:`RETIRE`)."""
 
     def __init__(self, db: Store) -> None:
         self._db = db
@@ -39,7 +45,7 @@ class Timers:
         return record
 
     async def replace(self, game_id: int, timers: list[TimerRecord]) -> None:
-        """The game's timers become exactly ``timers`` (the new turn's)."""
+        """The game's timers become exactly ``timers`` (the new turn's), and :data:`RETIRE`."""
         rows = [(t.kind, t.due_at, dumps(t.payload)) for t in timers]
         replace = _replace_in_one if self._db.dialect == "postgresql" else _replace
         await self._db.run(replace, game_id, rows)
@@ -58,7 +64,7 @@ class Timers:
         return bool(await self._db.run(_clear, game_id, kind))
 
     async def clear_game(self, game_id: int) -> int:
-        """Remove all timers of a game; returns how many."""
+        """Remove all timers of a game (but :data:`RETIRE`); returns how many."""
         return await self._db.run(_clear, game_id, None)
 
     async def all(self, *kinds: str) -> list[TimerRecord]:
@@ -85,7 +91,7 @@ async def _set(conn: Connection, game_id: int, kind: str, due_at: float, payload
 
 
 async def _replace(conn: Connection, game_id: int, rows: list[tuple[str, float, str]]) -> None:
-    await conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+    await conn.execute("DELETE FROM timers WHERE game_id = ? AND kind <> ?", (game_id, RETIRE))
     if rows:
         await conn.executemany(
             "INSERT INTO timers (game_id, kind, due_at, payload) VALUES (?, ?, ?, ?)",
@@ -95,7 +101,9 @@ async def _replace(conn: Connection, game_id: int, rows: list[tuple[str, float, 
 
 async def _clear(conn: Connection, game_id: int, kind: str | None) -> int:
     if kind is None:
-        return await conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+        return await conn.execute(
+            "DELETE FROM timers WHERE game_id = ? AND kind <> ?", (game_id, RETIRE)
+        )
     cursor = await conn.execute(
         "DELETE FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind)
     )
@@ -115,8 +123,10 @@ async def _replace_in_one(
     conn: Connection, game_id: int, rows: list[tuple[str, float, str]]
 ) -> None:
     """:func:`_replace` in one statement (PostgreSQL: one round trip instead of two): the kinds
-    not given are deleted, the given ones inserted or updated (disjoint rows)."""
+    not given (nor :data:`RETIRE`) are deleted, the given ones inserted or updated (disjoint
+    rows)."""
     kinds = [row[0] for row in rows]
+    kept = [*kinds, RETIRE]
     await conn.execute(
         "WITH gone AS (DELETE FROM timers WHERE game_id = ? AND NOT (kind = ANY(?::text[]))) "
         "INSERT INTO timers (game_id, kind, due_at, payload) "
@@ -124,5 +134,5 @@ async def _replace_in_one(
         "FROM unnest(?::text[], ?::double precision[], ?::text[]) AS t(kind, due_at, payload) "
         "ON CONFLICT (game_id, kind) DO UPDATE SET due_at = excluded.due_at, "
         "payload = excluded.payload",
-        (game_id, kinds, game_id, kinds, [row[1] for row in rows], [row[2] for row in rows]),
+        (game_id, kept, game_id, kinds, [row[1] for row in rows], [row[2] for row in rows]),
     )

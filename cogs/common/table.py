@@ -61,10 +61,10 @@ QUIET = frozenset({FORFEIT, TABLETALK, DRAW})
 
 #: Discord's error code for a channel (or thread) it does not know: it was deleted.
 UNKNOWN_CHANNEL = 10003
-#: Seconds before a refused final board is tried again: doubled after each refusal; after the
-#: try that waited the longest (some two hours in all), it is given up (the channel may be gone).
+#: Seconds before a refused board (or retirement of an older one) is tried again: doubled after
+#: each try; after the try that waited the longest (some two hours in all), it is given up.
 RETRY_FIRST, RETRY_MOST = 60.0, 3600.0
-#: The key of the scheduler's next try of a game's board that Discord refused for a while.
+#: The key of the scheduler's next try of what Discord refused of a game's table for a while.
 BOARD_RETRY = "board-retry"
 
 
@@ -95,14 +95,34 @@ def _log_failure(future: asyncio.Future[None]) -> None:
         log.error("Preparing the next board failed", exc_info=future.exception())
 
 
+@dataclasses.dataclass
+class Retry:
+    """What Discord refused of a game's table for a while (rate limited past discord.py's waits,
+    or down), tried again together: its ``board`` (as the game then stands) and the older boards
+    to ``retire`` (message id: their new text). ``wait``: seconds before the next try."""
+
+    channel_id: int
+    wait: float = RETRY_FIRST
+    board: bool = False
+    retire: dict[int, str] = dataclasses.field(default_factory=dict)
+    due: float = 0.0
+    #: What the store holds of it: (due, payload), or None.
+    stored: tuple[float, dict[str, Any]] | None = None
+
+
+def retryable(error: discord.HTTPException) -> bool:
+    """True for a refusal that passes: rate limited past discord.py's waits, or Discord down."""
+    return error.status == 429 or error.status >= 500
+
+
 class Table:
     """Posts to the channel of each game."""
 
     def __init__(self, bot: SequenceBot) -> None:
         self.bot = bot
         self.board_buttons: list[BoardButton] = []
-        #: Seconds before the next try of a refused board, by game (doubled after each refusal).
-        self._board_retries: dict[int, float] = {}
+        #: What Discord refused of each game's table, until it is done or given up.
+        self._retries: dict[int, Retry] = {}
 
     def channel(self, record: GameRecord) -> discord.abc.Messageable:
         """The channel or thread of a game (cached, or a partial one that can still send)."""
@@ -163,9 +183,16 @@ class Table:
                 await self.bot.games.final_board_done(event.game_id)
 
     async def resume(self) -> None:
-        """At start-up: the final boards Discord refused before a restart are tried again."""
+        """At start-up: the final boards, and the older boards to retire, that Discord refused
+        before a restart are tried again (a game's latest board, by the games' reconciling)."""
         for timer in await self.bot.games.kept_final_boards():
             self._schedule_final(timer)
+        for timer in await self.bot.games.kept_retires():
+            payload = timer.payload
+            entry = self._retries.setdefault(timer.game_id, Retry(int(payload["channel"])))
+            entry.retire.update({int(k): v for k, v in payload["retire"].items()})
+            entry.stored = (timer.due_at, payload)
+            self._arm(timer.game_id, entry, timer.due_at)
 
     async def post_final_later(self, game_id: int, delay: float) -> None:
         """Keep (a restart keeps it) and arm a new try of a finished game's final board."""
@@ -206,6 +233,8 @@ class Table:
         elif any(move.kind not in QUIET for move in record.game.moves[shown:]):
             headline = "The board as it stands (the board of the last move could not be posted)."
             await self.post_board(record, headline, then="")
+        else:  # nothing a player should see since the latest board
+            await self._board_done(record.id)
 
     async def post_board(
         self,
@@ -248,33 +277,17 @@ class Table:
                 error.status,
             )
             await self._refused(record, error)
-            self._board_later(live, error)
+            if retryable(error) and not live.game.is_over():  # a final board is kept apart
+                await self._later(live.id, live.channel_id, board=True)
+            else:
+                await self._board_done(live.id)
             return None
-        self._board_retries.pop(record.id, None)
+        await self._board_done(record.id)
         await self.retire_board(live, headline if then is None else then)
         await self.bot.games.remember_board(live, message.id, len(record.game.moves))
         if not record.game.is_over():
             _prepare_next_board(record.game)
         return message
-
-    def _board_later(self, live: GameRecord, error: discord.HTTPException) -> None:
-        """After a board Discord refused for a while (rate limited past discord.py's waits, or
-        down): the game's board is tried again later, as the game then stands, unless a newer
-        board showed it meanwhile. Doubled after each refusal; given up after the try that
-        waited the longest (a restart tries again). A final board is kept and tried apart."""
-        if live.game.is_over() or not (error.status == 429 or error.status >= 500):
-            return
-        delay = self._board_retries.get(live.id, RETRY_FIRST)
-        if delay > RETRY_MOST:  # the longest wait was tried
-            self._board_retries.pop(live.id, None)
-            return
-        self._board_retries[live.id] = min(2 * delay, RETRY_MOST) if delay < RETRY_MOST else inf
-        games = self.bot.games
-
-        async def again() -> None:
-            games.boards_behind([r for r in (games.records.get(live.id),) if r is not None])
-
-        self.bot.scheduler.at((BOARD_RETRY, live.id), self.bot.clock() + delay, again)
 
     async def retire_board(self, record: GameRecord, happened: str | None) -> None:
         """The board a newer one replaces: its text says what happened next, in the past
@@ -284,26 +297,100 @@ class Table:
             return
         line = (happened or "").split("\n")[0]
         content = f"↪️ Then: {line}" if line else "↪️ An older board: the newest is below."
-        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-        await self._retire(record.id, channel.get_partial_message(previous), content, RETRY_FIRST)
+        await self._retire(record.id, record.channel_id, previous, content)
 
-    async def _retire(
-        self, game_id: int, board: discord.PartialMessage, content: str, delay: float
-    ) -> None:
-        """Edit an older board to ``content``, without its buttons. Refused for a while (rate
-        limited, or Discord down): tried again after ``delay`` seconds, doubled after each
-        refusal, for about an hour: no older board keeps its buttons and "your turn" for good."""
+    async def _retire(self, game_id: int, channel_id: int, message_id: int, content: str) -> None:
+        """Edit an older board to ``content``, without its buttons; refused for a while, tried
+        again later: no older board keeps its buttons and "your turn" for good."""
+        channel = self.bot.get_partial_messageable(channel_id)
         try:
-            await board.edit(
+            await channel.get_partial_message(message_id).edit(
                 content=content, view=None, allowed_mentions=discord.AllowedMentions.none()
             )
         except discord.HTTPException as error:
             log.info(
-                "Could not retire board %d of game %d (HTTP %s)", board.id, game_id, error.status
+                "Could not retire board %d of game %d (HTTP %s)", message_id, game_id, error.status
             )
-            if (error.status == 429 or error.status >= 500) and delay <= RETRY_MOST:
-                again = partial(self._retire, game_id, board, content, 2 * delay)
-                self.bot.scheduler.at(("retire", board.id), self.bot.clock() + delay, again)
+            if retryable(error):
+                await self._later(game_id, channel_id, retire=(message_id, content))
+                return
+        entry = self._retries.get(game_id)
+        if entry is not None and entry.retire.pop(message_id, None) is not None:
+            await self._keep(game_id)
+
+    async def _later(
+        self,
+        game_id: int,
+        channel_id: int,
+        *,
+        board: bool = False,
+        retire: tuple[int, str] | None = None,
+    ) -> None:
+        """Discord refused the game's ``board``, or the edit that ``retire``s an older one (its
+        id and text), for a while: tried again later, with the rest of the game's refusals.
+        What the try that waited the longest could not do is given up (a restart tries the
+        board again). Older boards to retire are kept in the store: a restart tries them."""
+        entry = self._retries.setdefault(game_id, Retry(channel_id))
+        if entry.wait > RETRY_MOST:  # refused again after the longest wait: given up
+            entry.board = entry.board and not board
+            if retire is not None:
+                entry.retire.pop(retire[0], None)
+        else:
+            entry.board = entry.board or board
+            if retire is not None:
+                entry.retire[retire[0]] = retire[1]
+            if (BOARD_RETRY, game_id) not in self.bot.scheduler:
+                self._arm(game_id, entry, self.bot.clock() + entry.wait)
+        await self._keep(game_id)
+
+    def _arm(self, game_id: int, entry: Retry, due: float) -> None:
+        entry.due = due
+        self.bot.scheduler.at((BOARD_RETRY, game_id), due, partial(self._retry, game_id))
+
+    async def _retry(self, game_id: int) -> None:
+        """Try again what Discord refused of a game's table: the older boards are retired, and
+        its board is posted if the game moved on since its latest board (in the game's order,
+        after any newer board: never an old one)."""
+        entry = self._retries.get(game_id)
+        if entry is None:
+            return
+        entry.wait = min(2 * entry.wait, RETRY_MOST) if entry.wait < RETRY_MOST else inf
+        for message_id, content in list(entry.retire.items()):
+            await self._retire(game_id, entry.channel_id, message_id, content)
+        record = self.bot.games.records.get(game_id)  # None: the game ended meanwhile
+        if entry.board and record is not None:
+            self.bot.bus.publish(BoardBehind(record, shown=record.board_move_count))
+        else:
+            entry.board = False
+        await self._keep(game_id)
+
+    async def _board_done(self, game_id: int) -> None:
+        """The game's board was posted, or is no longer to be tried again."""
+        entry = self._retries.get(game_id)
+        if entry is not None and entry.board:
+            entry.board = False
+            await self._keep(game_id)
+
+    async def _keep(self, game_id: int) -> None:
+        """Forget a game's refusals once nothing is left to try; keep in the store the older
+        boards it is still to retire."""
+        entry = self._retries.get(game_id)
+        if entry is None:
+            return
+        if not entry.board and not entry.retire:
+            self.bot.scheduler.cancel((BOARD_RETRY, game_id))
+            del self._retries[game_id]
+        stored = None
+        if entry.retire and game_id in self._retries:
+            retire = {str(message_id): text for message_id, text in entry.retire.items()}
+            stored = (entry.due, {"channel": entry.channel_id, "retire": retire})
+        if stored == entry.stored:
+            return
+        entry.stored = stored
+        if stored is None:
+            await self.bot.games.retires_done(game_id)
+        else:
+            await self.bot.games.keep_retires(game_id, *stored)
 
     async def table_gone(self, channel_id: int) -> None:
         """The channel or thread of a game was deleted: nobody can play it any more, so it is
