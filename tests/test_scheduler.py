@@ -230,3 +230,24 @@ async def test_close_ends_a_wait_for_catching_up() -> None:
     scheduler.close()
     await settle()
     assert waiting.cancelled()
+
+
+async def test_a_timer_set_while_closing_never_runs() -> None:
+    """A callback cancelled by ``close`` may set a timer on its way out (a computer player's
+    turn, woken again in its ``finally``): it ran later anyway, after the bot had closed its
+    store ("Cannot operate on a closed database", seen when SIGTERM stopped the demo)."""
+    fake = FakeTime()
+    scheduler = scheduler_on(fake)
+    log: list[str] = []
+
+    async def thinking() -> None:
+        try:
+            await asyncio.sleep(3600)
+        finally:
+            scheduler.at("again", fake.now, recorder(log, "again"))
+
+    scheduler.at("think", fake.now, thinking)
+    await settle()
+    scheduler.close()
+    await fake.advance(60)
+    assert log == [] and len(scheduler) == 0

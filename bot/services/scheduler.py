@@ -57,6 +57,7 @@ class Scheduler:
         self._slots = asyncio.Semaphore(concurrency)
         self._running: set[asyncio.Task[None]] = set()
         self._catching_up: list[asyncio.Future[None]] = []
+        self._closed = False
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -65,7 +66,10 @@ class Scheduler:
         return key in self._entries
 
     def at(self, key: Hashable, due: float, callback: Callback) -> None:
-        """Run ``callback`` at ``due`` (replacing any earlier deadline of ``key``)."""
+        """Run ``callback`` at ``due`` (replacing any earlier deadline of ``key``); nothing once
+        closed (a callback that ``close`` cancelled may set a timer on its way out)."""
+        if self._closed:
+            return
         order = next(self._order)
         self._entries[key] = (due, order, callback)
         heapq.heappush(self._heap, (due, order, key))
@@ -104,7 +108,8 @@ class Scheduler:
         self._entries.pop(key, None)
 
     def close(self) -> None:
-        """Stop: nothing pending runs any more."""
+        """Stop: nothing pending runs any more, nor anything set later."""
+        self._closed = True
         self._entries.clear()
         self._heap.clear()
         self._woken = False  # a cancellation now is a real one
