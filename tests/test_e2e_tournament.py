@@ -1016,3 +1016,17 @@ async def test_a_match_lobby_offers_only_what_a_match_allows(simcord_env) -> Non
     assert sorted((s.user_id, s.team) for s in after) == sorted(before)
     await check_in(channel, match, [ann, ben])
     assert game_in(env.bot, match) is not None
+
+
+async def test_the_standings_after_a_round_name_that_round(simcord_env) -> None:
+    """The standings posted as round 2 was paired were titled "standings after round 1" and
+    carried the footer "round 2 of 2": it says round 1, as the title does."""
+    env = simcord_env
+    channel, (ann, _, cat, _) = await started_cup(env, ["ann", "ben", "cat", "dan"], "swiss")
+    await report_round(env, channel, ann, 1, {"ann": ann, "cat": cat})
+    posted = next(m for m in channel.history() if m.embeds and "after round 1" in m.embeds[0].title)
+    footer = posted.embeds[0].footer.text
+    assert footer.startswith("Swiss · round 1 of 2 · "), footer
+    shown = await cat.slash(channel, "tournament standings")  # the running table: round 2
+    assert shown.response.embeds[0].footer.text.startswith("Swiss · round 2 of 2 · ")
+

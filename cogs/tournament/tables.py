@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import io
 import logging
 from functools import partial
@@ -328,8 +329,8 @@ class TournamentTables(commands.Cog):
             progress.paired = [n for n in progress.paired if not _void(now, n)]
         for number in progress.paired:
             if number > 1:
-                before = Snapshot(
-                    tournament,
+                before = Snapshot(  # the tournament as it stood then: its footer too
+                    dataclasses.replace(tournament, round=number - 1),
                     snapshot.entrants,
                     [m for m in snapshot.matches if m.round < number],
                 )
