@@ -1030,3 +1030,24 @@ async def test_the_standings_after_a_round_name_that_round(simcord_env) -> None:
     shown = await cat.slash(channel, "tournament standings")  # the running table: round 2
     assert shown.response.embeds[0].footer.text.startswith("Swiss · round 2 of 2 · ")
 
+
+async def test_a_dropped_team_reads_were_dropped(simcord_env) -> None:
+    """Dropping a team said "a1 & a2 was dropped." (and, again, "was already dropped"): a
+    team reads "were"; a single player still "was"."""
+    env = simcord_env
+    guild = env.create_guild("Club")
+    channel = guild.create_text_channel("teams")
+    org, a1, a2, b1, b2, c1, c2 = (
+        guild.add_member(env.create_user(n)) for n in ("org", "a1", "a2", "b1", "b2", "c1", "c2")
+    )
+    await org.slash(channel, "tournament create", name="Pairs", format="swiss", team_size=2)
+    for first, second in ((a1, a2), (b1, b2), (c1, c2)):
+        await first.slash(channel, "tournament join", partner=second)
+    await org.slash(channel, "tournament start")
+    dropped = await org.slash(channel, "tournament drop", player=a2)
+    assert not dropped.ephemeral and dropped.response.content == "🚫 a1 & a2 were dropped."
+    again = await org.slash(channel, "tournament drop", player=a1)
+    assert again.ephemeral and again.response.content == "⚠️ a1 & a2 were already dropped."
+    solo_channel, (ann, ben, _) = await started_cup(env, ["ann", "ben", "cat"], guild=guild)
+    solo = await ann.slash(solo_channel, "tournament drop", player=ben)
+    assert solo.response.content == "🚫 ben was dropped.", solo.response.content

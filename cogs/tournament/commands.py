@@ -350,7 +350,8 @@ class TournamentCommands(
             entrant, progress = await self.service.drop(
                 tournament.id, interaction.user.id, moderator(interaction), player.id
             )
-            await announce(interaction, f"🚫 {shown_name(entrant.name)} was dropped.")
+            verb = "were" if len(entrant.members) > 1 else "was"  # a team: "a1 & a2 were"
+            await announce(interaction, f"🚫 {shown_name(entrant.name)} {verb} dropped.")
             if progress.snapshot.tournament.status == "signup":
                 await self.tables.refresh_signup(progress.snapshot.tournament)
             await self.tables.publish(progress)

@@ -106,7 +106,8 @@ class Rounds(TournamentCore):
             if tournament.status != "running":
                 raise UserError("This tournament is over.")
             if entrant.dropped:
-                raise UserError(f"{entrant.name} was already dropped.")
+                verb = "were" if len(entrant.members) > 1 else "was"  # a team: were
+                raise UserError(f"{entrant.name} {verb} already dropped.")
             await self.db.tournaments.drop(entrant.id, self.clock())
             snapshot = await self.snapshot(tournament_id)
             progress = Progress(snapshot)
