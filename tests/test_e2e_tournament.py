@@ -794,6 +794,38 @@ async def test_the_organiser_is_told_when_a_match_thread_is_deleted(simcord_env,
     assert snap.tournament.status == "finished" and snap.name(snap.champion()) == "ben"
 
 
+@pytest.mark.parametrize("when", ["before its game", "during its game"])
+async def test_the_organiser_is_told_of_a_match_thread_deleted_while_the_bot_was_down(
+    simcord_env, bot_settings, when
+) -> None:
+    """A match's thread is deleted while the bot is down: Discord sends no deletion, so
+    nobody was told, and (before the game) the show-up time ran out and the side that could
+    no longer press I'm here lost by forfeit. Now, once the bot is ready, a thread Discord no
+    longer knows is gone as on a live deletion: the clock stops and the organiser is pinged.
+    Another match's archived thread, which Discord still knows, is left alone."""
+    env = simcord_env
+    names = ["org", "ann", "ben", "cat", "dan"]
+    channel, (org, ann, *others) = await started_cup(env, names, organiser_plays=False)
+    snap = await snapshot(env.bot, channel)
+    gone, kept = match_of(snap, 1, "ann"), match_of(snap, 1, "ben")
+    (rival,) = [p for p in others if p.id in snap.entrants[gone.entrant_b].user_ids]
+    await check_in(channel, gone, [ann] if when == "before its game" else [ann, rival])
+    env.backend.edit_channel(kept.thread_id, {}, thread_metadata={"archived": True})
+    await env.bot.close()
+    env.backend.delete_channel(gone.thread_id)
+    await env.restart_bot(create_bot(bot_settings))
+    await env.settle()
+    told = [m for m in channel.history() if "/tournament report" in m.content]
+    assert len(told) == 1, [m.content for m in told]
+    (told,) = told
+    assert told.content.startswith(f"⚠️ The thread of ann v {rival.user.name}")
+    assert "was deleted" in told.content and [u.id for u in told.mentions] == [org.id]
+    await env.advance_time(SHOW_UP + 60)
+    after = {m.id: m for m in (await snapshot(env.bot, channel)).round_matches(1)}
+    assert after[gone.id].status != "done", after[gone.id].outcome
+    assert after[kept.id].outcome == "double_forfeit"  # its clock ran as ever
+
+
 async def test_an_entrants_name_with_a_mention_and_markdown_is_shown_as_typed(simcord_env):
     """An entrant whose display name holds another member's mention and markdown wins a
     knockout: the entrants list, the result, the standings and the champion's announcement name

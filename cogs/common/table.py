@@ -13,7 +13,7 @@ import dataclasses
 import io
 import logging
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from math import inf
 from typing import TYPE_CHECKING, Any
@@ -450,12 +450,23 @@ class Table:
         no longer knows either were deleted (while the bot was down, say): each is gone as on
         a deletion, even a game that would never post again to find out. ``places``: the
         server's tables, if already read (:meth:`_places`)."""
+        if places is None:
+            places = await self._places(guild_id)
+        for channel_id in await self.unknown_places(guild_id, places):
+            await self.table_gone(channel_id)
+
+    async def unknown_places(self, guild_id: int, places: Iterable[int]) -> list[int]:
+        """Those of a server's channels and threads ``places`` not known here that Discord no
+        longer knows either: deleted (while the bot was down, say); none while the server is
+        unavailable."""
         guild = self.bot.get_guild(guild_id)
         if guild is None or guild.unavailable:
-            return
-        for channel_id in sorted(await self._places(guild_id) if places is None else places):
-            if guild.get_channel_or_thread(channel_id) is None and await self._unknown(channel_id):
-                await self.table_gone(channel_id)
+            return []
+        return [
+            channel_id
+            for channel_id in sorted(places)
+            if guild.get_channel_or_thread(channel_id) is None and await self._unknown(channel_id)
+        ]
 
     def present_guilds(self) -> set[int] | None:
         """The ids of the bot's guilds on this process's shards (None if unknown: without the

@@ -117,11 +117,22 @@ class TournamentTables(commands.Cog):
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A match's thread was deleted: its show-up clock stops (nobody could check in) and
         the organiser is asked to report its result."""
-        gone = await self.service.thread_gone(payload.thread_id)
+        await self._thread_gone(payload.thread_id)
+
+    async def _thread_gone(self, thread_id: int) -> None:
+        """A match's thread is gone: stop its clock and ask the organiser for its result."""
+        gone = await self.service.thread_gone(thread_id)
         if gone is not None:
             match, snapshot = gone
             self.disarm(match.id)
             await self._ask_organiser(snapshot, match, "The thread of {match} was deleted.")
+
+    async def _threads_gone(self) -> None:
+        """At READY: open matches' threads deleted while the bot was down (Discord sent no
+        deletion) are gone as on a deletion, looked up as the game tables' are."""
+        for guild_id, threads in (await self.service.open_threads()).items():
+            for thread_id in await self.bot.table.unknown_places(guild_id, threads):
+                await self._thread_gone(thread_id)
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
@@ -133,9 +144,11 @@ class TournamentTables(commands.Cog):
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """A later session (not a resume; the first is :meth:`_resume`'s): the tournaments of
-        servers that removed the bot meanwhile end."""
+        servers that removed the bot meanwhile end, and match threads deleted meanwhile are
+        noticed."""
         if self._startup is not None and self._startup.done():
             await self._end_left()
+            await self._threads_gone()
 
     async def _end_left(self) -> None:
         """End the tournaments of servers not among the bot's guilds: they removed it while it
@@ -160,6 +173,7 @@ class TournamentTables(commands.Cog):
         try:
             await self._end_left()
             await self._record_ended_games()
+            await self._threads_gone()  # before the clocks: a thread gone stops its clock
             for match in await self.service.pending_deadlines():
                 self.arm(match)
             await self._pair_due_rounds()

@@ -157,6 +157,16 @@ class Matches(TournamentCore):
                 await self.db.tournaments.save_match(match)
             return match, await self.snapshot(match.tournament_id)
 
+    async def open_threads(self) -> dict[int, set[int]]:
+        """The threads of every running tournament's open matches, by server (for start-up:
+        one deleted while the bot was down goes to :meth:`thread_gone`)."""
+        threads: dict[int, set[int]] = {}
+        for tournament in await self.db.tournaments.running():
+            for match in await self.db.tournaments.matches(tournament.id):
+                if match.is_open and match.thread_id is not None:
+                    threads.setdefault(tournament.guild_id, set()).add(match.thread_id)
+        return threads
+
     async def ended_match_games(self) -> list[GameRecord]:
         """Games of matches still marked playing that ended in the store (a restart came
         between a game's end and the tournament hearing of it): hand each to
