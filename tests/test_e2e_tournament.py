@@ -740,7 +740,7 @@ async def test_a_large_tournament_posts_every_pairing_and_lists_every_entrant(
     snap = await snapshot(env.bot, channel)
     for match in snap.round_matches(1):
         a, b = (mentions_of(snap, e) for e in (match.entrant_a, match.entrant_b))
-        assert f"• {a} v {b}" in posted, (a, b)
+        assert f"• #{match.id} · {a} v {b}" in posted, (a, b)
     assert all(len(m.content) <= 2000 for m in channel.history())
 
 
@@ -1083,3 +1083,32 @@ async def test_a_dropped_team_reads_were_dropped(simcord_env) -> None:
     solo_channel, (ann, ben, _) = await started_cup(env, ["ann", "ben", "cat"], guild=guild)
     solo = await ann.slash(solo_channel, "tournament drop", player=ben)
     assert solo.response.content == "🚫 ben was dropped.", solo.response.content
+
+
+async def test_a_match_goes_by_one_number_everywhere(simcord_env) -> None:
+    """/tournament report takes a match by the number its list shows ("#3 · round 2: ...")
+    and confirms "Match #3 is recorded.", while the result lines said "Round 2 · match 1",
+    the match's place in its round: two numbers for one match. Now the pairings, the match's
+    thread (its name and its first message), the results and the organiser's pings all name
+    it by the number report takes."""
+    env = simcord_env
+    names = ["org", "ann", "ben", "cat", "dan"]
+    channel, (org, ann, ben, cat, dan) = await started_cup(
+        env, names, "swiss", organiser_plays=False
+    )
+    snap = await report_round(env, channel, org, 1, {"ann": ann, "cat": cat})
+    match = match_of(snap, 2, "ann")
+    assert (match.number, match.id) == (1, 3)  # the place and the number differ
+    (choice, _) = await org.autocomplete(channel, "tournament report", "match", "")
+    assert choice["value"] == match.id and choice["name"].startswith(f"#{match.id} · round 2:")
+    pairings_posted = next(m.content for m in channel.history() if "Cup: round 2**" in m.content)
+    assert f"• #{match.id} · <@" in pairings_posted, pairings_posted
+    thread = thread_of(channel, match)
+    assert f"#{match.id}" in thread.name, thread.name
+    assert f"match #{match.id}" in thread.history()[0].content
+    other = next(p for p in (ben, cat, dan) if p.id in snap.entrants[match.entrant_b].user_ids)
+    done = await org.slash(channel, "tournament report", match=match.id, winner=other)
+    assert done.response.content == f"📝 Match #{match.id} is recorded."
+    result = f"🏁 Round 2 · match #{match.id}: **{other.user.name}** beat ann (reported by"
+    assert any(m.content.startswith(result) for m in channel.history())
+    assert thread.last_message.content.startswith(result), thread.last_message.content

@@ -89,8 +89,9 @@ def mentions(snapshot: Snapshot, entrant_id: int) -> str:
 
 
 def result_line(snapshot: Snapshot, match: MatchRecord) -> str:
-    """``"Round 2 · match 1: **alice** beat bob (game #7)"``."""
-    head = f"Round {match.round} · match {match.number}:"
+    """``"Round 2 · match #5: **alice** beat bob (game #7)"`` (the match by the number
+    ``/tournament report`` takes)."""
+    head = f"Round {match.round} · match #{match.id}:"
     a, b = entrant_name(snapshot, match.entrant_a), entrant_name(snapshot, match.entrant_b)
     if match.outcome == BYE:
         return f"{head} **{a}** has a bye (a win)."
@@ -113,10 +114,13 @@ def pairings_text(snapshot: Snapshot, number: int) -> str:
         if match.entrant_b is None:
             lines.append(f"• {a} has a bye.")
         elif match.status == "done":
-            lines.append(f"• {a} v {b}: {result_line(snapshot, match).split(': ', 1)[1]}")
+            lines.append(
+                f"• #{match.id} · {a} v {b}: {result_line(snapshot, match).split(': ', 1)[1]}"
+            )
         else:
             lines.append(
-                f"• {mentions(snapshot, match.entrant_a)} v {mentions(snapshot, match.entrant_b)}"
+                f"• #{match.id} · {mentions(snapshot, match.entrant_a)} v "
+                f"{mentions(snapshot, match.entrant_b)}"
             )
     lines.append("Each match has its own thread with the lobby seated: press **I'm here** there.")
     return "\n".join(lines)

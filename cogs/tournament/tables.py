@@ -413,8 +413,8 @@ class TournamentTables(commands.Cog):
             return
         parent = self.bot.get_channel(tournament.channel_id)
         name = (
-            f"{tournament.name} · R{match.round} · {snapshot.name(match.entrant_a)} v "
-            f"{snapshot.name(match.entrant_b)}"
+            f"{tournament.name} · R{match.round} · #{match.id} · {snapshot.name(match.entrant_a)}"
+            f" v {snapshot.name(match.entrant_b)}"
         )[:100]
         try:
             if parent is None:
@@ -466,9 +466,9 @@ class TournamentTables(commands.Cog):
         """Post the seated lobby and the match message (pings, check-in), arm the clock."""
         total = snapshot.total_rounds() or match.round
         name = shown_name(snapshot.tournament.name)
-        title = f"🎲 **{name}** · {round_name(match.round, total)}"
+        title = f"🎲 **{name}** · {round_name(match.round, total)} · match #{match.id}"
         if snapshot.tournament.format != ELIMINATION:
-            title = f"🎲 **{name}** · round {match.round}"
+            title = f"🎲 **{name}** · round {match.round} · match #{match.id}"
         message = await self._send(
             channel, title, embed=lobby_embed(lobby), view=lobby_view(lobby), allowed_mentions=QUIET
         )
