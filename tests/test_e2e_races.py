@@ -705,3 +705,48 @@ async def test_a_start_or_report_that_an_end_beat_is_told_the_tournament_ended(
     assert after.tournament.status == ("cancelled" if command == "start" else "finished")
     assert all(m.status == "cancelled" for m in after.matches)
     assert len(channel.threads) == (0 if command == "start" else 1)  # no round opened
+
+
+@pytest.mark.parametrize("first", ["correction", "last report"])
+async def test_a_correction_and_the_rounds_last_report_together(simcord_env, first):
+    """The organiser corrects round 1's first result as a second organiser reports its last
+    one, which pairs round 2. Under the tournament's lock one order wins whole: corrected
+    first, round 2 is paired from the corrected table; paired first, the correction is
+    refused (round 2 was drawn from the result it would replace) and nothing changes."""
+    from .test_e2e_tournament import match_of, pairings, snapshot, started_cup
+
+    env = simcord_env
+    channel, (org, ann, ben, cat, _) = await started_cup(
+        env, ["org", "ann", "ben", "cat", "dan"], "swiss", organiser_plays=False
+    )
+    bot = env.bot
+    service = bot.tournament_service
+    tables = bot.get_cog("TournamentTables")
+    snap = await snapshot(bot, channel)
+    one, last = match_of(snap, 1, "ann"), match_of(snap, 1, "cat")
+    await org.slash(channel, "tournament report", match=one.id, winner=ann)
+    tournament = snap.tournament.id
+    calls = {
+        "correction": lambda: service.report(tournament, org.id, False, one.id, ben.id),
+        "last report": lambda: service.report(tournament, org.id, True, last.id, cat.id),
+    }
+    second = "last report" if first == "correction" else "correction"
+    results = await asyncio.gather(calls[first](), calls[second](), return_exceptions=True)
+    for result in results:
+        if not isinstance(result, BaseException):
+            await tables.publish(result)
+    await settle(env)
+    after = await snapshot(bot, channel)
+    corrected = next(m for m in after.matches if m.id == one.id)
+    if first == "correction":
+        assert not any(isinstance(r, BaseException) for r in results), results
+        assert after.name(corrected.winner) == "ben"
+        assert pairings(after, 2) == [("ben", "cat"), ("ann", "dan")]
+        assert any(m.content.startswith("✏️ Result corrected") for m in channel.history())
+    else:
+        lost = results[1]
+        assert isinstance(lost, UserError), lost
+        assert str(lost).startswith("Results cannot be changed once the next round is paired")
+        assert after.name(corrected.winner) == "ann"
+        assert pairings(after, 2) == [("ann", "cat"), ("ben", "dan")]
+        assert not any(m.content.startswith("✏️") for m in channel.history())

@@ -1112,3 +1112,87 @@ async def test_a_match_goes_by_one_number_everywhere(simcord_env) -> None:
     result = f"🏁 Round 2 · match #{match.id}: **{other.user.name}** beat ann (reported by"
     assert any(m.content.startswith(result) for m in channel.history())
     assert thread.last_message.content.startswith(result), thread.last_message.content
+
+
+# ---------------------------------------------------------------------- corrections
+async def test_the_organiser_corrects_a_result_while_its_round_is_played(simcord_env) -> None:
+    """The organiser reported the wrong winner: /tournament report on the decided match said
+    only "Match #1 is already decided." Now, while its round is still being played, the
+    report replaces the result: the channel and the match's thread show the new result and
+    the old one, the standings follow, and no round is paired by it. Once the next round is
+    paired, a correction is refused, and changes nothing."""
+    env = simcord_env
+    people = ["org", "ann", "ben", "cat", "dan"]
+    channel, (org, ann, ben, cat, _) = await started_cup(
+        env, people, "swiss", organiser_plays=False
+    )
+    snap = await snapshot(env.bot, channel)
+    first, second = match_of(snap, 1, "ann"), match_of(snap, 1, "cat")
+    assert names(snap, first) == ("ann", "ben")
+    await org.slash(channel, "tournament report", match=first.id, winner=ann)
+    choices = await org.autocomplete(channel, "tournament report", "match", "")
+    assert [c["value"] for c in choices] == [first.id, second.id]
+    assert choices[0]["name"] == f"#{first.id} · round 1: ann v ben · decided: ann won"
+    stranger = await ben.slash(channel, "tournament report", match=first.id, winner=ben)
+    assert stranger.ephemeral and "Only the organiser" in stranger.response.content
+
+    fixed = await org.slash(channel, "tournament report", match=first.id, winner=ben)
+    assert not fixed.ephemeral and fixed.response.content == f"📝 Match #{first.id} is corrected."
+    news = (
+        f"✏️ Result corrected: Round 1 · match #{first.id}: **ben** beat ann (reported by the "
+        "organiser).\nIt was: **ann** beat ben (reported by the organiser)."
+    )
+    assert channel.last_message.content == news
+    assert thread_of(channel, first).last_message.content == news
+    snap = await snapshot(env.bot, channel)
+    assert snap.tournament.round == 1 and snap.points()[first.entrant_b] == 1.0
+    assert snap.points()[first.entrant_a] == 0.0
+    shown = await cat.slash(channel, "tournament standings")
+    assert standings_rows(shown.response.embeds[0])[0].startswith("1. ben · 1 pts")
+    same = await org.slash(channel, "tournament report", match=first.id, winner=ben)
+    assert same.ephemeral and same.response.content == (
+        f"⚠️ Match #{first.id} already has that result."
+    )
+
+    # the round's last result pairs round 2 from the corrected table: then no more corrections
+    await org.slash(channel, "tournament report", match=second.id, winner=cat)
+    snap = await snapshot(env.bot, channel)
+    assert pairings(snap, 2) == [("ben", "cat"), ("ann", "dan")]
+    late = await org.slash(channel, "tournament report", match=first.id, winner=ann)
+    assert late.ephemeral and late.response.content == (
+        "⚠️ Results cannot be changed once the next round is paired: a result can be corrected "
+        "only while its round is still being played."
+    )
+    assert (await snapshot(env.bot, channel)).points() == snap.points()
+    choices = await org.autocomplete(channel, "tournament report", "match", "")
+    assert [c["value"] for c in choices] == [m.id for m in snap.round_matches(2)]
+
+
+async def test_a_correction_overrules_a_game_played_to_its_end(simcord_env) -> None:
+    """A knockout semi-final was played and won; the organiser rules the other side the
+    winner (a rules dispute) before the final is drawn. The correction stands, the channel
+    says what the game's result was, and the ratings keep the game's result."""
+    env = simcord_env
+    guild = env.create_guild("Club")
+    people = ["org", "ann", "ben", "cat", "dan"]
+    channel, (org, ann, _, cat, dan) = await started_cup(
+        env, people, organiser_plays=False, guild=guild
+    )
+    snap = await snapshot(env.bot, channel)
+    semi = match_of(snap, 1, "ann")
+    assert names(snap, semi) == ("ann", "dan")
+    record = await scripted_win(env, guild, channel, semi, [ann], [dan])
+    book = (await env.bot.ratings.book(guild.id)).ratings.copy()
+    fixed = await org.slash(channel, "tournament report", match=semi.id, winner=dan)
+    assert not fixed.ephemeral, fixed.response.content
+    assert channel.last_message.content == (
+        f"✏️ Result corrected: Round 1 · match #{semi.id}: **dan** beat ann (reported by the "
+        f"organiser).\nIt was: **ann** beat dan (game #{record.id}).\nGame #{record.id} was "
+        "played to its end and won by ann: the organiser's ruling replaces it."
+    )
+    assert (await env.bot.ratings.book(guild.id)).ratings == book
+    draw = await org.slash(channel, "tournament report", match=semi.id, draw=True)
+    assert draw.ephemeral and "needs a winner" in draw.response.content
+    await org.slash(channel, "tournament report", match=match_of(snap, 1, "ben").id, winner=cat)
+    snap = await snapshot(env.bot, channel)
+    assert pairings(snap, 2) == [("dan", "cat")]

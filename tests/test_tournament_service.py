@@ -241,14 +241,16 @@ async def test_reports_and_drops(world: World) -> None:
         await world.service.report(tid, 1, False, first.id, 1)
     reported = await world.service.report(tid, ORGANISER, False, first.id, None)  # a draw
     assert reported.decided[0].winner is None
-    with pytest.raises(UserError, match="already decided"):
-        await world.service.report(tid, ORGANISER, False, first.id, 1)
+    with pytest.raises(UserError, match="already has that result"):  # a correction
+        await world.service.report(tid, ORGANISER, False, first.id, None)
     # dropping u4 forfeits its open match to u3 and completes round 1
     entrant, dropped = await world.service.drop(tid, ORGANISER, False, 4)
     assert entrant.name == "u4" and dropped.decided[0].outcome == "forfeit"
     assert dropped.paired == [2]
     # round 2: u3 (1 pt) v u1 (½), and u2 (½) has the bye (u4 is out)
     assert await world.names(tid, 2) == [("u3", "u1"), ("u2", None)]
+    with pytest.raises(UserError, match="once the next round is paired"):
+        await world.service.report(tid, ORGANISER, False, first.id, 1)
     with pytest.raises(UserError, match="already dropped"):
         await world.service.drop(tid, ORGANISER, False, 4)
 

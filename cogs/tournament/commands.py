@@ -30,7 +30,7 @@ from cogs.common.replies import can_manage, reply, reporting, require_table_perm
 from ..base import server_id
 from ..common.choices import PRESET_CHOICES
 from ..common.describe import shown_name
-from .messages import signup_embed, standings_embed
+from .messages import decided_note, signup_embed, standings_embed
 from .views import SignupButton, signup_view
 
 if TYPE_CHECKING:
@@ -292,9 +292,11 @@ class TournamentCommands(
             await self.tables.refresh_signup(progress.snapshot.tournament)
             await self.tables.publish(progress)
 
-    @app_commands.command(name="report", description="Enter a match result by hand (organiser)")
+    @app_commands.command(
+        name="report", description="Enter a match result by hand, or correct one (organiser)"
+    )
     @app_commands.describe(
-        match="The match (pick from the list)",
+        match="The match (pick from the list; a result can be corrected until the next round)",
         winner="A player of the winning side",
         draw="The match was drawn (not in knockouts)",
     )
@@ -316,7 +318,8 @@ class TournamentCommands(
                 match,
                 winner.id if winner is not None else None,
             )
-            await announce(interaction, f"📝 Match #{match} is recorded.")
+            done = "corrected" if progress.corrected else "recorded"
+            await announce(interaction, f"📝 Match #{match} is {done}.")
             await self.tables.publish(progress)
 
     @report.autocomplete("match")
@@ -328,13 +331,18 @@ class TournamentCommands(
         except UserError:
             return []
         snapshot = await self.service.snapshot(tournament.id)
+        playing = snapshot.tournament.round
         choices = []
         for match in snapshot.matches:
-            if not match.is_open:
+            # open matches, and the current round's results (they can still be corrected)
+            if not match.is_open and (match.status != "done" or match.round != playing):
                 continue
+            if match.entrant_b is None:
+                continue  # a bye has no result
             label = (
                 f"#{match.id} · round {match.round}: {snapshot.name(match.entrant_a)} v "
                 f"{snapshot.name(match.entrant_b)}"
+                + ("" if match.is_open else f" · decided: {decided_note(snapshot, match)}")
             )[:100]
             if current.lower() in label.lower():
                 choices.append(app_commands.Choice(name=label, value=match.id))

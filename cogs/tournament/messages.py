@@ -6,7 +6,13 @@ from __future__ import annotations
 import discord
 
 from bot.services.options import describe_house_rules, format_duration
-from bot.services.tournament import ELIMINATION, FORMAT_NAMES, TIEBREAK_NAMES, Snapshot
+from bot.services.tournament import (
+    ELIMINATION,
+    FORMAT_NAMES,
+    TIEBREAK_NAMES,
+    Correction,
+    Snapshot,
+)
 from bot.services.tournament.pairing import bracket_size, elimination_rounds
 from bot.services.tournament.standings import BYE, DOUBLE_FORFEIT, FORFEIT, REPORTED
 from bot.store.tournaments import MatchRecord
@@ -104,6 +110,33 @@ def result_line(snapshot: Snapshot, match: MatchRecord) -> str:
         match.outcome or "", f"(game #{match.game_id})" if match.game_id else ""
     )
     return f"{head} **{entrant_name(snapshot, match.winner)}** beat {loser} {how}".rstrip() + "."
+
+
+def decided_note(snapshot: Snapshot, match: MatchRecord) -> str:
+    """A decided match's result in a few words: ``"ann won"``, ``"drawn"``, ``"no-show"``."""
+    if match.outcome == DOUBLE_FORFEIT:
+        return "no-show"
+    if match.winner is None:
+        return "drawn"
+    return f"{snapshot.name(match.winner)} won"
+
+
+def correction_text(snapshot: Snapshot, correction: Correction) -> str:
+    """The organiser's correction of a result: the new result, the one it replaces and, for
+    a match whose game was played to its end, that game's result."""
+    lines = [
+        f"✏️ Result corrected: {result_line(snapshot, correction.after)}",
+        f"It was: {result_line(snapshot, correction.before).split(': ', 1)[1]}",
+    ]
+    game = correction.game
+    if game is not None:
+        won = correction.game_winner
+        result = "drawn" if won is None else f"won by {entrant_name(snapshot, won)}"
+        lines.append(
+            f"Game #{game.id} was played to its end and {result}: the organiser's ruling "
+            "replaces it."
+        )
+    return "\n".join(lines)
 
 
 def pairings_text(snapshot: Snapshot, number: int) -> str:

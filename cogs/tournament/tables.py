@@ -32,6 +32,7 @@ from ..common.lengths import message_chunks
 from ..common.replies import refuse_without, table_permission_names
 from .messages import (
     bracket,
+    correction_text,
     entrant_name,
     mentions,
     pairings_text,
@@ -336,6 +337,12 @@ class TournamentTables(commands.Cog):
                 await self._strip_check_in(match)
                 thread = self._messageable(match.thread_id, tournament.guild_id)
                 await self._send(thread, line)
+        for correction in progress.corrected:
+            text = correction_text(snapshot, correction)
+            lines.append(text)
+            if correction.after.thread_id:
+                thread = self._messageable(correction.after.thread_id, tournament.guild_id)
+                await self._send(thread, text)
         if lines:
             await self._send(channel, "\n".join(lines))
         if progress.paired:  # an end may have called a new round off meanwhile: not shown

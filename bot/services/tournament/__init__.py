@@ -1,7 +1,7 @@
 """Tournaments: pure pairing and standings, a snapshot model, and the service (no Discord)."""
 
 from .model import DEFAULT_SHOW_UP, FORMAT_NAMES, Snapshot, TournamentSettings
-from .service import CheckIn, Progress, TournamentService, require_organiser
+from .service import CheckIn, Correction, Progress, TournamentService, require_organiser
 from .standings import ELIMINATION, FORMATS, ROUND_ROBIN, SWISS, TIEBREAK_NAMES
 
 __all__ = [
@@ -13,6 +13,7 @@ __all__ = [
     "SWISS",
     "TIEBREAK_NAMES",
     "CheckIn",
+    "Correction",
     "Progress",
     "Snapshot",
     "TournamentService",

@@ -30,6 +30,8 @@ class Progress:
     snapshot: Snapshot
     #: Matches decided by this change (results to announce).
     decided: list[MatchRecord] = field(default_factory=list)
+    #: Decided matches whose result the organiser replaced (the old and new to announce).
+    corrected: list[Correction] = field(default_factory=list)
     #: Open matches this change called off (the tournament ended before they were played).
     called_off: list[MatchRecord] = field(default_factory=list)
     #: Lobbies this change closed (their messages lose their buttons).
@@ -44,6 +46,18 @@ class Progress:
     replays: list[tuple[MatchRecord, LobbyRecord]] = field(default_factory=list)
     #: True when the tournament just finished.
     finished: bool = False
+
+
+@dataclass(frozen=True)
+class Correction:
+    """The organiser replaced a decided match's result: the match ``before`` and as it now
+    stands; ``game``, the match's game when it was played to its end (its result is then
+    worth saying), and ``game_winner``, the entrant that won it (None: drawn)."""
+
+    before: MatchRecord
+    after: MatchRecord
+    game: GameRecord | None = None
+    game_winner: int | None = None
 
 
 @dataclass(frozen=True)
@@ -164,6 +178,15 @@ def require_organiser(
 def match_players(snapshot: Snapshot, match: MatchRecord) -> list[int]:
     """Every player (user id) of a match's two sides."""
     return [u for e in match.sides for u in snapshot.entrants[e].user_ids]
+
+
+def game_winner(snapshot: Snapshot, match: MatchRecord, record: GameRecord) -> int | None:
+    """The side of ``match`` that won its game ``record`` (None: no winner, a draw)."""
+    game = record.game
+    if game.winner is None:
+        return None
+    users = {record.seats[s].user_id for s in game.settings.seats_of(game.winner)}
+    return next((e for e in match.sides if set(snapshot.entrants[e].user_ids) & users), None)
 
 
 def entrant_with(snapshot: Snapshot, sides: list[int], user_id: int) -> int | None:

@@ -11,7 +11,7 @@ from bot.services.lobbies import MATCH_OPTION
 from bot.store.seats import Seat
 from bot.store.tournaments import MatchRecord
 
-from .core import CheckIn, Progress, TournamentCore, match_players
+from .core import CheckIn, Progress, TournamentCore, game_winner, match_players
 from .model import Snapshot
 from .standings import DOUBLE_FORFEIT, ELIMINATION, FORFEIT, WIN
 
@@ -87,13 +87,7 @@ class Matches(TournamentCore):
                 return None
             snapshot = await self.snapshot(match.tournament_id)
             progress = Progress(snapshot)
-            game = record.game
-            winner = None
-            if game.winner is not None:
-                users = {record.seats[s].user_id for s in game.settings.seats_of(game.winner)}
-                winner = next(
-                    (e for e in match.sides if set(snapshot.entrants[e].user_ids) & users), None
-                )
+            winner = game_winner(snapshot, match, record)
             if winner is None and snapshot.tournament.format == ELIMINATION:
                 lobby = await self._replay(snapshot, match)  # a knockout needs a winner
                 progress.replays.append((match, lobby))

@@ -4,12 +4,16 @@ complete, the organiser's results by hand, drops, ending early, and resuming at 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import logging
 
 from bot.services.errors import UserError
+from bot.store.errors import NotFoundError
+from bot.store.games import FINISHED
 from bot.store.tournaments import EntrantRecord, MatchRecord, StaleRoundError
 
-from .core import Progress, TournamentCore, entrant_with, require_organiser
+from .core import Correction, Progress, TournamentCore, entrant_with, game_winner, require_organiser
 from .model import Snapshot, TournamentSettings, swiss_rounds
 from .pairing import (
     Pair,
@@ -65,7 +69,8 @@ class Rounds(TournamentCore):
         match_id: int,
         winner_user_id: int | None,
     ) -> Progress:
-        """The organiser enters a match result by hand (``winner_user_id`` None: a draw)."""
+        """The organiser enters a match result by hand (``winner_user_id`` None: a draw), or
+        corrects the result of a decided match of the current round (see :meth:`_correct`)."""
         async with self._locks(tournament_id):
             tournament = await self._get(tournament_id)
             require_organiser(tournament, actor_id, moderator, "report results")
@@ -74,8 +79,15 @@ class Rounds(TournamentCore):
             match = await self.db.tournaments.match(match_id)
             if match is None or match.tournament_id != tournament_id:
                 raise UserError(f"There is no match #{match_id} in this tournament.")
-            if not match.is_open:
-                raise UserError(f"Match #{match_id} is already decided.")
+            if match.status != "done" and not match.is_open:  # called off: never so if running
+                raise UserError(f"Match #{match_id} was called off.")
+            if match.round < tournament.round:
+                raise UserError(
+                    "Results cannot be changed once the next round is paired: a result can be "
+                    "corrected only while its round is still being played."
+                )
+            if match.entrant_b is None:
+                raise UserError(f"Match #{match_id} is a bye: it has no result to change.")
             snapshot = await self.snapshot(tournament_id)
             if winner_user_id is None:
                 if tournament.format == ELIMINATION:
@@ -86,9 +98,36 @@ class Rounds(TournamentCore):
                 if winner is None:
                     raise UserError("That player is not in this match.")
             progress = Progress(snapshot)
-            await self._decide(match, winner, REPORTED, progress)
+            if match.is_open:
+                await self._decide(match, winner, REPORTED, progress)
+            else:
+                await self._correct(snapshot, match, winner, progress)
+            # A correction leaves the round as complete as it was: it pairs the next round only
+            # if that was already due (its pairing cut short by a store outage or a restart).
             await self._advance(tournament_id, progress)
             return progress
+
+    async def _correct(
+        self, snapshot: Snapshot, match: MatchRecord, winner: int | None, progress: Progress
+    ) -> None:
+        """Replace a decided match's result by the organiser's (ratings keep the game's). Only
+        a match of the current round, so no pairing was made from the result it replaces: as
+        a round's last result pairs the next one at once, that is a round still being played."""
+        if winner == match.winner and match.outcome != DOUBLE_FORFEIT:
+            raise UserError(f"Match #{match.id} already has that result.")
+        game = None
+        if match.game_id is not None:
+            with contextlib.suppress(NotFoundError):
+                game = await self.db.games.load(match.game_id)
+        if game is not None and game.status != FINISHED:
+            game = None  # cancelled, or stopped by a report: no result of its own
+        before = dataclasses.replace(match, checkins=list(match.checkins))
+        match.winner = winner
+        match.outcome = REPORTED
+        match.finished_at = self.clock()
+        await self.db.tournaments.save_match(match)
+        won = None if game is None else game_winner(snapshot, match, game)
+        progress.corrected.append(Correction(before, match, game, won))
 
     async def drop(
         self, tournament_id: int, actor_id: int, moderator: bool, user_id: int

@@ -17,18 +17,28 @@ Rules chosen:
 * **Byes** score as a win; in Swiss at most one per entrant (while anyone is left without one).
 * **Dropping** an entrant forfeits its open match; it is never paired again (round-robin games
   against it are forfeits).
+* **Corrections.** The organiser may replace a decided match's result by hand while its round
+  is the current one (the next is paired as a round's last result comes, so in practice while
+  the round is still being played); ratings keep the games' results.
 * **Ending early** voids the unfinished round (its open matches and its byes); every decided
   match counts.
 """
 
 from __future__ import annotations
 
-from .core import CheckIn, Progress, require_organiser
+from .core import CheckIn, Correction, Progress, require_organiser
 from .matches import Matches
 from .rounds import Rounds, next_round
 from .signup import SignUp
 
-__all__ = ["CheckIn", "Progress", "TournamentService", "next_round", "require_organiser"]
+__all__ = [
+    "CheckIn",
+    "Correction",
+    "Progress",
+    "TournamentService",
+    "next_round",
+    "require_organiser",
+]
 
 
 class TournamentService(SignUp, Rounds, Matches):
