@@ -742,6 +742,11 @@ async def test_a_large_tournament_posts_every_pairing_and_lists_every_entrant(
         a, b = (mentions_of(snap, e) for e in (match.entrant_a, match.entrant_b))
         assert f"• #{match.id} · {a} v {b}" in posted, (a, b)
     assert all(len(m.content) <= 2000 for m in channel.history())
+    # the standings list the round's 45 matches as far as an embed's 6,000 characters allow
+    embed = (await people[1].slash(channel, "tournament standings")).response.embeds[0]
+    assert len(embed) <= 6000 and all(len(f.value) <= 1024 for f in embed.fields)
+    shown = [line for f in embed.fields for line in f.value.split("\n")]
+    assert shown[-1] == f"… and {45 - len(shown) + 1} more", shown[-1]
 
 
 def mentions_of(snap: Any, entrant: int) -> str:
@@ -1196,3 +1201,40 @@ async def test_a_correction_overrules_a_game_played_to_its_end(simcord_env) -> N
     await org.slash(channel, "tournament report", match=match_of(snap, 1, "ben").id, winner=cat)
     snap = await snapshot(env.bot, channel)
     assert pairings(snap, 2) == [("dan", "cat")]
+
+
+async def test_the_standings_show_the_round_being_played(simcord_env) -> None:
+    """During a round, /tournament standings showed only the table: nobody could see who plays
+    whom, which matches are still waiting or being played, or where their threads are. Now it
+    lists the round's matches by number, with their state and a link to each thread, within
+    Discord's limits for an embed (18 entrants with long names)."""
+    env = simcord_env
+    people = ["org"] + [f"player{n:02d}".ljust(30, "x") for n in range(18)]
+    channel, (org, *players) = await started_cup(env, people, "swiss", organiser_plays=False)
+    by_id = {p.id: p for p in players}
+    snap = await snapshot(env.bot, channel)
+    played, reported, *waiting = snap.round_matches(1)
+    drawn = [by_id[u] for e in played.sides for u in snap.entrants[e].user_ids]
+    await check_in(channel, played, drawn)
+    winner = by_id[snap.entrants[reported.entrant_a].user_ids[0]]
+    await org.slash(channel, "tournament report", match=reported.id, winner=winner)
+    shown = await players[0].slash(channel, "tournament standings")
+    embed = shown.response.embeds[0]
+    assert len(embed) <= 6000 and len(embed.fields) <= 25
+    assert all(len(f.value) <= 1024 for f in embed.fields)
+    assert embed.fields[0].name == "Round 1 · now playing"
+    lines = [line for f in embed.fields for line in f.value.split("\n")]
+    game = game_in(env.bot, played)
+
+    def line(match: Any, state: str) -> str:
+        a, b = names(snap, match)
+        return f"#{match.id} · {a} v {b} · {state} · <#{match.thread_id}>"
+
+    assert line(played, f"playing (game #{game.id})") in lines, lines
+    assert line(reported, f"decided: {snap.name(reported.entrant_a)} won") in lines
+    for match in waiting:
+        assert line(match, "waiting for check-in") in lines
+    assert len(lines) == 9 and len(embed.fields) == 2  # past one field's 1,024 characters
+    await org.slash(channel, "tournament end")
+    after = await players[0].slash(channel, "tournament standings")
+    assert not after.response.embeds[0].fields  # nothing is being played any more

@@ -11,6 +11,10 @@ MESSAGE_LIMIT = 2000
 DESCRIPTION_LIMIT = 4096
 #: The most characters an embed field's value holds.
 FIELD_LIMIT = 1024
+#: The most characters an embed holds in all (title, description, fields, footer, author).
+EMBED_LIMIT = 6000
+#: The most fields an embed holds.
+FIELDS_LIMIT = 25
 #: The most characters an attachment's description (its alt text) holds.
 ALT_TEXT_LIMIT = 1024
 

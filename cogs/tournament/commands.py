@@ -30,7 +30,7 @@ from cogs.common.replies import can_manage, reply, reporting, require_table_perm
 from ..base import server_id
 from ..common.choices import PRESET_CHOICES
 from ..common.describe import shown_name
-from .messages import decided_note, signup_embed, standings_embed
+from .messages import add_now_playing, decided_note, signup_embed, standings_embed
 from .views import SignupButton, signup_view
 
 if TYPE_CHECKING:
@@ -389,7 +389,7 @@ class TournamentCommands(
             if tournament.format == ELIMINATION and tournament.status != "signup":
                 file = await self.tables.bracket_file(snapshot)
             await interaction.followup.send(
-                embed=standings_embed(snapshot),
+                embed=add_now_playing(standings_embed(snapshot), snapshot),
                 allowed_mentions=discord.AllowedMentions.none(),
                 file=file,
             )

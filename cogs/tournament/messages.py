@@ -19,7 +19,14 @@ from bot.store.tournaments import MatchRecord
 from render.bracket import BracketMatch
 
 from ..common.describe import counted, shown_name
-from ..common.lengths import DESCRIPTION_LIMIT, FIELD_LIMIT, clipped
+from ..common.lengths import (
+    DESCRIPTION_LIMIT,
+    EMBED_LIMIT,
+    FIELD_LIMIT,
+    FIELDS_LIMIT,
+    clipped,
+    message_chunks,
+)
 
 GOLD = 0xE2B454
 
@@ -195,6 +202,44 @@ def standings_embed(snapshot: Snapshot, title: str | None = None) -> discord.Emb
     )
     embed.set_footer(text=f"{FORMAT_NAMES[fmt]} · {rounds} · {breaks}")
     return embed
+
+
+def add_now_playing(embed: discord.Embed, snapshot: Snapshot) -> discord.Embed:
+    """Below a running tournament's table, its round's matches: who plays whom, how each
+    stands and its thread, in as many fields as it takes within the embed's limits."""
+    tournament = snapshot.tournament
+    if tournament.status != "running":
+        return embed
+    lines = [_playing_line(snapshot, match) for match in snapshot.round_matches(tournament.round)]
+    name = f"Round {tournament.round} · now playing"
+    more = f"Round {tournament.round} · more"
+    room = EMBED_LIMIT - len(embed)
+    kept = len(lines)
+    while kept:  # as many whole lines as fit, then how many were left out
+        shown = lines[:kept] + ([f"… and {len(lines) - kept} more"] if kept < len(lines) else [])
+        chunks = message_chunks(shown, FIELD_LIMIT)
+        names = [name] + [more] * (len(chunks) - 1)
+        if len(chunks) <= FIELDS_LIMIT and len("".join(chunks + names)) <= room:
+            for field, chunk in zip(names, chunks, strict=True):
+                embed.add_field(name=field, value=chunk, inline=False)
+            return embed
+        kept -= 1
+    return embed
+
+
+def _playing_line(snapshot: Snapshot, match: MatchRecord) -> str:
+    """``"#5 · ann v ben · playing (game #7) · <#thread>"``."""
+    a = entrant_name(snapshot, match.entrant_a)
+    if match.entrant_b is None:
+        return f"{a} has a bye."
+    if match.status == "playing":
+        state = f"playing (game #{match.game_id})"
+    elif match.status == "pending":
+        state = "waiting for check-in"
+    else:
+        state = f"decided: {shown_name(decided_note(snapshot, match))}"
+    link = f" · <#{match.thread_id}>" if match.thread_id else ""
+    return f"#{match.id} · {a} v {entrant_name(snapshot, match.entrant_b)} · {state}{link}"
 
 
 def _stage(reached: int, total: int, unbeaten: bool, running: bool) -> str:
