@@ -184,3 +184,32 @@ async def test_a_tournament_step_cut_short_by_an_outage_is_completed_once_it_is_
     assert (match.status, cup.status) == ("done", "running")  # the result saved, not the end
     await env.advance_time(60)
     assert (await snapshot(env.bot, channel)).tournament.status == "finished"
+
+
+async def test_a_report_cut_short_by_an_outage_is_completed_once_it_is_over(
+    simcord_env, outage, monkeypatch
+):
+    """The organiser reports the final's result and the store fails half way: the result is
+    saved, the write that ends the tournament refused. Before, the tournament stayed running,
+    with no match left to play, until the bot restarted; the game-end and show-up paths
+    already finished such a step once the store answered, the organiser's commands did not."""
+    env = simcord_env
+    channel, (ann, _) = await started_cup(env, ["ann", "ben"], show_up="1h")
+    (match,) = (await snapshot(env.bot, channel)).round_matches(1)
+    tournaments = env.bot.db.tournaments
+    save = tournaments.save
+
+    async def down_before_the_save(record: Any) -> None:
+        monkeypatch.undo()
+        await outage.begin(env.bot)
+        await save(record)
+
+    monkeypatch.setattr(tournaments, "save", down_before_the_save)
+    answer = await ann.slash(channel, "tournament report", match=match.id, winner=ann)
+    assert "cannot reach my database" in answer.response.content
+    await outage.end()
+    (decided,) = (await snapshot(env.bot, channel)).round_matches(1)
+    cup = (await snapshot(env.bot, channel)).tournament
+    assert (decided.status, cup.status) == ("done", "running")  # the result saved, not the end
+    await env.advance_time(60)
+    assert (await snapshot(env.bot, channel)).tournament.status == "finished"

@@ -311,13 +311,14 @@ class TournamentCommands(
             tournament = await self.current(interaction)
             if (winner is None) == (not draw):
                 raise UserError("Name the winner, or set draw (but not both).")
-            progress = await self.service.report(
-                tournament.id,
-                interaction.user.id,
-                moderator(interaction),
-                match,
-                winner.id if winner is not None else None,
-            )
+            async with self.tables.recovering():
+                progress = await self.service.report(
+                    tournament.id,
+                    interaction.user.id,
+                    moderator(interaction),
+                    match,
+                    winner.id if winner is not None else None,
+                )
             done = "corrected" if progress.corrected else "recorded"
             await announce(interaction, f"📝 Match #{match} is {done}.")
             await self.tables.publish(progress)
@@ -355,9 +356,10 @@ class TournamentCommands(
     async def drop(self, interaction: discord.Interaction, player: discord.Member) -> None:
         async with reporting(interaction):
             tournament = await self.current(interaction)
-            entrant, progress = await self.service.drop(
-                tournament.id, interaction.user.id, moderator(interaction), player.id
-            )
+            async with self.tables.recovering():
+                entrant, progress = await self.service.drop(
+                    tournament.id, interaction.user.id, moderator(interaction), player.id
+                )
             verb = "were" if len(entrant.members) > 1 else "was"  # a team: "a1 & a2 were"
             await announce(interaction, f"🚫 {shown_name(entrant.name)} {verb} dropped.")
             if progress.snapshot.tournament.status == "signup":
@@ -368,9 +370,10 @@ class TournamentCommands(
     async def end(self, interaction: discord.Interaction) -> None:
         async with reporting(interaction):
             tournament = await self.current(interaction)
-            progress = await self.service.end(
-                tournament.id, interaction.user.id, moderator(interaction)
-            )
+            async with self.tables.recovering():
+                progress = await self.service.end(
+                    tournament.id, interaction.user.id, moderator(interaction)
+                )
             status = progress.snapshot.tournament.status
             text = "ended" if status == "finished" else "cancelled before it started"
             await announce(interaction, f"🛑 **{shown_name(tournament.name)}** was {text}.")

@@ -9,6 +9,7 @@ import contextlib
 import dataclasses
 import io
 import logging
+from collections.abc import AsyncIterator
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -199,6 +200,16 @@ class TournamentTables(commands.Cog):
         saved, the next round not paired): finish it once the store answers (the scheduler
         runs the recovery again while the store is still down)."""
         self.bot.scheduler.at(RECOVERY, self.bot.clock() + RETRY, self._recover)
+
+    @contextlib.asynccontextmanager
+    async def recovering(self) -> AsyncIterator[None]:
+        """Around an organiser's step (a report, a drop, an end): if the store fails half way
+        (the result saved, the next round not paired), the rest is done once it answers."""
+        try:
+            yield
+        except OUTAGES:
+            self.recover_later()
+            raise
 
     async def _recover(self) -> None:
         await self._record_ended_games()
