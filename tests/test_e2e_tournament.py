@@ -831,6 +831,24 @@ async def test_the_organiser_is_told_of_a_match_thread_deleted_while_the_bot_was
     assert after[kept.id].outcome == "double_forfeit"  # its clock ran as ever
 
 
+async def test_a_tournament_whose_channel_was_deleted_while_the_bot_was_down_ends(
+    simcord_env, bot_settings
+) -> None:
+    """A running tournament's channel is deleted while the bot is down: Discord sends no
+    deletion, so it stayed running for ever (nobody could report or end it there), counting
+    against its organiser's and the server's tournaments. Now, once the bot is ready, it ends
+    as on a live deletion."""
+    env = simcord_env
+    channel, _ = await started_cup(env, ["ann", "ben"])
+    cup = (await snapshot(env.bot, channel)).tournament
+    await env.bot.close()
+    env.backend.delete_channel(channel.id)
+    await env.restart_bot(create_bot(bot_settings))
+    await env.settle()
+    ended = await env.bot.db.tournaments.get(cup.id)
+    assert ended is not None and ended.status == "finished"
+
+
 async def test_an_entrants_name_with_a_mention_and_markdown_is_shown_as_typed(simcord_env):
     """An entrant whose display name holds another member's mention and markdown wins a
     knockout: the entrants list, the result, the standings and the champion's announcement name

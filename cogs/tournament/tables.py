@@ -146,21 +146,24 @@ class TournamentTables(commands.Cog):
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """A later session (not a resume; the first is :meth:`_resume`'s): the tournaments of
-        servers that removed the bot meanwhile end, and match threads deleted meanwhile are
-        noticed."""
+        servers that removed the bot meanwhile, or whose channel was deleted meanwhile, end, and
+        match threads deleted meanwhile are noticed."""
         if self._startup is not None and self._startup.done():
             await self._end_left()
             await self._threads_gone()
 
     async def _end_left(self) -> None:
-        """End the tournaments of servers not among the bot's guilds: they removed it while it
-        was down, and Discord sends no removal then."""
+        """End the tournaments of servers not among the bot's guilds (they removed it while it
+        was down, and Discord sends no removal then), and those whose channel Discord no longer
+        knows (deleted while the bot was down)."""
         present = self.bot.table.present_guilds()
         if present is None:
             return
         for tournament in await self.bot.db.tournaments.open_all():
             if tournament.guild_id not in present:
                 await self._end_gone(tournament, "the bot left its server while it was down")
+            elif await self.bot.table.unknown_places(tournament.guild_id, [tournament.channel_id]):
+                await self._end_gone(tournament, "its channel was deleted while the bot was down")
 
     async def _end_gone(self, tournament: TournamentRecord, why: str) -> None:
         """End a tournament nobody can reach any more, as its organiser's end would."""
