@@ -17,7 +17,14 @@ from bot.services.undo import open_request
 
 from .conftest import make_settings
 from .e2e_driver import make_move
-from .e2e_helpers import against_a_computer, make_table, open_and_start, play_one, seat_actor
+from .e2e_helpers import (
+    against_a_computer,
+    make_table,
+    open_and_start,
+    play_one,
+    seat_actor,
+    settle,
+)
 
 PAUSE = 30.0  # longer than SimCord's settle window (5 s), which runs shorter sleeps at once
 
@@ -230,3 +237,61 @@ async def test_a_draw_offer_made_while_a_computer_thinks_waits_for_the_answer(
     assert declined.acknowledged and "declined" in offer.response.content
     await simcord_env.advance_time(PAUSE + 1)
     assert len(table.game().game.moves) == count + 1  # answered: the computer moves on
+
+
+async def alone_with_computers(simcord_env, on: tuple[int | None, ...], **options):
+    """alice, the only person, opens a lobby with ``options`` and seats a computer on each
+    team of ``on`` (None: the team the lobby chooses); the table and the game's record."""
+    table = await make_table(simcord_env, ["alice"])
+    (alice,) = table.players
+    lobby = (await alice.slash(table.channel, "sequence new", **options)).response
+    for team in on:
+        chosen = {} if team is None else {"team": team}
+        await alice.slash(table.channel, "sequence addbot", level="easy", **chosen)
+    table.bot.lobbies.new_seed = lambda: 1
+    await alice.click(lobby, label="Start")
+    return table, table.game()
+
+
+@pytest.mark.parametrize("how", ["time", "ban", "resign"])
+async def test_a_game_with_no_person_left_stops(simcord_env, how):
+    """The last person playing leaves (removed for time, banned, or their team resigned in a
+    three-team game) while computers still play: the computers played the game out with
+    nobody watching. Now the change that leaves no person playing also cancels the game: no
+    result, one final board that says why, no timers, and no computer moves on."""
+    if how == "resign":  # three players, each their own team
+        table, record = await alone_with_computers(simcord_env, (None, None), teams=3)
+        headline = "🔵 Blue resigned."
+    else:  # alice and a computer against two computers
+        options = {"time_limit": "1h", "on_timeout": "remove"} if how == "time" else {}
+        table, record = await alone_with_computers(simcord_env, (0, 1, 1), **options)
+        headline = "**alice** left the game."
+    (alice,) = table.players
+    bot = table.bot
+    if how == "time":
+        while record.seats[record.game.turn].is_computer:
+            await simcord_env.advance_time(PAUSE + 1)
+        await simcord_env.advance_time(3600 + 1)
+    elif how == "ban":
+        simcord_env.backend.apply_ban(table.guild.id, alice.id, "spam")
+        await settle(simcord_env)
+    else:
+        resigned = await alice.slash(table.channel, "sequence resign")
+        assert "resigns" in resigned.response.content
+    await settle(simcord_env)
+    stopped = f"🛑 Game #{record.id} stopped: no person is left at the table."
+    board = table.channel.last_message
+    assert board.content == stopped and not board.components
+    assert board.embeds[0].description == headline
+    texts = [m.content for m in table.channel.history()]
+    assert sum(stopped in text for text in texts) == 1
+    assert not any(m.components for m in table.channel.history() if m.embeds)
+    stored = await bot.db.games.load(record.id)
+    assert stored.status == "cancelled" and not stored.game.is_over()
+    assert await bot.db.results.get(record.id) is None
+    assert await bot.db.timers.of_game(record.id) == []
+    assert bot.games.find_in_channel(table.channel.id) is None
+    count, moves = len(texts), len(stored.game.moves)
+    await simcord_env.advance_time(10 * PAUSE)
+    assert len(table.channel.history()) == count
+    assert len((await bot.db.games.load(record.id)).game.moves) == moves

@@ -38,6 +38,8 @@ class MoveOutcome:
     moves: tuple[Move, ...]
     new_sequences: tuple[tuple[int, tuple[int, ...]], ...]
     turn_passed: bool
+    #: The change left no person playing: the game was cancelled with it.
+    unattended: bool = False
 
     @property
     def move(self) -> Move:
@@ -162,9 +164,11 @@ class BoardBehind(GameEvent):
 
 @dataclass(frozen=True)
 class GameEnded(GameEvent):
-    """The game is over: ``cancelled`` (no result) or finished (its result is recorded)."""
+    """The game is over: ``cancelled`` (no result) or finished (its result is recorded);
+    ``unattended``: cancelled because the change left no person playing."""
 
     cancelled: bool = False
+    unattended: bool = False
 
 
 E = TypeVar("E", bound=GameEvent)

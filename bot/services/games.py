@@ -84,6 +84,7 @@ __all__ = [
     "GameService",
     "MoveOutcome",
     "ResignVote",
+    "nobody_playing",
     "seat_of",
 ]
 
@@ -125,6 +126,8 @@ class Draft:
         self.moves: list[tuple[Move, int | None]] = []
         self.undone: Move | None = None
         self.cancelled = False
+        #: The change left no person playing, and so cancels the game with it.
+        self.unattended = False
         self.writes: list[Callable[[], Awaitable[object]]] = []
         self.events: list[GameEvent] = []
         self.outcome: MoveOutcome | None = None
@@ -358,6 +361,8 @@ class GameService:
                 raise UserError(STALE)
             draft = Draft(record, self.clock())
             result = await work(draft)
+            if draft.moves and not draft.cancelled and nobody_playing(record, draft.game):
+                draft.cancelled = draft.unattended = True  # nobody is left to watch it
             settle_votes(draft)
             if draft.changed or draft.game.is_over():
                 await self._commit(draft, foreign=foreign, held=expected_turn is not None)
@@ -429,6 +434,7 @@ class GameService:
                 moves=tuple(move for move, _ in draft.moves),
                 new_sequences=tuple(game.sequences[len(before.sequences) :]),
                 turn_passed=game.turn_number != before.turn_number,
+                unattended=draft.unattended,
             )
             draft.events.append(MoveCommitted(record, outcome=draft.outcome))
         if draft.undone is not None:
@@ -439,7 +445,9 @@ class GameService:
             record.status = "cancelled" if draft.cancelled else "finished"
             record.finished_at = now
             self._forget(record)
-            draft.events.append(GameEnded(record, cancelled=draft.cancelled))
+            draft.events.append(
+                GameEnded(record, cancelled=draft.cancelled, unattended=draft.unattended)
+            )
 
     async def _record_result(
         self, record: GameRecord, game: Game, options: TableOptions, now: float
@@ -508,6 +516,7 @@ class GameService:
             events.append(UndoRequestLapsed(record, message_id=request.get("message")))
         record.votes = stored.votes
         extends = game.moves[: len(before.moves)] == before.moves
+        unattended = stored.status == "cancelled" and nobody_playing(record, game)
         if extends and len(game.moves) > len(before.moves):
             outcome = MoveOutcome(
                 record=record,
@@ -515,6 +524,7 @@ class GameService:
                 moves=tuple(game.moves[len(before.moves) :]),
                 new_sequences=tuple(game.sequences[len(before.sequences) :]),
                 turn_passed=game.turn_number != before.turn_number,
+                unattended=unattended,
             )
             events.append(MoveCommitted(record, outcome=outcome))
         elif not extends:
@@ -522,7 +532,8 @@ class GameService:
         if stored.status != "active":
             record.status, record.finished_at = stored.status, stored.finished_at
             self._forget(record)
-            events.append(GameEnded(record, cancelled=stored.status == "cancelled"))
+            cancelled = stored.status == "cancelled"
+            events.append(GameEnded(record, cancelled=cancelled, unattended=unattended))
         elif game.turn_number != before.turn_number or not extends:
             await self.db.timers.clear(record.id, TURN_UNHEARD)  # heard: announced below
             timers = tuple(await self.db.timers.of_game(record.id))
@@ -636,6 +647,14 @@ class GameService:
 
 async def _nothing(draft: Draft) -> None:
     """A change that writes nothing of its own (the commit path completes a game's end)."""
+
+
+def nobody_playing(record: GameRecord, game: Game) -> bool:
+    """True when a game still on has no person playing: only computers, or nobody, are left
+    (a game never starts so: a lobby with no person closes)."""
+    return not game.is_over() and all(
+        game.out[seat] or info.is_computer for seat, info in enumerate(record.seats)
+    )
 
 
 def seat_of(record: GameRecord, user_id: int) -> int | None:

@@ -22,6 +22,7 @@ from bot.game.moves import (
     Move,
 )
 from bot.game.settings import TEAM_NAMES
+from bot.services.games import nobody_playing
 from bot.services.options import format_duration
 from render.theme import TEAM_EMOJI
 
@@ -92,7 +93,10 @@ def describe_move(record: GameRecord, move: Move, game: Game | None = None) -> s
     if kind == RESIGN:
         return f"{team_label(move.team or 0)} resigned."
     if kind == REMOVE:
-        return f"{who} left the game; {_after_leaving(game or record.game, move.seat)}."
+        game = game or record.game
+        if nobody_playing(record, game):  # the game stopped with it (see ended_line)
+            return f"{who} left the game."
+        return f"{who} left the game; {_after_leaving(game, move.seat)}."
     if kind == AGREE_DRAW:
         return "Every team agreed to a draw."
     return f"{who} moved."
@@ -120,6 +124,14 @@ def describe_outcome(outcome: MoveOutcome) -> str:
             f"✨ **Sequence!** {team_label(team)} {ends} ({game.sequence_count(team)} of {needed})"
         )
     return "\n".join(lines)
+
+
+def ended_line(record: GameRecord) -> str:
+    """What the last board of a cancelled game says: no person was left at the table, or it
+    was cancelled (by its host, a moderator, or its channel's deletion)."""
+    if nobody_playing(record, record.game):
+        return f"🛑 Game #{record.id} stopped: no person is left at the table."
+    return f"🛑 Game #{record.id} was cancelled."
 
 
 def turn_line(record: GameRecord) -> str:

@@ -43,7 +43,14 @@ from render.theme import TEAM_COLOUR_VALUES
 
 from .alt_text import board_alt
 from .components import Components
-from .describe import deadline_note, describe_outcome, result_line, scoreline, turn_line
+from .describe import (
+    deadline_note,
+    describe_outcome,
+    ended_line,
+    result_line,
+    scoreline,
+    turn_line,
+)
 
 if TYPE_CHECKING:
     from bot.app import SequenceBot
@@ -218,9 +225,13 @@ class Table:
         await self.bot.games.final_board_done(record.id)
 
     async def _on_end(self, event: GameEnded) -> None:
-        """A cancelled game's last board no longer has a turn to play: it says so, unbuttoned."""
+        """A cancelled game's last board no longer has a turn to play: it says so, unbuttoned
+        (the board of the move that left no person playing says so itself)."""
+        record = event.record
+        if event.unattended and record.board_move_count == len(record.game.moves):
+            return
         if event.cancelled:
-            await self.retire_board(event.record, f"🛑 Game #{event.game_id} was cancelled.")
+            await self.retire_board(record, ended_line(record))
 
     async def _on_undo(self, event: MoveUndone) -> None:
         await self.post_board(event.record, "The last move was undone.", game=event.game)
@@ -256,8 +267,8 @@ class Table:
         content = await self.board_line(record)
         kwargs: dict[str, Any] = {}
         view = self.board_view(record)
-        if live.status == "cancelled":  # cancelled while this board was drawn: no turn is left
-            content, view = f"🛑 Game #{record.id} was cancelled.", None
+        if live.status == "cancelled":  # cancelled while this board was drawn (or by its
+            content, view = ended_line(live), None  # move: no person is left): no turn is left
         if view is not None:
             kwargs["view"] = view
         # A board that waited (Discord's rate limits) past its turn pings nobody for it.
