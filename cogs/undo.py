@@ -1,4 +1,5 @@
-"""``/sequence undo``: the host asks to take back the last move; every other team must agree.
+"""``/sequence undo``: the host asks to take back the last move (against computers, the last
+move of a person and the computers' replies after it); every other team must agree.
 The request's message is edited when it is answered, or lapses (the game moved on)."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from bot.services.undo import UndoService, UndoState
 from .base import SequenceCog, Subscription
 from .common.answers import AnswerButton
 from .common.components import Components
-from .common.describe import describe_move, team_label
+from .common.describe import taken_back, team_label
 from .common.lookup import cog_of
 from .common.replies import reporting, show_answer
 
@@ -76,15 +77,16 @@ class Undo(SequenceCog):
         if state.refused:
             text, view = f"↩️ The undo was refused by <@{interaction.user.id}>.", None
         elif state.done:
+            kept = "it" if len(state.moves) == 1 else "them"
             text, view = (
-                "↩️ **The last move was taken back.** The move log keeps it, marked undone.",
+                f"↩️ **Undone:** {taken_back(record, state.moves)}. "
+                f"The move log keeps {kept}, marked undone.",
                 None,
             )
         else:
-            last = describe_move(record, record.game.moves[-1])
             teams = ", ".join(team_label(t) for t in state.waiting_teams)
             text = (
-                f"↩️ The host asks to undo the last move: {last}\n"
+                f"↩️ The host asks to undo {taken_back(record, state.moves)}.\n"
                 f"Waiting for: {teams} (one player each)."
             )
             view = Components()

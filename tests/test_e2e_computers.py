@@ -9,10 +9,11 @@ import threading
 import pytest
 
 from bot.config import Settings
+from bot.game import card_label, space_name
 from bot.game.board import CARD_SPACES
 from bot.game.cards import is_jack
 from bot.game.moves import DRAW, Move
-from bot.services.events import DrawOffered
+from bot.services.events import DrawOffered, MoveUndone
 from bot.services.undo import open_request
 
 from .conftest import make_settings
@@ -151,13 +152,19 @@ async def test_a_computer_waits_for_its_teammate_to_answer_an_undo(simcord_env):
     assert refused.acknowledged and "refused" in ask.response.content
     await simcord_env.advance_time(PAUSE + 1)
     assert len(table.game().game.moves) == count + 1  # answered: the computer moves on
-    ask = await alice.slash(table.channel, "sequence undo")  # now the computer's own move
+    record = table.game()
+    moves = record.game.moves
+    last = max(i for i, move in enumerate(moves) if not record.seats[move.seat].is_computer)
+    ask = await alice.slash(table.channel, "sequence undo")  # the computer's move, and more
     await simcord_env.advance_time(10 * PAUSE)
     agreed = await bob.click(ask.response, label="Agree")
-    assert agreed.acknowledged and "taken back" in ask.response.content
-    assert len(table.game().game.moves) == count
-    await simcord_env.advance_time(PAUSE + 1)  # its turn again: it plays after its pause
-    assert len(table.game().game.moves) == count + 1
+    assert agreed.acknowledged and "Undone" in ask.response.content
+    # the last move of a person went, with the computer moves after it: a person's turn
+    record = table.game()
+    assert record.game.moves == moves[:last]
+    assert not record.seats[record.game.turn].is_computer
+    await simcord_env.advance_time(10 * PAUSE)
+    assert len(table.game().game.moves) == last
 
 
 async def test_an_undo_request_nobody_saw_holds_no_computer(simcord_env):
@@ -295,3 +302,106 @@ async def test_a_game_with_no_person_left_stops(simcord_env, how):
     await simcord_env.advance_time(10 * PAUSE)
     assert len(table.channel.history()) == count
     assert len((await bot.db.games.load(record.id)).game.moves) == moves
+
+
+async def test_an_undo_against_a_computer_takes_back_its_reply_too(simcord_env):
+    """alice plays, the computer replies, alice asks to undo: the computer's reply was taken
+    back, it played the same again at once, and nothing said which move went. Now her move
+    and the reply both go (the log keeps them, marked undone), the message and the next board
+    name them, and it is her turn: the computer waits for her move."""
+    table, record = await against_a_computer(simcord_env, "medium", seed=1)
+    (alice,) = table.players
+    bot = table.bot
+    computer = record.seats[1].name
+    await play_one(table, record)
+    await simcord_env.advance_time(PAUSE + 1)
+    mine, reply = table.game().game.moves
+    assert mine.seat == 0 and reply.seat == 1
+    undone = await alice.slash(table.channel, "sequence undo")
+    named = f"**alice**'s {card_label(mine.card)} on **{space_name(mine.space)}**"
+    named += f", and **{computer}**'s reply"
+    assert undone.response.content == (
+        f"↩️ **Undone:** {named}. The move log keeps them, marked undone."
+    )
+    assert table.channel.last_message.embeds[0].description == f"↩️ Undone: {named}."
+    assert f"<@{alice.id}>, your turn" in table.channel.last_message.content
+    record = table.game()
+    assert record.game.moves == [] and record.game.turn == 0
+    log = await bot.db.games.log(record.id)
+    assert [(e.move, e.undone_at is not None) for e in log] == [(mine, True), (reply, True)]
+    assert (await bot.db.games.load(record.id)).game.moves == []
+    await simcord_env.advance_time(10 * PAUSE)
+    assert table.game().game.moves == []  # her turn: the computer does not move
+    await play_one(table, table.game())
+    await simcord_env.advance_time(PAUSE + 1)
+    assert len(table.game().game.moves) == 2
+
+
+async def test_no_undo_before_a_person_has_moved(simcord_env):
+    """The computer moved first: there is no move of a person to take back, and nothing is."""
+    table, record = await against_a_computer(simcord_env, "medium", seed=3)
+    (alice,) = table.players
+    await simcord_env.advance_time(PAUSE + 1)
+    assert len(record.game.moves) == 1
+    refused = await alice.slash(table.channel, "sequence undo")
+    assert refused.ephemeral and "No person has moved yet" in refused.response.content
+    assert len(table.game().game.moves) == 1
+
+
+@pytest.mark.parametrize("first", ["undo", "computer"])
+async def test_an_undo_and_a_computer_move_in_flight_together(simcord_env, monkeypatch, first):
+    """The host asks to undo her move while the computer's reply is being made. Whichever
+    commits first, her move is taken back, no reply stands, it is her turn, and the message
+    names exactly what went (her move alone when the undo came first: the reply, made for a
+    turn that is gone, is dropped)."""
+    import bot.services.computers as computers
+
+    table, record = await against_a_computer(simcord_env, "medium", seed=1)
+    (alice,) = table.players
+    bot = table.bot
+    await play_one(table, record)
+    computer = record.game.turn
+    asked, undone = asyncio.Event(), threading.Event()
+    loop = asyncio.get_running_loop()
+    if first == "undo":  # the computer thinks until the undo is committed
+        think = computers.choose_move
+
+        def slow(view, *args, **kwargs):
+            assert undone.wait(10)
+            return think(view, *args, **kwargs)
+
+        async def on_undo(event: MoveUndone) -> None:
+            undone.set()
+
+        monkeypatch.setattr(computers, "choose_move", slow)
+        bot.bus.subscribe(MoveUndone, on_undo)
+    else:  # the computer's move is being saved when the undo is asked: the undo waits
+        append, request = bot.db.games.append_moves, bot.undo.request
+
+        async def saving(*args, **kwargs):
+            await asyncio.wait_for(asked.wait(), 10)
+            return await append(*args, **kwargs)
+
+        async def asking(*args, **kwargs):
+            loop.call_soon(asked.set)
+            return await request(*args, **kwargs)
+
+        monkeypatch.setattr(bot.db.games, "append_moves", saving)
+        monkeypatch.setattr(bot.undo, "request", asking)
+    move = asyncio.ensure_future(bot.computers.move_for(record.id, computer, hold=True))
+    if first == "computer":
+        while not move.done() and len(bot.games.locks) == 0:
+            await asyncio.sleep(0.01)
+    asked_undo, moved = await asyncio.gather(alice.slash(table.channel, "sequence undo"), move)
+    await settle(simcord_env)
+    record = table.game()
+    assert record.game.moves == [] and record.game.turn == 0
+    assert moved is (first == "computer")
+    log = await bot.db.games.log(record.id)
+    assert all(e.undone_at is not None for e in log)
+    assert len(log) == (1 if first == "undo" else 2)
+    reply = f", and **{record.seats[computer].name}**'s reply"
+    assert (reply in asked_undo.response.content) is (first == "computer")
+    assert "**Undone:** **alice**'s" in asked_undo.response.content
+    await simcord_env.advance_time(10 * PAUSE)
+    assert table.game().game.moves == []

@@ -434,10 +434,10 @@ async def test_undo_with_and_without_agreement(simcord_env):
     ask = await alice.slash(table.channel, "sequence undo")
     await bob.click(ask.response, label="Agree")
     record = table.game()
-    assert len(record.game.moves) == 0 and "taken back" in ask.response.content
+    assert len(record.game.moves) == 0 and "Undone" in ask.response.content
     log = await table.bot.db.games.log(record.id)
     assert len(log) == 1 and log[0].undone_at is not None  # the log keeps the move and its undoing
-    assert "undone" in table.channel.last_message.embeds[0].description
+    assert "Undone" in table.channel.last_message.embeds[0].description
 
 
 async def test_an_old_undo_request_answers_for_no_later_request(simcord_env):
@@ -459,7 +459,7 @@ async def test_an_old_undo_request_answers_for_no_later_request(simcord_env):
         await bob.click(ask, label="Agree")
     record = table.game()
     game = record.game
-    first = old.content.split(": ", 1)[1].split("\n")[0]
+    first = old.content.split("\n")[0].removeprefix("↩️ The host asks to undo ")
     playable = [c for c in game.hands[game.turn] if not is_jack(c) and game.targets(game.turn, c)]
     card = next(c for c in playable if card_label(c) not in first)  # bob plays another move
     space = space_name(game.targets(game.turn, card)[0])
@@ -470,7 +470,7 @@ async def test_an_old_undo_request_answers_for_no_later_request(simcord_env):
     assert stale.ephemeral and "no longer open" in stale.response.content
     assert len(table.game().game.moves) == 2
     await bob.click(current, label="Agree")
-    assert "taken back" in current.content and len(table.game().game.moves) == 1
+    assert "Undone" in current.content and len(table.game().game.moves) == 1
 
 
 async def test_mygames_and_status_show_whose_turn_and_how_long(simcord_env):
@@ -557,7 +557,7 @@ async def test_a_player_whose_team_resigned_has_no_say_in_an_undo(simcord_env):
         assert vetoed.ephemeral and "no longer in this game" in vetoed.response.content
         assert "Waiting for" in ask.response.content and len(record.game.moves) == 2
     await carol.click(ask.response, label="Agree")
-    assert "taken back" in ask.response.content and len(table.game().game.moves) == 1
+    assert "Undone" in ask.response.content and len(table.game().game.moves) == 1
 
 
 async def test_an_undo_answer_discord_refused_to_show_still_closes_the_request(simcord_env):
@@ -615,4 +615,4 @@ async def test_an_undo_request_asked_again_closes_the_first_message(simcord_env)
     assert "Waiting for" not in shown.content and "asked again" in shown.content
     assert not shown.components
     await bob.click(second, label="Agree")
-    assert "taken back" in second.content and len(table.game().game.moves) == 0
+    assert "Undone" in second.content and len(table.game().game.moves) == 0

@@ -184,7 +184,7 @@ async def test_an_old_sqlite_file_plays_its_active_game_on_by_its_own_rules(
     await ben.click(ask.response, label="Agree")
     await cal.click(ask.response, label="Agree")
     record = table.game()
-    assert "taken back" in ask.response.content and record.game.turn == 0
+    assert "Undone" in ask.response.content and record.game.turn == 0
     assert record.game == Game.replay(settings, seed, moves[:-1])
 
     await simcord_env.advance_time(600 + 1)  # ann runs out of time again: skipped

@@ -210,6 +210,27 @@ async def test_undo_keeps_the_move_in_the_log_and_loading_ignores_it(db: Databas
     assert (await db.games.load(record.id, verify=True)).game == game
 
 
+async def test_an_undo_takes_back_several_moves_at_once(db: Database) -> None:
+    """An undo against computers takes back a person's move and the replies after it: each
+    is kept in the log, marked undone, and the game loads (and replays) without them."""
+    record = await create_game(db, 1)
+    await play(db, record, 5, random.Random(5))
+    moves = list(record.game.moves)
+    before = Game.replay(record.game.settings, record.game.seed, moves[:-3])
+    with pytest.raises(StaleMoveError):  # the game has 5 moves, not 6
+        await db.games.take_back(record.id, 6, 3, Game.replay(before.settings, 1, moves[:3]), 9.0)
+    assert await db.games.take_back(record.id, 5, 3, before, 9.0) == moves[-3:]
+    assert (await db.games.load(record.id, verify=True)).game == before
+    entries = await db.games.log(record.id)
+    assert [(e.move, e.undone_at) for e in entries] == [
+        (move, 9.0 if number >= 2 else None) for number, move in enumerate(moves)
+    ]
+    game = before.copy()
+    move = push_random(game, random.Random(99))
+    await db.games.append_move(record.id, 2, move, None, game, 10.0)
+    assert (await db.games.load(record.id, verify=True)).game == game
+
+
 async def test_a_stale_snapshot_is_rebuilt_from_the_log(
     db: Database, caplog: pytest.LogCaptureFixture
 ) -> None:

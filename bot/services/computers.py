@@ -23,6 +23,7 @@ from .events import (
     TurnStarted,
     UndoRefused,
 )
+from .games import computer_seats_to_act
 from .undo import open_request
 from .workers import THINKING, run_on
 
@@ -33,23 +34,6 @@ if TYPE_CHECKING:
     from .scheduler import Scheduler
 
 log = logging.getLogger(__name__)
-
-
-def computer_seats_to_act(record: GameRecord) -> list[int]:
-    """Computer seats that must act now: the one to move, and any owing a forfeit or a draw."""
-    game = record.game
-    if game.is_over():
-        return []
-    seats = [
-        seat
-        for seat, info in enumerate(record.seats)
-        if info.is_computer
-        and not game.out[seat]
-        and (game.owed_forfeits[seat] or seat in game.owed_draws)
-    ]
-    if record.seats[game.turn].is_computer and game.turn not in seats:
-        seats.append(game.turn)
-    return seats
 
 
 def owes_only_a_draw(record: GameRecord) -> bool:

@@ -103,9 +103,9 @@ class ReminderDue(GameEvent):
 
 @dataclass(frozen=True)
 class MoveUndone(GameEvent):
-    """An undo took back ``undone`` (the log keeps it, marked undone)."""
+    """An undo took back ``undone``, in order (the log keeps them, marked undone)."""
 
-    undone: Move = field(kw_only=True)
+    undone: tuple[Move, ...] = field(kw_only=True)
     game: Game = field(kw_only=True)
 
 

@@ -84,6 +84,7 @@ __all__ = [
     "GameService",
     "MoveOutcome",
     "ResignVote",
+    "computer_seats_to_act",
     "nobody_playing",
     "seat_of",
 ]
@@ -124,7 +125,7 @@ class Draft:
         self.options: dict[str, Any] = copy.deepcopy(record.options)
         self.votes = dict(record.votes)  # values are frozen: a shallow copy is a copy
         self.moves: list[tuple[Move, int | None]] = []
-        self.undone: Move | None = None
+        self.undone: tuple[Move, ...] = ()
         self.cancelled = False
         #: The change left no person playing, and so cancels the game with it.
         self.unattended = False
@@ -142,11 +143,12 @@ class Draft:
             raise UserError(str(error)) from None
         self.moves.append((move, actor_id))
 
-    def undo_last(self) -> Move:
-        """Take back the last move (the copy becomes the game replayed without it)."""
+    def undo_last(self, count: int = 1) -> tuple[Move, ...]:
+        """Take back the last ``count`` moves (the copy becomes the game replayed without
+        them); the moves taken back, in order."""
         game = self.game
-        self.undone = game.moves[-1]
-        self.game = Game.replay(game.settings, game.seed, game.moves[:-1])
+        self.undone = tuple(game.moves[-count:])
+        self.game = Game.replay(game.settings, game.seed, game.moves[:-count])
         return self.undone
 
     def write(self, call: Callable[[], Awaitable[object]]) -> None:
@@ -380,18 +382,19 @@ class GameService:
         new_turn = (
             not finished
             and not draft.cancelled
-            and (draft.undone is not None or game.turn_number != before.turn_number)
+            and (bool(draft.undone) or game.turn_number != before.turn_number)
         )
         table = TableOptions.from_dict(draft.options)
         timers = turn_timers(record, game, table, now) if new_turn else []
         live = len(before.moves)
         try:
             async with self.db.transaction():
-                if held and not draft.moves and draft.undone is None:
+                if held and not draft.moves and not draft.undone:
                     await self.db.games.keep_at(record.id, live)
-                if draft.undone is not None:
-                    await self.db.games.truncate_last(record.id, live, draft.game, now=now)
-                    live -= 1
+                if draft.undone:
+                    count = len(draft.undone)
+                    await self.db.games.take_back(record.id, live, count, draft.game, now=now)
+                    live -= count
                 if draft.moves:
                     await self.db.games.append_moves(record.id, live, draft.moves, game, now=now)
                 if draft.options != record.options:
@@ -423,7 +426,7 @@ class GameService:
             raise UserError(RACE_LOST) from None
         # Committed: only now does anyone see the change (a game no move changed stays as it
         # was: a reminder or a vote swaps in no copy).
-        if draft.moves or draft.undone is not None:
+        if draft.moves or draft.undone:
             record.game = game
         record.options = draft.options
         record.votes = draft.votes
@@ -437,7 +440,7 @@ class GameService:
                 unattended=draft.unattended,
             )
             draft.events.append(MoveCommitted(record, outcome=draft.outcome))
-        if draft.undone is not None:
+        if draft.undone:
             draft.events.append(MoveUndone(record, undone=draft.undone, game=game))
         if new_turn:
             draft.events.append(TurnStarted(record, game=game, timers=tuple(timers)))
@@ -528,7 +531,9 @@ class GameService:
             )
             events.append(MoveCommitted(record, outcome=outcome))
         elif not extends:
-            events.append(MoveUndone(record, undone=before.moves[-1], game=game))
+            shared = zip(before.moves, game.moves, strict=False)
+            kept = next((i for i, (a, b) in enumerate(shared) if a != b), len(game.moves))
+            events.append(MoveUndone(record, undone=tuple(before.moves[kept:]), game=game))
         if stored.status != "active":
             record.status, record.finished_at = stored.status, stored.finished_at
             self._forget(record)
@@ -655,6 +660,23 @@ def nobody_playing(record: GameRecord, game: Game) -> bool:
     return not game.is_over() and all(
         game.out[seat] or info.is_computer for seat, info in enumerate(record.seats)
     )
+
+
+def computer_seats_to_act(record: GameRecord) -> list[int]:
+    """Computer seats that must act now: the one to move, and any owing a forfeit or a draw."""
+    game = record.game
+    if game.is_over():
+        return []
+    seats = [
+        seat
+        for seat, info in enumerate(record.seats)
+        if info.is_computer
+        and not game.out[seat]
+        and (game.owed_forfeits[seat] or seat in game.owed_draws)
+    ]
+    if record.seats[game.turn].is_computer and game.turn not in seats:
+        seats.append(game.turn)
+    return seats
 
 
 def seat_of(record: GameRecord, user_id: int) -> int | None:

@@ -1,4 +1,6 @@
 """Undo: the host asks to take back the last move; it happens when every other team agrees.
+Against computer players, the last move made by a person is taken back together with every
+computer move after it (:func:`takes_back`): it is that person's turn again.
 
 The request names the move it would take back (the move count when it was made): once the game
 moves on, the request lapses (:func:`bot.services.votes.settle_votes`) and an answer to it
@@ -7,12 +9,15 @@ lock, in one transaction. The move log keeps both the move and its undoing."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.game import Game, Move
+
 from .errors import UserError
 from .events import UndoRefused, UndoRequestLapsed
-from .games import Draft, GameService, seat_of
+from .games import Draft, GameService, computer_seats_to_act, seat_of
 from .options import TableOptions
 from .votes import UNDO_REQUEST
 
@@ -34,6 +39,8 @@ class UndoState:
     refused: bool = False
     #: When the request was made: which request a message is for (two may share a count).
     at: float | None = None
+    #: The moves the request takes back (or took back, once done), in order.
+    moves: tuple[Move, ...] = ()
 
 
 class UndoService:
@@ -51,6 +58,8 @@ class UndoService:
             game = draft.game
             if not game.moves:
                 raise UserError("There is no move to undo yet.")
+            if not takes_back(draft.record, game):
+                raise UserError("No person has moved yet: there is no move of theirs to undo.")
             seat = seat_of(draft.record, user_id)
             asked = draft.options.get(REQUEST)
             if asked and asked.get("message") is not None:  # asked again: the first is closed
@@ -141,14 +150,42 @@ def open_request(record: GameRecord) -> dict[str, Any] | None:
     return dict(request)
 
 
+def takes_back(record: GameRecord, game: Game) -> tuple[Move, ...]:
+    """The moves an undo takes back, in order: the last move made by a person, with every
+    computer move after it (in a game of people only, the last move); none when no person
+    has moved. Should a computer still have to act at once (a manual draw, a forfeit or a
+    penalty came after the person's move), it would only play the same again: the undo goes
+    back to the move of a person before, so that it is a person's turn."""
+    moves = game.moves
+    count = 0
+    while True:
+        while count < len(moves) and _by_computer(record, moves[-1 - count]):
+            count += 1
+        if count == len(moves):
+            return ()
+        count += 1
+        if not any(info.is_computer for info in record.seats):
+            return tuple(moves[-count:])
+        before = Game.replay(game.settings, game.seed, moves[:-count])
+        if not computer_seats_to_act(dataclasses.replace(record, game=before)):
+            return tuple(moves[-count:])
+
+
+def _by_computer(record: GameRecord, move: Move) -> bool:
+    return move.seat >= 0 and record.seats[move.seat].is_computer
+
+
 def _settle(draft: Draft, request: dict[str, Any]) -> UndoState:
     """Undo now if every deciding team agreed, else say who is still waited for."""
+    moves = takes_back(draft.record, draft.game)
     waiting = [t for t in _deciding_teams(draft, request) if t not in request["agreed"]]
     if waiting:
-        return UndoState(draft.record, request["count"], waiting, at=request.get("at"))
+        return UndoState(
+            draft.record, request["count"], waiting, at=request.get("at"), moves=moves
+        )
     draft.options.pop(REQUEST, None)
-    draft.undo_last()
-    return UndoState(draft.record, request["count"], [], done=True)
+    draft.undo_last(len(moves))
+    return UndoState(draft.record, request["count"], [], done=True, moves=moves)
 
 
 def _deciding_teams(draft: Draft, request: dict[str, Any]) -> list[int]:

@@ -37,7 +37,7 @@ def settle_votes(draft: Draft) -> None:
     if request and (request["count"] != len(game.moves) or draft.cancelled):
         del draft.options[UNDO_REQUEST]
         draft.events.append(UndoRequestLapsed(draft.record, message_id=request.get("message")))
-    if draft.undone is None and game.turn_number > before.turn_number:
+    if not draft.undone and game.turn_number > before.turn_number:
         key = (DRAW_COOLDOWN, before.team_of(before.turn))
         cooldown = draft.votes.get(key)
         if cooldown is not None:

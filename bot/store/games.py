@@ -178,11 +178,22 @@ class Games:
         ``expected_count`` is the number of live moves before the undo; ``snapshot`` the game
         without the last move. Returns the undone move.
         """
-        if expected_count < 1 or len(snapshot.moves) != expected_count - 1:
-            raise ValueError("snapshot must be the game without its last move.")
+        return (await self.take_back(game_id, expected_count, 1, snapshot, now))[0]
+
+    async def take_back(
+        self, game_id: int, expected_count: int, count: int, snapshot: Game, now: float
+    ) -> list[Move]:
+        """Undo the last ``count`` live moves at once (an undo against computer players takes
+        back their replies too): each kept in the log marked undone, ``snapshot`` stored.
+
+        ``expected_count`` is the number of live moves before the undo; ``snapshot`` the game
+        without those moves. Returns the undone moves, in order.
+        """
+        if not 1 <= count <= expected_count or len(snapshot.moves) != expected_count - count:
+            raise ValueError("snapshot must be the game without the moves taken back.")
         state = snapshot_text(snapshot)
-        text = await self._db.run(_truncate, game_id, expected_count, state, now)
-        return Move.from_dict(loads(text))
+        texts = await self._db.run(_truncate, game_id, expected_count, count, state, now)
+        return [Move.from_dict(loads(text)) for text in texts]
 
     async def keep_at(self, game_id: int, move_count: int) -> None:
         """In a transaction that writes no move: hold the game at ``move_count`` live moves
@@ -379,23 +390,28 @@ async def _append_in_one(
         raise await _refusal(conn, game_id, first)
 
 
-async def _truncate(conn: Connection, game_id: int, expected: int, state: str, now: float) -> str:
+async def _truncate(
+    conn: Connection, game_id: int, expected: int, count: int, state: str, now: float
+) -> list[str]:
     updated = await conn.execute(
-        "UPDATE snapshots SET move_count = move_count - 1, state = ?, updated_at = ? "
+        "UPDATE snapshots SET move_count = move_count - ?, state = ?, updated_at = ? "
         "WHERE game_id = ? AND move_count = ? "
         "AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'active')",
-        (state, now, game_id, expected, game_id),
+        (count, state, now, game_id, expected, game_id),
     )
     if updated != 1:
         raise await _refusal(conn, game_id, expected)
-    row = await conn.fetchone(
-        "SELECT id, move FROM moves WHERE game_id = ? AND number = ? AND undone_at IS NULL",
-        (game_id, expected - 1),
+    rows = await conn.fetchall(
+        "SELECT id, move FROM moves WHERE game_id = ? AND number >= ? AND number < ? "
+        "AND undone_at IS NULL ORDER BY number",
+        (game_id, expected - count, expected),
     )
-    if row is None:
-        raise CorruptGameError(f"Game {game_id} has no move {expected - 1} to undo.")
-    await conn.execute("UPDATE moves SET undone_at = ? WHERE id = ?", (now, row[0]))
-    return str(row[1])
+    if len(rows) != count:
+        raise CorruptGameError(f"Game {game_id} lacks moves {expected - count} to {expected - 1}.")
+    await conn.executemany(
+        "UPDATE moves SET undone_at = ? WHERE id = ?", [(now, row[0]) for row in rows]
+    )
+    return [str(row[1]) for row in rows]
 
 
 async def _keep_at(conn: Connection, game_id: int, expected: int) -> None:

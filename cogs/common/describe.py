@@ -102,6 +102,53 @@ def describe_move(record: GameRecord, move: Move, game: Game | None = None) -> s
     return f"{who} moved."
 
 
+def taken_back(record: GameRecord, moves: tuple[Move, ...]) -> str:
+    """The moves an undo takes back, named: the moves of people (a draw that came with a play
+    goes unsaid), then the computers' replies after them.
+
+    ``"**alice**'s 7♥ on **C4**, and **Turing (easy bot)**'s reply"``
+    """
+    by_computer = [m.seat >= 0 and record.seats[m.seat].is_computer for m in moves]
+    people = [m for m, computer in zip(moves, by_computer, strict=True) if not computer]
+    named = [m for m in people if m.kind != DRAW] or people
+    text = listed([_move_name(record, move) for move in named])
+    computers = list(
+        dict.fromkeys(
+            seat_label(record, m.seat) for m, computer in zip(moves, by_computer, strict=True)
+            if computer
+        )
+    )
+    if len(computers) == 1:
+        text += f", and {computers[0]}'s reply"
+    elif computers:
+        text += f", and the replies of {listed(computers)}"
+    return text
+
+
+def _move_name(record: GameRecord, move: Move) -> str:
+    """A move as a noun, for what an undo takes back: ``"**alice**'s 7♥ on **C4**"``."""
+    whose = f"{seat_label(record, move.seat)}'s" if move.seat >= 0 else "the table's"
+    kind = move.kind
+    card = card_label(move.card) if move.card else ""
+    if kind == PLAY:
+        space = space_name(move.space or 0)
+        if is_one_eyed(move.card or ""):
+            return f"{whose} {card} that removed the chip on **{space}**"
+        wild = " (wild)" if is_two_eyed(move.card or "") else ""
+        return f"{whose} {card}{wild} on **{space}**"
+    names = {
+        DEAD: f"{whose} dead card {card}",
+        PASS: f"{whose} pass",
+        DRAW: f"{whose} draw",
+        FORFEIT: f"{whose} forfeit of {card}",
+        SKIP: f"{whose} turn that ran out of time",
+        REMOVE: f"{whose} departure",
+        RESIGN: f"{team_label(move.team or 0)}'s resignation",
+        TABLETALK: f"the table-talk penalty on {team_label(move.team or 0)}",
+    }
+    return names.get(kind, f"{whose} move")
+
+
 def _after_leaving(game: Game, seat: int) -> str:
     """Who plays on once ``seat`` left: its team, the other teams, or nobody (the game ended)."""
     team = game.team_of(seat)

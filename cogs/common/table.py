@@ -49,6 +49,7 @@ from .describe import (
     ended_line,
     result_line,
     scoreline,
+    taken_back,
     turn_line,
 )
 
@@ -234,7 +235,8 @@ class Table:
             await self.retire_board(record, ended_line(record))
 
     async def _on_undo(self, event: MoveUndone) -> None:
-        await self.post_board(event.record, "The last move was undone.", game=event.game)
+        headline = f"↩️ Undone: {taken_back(event.record, event.undone)}."
+        await self.post_board(event.record, headline, game=event.game)
 
     async def _on_board_behind(self, event: BoardBehind) -> None:
         record = event.record
