@@ -287,7 +287,7 @@ async def test_an_acceptance_and_a_move_in_flight_together(simcord_env):
     stored = await bot.db.games.load(record.id)
     if isinstance(played, Exception):  # the draw won: the move was told the game is over
         assert stored.status == "finished" and stored.game.winner is None
-        assert "no active game" in str(played)
+        assert str(played) == f"Game #{record.id} has ended."
     else:  # the move won: the acceptance was told the offer lapsed
         assert str(accepted) == LAPSED_TEXT
         assert stored.status == "active" and len(stored.game.moves) == count + 1

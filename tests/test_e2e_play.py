@@ -354,7 +354,7 @@ async def test_unknown_game_and_stale_and_double_clicks(simcord_env):
     )
     await mover.slash(table.channel, "sequence cancel")
     gone = await mover.click(old_board, label="Your hand")
-    assert gone.ephemeral and f"no active game #{record.id}" in gone.response.content
+    assert gone.ephemeral and f"Game #{record.id} has ended." in gone.response.content
 
 
 async def test_another_user_cannot_see_or_use_a_hand(simcord_env):

@@ -27,6 +27,7 @@ from .e2e_helpers import (
     four_player_game,
     make_table,
     open_and_start,
+    play_one,
     seat_actor,
     settle,
     timeouts,
@@ -750,3 +751,30 @@ async def test_a_correction_and_the_rounds_last_report_together(simcord_env, fir
         assert after.name(corrected.winner) == "ann"
         assert pairings(after, 2) == [("ann", "cat"), ("ben", "dan")]
         assert not any(m.content.startswith("✏️") for m in channel.history())
+
+
+async def test_a_change_the_games_last_move_beat_is_told_the_game_ended(simcord_env):
+    """bob's resignation ends the game while alice's cancel, undo request, draw offer and
+    resignation wait for the game: each of hers was told "There is no active game #1.", as
+    if the game had never been. Now each is told it has ended, and nothing of hers is made."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    record = await open_and_start(table)
+    bot = table.bot
+    await play_one(table, record)  # a move to undo
+    ended, *beaten = await asyncio.gather(
+        bot.games.vote_resign(record.id, bob.id),  # alone on his team: the game is over
+        bot.games.cancel(record.id),
+        bot.undo.request(record.id, alice.id),
+        bot.draws.offer(record.id, alice.id),
+        bot.games.vote_resign(record.id, alice.id),
+        return_exceptions=True,
+    )
+    await settle(simcord_env)
+    assert not isinstance(ended, Exception) and ended.outcome.finished
+    assert [str(lost) for lost in beaten] == [f"Game #{record.id} has ended."] * 4
+    assert all(isinstance(lost, UserError) for lost in beaten)
+    stored = await bot.db.games.load(record.id)
+    assert stored.status == "finished" and stored.game.moves == record.game.moves
+    alice_seat = next(i for i, seat in enumerate(record.seats) if seat.user_id == alice.id)
+    assert stored.game.winner == record.game.team_of(alice_seat)

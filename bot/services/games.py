@@ -275,8 +275,10 @@ class GameService:
             record = await self.db.games.load(game_id)
         except NotFoundError:
             raise missing from None
-        if record.status != "active" or self.owns(record.guild_id):
-            raise missing  # over, or ours and so already forgotten: it ended
+        if record.status != "active":  # it ended while the change waited for the game
+            raise UserError(f"Game #{game_id} has ended.")
+        if self.owns(record.guild_id):
+            raise missing  # ours and so already forgotten: it ended
         return record
 
     def for_channel(self, channel_id: int) -> GameRecord:
