@@ -262,7 +262,8 @@ class TableTalk(SequenceCog):
                 )
 
     async def penalty_posted(self, event: RulingMade) -> None:
-        """After an upheld call: tell the offending team to forfeit, with the Forfeit button."""
+        """After an upheld call: tell the offending team's people to forfeit, with the Forfeit
+        button (its computers forfeit by themselves)."""
         outcome = event.outcome
         if outcome is None:
             return
@@ -272,6 +273,9 @@ class TableTalk(SequenceCog):
         owing = [s for s in record.game.settings.seats_of(event.report.team) if owed[s]]
         if not owing:
             await self.bot.table.notice(record, "The penalised team has no cards left to forfeit.")
+            return
+        owing = [s for s in owing if not record.seats[s].is_computer]
+        if not owing:
             return
         if all(owed[seat] == 1 for seat in owing):
             names = ", ".join(seat_label(record, seat, mention=True) for seat in owing)

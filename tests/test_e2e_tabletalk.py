@@ -86,6 +86,34 @@ async def test_a_penalty_pings_only_the_penalised_team_with_what_each_owes(simco
     assert not any(f"<@{p.id}>" in notice for p in green), notice
 
 
+async def test_a_penalty_notice_asks_only_the_people_to_forfeit(simcord_env):
+    """A team of two people and a computer is penalised: the notice told the computer, by
+    name, to press "Forfeit a card", which it never does (it forfeits by itself). Now it
+    addresses the people only; the computer forfeits all the same."""
+    table = await make_table(simcord_env, ["alice", "bob", "carol", "dave"])
+    alice, bob, carol, dave = table.players
+    options = {"tabletalk_stands": True, "teams": 2}
+    lobby = (await alice.slash(table.channel, "sequence new", **options)).response
+    for person, team in ((bob, 0), (carol, 1), (dave, 1)):
+        await person.click(lobby, label="Join")
+        await alice.slash(table.channel, "sequence team", player=person, team=team)
+    for team in (0, 1):
+        await alice.slash(table.channel, "sequence addbot", level="easy", team=team)
+    table.bot.lobbies.new_seed = lambda: 1
+    started = await alice.click(lobby, label="Start")
+    record = table.game()
+    assert record is not None, started.response.content
+    computer = next(
+        s for s in record.game.settings.seats_of(0) if record.seats[s].is_computer
+    )
+    await carol.slash(table.channel, "sequence tabletalk", team=0)
+    notice = table.channel.last_message
+    assert notice.content.startswith(f"🤐 <@{alice.id}>, <@{bob.id}>: each of you forfeits")
+    assert record.seats[computer].name not in notice.content, notice.content
+    await simcord_env.advance_time(60)
+    assert record.game.owed_forfeits[computer] == 0  # it forfeited by itself
+
+
 async def test_report_a_message_and_a_moderator_dismisses_it(simcord_env):
     table, record = await four_player_game(simcord_env)
     game = record.game
