@@ -17,7 +17,7 @@ from .base import SequenceCog, server_id
 from .common.alt_text import replay_alt
 from .common.components import Components
 from .common.custom_ids import Templated
-from .common.describe import counted, team_label
+from .common.describe import counted, shown_name, team_label
 from .common.lookup import cog_of
 from .common.replays import ReplayCache
 from .common.replies import reply, reporting, user_name
@@ -77,6 +77,14 @@ def history_line(entry: HistoryEntry) -> str:
     """One game of a player's history."""
     result = entry.result
     icon = {"won": "🏆 Won", "lost": "❌ Lost", "draw": "🤝 Draw"}[entry.outcome]
+
+    def _who(user_id: int) -> str:
+        """A person's mention; a computer player by name (as the lobby shows it)."""
+        if user_id > 0:
+            return f"<@{user_id}>"
+        name = entry.computers.get(user_id)
+        return f"🤖 {shown_name(name)}" if name else "🤖"
+
     day = discord.utils.format_dt(datetime.fromtimestamp(result.finished_at, tz=UTC), "d")
     partners = f" with {', '.join(_who(u) for u in entry.partners)}" if entry.partners else ""
     against = " and ".join(", ".join(_who(u) for u in team) for team in entry.opponents)
@@ -93,10 +101,6 @@ def history_line(entry: HistoryEntry) -> str:
         f"`#{result.game_id}` {day} · {icon} as {team_label(entry.team)}{partners} vs {against}"
         f" · {rated}"
     )
-
-
-def _who(user_id: int) -> str:
-    return f"<@{user_id}>" if user_id > 0 else "🤖"
 
 
 class LeaderboardButton(

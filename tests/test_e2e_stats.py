@@ -271,3 +271,26 @@ async def test_partners_with_the_same_rating_share_their_place(simcord_env):
     for player, place in [(p, 1) for p in winners] + [(p, 3) for p in losers]:
         embed = (await player.slash(table.channel, "sequence stats")).response.embeds[0]
         assert f"#{place} here" in field(embed, "Rating"), field(embed, "Rating")
+
+
+async def test_history_names_the_computer_players(simcord_env):
+    """alice and a computer lost to two computers: her history showed each computer as a
+    bare 🤖, with no name or level. Now each is named as the lobby and the boards name it."""
+    table = await make_table(simcord_env, ["alice"])
+    (alice,) = table.players
+    lobby = (await alice.slash(table.channel, "sequence new")).response
+    for team in (0, 1, 1):
+        await alice.slash(table.channel, "sequence addbot", level="easy", team=team)
+    await alice.click(lobby, label="Start")
+    record = table.game()
+    await alice.slash(table.channel, "sequence resign")
+    assert record.game.is_over()
+    names = {seat.user_id: seat.name for seat in record.seats if seat.is_computer}
+    partner, *others = (
+        f"🤖 {names[record.seats[s].user_id]}"
+        for team in (0, 1)
+        for s in record.game.settings.seats_of(team)
+        if record.seats[s].is_computer
+    )
+    line = (await alice.slash(table.channel, "sequence history")).response.embeds[0].description
+    assert f"with {partner} vs {', '.join(others)} · unrated" in line, line

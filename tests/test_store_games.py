@@ -18,6 +18,7 @@ from bot.store import (
     Database,
     GameNotActiveError,
     NotFoundError,
+    Seat,
     StaleMoveError,
     StoreError,
 )
@@ -318,3 +319,13 @@ async def test_a_closed_database_says_so(store_location: str | Path) -> None:
     await db.close()
     with pytest.raises(StoreError, match="closed"):
         await db.games.active()
+
+
+async def test_the_computer_players_of_games_are_named_by_their_id(db: Database) -> None:
+    """What /sequence history shows for a computer player, whose results know only its id."""
+    seats = [Seat(100, "ann"), Seat(-1, "Ada (easy bot)", None, "easy")]
+    with_computer = await db.games.create(7, 1, new_game(), seats, {}, None, 1.0)
+    people = await create_game(db, 2)
+    names = await db.games.computer_names([with_computer.id, people.id])
+    assert names == {with_computer.id: {-1: "Ada (easy bot)"}, people.id: {}}
+    assert await db.games.computer_names([]) == {}

@@ -6,7 +6,7 @@ import asyncio
 import logging
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bot.game import Game, GameSettings, Move
@@ -86,6 +86,8 @@ class HistoryEntry:
     partners: list[int]
     opponents: list[list[int]]
     rating_change: float | None
+    #: The names of the game's computer players, by their id in it.
+    computers: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -170,8 +172,12 @@ class StatsService:
         results = await self.db.results.for_user(user_id, guild_id=guild_id)
         book: RatingBook = await self.ratings.book(guild_id)
         changes = _rating_changes(book, user_id)
+        shown = results[-limit:]
+        names = await self.db.games.computer_names(
+            [r.game_id for r in shown if any(u < 0 for team in r.teams for u in team)]
+        )
         entries = []
-        for result in reversed(results[-limit:]):
+        for result in reversed(shown):
             team = result.team_of(user_id) or 0
             entries.append(
                 HistoryEntry(
@@ -181,6 +187,7 @@ class StatsService:
                     partners=[u for u in result.teams[team] if u != user_id],
                     opponents=[m for t, m in enumerate(result.teams) if t != team],
                     rating_change=changes.get(result.game_id),
+                    computers=names.get(result.game_id, {}),
                 )
             )
         return entries, len(results)

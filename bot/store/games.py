@@ -255,6 +255,17 @@ class Games:
             for number, seat, actor, text, created, undone in rows
         ]
 
+    async def computer_names(self, game_ids: list[int]) -> dict[int, dict[int, str]]:
+        """The names of the computer players of games ``game_ids`` (finished ones, say, whose
+        results know them only by id): by game, then by their id in it."""
+        if not game_ids:
+            return {}
+        rows = await self._db.read(_seats_of, game_ids)
+        return {
+            game_id: {s.user_id: s.name for s in seats_from_json(loads(text)) if s.is_computer}
+            for game_id, text in rows
+        }
+
     async def set_board_message(self, game_id: int, message_id: int, move_count: int) -> None:
         """Remember the message that shows the board, and the move count it shows."""
         await self._db.run_alone(
@@ -665,6 +676,11 @@ def _still_plays(record: GameRecord, user_id: int) -> bool:
         seat.user_id == user_id and not record.game.out[index]
         for index, seat in enumerate(record.seats)
     )
+
+
+async def _seats_of(conn: Connection, game_ids: list[int]) -> list[tuple[Any, ...]]:
+    marks = ", ".join("?" * len(game_ids))
+    return await conn.fetchall(f"SELECT id, seats FROM games WHERE id IN ({marks})", game_ids)
 
 
 async def _fetch_log(conn: Connection, game_id: int) -> list[tuple[Any, ...]]:
