@@ -315,6 +315,12 @@ class Lobby(SequenceCog):
     async def kick_computer_choices(
         self, interaction: discord.Interaction[SequenceBot], current: str
     ) -> list[app_commands.Choice[str]]:
+        return await self.computer_choices(interaction, current)
+
+    async def computer_choices(
+        self, interaction: discord.Interaction[SequenceBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The lobby's computer players whose name holds ``current`` (their seat id as value)."""
         lobby = await self.bot.db.lobbies.get_for_channel(interaction.channel_id or 0)
         if lobby is None:
             return []
@@ -325,17 +331,40 @@ class Lobby(SequenceCog):
             if seat.is_computer and wanted in seat.name.casefold()
         ][:25]
 
-    @app_commands.command(name="team", description="Put a player on a team (host only)")
+    @app_commands.command(
+        name="team", description="Put a player or a computer on a team (host only)"
+    )
+    @app_commands.describe(
+        player="The person to move", computer="The computer player to move (pick from the list)"
+    )
     @app_commands.choices(team=TEAM_CHOICES)
     async def team(
-        self, interaction: discord.Interaction[SequenceBot], player: discord.Member, team: int
+        self,
+        interaction: discord.Interaction[SequenceBot],
+        team: int,
+        player: discord.Member | None = None,
+        computer: str | None = None,
     ) -> None:
         async with reporting(interaction):
-            lobby = await self.bot.lobbies.set_team(
-                interaction.channel_id or 0, interaction.user.id, player.id, team
-            )
-            await reply(interaction, f"{player.display_name} now plays for {team_label(team)}.")
+            channel_id, actor_id = interaction.channel_id or 0, interaction.user.id
+            if (player is None) == (computer is None):
+                raise UserError("Name one player, or one computer player, to move.")
+            if computer is not None:
+                lobby, name = await self.bot.lobbies.set_computer_team(
+                    channel_id, actor_id, computer, team
+                )
+            else:
+                assert player is not None
+                lobby = await self.bot.lobbies.set_team(channel_id, actor_id, player.id, team)
+                name = player.display_name
+            await reply(interaction, f"{name} now plays for {team_label(team)}.")
             await self.refresh_message(lobby)
+
+    @team.autocomplete("computer")
+    async def team_computer_choices(
+        self, interaction: discord.Interaction[SequenceBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self.computer_choices(interaction, current)
 
     @app_commands.command(name="addbot", description="Seat a computer player (host only)")
     @app_commands.choices(level=LEVEL_CHOICES)

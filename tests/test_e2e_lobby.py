@@ -395,3 +395,28 @@ async def test_the_lobby_says_a_game_with_a_computer_is_unrated(simcord_env):
     await host.click(lobby, label="Start")
     status = (await guest.slash(table.channel, "sequence status")).response.content
     assert "unrated" in status and table.game().options["rated"] is False
+
+
+async def test_the_host_moves_a_computer_to_another_team(simcord_env):
+    """/sequence team took only a member: to move a computer player the host had to kick it
+    and seat a new one. Now the host picks the computer from the list (or types its name),
+    as /sequence kick does; naming both a player and a computer, or neither, is refused."""
+    table = await make_table(simcord_env, NAMES[:2])
+    host, guest = table.players
+    lobby = (await host.slash(table.channel, "sequence new")).response
+    await guest.click(lobby, label="Join")
+    await host.slash(table.channel, "sequence addbot", level="easy", team=0)
+    choices = await host.autocomplete(table.channel, "sequence team", "computer", "ad")
+    assert [c["name"] for c in choices] == ["Ada (easy bot)"], choices
+    moved = await host.slash(table.channel, "sequence team", computer=choices[0]["value"], team=1)
+    assert moved.ephemeral and moved.response.content == "Ada (easy bot) now plays for 🟢 Green."
+    seated = await table.bot.db.lobbies.get_for_channel(table.channel.id)
+    assert next(s.team for s in seated.seats if s.is_computer) == 1
+    shown = next(m for m in table.channel.history() if m.id == lobby.id).embeds[0]
+    assert "Ada (easy bot)" in next(f.value for f in shown.fields if f.name == "🟢 Green")
+    by_guest = await guest.slash(table.channel, "sequence team", computer="Ada", team=0)
+    assert by_guest.ephemeral and "Only the host" in by_guest.response.content
+    for named in ({"player": guest, "computer": "Ada"}, {}):
+        refused = await host.slash(table.channel, "sequence team", team=0, **named)
+        assert refused.ephemeral and "Name one player, or one computer" in refused.response.content
+    assert await table.bot.db.lobbies.get_for_channel(table.channel.id) == seated

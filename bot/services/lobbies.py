@@ -175,6 +175,16 @@ class LobbyService:
             await self.db.lobbies.save(lobby)
             return lobby
 
+    async def set_computer_team(
+        self, channel_id: int, actor_id: int, name: str, team: int
+    ) -> tuple[LobbyRecord, str]:
+        """The host puts a computer player on a team, by its name as the lobby shows it (or
+        the start of it), or by the seat id the autocomplete offers; the lobby and the name."""
+        lobby = await self.get(channel_id)
+        _require_host(lobby, actor_id, "choose teams")
+        seat = find_computer(lobby, name)
+        return await self.set_team(channel_id, actor_id, seat.user_id, team), seat.name
+
     async def kick(self, channel_id: int, actor_id: int, target_id: int) -> LobbyRecord:
         """The host removes a player or a computer from the lobby."""
         async with self._locks(channel_id):
