@@ -108,16 +108,11 @@ def taken_back(record: GameRecord, moves: tuple[Move, ...]) -> str:
 
     ``"**alice**'s 7♥ on **C4**, and **Turing (easy bot)**'s reply"``
     """
-    by_computer = [m.seat >= 0 and record.seats[m.seat].is_computer for m in moves]
-    people = [m for m, computer in zip(moves, by_computer, strict=True) if not computer]
+    replies = [m for m in moves if m.seat >= 0 and record.seats[m.seat].is_computer]
+    people = [m for m in moves if m not in replies]
     named = [m for m in people if m.kind != DRAW] or people
     text = listed([_move_name(record, move) for move in named])
-    computers = list(
-        dict.fromkeys(
-            seat_label(record, m.seat) for m, computer in zip(moves, by_computer, strict=True)
-            if computer
-        )
-    )
+    computers = list(dict.fromkeys(seat_label(record, m.seat) for m in replies))
     if len(computers) == 1:
         text += f", and {computers[0]}'s reply"
     elif computers:

@@ -269,8 +269,10 @@ class Table:
         content = await self.board_line(record)
         kwargs: dict[str, Any] = {}
         view = self.board_view(record)
-        if live.status == "cancelled":  # cancelled while this board was drawn (or by its
-            content, view = ended_line(live), None  # move: no person is left): no turn is left
+        # Cancelled while this board was drawn, or by its own move (no person is left): no
+        # turn is left to play.
+        if live.status == "cancelled":
+            content, view = ended_line(live), None
         if view is not None:
             kwargs["view"] = view
         # A board that waited (Discord's rate limits) past its turn pings nobody for it.
