@@ -28,6 +28,7 @@ runs many seeds for as long as asked.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import re
@@ -170,6 +171,24 @@ class Soak:
             for number, user in enumerate(self.users)
         ]
         self._error_cursor = env.error_cursor
+        self.on_virtual_time(env.bot)
+
+    def on_virtual_time(self, bot: Any) -> Any:
+        """``bot`` with its timers' sleeps declared to SimCord as waits for time to pass.
+
+        SimCord (3.2.1) also arms each sleep on the wall clock: a settle whose deadline lies
+        past that moment waits for it, lets it fire, and leaves the work it wakes only the rest of
+        its own deadline. A long run then times out in a settle with the bot doing nothing wrong
+        (a 1-minute turn clock under a 60 s settle does so at once). Declared, a sleep ends only
+        when the soak advances time; what a timer then does is settled as before.
+        """
+        env = self.env
+
+        async def sleep(seconds: float) -> None:
+            await env.external_wait(asyncio.sleep(seconds), reason="a timer waits for time")
+
+        bot.scheduler._sleep = sleep
+        return bot
 
     @property
     def bot(self) -> Any:
@@ -543,7 +562,7 @@ class Soak:
     async def do_restart(self) -> None:
         self.note("restart")
         await self.bot.close()  # the old process is gone (its store's thread too)
-        await self.env.restart_bot(self.make_bot())
+        await self.env.restart_bot(self.on_virtual_time(self.make_bot()))
 
     # ------------------------------------------------------------------ liveness
     async def play_out(self, max_moves: int = 800) -> None:

@@ -29,3 +29,29 @@ async def test_a_random_soak_finds_nothing_wrong(simcord_env, bot_settings):
     wrong = [f for f in soak.findings if not f.expected]
     assert not wrong, "\n".join(map(str, wrong))
     assert simcord_env.errors is not None  # seen: every exception was a finding already
+
+
+async def test_the_soak_moves_time_only_when_it_says_so(simcord_env, bot_settings):
+    """SimCord 3.2.1 also arms every virtual sleep on the wall clock: a settle whose deadline
+    lies past that moment waits for it and lets it fire, then gives what it woke only the rest of
+    its own deadline (a turn clock of 1 minute under a 61 s settle: a minute's wait, then a
+    time-out that seemed to hang in the bot). The soak's turn clocks fire when it advances time,
+    before and after a restart."""
+    with LogCapture() as logs:
+        soak = Soak(simcord_env, lambda: create_bot(bot_settings), 7, logs)
+        soak.setup()
+        ann, ben = soak.members[1:3]
+        lobby = (
+            await ann.slash(soak.channels[0], "sequence new", time_limit="1m", on_timeout="skip")
+        ).response
+        await ben.click(lobby, label="Join")
+        await ann.click(lobby, label="Start")
+        (record,) = soak.live_games()
+        await simcord_env.settle(timeout=61)
+        assert record.game.moves == []
+        await soak.do_restart()
+        await simcord_env.settle(timeout=61)
+        (record,) = soak.live_games()
+        assert record.game.moves == []
+        await simcord_env.advance_time(61)
+        assert [m.kind for m in soak.live_games()[0].game.moves] == ["skip"]
