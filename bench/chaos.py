@@ -53,7 +53,9 @@ async def soak(
                     findings = await runner.run(steps, play_out_every=play_out_every)
                     await runner.play_out()
                 except TimeoutError as error:  # SimCord gave up waiting for the bot: the seed ends
-                    runner.find("settle-timeout", str(error).split("\n")[0])
+                    lines = str(error).split("\n")  # the first, and what is stuck on what
+                    stuck = [line.strip() for line in lines if "bot-owned" in line]
+                    runner.find("settle-timeout", "; ".join([lines[0], *stuck]))
                     findings = runner.findings
                 took = time.perf_counter() - started
             await env.bot.close()
