@@ -154,6 +154,9 @@ class Soak:
         self._results: list[Any] = []
         #: Old boards a failure injected into Discord's edit left with their buttons.
         self._excused: set[int] = set()
+        #: Per game, its newest board when a failure injected into Discord left it behind, and
+        #: the move count then: excused until a move that a board shows.
+        self._behind: dict[int, tuple[int, int]] = {}
 
     # ------------------------------------------------------------------ the world
     def setup(self) -> None:
@@ -714,17 +717,27 @@ class Soak:
                 self._excused.update(live)
             elif live:
                 self.find("boards", f"game {record.id}: older boards {live} have buttons")
-            if self._faulted or record.game.is_over():
+            if record.game.is_over():
                 continue
             _, shown, newest = boards[-1]
             moves = record.game.moves
             if shown > len(moves) or any(m.kind not in QUIET for m in moves[shown:]):
-                self.find(
-                    "boards", f"game {record.id}: newest board shows move {shown} of {len(moves)}"
-                )
+                wrong = f"newest board shows move {shown} of {len(moves)}"
             elif not newest.content.startswith(turn_line(record).split(" First forfeit")[0]):
                 # (a table-talk penalty changes no chip and posts no board: the panel says it)
-                self.find("boards", f"game {record.id}: newest board says {newest.content[:80]!r}")
+                wrong = f"newest board says {newest.content[:80]!r}"
+            else:
+                continue
+            if self._faulted:  # Discord refused a board: the next one shows the game again
+                self._behind[record.id] = (newest.id, len(moves))
+                continue
+            refused, count = self._behind.get(record.id, (None, 0))
+            if (
+                refused != newest.id
+                or len(moves) < count  # undone since
+                or any(m.kind not in QUIET for m in moves[count:])
+            ):
+                self.find("boards", f"game {record.id}: {wrong}")
 
 
 def _walk(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

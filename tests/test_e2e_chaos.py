@@ -55,3 +55,30 @@ async def test_the_soak_moves_time_only_when_it_says_so(simcord_env, bot_setting
         assert record.game.moves == []
         await simcord_env.advance_time(61)
         assert [m.kind for m in soak.live_games()[0].game.moves] == ["skip"]
+
+
+async def test_a_board_discord_refused_is_blamed_on_no_later_step(simcord_env, bot_settings):
+    """Discord refuses the board of a move (a 4xx is not retried): the game's newest board
+    stays behind until the next board (or ``/sequence board``, or a restart). A later step that
+    does not touch the game is not a finding (seed 9's step 88 was); the next move's board is
+    checked again."""
+    with LogCapture() as logs:
+        soak = Soak(simcord_env, lambda: create_bot(bot_settings), 7, logs)
+        soak.setup()
+        ann, ben = soak.members[1:3]
+        lobby = (await ann.slash(soak.channels[0], "sequence new")).response
+        await ben.click(lobby, label="Join")
+        await ann.click(lobby, label="Start")
+        (record,) = soak.live_games()
+        simcord_env.inject_error("POST", "/channels/*/messages", status=400)
+        soak._faulted = True  # a step of the soak's, as Soak.step injects a failure
+        assert await soak.legal_move(record)
+        await soak.check()
+        simcord_env.backend.faults.clear()
+        soak._faulted = False
+        await soak.check()  # a step elsewhere
+        assert soak.findings == []
+        assert await soak.legal_move(record)
+        await soak.check()
+    assert soak.findings == []
+    assert "move 2" in soak.channels[0].last_message.embeds[0].title
