@@ -7,7 +7,8 @@ command with plausible or hostile arguments, a click on any button or a choice i
 any message they can see (old boards, old panels, old prompts, DMs), a call of table talk on a
 chat line. Now and then time passes (reminders, time-outs, expiries), the bot restarts, or the
 next request to Discord fails (4xx, 5xx, 429). Often the player to act makes a legal move, so
-games get somewhere.
+games get somewhere; now and then a tournament opens, signs up a few entrants and starts, and
+the players of its matches check in, so that matches are played in their threads.
 
 After each step :meth:`Soak.check` looks for what a player or an admin would call wrong and
 returns it as :class:`Finding` values (it asserts nothing itself):
@@ -59,6 +60,7 @@ LEVELS = ("easy", "medium", "hard")
 #: Seconds time may jump by (a reminder is 10 minutes at the least, a lobby lasts a day).
 JUMPS = (1, 30, 61, 300, 601, 3601, 43201, 86401)
 BOARD_TITLE = re.compile(r"Sequence · game #(\d+) · move (\d+)")
+MENTION = re.compile(r"<@(\d+)>")
 HOSTILE = ["", " ", "x" * 120, "🂡", "<@1>", "@everyone", "10", "J", "ZZ", "-1", "A0", "K11", "💥"]
 #: Requests the bot makes to Discord, for an injected failure.
 FAULT_PATHS = [
@@ -230,6 +232,7 @@ class Soak:
         kinds: list[tuple[str, int]] = [
             ("move", 40 if games else 0),
             ("table", 25 if not games else 3),
+            ("tournament", 4),
             ("slash", 20),
             ("click", 22),
             ("select", 8),
@@ -392,6 +395,76 @@ class Soak:
             await self.act(f"addbot {args}; ", host.slash(place, "sequence addbot", **args))
         if rng.random() < 0.85:
             await self.act("start", host.click(lobby, label="Start"))
+
+    async def do_tournament(self) -> None:
+        """Most often, the players of the matches waiting in their threads check in (the game
+        starts); else a tournament opens in a channel, 2 to 4 entrants (members, or teams of
+        two) sign up, and most often it starts."""
+        rng = self.rng
+        waiting = self.check_ins()
+        if waiting and rng.random() < 0.8:
+            await self.check_in(waiting)
+            return
+        place = rng.choice(self.channels)
+        organiser = rng.choice(self.members)
+        team_size = rng.choice([1, 1, 2])
+        args: dict[str, Any] = {
+            "name": "Cup",
+            "format": rng.choice(["swiss", "round_robin", "elimination"]),
+            "team_size": team_size,
+        }
+        if rng.random() < 0.3:
+            args["time_limit"] = rng.choice(["1m", "10m"])
+        if rng.random() < 0.3:
+            args["show_up"] = rng.choice(["1m", "15m"])
+        opened = await self.act(
+            f"tournament {args} in #{place.name} by {organiser.name}; ",
+            organiser.slash(place, "tournament create", **args),
+        )
+        if opened is None or opened.response is None or opened.ephemeral:
+            return
+        people = rng.sample(self.members, team_size * rng.randint(2, 4))
+        for first in range(0, len(people), team_size):
+            who, *partners = people[first : first + team_size]
+            if partners:
+                await self.act(
+                    f"{who.name} joins with {partners[0].name}; ",
+                    who.slash(place, "tournament join", partner=partners[0]),
+                )
+            else:
+                await self.act(f"{who.name} joins; ", who.click(opened.response, label="Join"))
+        if rng.random() < 0.85:
+            await self.act("start; ", organiser.slash(place, "tournament start"))
+            await self.check_in(self.check_ins())
+
+    def check_ins(self) -> list[tuple[Any, Any, str]]:
+        """(player, match message, custom id) for each player a match message waits for: its
+        first line names the sides, its "Here:" line who checked in."""
+        backend = self.env.backend
+        out = []
+        for place in self.places():
+            for message in list(backend.messages.get(place.id, {}).values()):
+                ids = [
+                    c["custom_id"]
+                    for c in _walk(message.components)
+                    if c.get("custom_id", "").startswith("tour:here:") and not c.get("disabled")
+                ]
+                if not ids:
+                    continue
+                first, *rest = (message.content or "").split("\n")
+                here = " ".join(line for line in rest if line.startswith("Here:"))
+                for user_id in MENTION.findall(first):
+                    player = self.member(int(user_id))
+                    if player is not None and f"<@{user_id}>" not in here:
+                        out.append((player, message, ids[0]))
+        return out
+
+    async def check_in(self, waiting: list[tuple[Any, Any, str]]) -> None:
+        for who, message, custom_id in waiting:
+            await self.act(
+                f"{who.name} is here ({custom_id}); ",
+                who.click(ResponseMessage(self.env, message), custom_id=custom_id),
+            )
 
     def random_member(self) -> Any:
         """Mostly someone seated in a live game, sometimes anyone."""

@@ -19,9 +19,11 @@ def bot_settings(tmp_path) -> Settings:
 
 
 async def test_a_random_soak_finds_nothing_wrong(simcord_env, bot_settings):
+    """Seed 3 plays, among others, two games of three teams, one with computers, and a
+    tournament's match in its thread."""
     with LogCapture() as logs:
         soak = Soak(
-            simcord_env, lambda: create_bot(bot_settings), 7, logs, levels=("easy", "medium")
+            simcord_env, lambda: create_bot(bot_settings), 3, logs, levels=("easy", "medium")
         )
         soak.setup()
         await soak.run(60)
