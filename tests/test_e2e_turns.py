@@ -117,6 +117,30 @@ async def test_time_limit_skip(simcord_env):
     assert record.game.turn == seat and len(timeouts(table)) == 2  # the next player's clock ran too
 
 
+async def test_a_table_where_nobody_plays_a_whole_round_stops_its_clock(simcord_env, bot_settings):
+    """Before: with the skip policy, a table whose players had all gone was skipped turn after
+    turn for ever, a "your turn" ping each time (1,440 a day with a 1-minute limit; the soak's
+    seed 25 spent a settle on one such day). After a whole round of time-outs the clock waits
+    for the player on turn, and says so; their move starts it again."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, time_limit="1m", on_timeout="skip")
+    await simcord_env.advance_time(61)
+    await simcord_env.advance_time(61)
+    assert [m.kind for m in record.game.moves] == ["skip", "skip"]
+    board = table.channel.last_message
+    assert "your turn" in board.content and "Time runs out" not in board.content
+    assert "clock waits" in board.content, board.content
+    await simcord_env.advance_time(HOUR)
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(create_bot(bot_settings))
+    await simcord_env.advance_time(HOUR)
+    record = table.game()
+    assert len(record.game.moves) == 2 and table.channel.last_message.id == board.id
+    await play_one(table, record)
+    await simcord_env.advance_time(61)
+    assert [m.kind for m in record.game.moves][2:] == ["play", "skip"]
+
+
 async def test_a_time_limited_turn_says_when_it_runs_out(simcord_env):
     """With a time limit, the board, /sequence status, the reminder and the turn DM say when
     the turn runs out, as a Discord timestamp each reader sees in their own time zone; a game

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from bot.game import Game
+from bot.game.moves import FORFEIT, SKIP
 from bot.store.timers import TimerRecord
 
 from .options import TableOptions
@@ -46,9 +47,29 @@ def turn_timers(
     if reminder:
         timers.append(TimerRecord(record.id, REMINDER, now + reminder, dict(payload)))
     limit = options.turn_time_limit
-    if limit:
+    if limit and not clock_stopped(game, len(record.seats)):
         timers.append(TimerRecord(record.id, LIMIT, now + limit, dict(payload)))
     return timers
+
+
+def clock_stopped(game: Game, seats: int) -> bool:
+    """True when the last ``seats`` turns all ran out of time (forfeits made for them aside):
+    nobody played a whole round, so the time limit waits for the next move rather than skipping
+    round after round for ever.
+
+    >>> from bot.game import GameSettings, Move
+    >>> game = Game.new(GameSettings.create(2), seed=1)
+    >>> game.moves = [Move(SKIP, 0), Move(FORFEIT, 1, "2C"), Move(SKIP, 1)]
+    >>> clock_stopped(game, 2), clock_stopped(game, 3)
+    (True, False)
+    """
+    skipped = 0
+    for move in reversed(game.moves):
+        if move.kind != FORFEIT:
+            if move.kind != SKIP:
+                break
+            skipped += 1
+    return skipped >= seats
 
 
 def turn_began(record: GameRecord, log: Iterable[LogEntry]) -> float:

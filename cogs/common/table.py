@@ -34,7 +34,7 @@ from bot.services.events import (
 from bot.services.games import FINAL_BOARD
 from bot.services.lobbies import tournament_match
 from bot.services.options import TableOptions
-from bot.services.timing import LIMIT, turn_began
+from bot.services.timing import LIMIT, clock_stopped, turn_began
 from bot.store.errors import NotFoundError
 from bot.store.snapshots import move_count
 from bot.store.timers import TimerRecord
@@ -540,6 +540,8 @@ class Table:
         turn's stored limit, so that every process shows the same moment."""
         if record.game.is_over() or not TableOptions.from_dict(record.options).turn_time_limit:
             return ""
+        if clock_stopped(record.game, len(record.seats)):
+            return " ⏸️ Nobody played a whole round: the clock waits for this move."
         timer = await self.bot.db.timers.get(record.id, LIMIT)
         if timer is None or timer.payload.get("turn") != record.game.turn_number:
             return ""
