@@ -205,17 +205,20 @@ class SequenceBotMixin:
         self._stopping = asyncio.create_task(self.close())
 
     async def close(self) -> None:
-        """Close Discord, then the store."""
+        """Close Discord, then the store (even if closing Discord failed: an open store's
+        thread would keep the process from exiting)."""
         for task in (getattr(self, "_catching_up", None), getattr(self, "_stamping", None)):
             if task is not None:
                 task.cancel()
         self.collector.close()
         self.scheduler.close()
         self.bus.close()
-        await super().close()  # type: ignore[misc]  # the bot class after this mixin has it
-        db = getattr(self, "db", None)
-        if db is not None:
-            await db.close()
+        try:
+            await super().close()  # type: ignore[misc]  # the bot class after this mixin has it
+        finally:
+            db = getattr(self, "db", None)
+            if db is not None:
+                await db.close()
 
 
 class SequenceBot(SequenceBotMixin, commands.Bot):

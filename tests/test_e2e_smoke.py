@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+from discord.ext import commands
+
 from bot.game import space_name
 from bot.game.board import CARD_SPACES
 
@@ -22,3 +25,18 @@ async def test_two_players_start_and_play_one_card(simcord_env):
     assert result.ephemeral
     assert len(record.game.moves) == 1
     assert table.channel.last_message.id != board.id
+
+
+async def test_the_store_closes_even_when_closing_discord_fails(simcord_env, monkeypatch):
+    """Closing the bot closed Discord and then the store: had the first failed, the store's
+    connection (and the thread that keeps the process alive) would have stayed open."""
+    bot = simcord_env.bot
+
+    async def fails(self: object) -> None:
+        raise RuntimeError("closing the gateway failed")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(commands.Bot, "close", fails)
+        with pytest.raises(RuntimeError):
+            await bot.close()
+    assert not await bot.db.alive()
