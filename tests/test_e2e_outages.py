@@ -160,14 +160,9 @@ async def test_a_show_up_deadline_due_during_an_outage_is_applied_once_it_is_ove
     assert (decided.id, decided.status, decided.outcome) == (match.id, "done", "double_forfeit")
 
 
-async def test_a_tournament_step_cut_short_by_an_outage_is_completed_once_it_is_over(
-    simcord_env, outage, monkeypatch
-):
-    """The store fails half way through a tournament's step: the match's result is saved, and
-    the write that ends the tournament (or pairs its next round) is refused. Before, the
-    tournament stayed running with no match to play until the bot restarted."""
-    env = simcord_env
-    channel, _ = await started_cup(env, ["ann", "ben"], show_up="10m")
+def down_at_the_next_tournament_save(env: Any, outage: Any, monkeypatch: Any) -> None:
+    """The store fails just before the next write of a tournament's record (its end, or its
+    next round): what the step saved before that stays saved."""
     tournaments = env.bot.db.tournaments
     save = tournaments.save
 
@@ -177,6 +172,17 @@ async def test_a_tournament_step_cut_short_by_an_outage_is_completed_once_it_is_
         await save(record)
 
     monkeypatch.setattr(tournaments, "save", down_before_the_save)
+
+
+async def test_a_tournament_step_cut_short_by_an_outage_is_completed_once_it_is_over(
+    simcord_env, outage, monkeypatch
+):
+    """The store fails half way through a tournament's step: the match's result is saved, and
+    the write that ends the tournament (or pairs its next round) is refused. Before, the
+    tournament stayed running with no match to play until the bot restarted."""
+    env = simcord_env
+    channel, _ = await started_cup(env, ["ann", "ben"], show_up="10m")
+    down_at_the_next_tournament_save(env, outage, monkeypatch)
     await env.advance_time(10 * 60 + 1)  # the show-up deadline: both forfeit, the cup ends
     await outage.end()
     (match,) = (await snapshot(env.bot, channel)).round_matches(1)
@@ -196,15 +202,7 @@ async def test_a_report_cut_short_by_an_outage_is_completed_once_it_is_over(
     env = simcord_env
     channel, (ann, _) = await started_cup(env, ["ann", "ben"], show_up="1h")
     (match,) = (await snapshot(env.bot, channel)).round_matches(1)
-    tournaments = env.bot.db.tournaments
-    save = tournaments.save
-
-    async def down_before_the_save(record: Any) -> None:
-        monkeypatch.undo()
-        await outage.begin(env.bot)
-        await save(record)
-
-    monkeypatch.setattr(tournaments, "save", down_before_the_save)
+    down_at_the_next_tournament_save(env, outage, monkeypatch)
     answer = await ann.slash(channel, "tournament report", match=match.id, winner=ann)
     assert "cannot reach my database" in answer.response.content
     await outage.end()

@@ -553,10 +553,9 @@ async def test_a_dropped_entrant_never_advances_on_a_bye(simcord_env) -> None:
     assert "🥇" not in final.embeds[0].description, standings_rows(final.embeds[0])
 
 
-async def test_knockout_standings_never_say_an_entrant_still_in_is_out(simcord_env) -> None:
-    """An 8-entrant knockout after its first round: the standings posted in the channel and
-    /tournament standings show the four winners in the semi-finals, not out of them."""
-    env = simcord_env
+async def knockout_after_round_one(env: Any) -> tuple[Any, list[Any]]:
+    """An 8-entrant knockout (ann to hal) whose quarter-finals ann, ben, cat and dan won, as
+    the organiser (ann) reported them: its channel and members."""
     names = ["ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal"]
     channel, members = await started_cup(env, names)
     by_id = {m.id: m for m in members}
@@ -564,6 +563,13 @@ async def test_knockout_standings_never_say_an_entrant_still_in_is_out(simcord_e
     for match in snap.round_matches(1):
         winner = by_id[snap.entrants[match.entrant_a].user_ids[0]]
         await members[0].slash(channel, "tournament report", match=match.id, winner=winner)
+    return channel, members
+
+
+async def test_knockout_standings_never_say_an_entrant_still_in_is_out(simcord_env) -> None:
+    """An 8-entrant knockout after its first round: the standings posted in the channel and
+    /tournament standings show the four winners in the semi-finals, not out of them."""
+    channel, members = await knockout_after_round_one(simcord_env)
     expected = [
         "1. ann · in semi-finals",
         "2. ben · in semi-finals",
@@ -588,14 +594,7 @@ async def test_a_knockout_ended_early_never_says_an_unbeaten_entrant_is_out(simc
     """The organiser ends an 8-entrant knockout during its semi-finals: the final standings
     said the four semi-finalists, who never lost (their semi-finals were called off), were
     "out in semi-finals", as the two losers of a played semi-final are. They reached them."""
-    env = simcord_env
-    names = ["ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal"]
-    channel, members = await started_cup(env, names)
-    by_id = {m.id: m for m in members}
-    snap = await snapshot(env.bot, channel)
-    for match in snap.round_matches(1):
-        winner = by_id[snap.entrants[match.entrant_a].user_ids[0]]
-        await members[0].slash(channel, "tournament report", match=match.id, winner=winner)
+    channel, members = await knockout_after_round_one(simcord_env)
     ended = await members[0].slash(channel, "tournament end")
     assert not ended.ephemeral, ended.response.content
     expected = [
