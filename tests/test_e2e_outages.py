@@ -197,14 +197,16 @@ async def test_a_report_cut_short_by_an_outage_is_completed_once_it_is_over(
 ):
     """The organiser reports the final's result and the store fails half way: the result is
     saved, the write that ends the tournament refused. Before, the tournament stayed running,
-    with no match left to play, until the bot restarted; the game-end and show-up paths
-    already finished such a step once the store answered, the organiser's commands did not."""
+    with no match left to play, until the bot restarted (the game-end and show-up paths
+    already finished such a step once the store answered, the organiser's commands did not),
+    and the organiser was told that nothing was saved."""
     env = simcord_env
     channel, (ann, _) = await started_cup(env, ["ann", "ben"], show_up="1h")
     (match,) = (await snapshot(env.bot, channel)).round_matches(1)
     down_at_the_next_tournament_save(env, outage, monkeypatch)
     answer = await ann.slash(channel, "tournament report", match=match.id, winner=ann)
-    assert "cannot reach my database" in answer.response.content
+    assert answer.ephemeral and "cannot reach my database" in answer.response.content
+    assert "nothing was saved" not in answer.response.content  # the result was
     await outage.end()
     (decided,) = (await snapshot(env.bot, channel)).round_matches(1)
     cup = (await snapshot(env.bot, channel)).tournament

@@ -75,6 +75,14 @@ def match_text(snapshot: Snapshot, match: MatchRecord) -> str:
     return "\n".join(lines)
 
 
+#: An organiser's step the store failed: what it saved goes on by itself once the store answers.
+STEP_CUT_SHORT = (
+    "I cannot reach my database just now. Whatever part of this was saved goes on by itself "
+    "once it answers: look at `/tournament standings` in a minute before trying again; if this "
+    "goes on, tell a server admin."
+)
+
+
 def _void(snapshot: Snapshot, number: int) -> bool:
     """True when every match of a round was called off (the tournament ended before it)."""
     matches = snapshot.round_matches(number)
@@ -207,12 +215,14 @@ class TournamentTables(commands.Cog):
     @contextlib.asynccontextmanager
     async def recovering(self) -> AsyncIterator[None]:
         """Around an organiser's step (a report, a drop, an end): if the store fails half way
-        (the result saved, the next round not paired), the rest is done once it answers."""
+        (the result saved, the next round not paired), the rest is done once it answers, and
+        the organiser is told so rather than that nothing was saved."""
         try:
             yield
-        except OUTAGES:
+        except OUTAGES as error:
+            log.warning("A tournament step found the store unusable: %s", error)
             self.recover_later()
-            raise
+            raise UserError(STEP_CUT_SHORT) from None
 
     async def _recover(self) -> None:
         await self._record_ended_games()
