@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gzip
 import json
 import os
@@ -246,7 +247,7 @@ def main() -> None:
         chosen, db = Path(scratch) / "picked.json", Path(scratch) / "old.db"
         chosen.write_text(json.dumps(picked))
         old("--store", str(chosen), str(db))
-        with sqlite3.connect(db) as conn:
+        with contextlib.closing(sqlite3.connect(db)) as conn, conn:
             dump = "\n".join(conn.iterdump()) + "\n"
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(gzip.compress(dump.encode(), mtime=0))

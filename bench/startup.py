@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -148,9 +149,8 @@ def cached_store(cache: Path, games: int) -> tuple[Path, dict[str, int]]:
 
 def _checkpoint(path: Path) -> None:
     """Fold the WAL into the file, so a copy of the file alone is the whole store."""
-    with sqlite3.connect(path) as conn:
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    conn.close()
 
 
 def copy_store(source: Path, target: Path, *, shift: float = 0.0, tree: Path = ROOT) -> Path:
@@ -160,7 +160,7 @@ def copy_store(source: Path, target: Path, *, shift: float = 0.0, tree: Path = R
     shutil.copyfile(source, target)
     old, unrevised = _old(tree), _unrevised(tree)
     if shift or old or unrevised:
-        with sqlite3.connect(target) as conn:
+        with contextlib.closing(sqlite3.connect(target)) as conn, conn:
             conn.execute("UPDATE timers SET due_at = due_at - ?", (shift,))
             if old:
                 conn.execute("UPDATE snapshots SET state = json_remove(state, '$.log')")
@@ -533,7 +533,7 @@ def child_arm(timers: int, runs: int) -> dict[str, Any]:
 def build_world(env: Any, db_path: str) -> int:
     """Give every game of the store a real channel in SimCord's Discord, in its own guild (the
     store is rewritten to name the channels); the number of channels made."""
-    with sqlite3.connect(db_path) as conn:
+    with contextlib.closing(sqlite3.connect(db_path)) as conn, conn:
         games = conn.execute("SELECT id, guild_id FROM games ORDER BY id").fetchall()
         guilds: dict[int, Any] = {}
         channel_of = []
@@ -544,7 +544,6 @@ def build_world(env: Any, db_path: str) -> int:
             channel = guild.create_text_channel(f"game-{game_id}")
             channel_of.append((channel.id, game_id))
         conn.executemany("UPDATE games SET channel_id = ? WHERE id = ?", channel_of)
-    conn.close()
     return len(channel_of)
 
 

@@ -473,7 +473,7 @@ def test_check_fails_on_a_bad_setting(monkeypatch, capsys):
 def test_check_rejects_a_database_of_another_program(monkeypatch, tmp_path, capsys):
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     other = tmp_path / "other.db"
-    with sqlite3.connect(other) as conn:
+    with contextlib.closing(sqlite3.connect(other)) as conn, conn:
         conn.execute("CREATE TABLE customers (id INTEGER)")
     monkeypatch.setenv("SEQUENCE_DATABASE", str(other))
     assert main(["check"]) == 1

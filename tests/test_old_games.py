@@ -13,6 +13,7 @@ met a changed rule; games this tree stored before the field, revision 2.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gzip
 import json
 import sqlite3
@@ -58,7 +59,7 @@ def restore(path: Path) -> Path:
 def stored(path: Path) -> dict[int, tuple[GameSettings, int, list[Move], dict[str, object]]]:
     """Each game's settings, seed, live moves and snapshot state, read past the store."""
     games = {}
-    with sqlite3.connect(path) as conn:
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
         for game_id, settings, seed, state in conn.execute(
             "SELECT g.id, g.settings, g.seed, s.state FROM games g JOIN snapshots s "
             "ON s.game_id = g.id ORDER BY g.id"
@@ -157,7 +158,8 @@ async def test_an_old_sqlite_file_plays_its_active_game_on_by_its_own_rules(
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     restore(path)
-    with sqlite3.connect(path) as conn:  # the old game is this server's, its seats these members
+    # the old game is this server's, its seats these members
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
         seats, options = conn.execute(
             "SELECT seats, options FROM games WHERE id = ?", (ACTIVE_GAME,)
         ).fetchone()
@@ -197,7 +199,8 @@ async def test_an_old_sqlite_file_plays_its_active_game_on_by_its_own_rules(
     assert game.status == DRAWN and game.termination == Termination.STALEMATE
     assert "Nobody can play on" in table.channel.history()[-1].content
     assert await verify_games(table.bot.db) == len(KINDS)
-    with sqlite3.connect(path) as conn:  # the finished games too, once the bot was ready
+    # the finished games too, once the bot was ready
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
         (unstamped,) = conn.execute(
             "SELECT count(*) FROM games WHERE settings NOT LIKE '%\"rules\"%'"
         ).fetchone()

@@ -160,7 +160,8 @@ async def test_a_game_that_does_not_replay_to_its_snapshot_fails_and_nothing_is_
 ) -> None:
     path = tmp_path / "old.db"
     await filled(path, 3)
-    with sqlite3.connect(path) as conn:  # every game's snapshot holds game 1's state
+    # every game's snapshot holds game 1's state
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
         conn.execute("UPDATE snapshots SET state = (SELECT state FROM snapshots WHERE game_id = 1)")
     source, target = await Database.open(path), await open_database(pg_url)
     try:

@@ -4,6 +4,7 @@ both backends (``store_location`` of conftest), with several processes starting 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from pathlib import Path
 
@@ -35,7 +36,7 @@ async def query(location: str | Path, sql: str) -> list[tuple[object, ...]]:
             return [tuple(row) for row in await conn.fetch(sql)]
         finally:
             await conn.close()
-    with sqlite3.connect(location) as conn:
+    with contextlib.closing(sqlite3.connect(location)) as conn, conn:
         return conn.execute(sql).fetchall()
 
 
