@@ -174,6 +174,16 @@ def down_at_the_next_tournament_save(env: Any, outage: Any, monkeypatch: Any) ->
     monkeypatch.setattr(tournaments, "save", down_before_the_save)
 
 
+async def the_end_follows_the_saved_result(env: Any, channel: Any) -> None:
+    """Once the store answers again: the final's result was saved and the tournament's end
+    was not; a minute later (the recovery's next try), the tournament is finished."""
+    (match,) = (await snapshot(env.bot, channel)).round_matches(1)
+    cup = (await snapshot(env.bot, channel)).tournament
+    assert (match.status, cup.status) == ("done", "running")  # the result saved, not the end
+    await env.advance_time(60)
+    assert (await snapshot(env.bot, channel)).tournament.status == "finished"
+
+
 async def test_a_tournament_step_cut_short_by_an_outage_is_completed_once_it_is_over(
     simcord_env, outage, monkeypatch
 ):
@@ -185,11 +195,7 @@ async def test_a_tournament_step_cut_short_by_an_outage_is_completed_once_it_is_
     down_at_the_next_tournament_save(env, outage, monkeypatch)
     await env.advance_time(10 * 60 + 1)  # the show-up deadline: both forfeit, the cup ends
     await outage.end()
-    (match,) = (await snapshot(env.bot, channel)).round_matches(1)
-    cup = (await snapshot(env.bot, channel)).tournament
-    assert (match.status, cup.status) == ("done", "running")  # the result saved, not the end
-    await env.advance_time(60)
-    assert (await snapshot(env.bot, channel)).tournament.status == "finished"
+    await the_end_follows_the_saved_result(env, channel)
 
 
 async def test_a_report_cut_short_by_an_outage_is_completed_once_it_is_over(
@@ -208,8 +214,4 @@ async def test_a_report_cut_short_by_an_outage_is_completed_once_it_is_over(
     assert answer.ephemeral and "cannot reach my database" in answer.response.content
     assert "nothing was saved" not in answer.response.content  # the result was
     await outage.end()
-    (decided,) = (await snapshot(env.bot, channel)).round_matches(1)
-    cup = (await snapshot(env.bot, channel)).tournament
-    assert (decided.status, cup.status) == ("done", "running")  # the result saved, not the end
-    await env.advance_time(60)
-    assert (await snapshot(env.bot, channel)).tournament.status == "finished"
+    await the_end_follows_the_saved_result(env, channel)

@@ -78,18 +78,24 @@ async def test_a_board_discord_refused_is_posted_once_when_it_answers_again(simc
     assert len(boards(table.channel)) == 2  # the start and this one: posted once
 
 
+async def tries_refused_for_hours(env, method: str, path: str) -> int:
+    """Discord refuses every ``method`` on ``path`` (503) while the computer moves and six
+    hours pass: how many times the bot tried it."""
+    env.inject_error(method, path, status=503, times=None)
+    start = len(env.http_requests)
+    await env.advance_time(PAUSE + 1)
+    for _ in range(12):
+        await env.advance_time(1800)
+    return sum(1 for r in env.http_requests[start:] if r.method == method and r.path == path)
+
+
 async def test_a_board_discord_keeps_refusing_is_tried_less_and_less_often(simcord_env):
     """Discord refuses every post for hours: the board is tried again after a minute, then
     after ever longer waits, then given up (a restart tries again), not once a minute for ever."""
     table, record = await against_a_computer(simcord_env, "medium", seed=3)
     path = f"/channels/{table.channel.id}/messages"
-    simcord_env.inject_error("POST", path, status=503, times=None)
-    start = len(simcord_env.http_requests)
-    await simcord_env.advance_time(PAUSE + 1)
-    for _ in range(12):
-        await simcord_env.advance_time(1800)
-    tries = [r for r in simcord_env.http_requests[start:] if r.method == "POST" and r.path == path]
-    assert len(tries) == 8  # the move's board, then after 1, 2, 4, 8, 16, 32 and 60 minutes
+    tries = await tries_refused_for_hours(simcord_env, "POST", path)
+    assert tries == 8  # the move's board, then after 1, 2, 4, 8, 16, 32 and 60 minutes
     assert len(record.game.moves) == 1
 
 
@@ -282,13 +288,8 @@ async def test_an_older_board_discord_keeps_refusing_to_retire_is_given_up(simco
     table, record = await against_a_computer(simcord_env, "medium", seed=3)
     (first,) = boards(table.channel)
     path = f"/channels/{table.channel.id}/messages/{first.id}"
-    simcord_env.inject_error("PATCH", path, status=503, times=None)
-    start = len(simcord_env.http_requests)
-    await simcord_env.advance_time(PAUSE + 1)
-    for _ in range(12):
-        await simcord_env.advance_time(1800)
-    tries = [r for r in simcord_env.http_requests[start:] if r.method == "PATCH" and r.path == path]
-    assert len(tries) == 8  # at the move, then after 1, 2, 4, 8, 16, 32 and 60 minutes
+    tries = await tries_refused_for_hours(simcord_env, "PATCH", path)
+    assert tries == 8  # at the move, then after 1, 2, 4, 8, 16, 32 and 60 minutes
     assert len(record.game.moves) == 1
     assert await nothing_left_to_retry(table.bot)
 
