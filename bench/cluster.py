@@ -42,7 +42,7 @@ def rss_bytes() -> int:
 
 async def child(url: str, shard_ids: str) -> None:
     """One start-up: open the store (on these shards) and load the active games."""
-    from bot.services.events import EventBus
+    from bot.services.dispatch import Dispatcher
     from bot.services.games import GameService
     from bot.store.location import open_database
     from bot.store.shards import Shards
@@ -52,7 +52,7 @@ async def child(url: str, shard_ids: str) -> None:
     start = time.perf_counter()
     shards = Shards(SHARDS, tuple(int(s) for s in shard_ids.split(","))) if shard_ids else None
     db = await open_database(url, shards=shards)
-    games = GameService(db, time.time, EventBus())
+    games = GameService(db, time.time, Dispatcher(time.time))
     loaded = await games.load_active()
     seconds = time.perf_counter() - start
     gc.collect()

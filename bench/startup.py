@@ -392,7 +392,7 @@ async def child_burst(db_path: str) -> dict[str, Any]:
     import dataclasses
 
     from bot.services.computers import ComputerPlayers
-    from bot.services.events import EventBus, GameEnded, MoveCommitted, ReminderDue, TimedOut
+    from bot.services.events import GameEnded, MoveCommitted, ReminderDue, TimedOut
     from bot.services.games import GameService
     from bot.services.scheduler import Scheduler
     from bot.services.turns import TurnClock
@@ -418,11 +418,21 @@ async def child_burst(db_path: str) -> dict[str, Any]:
 
     counts = {"reminders": 0, "timeouts": 0, "moves": 0, "ended": 0, "boards": 0}
     db = await Database.open(Path(db_path))
-    bus = EventBus()
+    try:  # the outbox's dispatcher
+        from bot.services.dispatch import Dispatcher
+
+        bus: Any = Dispatcher(clock)
+    except ImportError:  # revisions before it: the in-memory bus
+        from bot.services.events import EventBus  # type: ignore[attr-defined]
+
+        bus = EventBus()
     games = GameService(db, clock, bus)
     scheduler = Scheduler(clock)
     turns = TurnClock(db, games, scheduler, clock)
-    ComputerPlayers(games, scheduler, delay=lambda: 0.0, budget_ms=lambda: 20)
+    computers = ComputerPlayers(games, scheduler, delay=lambda: 0.0, budget_ms=lambda: 20)
+    if hasattr(bus, "register"):  # consumers declare what they answer (as bot/app.py wires)
+        bus.register(turns, lane="quick")
+        bus.register(computers, lane="quick")
 
     async def on_move(event: Any) -> None:  # the table: the board and its words
         counts["moves"] += 1

@@ -15,8 +15,8 @@ from bot.collector import StartupCollector
 from bot.config import ConfigError, Settings
 from bot.services.caps import Caps, CapSettings
 from bot.services.computers import ComputerPlayers
+from bot.services.dispatch import Dispatcher
 from bot.services.draws import DrawService
-from bot.services.events import EventBus
 from bot.services.games import GAMES_CHANNEL, GameService
 from bot.services.lobbies import LobbyService
 from bot.services.notify import TurnDMs
@@ -87,7 +87,7 @@ class SequenceBotMixin:
 
     settings: Settings
     db: Database
-    bus: EventBus
+    bus: Dispatcher
     games: GameService
     lobbies: LobbyService
     turn_clock: TurnClock
@@ -113,13 +113,19 @@ class SequenceBotMixin:
         self.table = Table(self)  # type: ignore[arg-type]  # self is the bot: this is its mixin
         self.scheduler = Scheduler(self.clock)
         self.collector = StartupCollector()
-        self.bus = EventBus()
+        self.bus = Dispatcher(self.clock)
         self.limits = RateLimits(self.clock, settings)
 
     async def setup_hook(self) -> None:
         """Open the store, wire the services and their subscribers, resume every game, load
         the cogs and sync the slash commands. This is the one place where consequences are
-        wired to the events the game service publishes."""
+        wired to the events changes write to the outbox.
+
+        The order of the consumers of an event is the order they are registered here:
+        in the ``quick`` lane, the turn clock (a new turn's timers), then the computer players,
+        then the computers' draw offers; in the ``discord`` lane, the table (the board), then
+        each cog's :meth:`~cogs.base.SequenceCog.subscriptions` in :data:`EXTENSIONS` order
+        (turn pings and DMs, draw and undo messages, rulings, then the tournaments)."""
         bot: Any = self
         settings = self.settings
         self.db = await open_database(settings.database_location(), shards=settings.shards())
@@ -143,7 +149,9 @@ class SequenceBotMixin:
         self.draws = DrawService(self.games, timeout=lambda: settings.draw_offer_timeout)
         self.ratings = RatingService(self.db)
         self.turn_dms = TurnDMs(self.db, self.clock)
-        self.table.subscribe(self.bus)
+        for consumer in (self.turn_clock, self.computers, self.draws):
+            self.bus.register(consumer, lane="quick")
+        self.bus.register(self.table)
         self.collector.pause()
         # Once, for games stored before rules revisions: the active ones before they load.
         await self._stamp_rules(active=True)
@@ -153,7 +161,7 @@ class SequenceBotMixin:
         await self.db.listen(GAMES_CHANNEL, self.games.heard)
         for extension in EXTENSIONS:
             await bot.load_extension(extension)
-        # Consequences a crash may have cut short, rebuilt from the store alone.
+        # What a crash (or a process that was down) left undelivered, from the outbox.
         await self.games.reconcile()
         await self.turn_clock.resume()
         await self.table.resume()
@@ -212,7 +220,7 @@ class SequenceBotMixin:
                 task.cancel()
         self.collector.close()
         self.scheduler.close()
-        self.bus.close()
+        await self.bus.close()
         try:
             await super().close()  # type: ignore[misc]  # the bot class after this mixin has it
         finally:

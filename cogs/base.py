@@ -92,8 +92,7 @@ class SequenceCog(commands.Cog):
         self.bot.add_dynamic_items(*self.components)
         if self.board_button is not None:
             self.bot.table.board_buttons.append(self.board_button)
-        for event, handler in self.subscriptions():
-            self.bot.bus.subscribe(event, handler)
+        self.bot.bus.register(self)
 
     async def cog_unload(self) -> None:
         group = self.bot.sequence_group
@@ -103,5 +102,4 @@ class SequenceCog(commands.Cog):
         self.bot.remove_dynamic_items(*self.components)
         if self.board_button is not None and self.board_button in self.bot.table.board_buttons:
             self.bot.table.board_buttons.remove(self.board_button)
-        for event, handler in self.subscriptions():
-            self.bot.bus.unsubscribe(event, handler)
+        self.bot.bus.unregister(self)

@@ -36,7 +36,8 @@ SINCE_MOST = 12
 
 
 def board_link(record: GameRecord) -> str:
-    """A link to the game's latest board (or its channel)."""
+    """A link to the game's latest board (or its channel); ``record`` is the game as served
+    now (an event's copy may name an older board)."""
     base = f"https://discord.com/channels/{record.guild_id}/{record.channel_id}"
     return f"{base}/{record.board_message_id}" if record.board_message_id else base
 
@@ -70,7 +71,7 @@ class Turns(SequenceCog):
         """Nudge the player to move, in the channel and (if they asked) by DM; a player who
         has left the server leaves the game instead. Nothing once the turn has passed (the
         player moved as it fell due): nobody is told it is still their turn."""
-        record, seat = event.record, event.seat
+        record, seat = self.bot.table.live(event.record), event.seat
 
         def passed() -> bool:
             return record.game.turn_number != event.turn
@@ -129,7 +130,7 @@ class Turns(SequenceCog):
         passes."): a notice before it would tell the table twice. A player skipped or stood
         in for who has left the server leaves the game, as at a reminder (a turn may time out
         before any reminder falls due)."""
-        record = event.record
+        record = self.bot.table.live(event.record)
         if event.policy != "skip" or event.forfeits:
             who = seat_label(record, event.seat)
             lines = [f"⌛ {who} ran out of time."]
@@ -143,7 +144,7 @@ class Turns(SequenceCog):
     async def turn_started(self, event: TurnStarted) -> None:
         """Ping the player whose turn it is by DM, if they asked for it, with their hand panel
         drawn for this turn (a click on it after the turn moved on is refused as stale)."""
-        record, game = event.record, event.game
+        record, game = self.bot.table.live(event.record), event.game
         seat = game.turn
         # Played already (the board before it waited for Discord's rate limits): no DM.
         if record.seats[seat].is_computer or record.game.turn_number != game.turn_number:

@@ -17,9 +17,9 @@ import pytest
 
 from bot.game import Game, GameSettings, Move, player_view
 from bot.game.ai import choose_move
+from bot.services.dispatch import Dispatcher
 from bot.services.errors import UserError
 from bot.services.events import (
-    EventBus,
     GameEnded,
     MoveCommitted,
     ReminderDue,
@@ -27,7 +27,7 @@ from bot.services.events import (
     TurnStarted,
     UndoRequestLapsed,
 )
-from bot.services.games import GAMES_CHANNEL, RACE_LOST, STALE, TURN_UNHEARD, GameService
+from bot.services.games import GAMES_CHANNEL, RACE_LOST, STALE, GameService
 from bot.services.scheduler import Scheduler
 from bot.services.timing import LIMIT, REMINDER
 from bot.services.turns import TurnClock
@@ -65,13 +65,13 @@ class Process:
     @classmethod
     async def start(cls, url: str, shard: int) -> Process:
         db = await open_database(url, shards=Shards(2, (shard,)))
-        games = GameService(db, time.time, EventBus())
+        games = GameService(db, time.time, Dispatcher(time.time))
         await games.load_active()
         await db.listen(GAMES_CHANNEL, games.heard)
         return cls(games)
 
     async def close(self) -> None:
-        self.games.bus.close()
+        await self.games.bus.close()
         await self.games.db.close()
 
     async def heard_of(self, count: int) -> None:
@@ -235,16 +235,14 @@ async def test_a_timer_of_a_turn_played_on_another_process_lapses(pg_url: str, k
         user = SEATS[move.seat].user_id
         await zero.games.play(record.id, user, move.card, move.space, expected_turn=0)
         stored = await one.games.db.timers.of_game(record.id)
-        assert sorted((t.kind, t.payload["turn"]) for t in stored) == [
-            (LIMIT, 1),
-            (REMINDER, 1),
-            (TURN_UNHEARD, 1),  # until the owner hears of the move
-        ]
+        assert sorted((t.kind, t.payload["turn"]) for t in stored) == [(LIMIT, 1), (REMINDER, 1)]
+        # Until the owner hears of the move, what it caused waits in the outbox.
+        waiting = await one.games.db.outbox.undelivered(record.id)
+        assert [row.kind for row in waiting] == ["MoveCommitted", "TurnStarted"]
         await clock.fire(TimerRecord(record.id, kind, 2.0, {"turn": 0, "seat": 0}))
         release.set()
         await one.heard_of(1)
-        kept = [t for t in stored if t.kind != TURN_UNHEARD]  # the next turn's, kept
-        assert await one.games.db.timers.of_game(record.id) == kept
+        assert await one.games.db.timers.of_game(record.id) == stored  # the next turn's, kept
         assert not [e for e in one.events if isinstance(e, TimedOut | ReminderDue)]
     finally:
         await zero.close()

@@ -22,7 +22,7 @@ from bot.game import Move, player_view, space_name
 from bot.game.ai import choose_move
 from bot.game.cards import is_jack
 from bot.game.moves import PLAY
-from bot.services.games import RACE_LOST, STALE, TURN_UNHEARD
+from bot.services.games import RACE_LOST, STALE
 from bot.store.errors import StoreError
 from bot.store.location import open_database
 from bot.store.postgres import COUNT_LOCK, SHARD_LOCK
@@ -168,8 +168,9 @@ async def test_a_move_from_a_dm_on_the_other_process(nodes) -> None:
     nxt = seat_actor(table, record, record.game.turn)
     assert nxt is not mover
     await eventually(one, lambda env: "Your turn" in (nxt.user.dm_channel.last_message.content))
-    # heard live: the mark kept for an owner that is down is gone (no second DM at a restart)
-    assert await one.run(lambda env: env.bot.db.timers.get(record.id, TURN_UNHEARD)) is None
+    # heard live: nothing of it is left undelivered in the outbox (no second DM at a restart)
+    await one.run(lambda env: env.bot.bus.idle())
+    assert await one.run(lambda env: env.bot.db.outbox.undelivered(record.id)) == []
     log = await one.run(lambda env: env.bot.db.games.log(record.id))
     assert [(e.number, e.move.card) for e in log] == [(0, card)]  # made once
     await asyncio.sleep(0.3)
@@ -392,7 +393,8 @@ async def test_a_turn_begun_from_a_dm_while_its_owner_is_down_is_announced_at_it
     await asyncio.sleep(0.3)
     await eventually(one, lambda env: True)
     assert turn_dms() == before + 1
-    assert await one.run(lambda env: env.bot.db.timers.get(record.id, TURN_UNHEARD)) is None
+    await one.run(lambda env: env.bot.bus.idle())
+    assert await one.run(lambda env: env.bot.db.outbox.undelivered(record.id)) == []
 
 
 async def test_a_process_on_a_shard_another_runs_is_refused_at_start(nodes, pg_url, tmp_path):

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from bot.game import player_view
 from bot.game.ai import NoMoveError, choose_move
 
+from .dispatch import Subscriptions
 from .draws import open_offer
 from .errors import UserError
 from .events import (
@@ -76,11 +77,18 @@ class ComputerPlayers:
         #: Games with a computer move scheduled or under way; woken meanwhile: in ``_again``.
         self._busy: set[int] = set()
         self._again: set[int] = set()
-        for kind in (TurnStarted, MoveCommitted):
-            games.bus.subscribe(kind, self._wake_on)
+
+    def subscriptions(self) -> Subscriptions:
+        """A turn or a move wakes the game's computers; an answer to what they held their
+        move for (an undo, a draw offer) wakes them sooner; a time-out may hand them a turn."""
+        subscriptions: Subscriptions = [
+            (TurnStarted, self._wake_on),
+            (MoveCommitted, self._wake_on),
+        ]
         for answer in (MoveUndone, UndoRefused, DrawOfferClosed):  # answered: move on now
-            games.bus.subscribe(answer, self._wake_sooner_on)
-        games.bus.subscribe(TimedOut, self._on_timeout)
+            subscriptions.append((answer, self._wake_sooner_on))
+        subscriptions.append((TimedOut, self._on_timeout))
+        return subscriptions
 
     def resume(self) -> None:
         """At start-up: every game whose computer has something to do gets its move."""

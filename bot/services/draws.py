@@ -25,6 +25,7 @@ from bot.game.ai import accepts_draw, offers_draw
 from bot.game.moves import AGREE_DRAW
 from bot.store.votes import DRAW, DRAW_COOLDOWN, TeamVote
 
+from .dispatch import Subscriptions
 from .errors import UserError
 from .events import DrawOfferClosed, DrawOffered, MoveCommitted
 from .games import Draft, GameService, seat_of
@@ -74,7 +75,10 @@ class DrawService:
     def __init__(self, games: GameService, *, timeout: Callable[[], float]) -> None:
         self.games = games
         self.timeout = timeout
-        games.bus.subscribe(MoveCommitted, self._after_move)
+
+    def subscriptions(self) -> Subscriptions:
+        """After a move, a computer team may offer a draw."""
+        return [(MoveCommitted, self._after_move)]
 
     async def offer(self, game_id: int, user_id: int) -> DrawState:
         """A player offers a draw for their team; computer teams answer at once."""

@@ -1,19 +1,14 @@
-"""What happened to a game, published by the game service after each commit.
+"""What happened to a game: the events a change writes to the outbox with its commit.
 
-Subscribers (the table that posts boards, the turn clock, computer players, tournaments) are
-wired once at start-up. Events of one game reach them in the order they were committed: each
-game has its own queue, drained by one task, so the board of move 12 is never posted after the
-board of move 13. A failing subscriber is logged and never stops the others.
+Each event carries the table as that change committed it (``record``: a copy, with its own
+game, options and votes; never the live record, which later changes replace). The dispatcher
+(:mod:`.dispatch`) delivers them to their consumers; the stored form is :mod:`.event_codec`'s.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from collections import defaultdict, deque
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from bot.game import Game, Move
@@ -22,15 +17,14 @@ if TYPE_CHECKING:
     from bot.store.timers import TimerRecord
     from bot.store.votes import TeamVote
 
-log = logging.getLogger(__name__)
-
 
 @dataclass(frozen=True)
 class MoveOutcome:
     """What a committed change did to the game: the moves, in order, and the game after them.
 
     ``game`` is the committed game itself; it is never changed afterwards (the next change works
-    on a copy), so a subscriber that runs late still sees the game as this change left it.
+    on a copy), so a subscriber that runs late still sees the game as this change left it;
+    ``record`` is the table as committed (a copy).
     """
 
     record: GameRecord
@@ -155,9 +149,10 @@ class UndoRequestLapsed(GameEvent):
 
 @dataclass(frozen=True)
 class BoardBehind(GameEvent):
-    """At start-up, or when the bot's permissions in a server changed: the latest posted board
-    shows an earlier move than the game (a crash or a Discord error came between a change and
-    its board); ``shown`` is the move count it shows (None: no board was posted)."""
+    """The latest posted board shows an earlier move than the game: Discord refused the board
+    of a later move (the table's retry, a server whose permissions changed, a start-up after
+    such a refusal). Not stored: it follows no change. ``shown`` is the move count the board
+    shows (None: no board was posted)."""
 
     shown: int | None = field(kw_only=True)
 
@@ -169,67 +164,3 @@ class GameEnded(GameEvent):
 
     cancelled: bool = False
     unattended: bool = False
-
-
-E = TypeVar("E", bound=GameEvent)
-Handler = Callable[[Any], Awaitable[None]]
-
-
-class EventBus:
-    """Typed publish and subscribe, in commit order per game."""
-
-    def __init__(self) -> None:
-        self._handlers: dict[type[GameEvent], list[Handler]] = defaultdict(list)
-        self._queues: dict[int, deque[GameEvent]] = {}
-        self._workers: dict[int, asyncio.Task[None]] = {}
-
-    def subscribe(self, kind: type[E], handler: Callable[[E], Awaitable[None]]) -> None:
-        """Call ``handler`` with every event of ``kind`` (and of its subclasses)."""
-        self._handlers[kind].append(handler)
-
-    def unsubscribe(self, kind: type[E], handler: Callable[[E], Awaitable[None]]) -> None:
-        """Stop calling ``handler`` (a cog being unloaded)."""
-        handlers = self._handlers.get(kind, [])
-        if handler in handlers:
-            handlers.remove(handler)
-
-    def publish(self, *events: GameEvent) -> None:
-        """Queue ``events`` for their subscribers (called after the commit, never before)."""
-        for event in events:
-            queue = self._queues.setdefault(event.game_id, deque())
-            queue.append(event)
-            if event.game_id not in self._workers:
-                self._workers[event.game_id] = asyncio.create_task(self._drain(event.game_id))
-
-    async def idle(self) -> None:
-        """Wait until every queued event was handled (tests, shutdown)."""
-        while self._workers:
-            await asyncio.gather(*self._workers.values(), return_exceptions=True)
-
-    def close(self) -> None:
-        """Drop what is queued and stop the workers."""
-        for task in self._workers.values():
-            task.cancel()
-        self._workers.clear()
-        self._queues.clear()
-
-    async def _drain(self, game_id: int) -> None:
-        queue = self._queues[game_id]
-        try:
-            while queue:
-                event = queue.popleft()
-                for kind, handlers in list(self._handlers.items()):
-                    if isinstance(event, kind):
-                        for handler in list(handlers):
-                            await self._call(handler, event)
-        finally:
-            self._workers.pop(game_id, None)
-            if not queue:
-                self._queues.pop(game_id, None)
-
-    @staticmethod
-    async def _call(handler: Handler, event: GameEvent) -> None:
-        try:
-            await handler(event)
-        except Exception:
-            log.exception("A subscriber of %s failed", type(event).__name__)

@@ -18,7 +18,7 @@ import contextlib
 import copy
 import dataclasses
 import logging
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -29,27 +29,26 @@ from bot.game.sequences import Option
 from bot.store.errors import GameNotActiveError, NotFoundError, StaleMoveError
 from bot.store.snapshots import move_count
 from bot.store.timers import RETIRE, TimerRecord
-from bot.store.votes import DRAW, TeamVote
 from bot.store.votes import RESIGN as RESIGN_VOTE
+from bot.store.votes import TeamVote
 
+from .dispatch import Dispatcher
 from .errors import UserError
 from .events import (
     BoardBehind,
-    DrawOfferClosed,
-    EventBus,
     GameEnded,
     GameEvent,
     GameStarted,
     MoveCommitted,
     MoveOutcome,
     MoveUndone,
+    RulingMade,
     TurnStarted,
-    UndoRequestLapsed,
 )
 from .locks import KeyedLocks
 from .options import TableOptions
 from .timing import turn_timers
-from .votes import LAPSED, UNDO_REQUEST, settle_votes
+from .votes import settle_votes
 
 if TYPE_CHECKING:
     from bot.store.database import Database
@@ -69,9 +68,8 @@ GAMES_CHANNEL = "sequence_games"
 
 #: The stored timer of a finished game's final board that Discord refused (see the table).
 FINAL_BOARD = "final_board"
-#: The stored mark of a turn that another process's change began: its owner, who may be down,
-#: announces it (the turn's DM) at start-up unless it heard of the change live.
-TURN_UNHEARD = "turn_unheard"
+#: Games that ended lately, still looked up by the consumers of their last events.
+_ENDED_KEPT = 512
 
 T = TypeVar("T")
 
@@ -130,7 +128,9 @@ class Draft:
         #: The change left no person playing, and so cancels the game with it.
         self.unattended = False
         self.writes: list[Callable[[], Awaitable[object]]] = []
+        #: The events of the change (the work's, then the commit's), and their outbox ids.
         self.events: list[GameEvent] = []
+        self.event_ids: list[int | None] = []
         self.outcome: MoveOutcome | None = None
 
     def push(self, move: Move, actor_id: int | None) -> None:
@@ -163,6 +163,7 @@ class Draft:
             or self.undone
             or self.cancelled
             or self.writes
+            or self.events
             or self.options != self.record.options
             or self.votes != self.record.votes
         )
@@ -174,17 +175,20 @@ class GameService:
     In a cluster (``SHARD_IDS``) a process serves the games of its shards' guilds. A change to
     another process's game (a move made from a DM, which reaches shard 0's process) is made on
     a copy loaded from the store, guarded by the move number like any other, and the owner is
-    told in the same transaction (``NOTIFY``); the owner reloads the game from the store and
-    publishes what happened (:meth:`heard`), so it posts the board and runs the next turn.
+    told in the same transaction (``NOTIFY``); the owner takes the stored game in and delivers
+    the events that change wrote to the outbox (:meth:`heard`), so it posts the board and runs
+    the next turn.
     """
 
     def __init__(
-        self, db: Database, clock: Callable[[], float], bus: EventBus | None = None
+        self, db: Database, clock: Callable[[], float], bus: Dispatcher | None = None
     ) -> None:
         self.db = db
         self.clock = clock
-        self.bus = bus or EventBus()
+        self.bus = bus or Dispatcher(clock)
+        self.bus.db = db
         self.records: dict[int, GameRecord] = {}
+        self._ended: OrderedDict[int, GameRecord] = OrderedDict()
         self._by_channel: dict[int, int] = {}
         self._by_player: defaultdict[int, set[int]] = defaultdict(set)
         self.locks = KeyedLocks()
@@ -198,26 +202,47 @@ class GameService:
         return list(self.records.values())
 
     async def reconcile(self) -> None:
-        """At start-up: a game whose final move was saved but not its end is finished now
-        (status, result row), and its end is published like any other; a game whose latest
-        board shows an earlier move is published as :class:`BoardBehind`."""
+        """At start-up: the events a crash (or a process that was down) left undelivered are
+        delivered, in order; a game of an older release whose final move was saved but not its
+        end is finished now; a board Discord refused before the restart is posted
+        (:class:`BoardBehind`, after the recovered events: a board they post is not posted
+        twice). Delivered events of long ago are pruned."""
+        await self.bus.recover(self.stored)
         for record in [r for r in self.records.values() if r.game.is_over()]:
             log.warning("Game %d ended before a restart; recording its end now", record.id)
             await self.change(record.id, _nothing)
         self.boards_behind(self.records.values())
-        await self._turns_unheard()
+        pruned = await self.bus.prune()
+        if pruned:
+            log.info("Pruned %d delivered event(s)", pruned)
 
-    async def _turns_unheard(self) -> None:
-        """At start-up: a turn that another process's change began while this one was down is
-        published as :class:`TurnStarted` (its DM), once; a computer's turn resumes anyway."""
-        for mark in await self.db.timers.all(TURN_UNHEARD):
-            await self.db.timers.clear(mark.game_id, TURN_UNHEARD)
-            record = self.records.get(mark.game_id)
-            if record is None or mark.payload.get("turn") != record.game.turn_number:
-                continue  # the game moved on (or ended) since
-            if not record.seats[record.game.turn].is_computer:
-                timers = await self.db.timers.of_game(record.id)
-                self.bus.publish(TurnStarted(record, game=record.game, timers=tuple(timers)))
+    async def stored(self, game_id: int) -> GameRecord | None:
+        """A game as the store holds it, for the delivery of its events: ours in memory, an
+        ended one loaded (and kept a while for its consumers); None if it is not ours."""
+        record = self.live(game_id)
+        if record is not None:
+            return record
+        try:
+            record = await self.db.games.load(game_id)
+        except NotFoundError:
+            return None
+        if not self.owns(record.guild_id):
+            return None
+        if record.status == "active":
+            self.add(record)
+        else:
+            self._keep_ended(record)
+        return record
+
+    def live(self, game_id: int) -> GameRecord | None:
+        """The game as this process serves it now (one that ended lately too): what its
+        latest board shows, where its events' consumers read it rather than the event's copy."""
+        return self.records.get(game_id) or self._ended.get(game_id)
+
+    def _keep_ended(self, record: GameRecord) -> None:
+        self._ended[record.id] = record
+        while len(self._ended) > _ENDED_KEPT:
+            self._ended.popitem(last=False)
 
     def boards_behind(self, records: Iterable[GameRecord]) -> None:
         """Publish :class:`BoardBehind` for each of ``records`` whose latest board shows an
@@ -240,6 +265,7 @@ class GameService:
 
     def _forget(self, record: GameRecord) -> None:
         self.records.pop(record.id, None)
+        self._keep_ended(record)
         if self._by_channel.get(record.channel_id) == record.id:
             del self._by_channel[record.channel_id]
         for seat in record.seats:
@@ -370,14 +396,15 @@ class GameService:
             settle_votes(draft)
             if draft.changed or draft.game.is_over():
                 await self._commit(draft, foreign=foreign, held=expected_turn is not None)
-        if not foreign:  # the owner publishes, once it hears of the change
-            self.bus.publish(*draft.events)
+        if not foreign:  # the owner delivers, once it hears of the change
+            self.bus.deliver(zip(draft.event_ids, draft.events, strict=True))
         return result, draft
 
     async def _commit(self, draft: Draft, *, foreign: bool = False, held: bool = False) -> None:
-        """Write the draft in one transaction. ``held``: the change was made for the current
-        turn, so even one that writes no move (a reminder, a time-out) is refused if another
-        process moved the game on in the store meanwhile."""
+        """Write the draft, and the events it causes (the outbox), in one transaction.
+        ``held``: the change was made for the current turn, so even one that writes no move (a
+        reminder, a time-out) is refused if another process moved the game on in the store
+        meanwhile."""
         record, game, now = draft.record, draft.game, draft.now
         before = record.game
         finished = game.is_over() and record.status == "active" and not draft.cancelled
@@ -388,6 +415,7 @@ class GameService:
         )
         table = TableOptions.from_dict(draft.options)
         timers = turn_timers(record, game, table, now) if new_turn else []
+        events = self._events(draft, finished=finished, new_turn=new_turn, timers=timers)
         live = len(before.moves)
         try:
             async with self.db.transaction():
@@ -410,21 +438,18 @@ class GameService:
                 elif finished:
                     await self.db.games.finish(record.id, "finished", now=now)
                     await self._record_result(record, game, table, now)
-                    if foreign:  # the owner may be down: it posts the final board at start-up
-                        await self.db.timers.set(record.id, FINAL_BOARD, now, {})
                 elif new_turn:
                     await self.db.timers.replace(record.id, timers)
-                    if foreign:  # the owner may be down: it announces the turn at start-up
-                        mark = {"turn": game.turn_number}
-                        await self.db.timers.set(record.id, TURN_UNHEARD, now, mark)
+                ids = await self.bus.record(events, now)
                 if foreign:  # delivered to the owner at the commit, never on a rollback
                     await self.db.notify(GAMES_CHANNEL, str(record.id))
         except (StaleMoveError, GameNotActiveError):
             # Another process moved first (perhaps ending the game): serve the stored game from
-            # now on, and publish what it did (the owner's board, timers and computers follow).
+            # now on, and deliver what its change caused (the board, timers and computers).
             log.warning("Game %d moved on in the store before this change", record.id)
             if not foreign:
-                self.bus.publish(*await self._reload(record))
+                await self._take_in(record)
+                await self.bus.recover(self.stored, record.id)
             raise UserError(RACE_LOST) from None
         # Committed: only now does anyone see the change (a game no move changed stays as it
         # was: a reminder or a vote swaps in no copy).
@@ -432,27 +457,53 @@ class GameService:
             record.game = game
         record.options = draft.options
         record.votes = draft.votes
-        if draft.moves:
-            draft.outcome = MoveOutcome(
-                record=record,
-                game=game,
-                moves=tuple(move for move, _ in draft.moves),
-                new_sequences=tuple(game.sequences[len(before.sequences) :]),
-                turn_passed=game.turn_number != before.turn_number,
-                unattended=draft.unattended,
-            )
-            draft.events.append(MoveCommitted(record, outcome=draft.outcome))
-        if draft.undone:
-            draft.events.append(MoveUndone(record, undone=draft.undone, game=game))
-        if new_turn:
-            draft.events.append(TurnStarted(record, game=game, timers=tuple(timers)))
+        draft.events, draft.event_ids = events, ids
         if draft.cancelled or finished:
             record.status = "cancelled" if draft.cancelled else "finished"
             record.finished_at = now
             self._forget(record)
-            draft.events.append(
-                GameEnded(record, cancelled=draft.cancelled, unattended=draft.unattended)
+
+    def _events(
+        self, draft: Draft, *, finished: bool, new_turn: bool, timers: list[TimerRecord]
+    ) -> list[GameEvent]:
+        """The events of a change about to commit, each with the table as committed (a copy):
+        the work's own, then the moves, the undo, the new turn and the end."""
+        record, game, now = draft.record, draft.game, draft.now
+        ended = draft.cancelled or finished
+        committed = dataclasses.replace(
+            record,
+            game=game if draft.moves or draft.undone else record.game,
+            options=copy.deepcopy(draft.options),
+            votes=dict(draft.votes),
+            seats=list(record.seats),
+            status=("cancelled" if draft.cancelled else "finished") if ended else record.status,
+            finished_at=now if ended else record.finished_at,
+        )
+        if draft.moves:
+            draft.outcome = MoveOutcome(
+                record=committed,
+                game=game,
+                moves=tuple(move for move, _ in draft.moves),
+                new_sequences=tuple(game.sequences[len(record.game.sequences) :]),
+                turn_passed=game.turn_number != record.game.turn_number,
+                unattended=draft.unattended,
             )
+        events: list[GameEvent] = []
+        for event in draft.events:
+            if isinstance(event, RulingMade) and event.outcome is None:
+                event = dataclasses.replace(event, outcome=draft.outcome)
+            events.append(dataclasses.replace(event, record=committed))
+        if draft.outcome is not None:
+            events.append(MoveCommitted(committed, outcome=draft.outcome))
+        if draft.undone:
+            events.append(MoveUndone(committed, undone=draft.undone, game=game))
+        if new_turn:
+            events.append(TurnStarted(committed, game=game, timers=tuple(timers)))
+        if ended:
+            events.append(
+                GameEnded(committed, cancelled=draft.cancelled, unattended=draft.unattended)
+            )
+        return events
 
     async def _record_result(
         self, record: GameRecord, game: Game, options: TableOptions, now: float
@@ -481,7 +532,8 @@ class GameService:
     def heard(self, payload: str) -> None:
         """A notification on :data:`GAMES_CHANNEL`: another process changed game ``payload``
         (an empty payload: the listener reconnected, any game may have moved). Each game of
-        ours that moved is reloaded from the store and its events published."""
+        ours that moved is taken in from the store, and the events its changes wrote are
+        delivered."""
         if payload and not payload.isdigit():
             return
         ids = [int(payload)] if payload else list(self.records)
@@ -492,69 +544,44 @@ class GameService:
                 task.add_done_callback(self._catching_up.discard)
 
     async def catch_up(self, game_id: int) -> None:
-        """Reload one of our games from the store and publish what other processes did."""
+        """Take one of our games in from the store and deliver what other processes did."""
         async with self.locks(game_id):
             record = self.records.get(game_id)
             if record is None:
                 return
             try:
-                events = await self._reload(record)
+                await self._take_in(record)
+                await self.bus.recover(self.stored, game_id)
             except Exception:
                 log.exception("Game %d could not be reloaded from the store", game_id)
-                return
-        self.bus.publish(*events)
 
-    async def _reload(self, record: GameRecord) -> list[GameEvent]:
-        """Under the game's lock: take the stored game in, and the events that lead there."""
+    async def _take_in(self, record: GameRecord) -> None:
+        """Under the game's lock: serve the game as the store holds it (another process
+        changed it); the events of that change come from the outbox."""
         stored = await self.db.games.load(record.id)
-        before, game = record.game, stored.game
-        if game.moves == before.moves and stored.status == record.status:
-            return []
-        request = record.options.get(UNDO_REQUEST)
-        record.game, record.options = game, stored.options
-        events: list[GameEvent] = [
-            DrawOfferClosed(record, offer=vote, status=LAPSED)
-            for key, vote in record.votes.items()
-            if vote.kind == DRAW and key not in stored.votes
-        ]
-        if request and stored.options.get(UNDO_REQUEST) != request:
-            events.append(UndoRequestLapsed(record, message_id=request.get("message")))
-        record.votes = stored.votes
-        extends = game.moves[: len(before.moves)] == before.moves
-        unattended = stored.status == "cancelled" and nobody_playing(record, game)
-        if extends and len(game.moves) > len(before.moves):
-            outcome = MoveOutcome(
-                record=record,
-                game=game,
-                moves=tuple(game.moves[len(before.moves) :]),
-                new_sequences=tuple(game.sequences[len(before.sequences) :]),
-                turn_passed=game.turn_number != before.turn_number,
-                unattended=unattended,
-            )
-            events.append(MoveCommitted(record, outcome=outcome))
-        elif not extends:
-            shared = zip(before.moves, game.moves, strict=False)
-            kept = next((i for i, (a, b) in enumerate(shared) if a != b), len(game.moves))
-            events.append(MoveUndone(record, undone=tuple(before.moves[kept:]), game=game))
+        record.game, record.options, record.votes = stored.game, stored.options, stored.votes
         if stored.status != "active":
             record.status, record.finished_at = stored.status, stored.finished_at
             self._forget(record)
-            cancelled = stored.status == "cancelled"
-            events.append(GameEnded(record, cancelled=cancelled, unattended=unattended))
-        elif game.turn_number != before.turn_number or not extends:
-            await self.db.timers.clear(record.id, TURN_UNHEARD)  # heard: announced below
-            timers = tuple(await self.db.timers.of_game(record.id))
-            events.append(TurnStarted(record, game=game, timers=timers))
-        return events
 
     # ------------------------------------------------------------------ starting
-    def started(self, record: GameRecord, timers: list[TimerRecord]) -> None:
-        """A game was just created (with its first turn's timers) from a lobby: serve it."""
+    async def begin(
+        self, record: GameRecord, timers: list[TimerRecord]
+    ) -> list[tuple[int | None, GameEvent]]:
+        """In the transaction that creates a game from a lobby: write its first events (the
+        game started, its first turn) to the outbox; hand them to :meth:`started`."""
+        committed = dataclasses.replace(record, seats=list(record.seats))
+        events: list[GameEvent] = [
+            GameStarted(committed),
+            TurnStarted(committed, game=record.game, timers=tuple(timers)),
+        ]
+        ids = await self.bus.record(events, record.created_at)
+        return list(zip(ids, events, strict=True))
+
+    def started(self, record: GameRecord, events: list[tuple[int | None, GameEvent]]) -> None:
+        """A game was just created from a lobby (committed with ``events``): serve it."""
         self.add(record)
-        self.bus.publish(
-            GameStarted(record),
-            TurnStarted(record, game=record.game, timers=tuple(timers)),
-        )
+        self.bus.deliver(events)
 
     # ------------------------------------------------------------------ moves
     async def apply(

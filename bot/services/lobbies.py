@@ -304,10 +304,11 @@ class LobbyService:
                     )
                     timers = turn_timers(record, game, TableOptions.from_dict(record.options), now)
                     await self.db.timers.replace(record.id, timers)
+                    events = [] if self.games is None else await self.games.begin(record, timers)
             except NotFoundError:  # closed meanwhile (a tournament decided its match)
                 raise UserError("This lobby is closed.") from None
             if self.games is not None:
-                self.games.started(record, timers)
+                self.games.started(record, events)
             return record
 
 

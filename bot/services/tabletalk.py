@@ -137,13 +137,14 @@ class TableTalkService:
             draft.write(
                 partial(self.db.tabletalk.resolve, report_id, status, draft.now, actor_id)
             )
-            return dataclasses.replace(
+            resolved = dataclasses.replace(
                 report, status=status, resolved_at=draft.now, resolved_by=actor_id
             )
+            # The penalty's outcome, if upheld, joins it at the commit.
+            draft.events.append(RulingMade(draft.record, report=resolved, ruled_by=actor_id))
+            return resolved
 
         resolved, draft = await self.games.change(found.game_id, work)
-        ruling = RulingMade(draft.record, report=resolved, ruled_by=actor_id, outcome=draft.outcome)
-        self.games.bus.publish(ruling)
         return resolved, draft.outcome
 
     async def close_unruled(self, game_id: int) -> list[ReportRecord]:

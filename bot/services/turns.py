@@ -13,6 +13,7 @@ from bot.game import Move
 from bot.game.moves import FORFEIT, REMOVE, SKIP
 from bot.store.timers import TimerRecord
 
+from .dispatch import Subscriptions
 from .errors import UserError
 from .events import GameEnded, ReminderDue, TimedOut, TurnStarted
 from .games import Draft, GameService
@@ -44,8 +45,10 @@ class TurnClock:
         self.games = games
         self.scheduler = scheduler
         self.clock = clock
-        games.bus.subscribe(TurnStarted, self._on_turn)
-        games.bus.subscribe(GameEnded, self._on_end)
+
+    def subscriptions(self) -> Subscriptions:
+        """A new turn arms its timers; the end of a game drops them."""
+        return [(TurnStarted, self._on_turn), (GameEnded, self._on_end)]
 
     async def resume(self) -> None:
         """At start-up: schedule every stored timer; rebuild those a crash did not store."""

@@ -10,6 +10,7 @@ from typing import Concatenate, ParamSpec, Self, TypeVar
 from .connection import Connection
 from .games import Games
 from .lobbies import Lobbies
+from .outbox import Outbox
 from .prefs import Prefs
 from .results import Results
 from .shards import Shards, condition
@@ -43,6 +44,7 @@ class Store:
         self.tabletalk = TableTalk(self)
         self.tournaments = Tournaments(self)
         self.votes = Votes(self)
+        self.outbox = Outbox(self)
 
     def transaction(self) -> AbstractAsyncContextManager[Connection]:
         """A transaction (joining the one this task has open on this store, if any)."""

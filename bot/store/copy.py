@@ -45,7 +45,7 @@ def _table(name: str, columns: str, key: str, *, identity: bool = False) -> Tabl
     return Table(name, tuple(columns.split()), tuple(key.split()), identity)
 
 
-#: Every table of the schema (version 4), parents before children.
+#: Every table of the schema (version 6), parents before children.
 TABLES: tuple[Table, ...] = (
     _table(
         "lobbies",
@@ -76,6 +76,12 @@ TABLES: tuple[Table, ...] = (
         "game_id kind team seats move_count turns_left message_id created_at expires_at",
         "game_id kind team",
     ),
+    _table(
+        "events",
+        "id game_id kind payload pending created_at delivered_at",
+        "id",
+        identity=True,
+    ),
     _table("preferences", "user_id key value", "user_id key"),
     _table("results", "game_id guild_id teams winner_team rated summary finished_at", "game_id"),
     _table("result_players", "game_id team user_id", "game_id team user_id"),
@@ -103,7 +109,7 @@ TABLES: tuple[Table, ...] = (
 )
 
 #: The schema version :data:`TABLES` describes.
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 
 class CopyError(StoreError):

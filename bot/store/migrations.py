@@ -227,8 +227,32 @@ ALTER TABLE games ADD COLUMN board_move_count INTEGER;
 UPDATE games SET board_move_count = (SELECT move_count FROM snapshots WHERE game_id = games.id);
 """
 
+# 6: the outbox. A change writes the events it causes in its own transaction; each process's
+# dispatcher delivers the undelivered ones of its games to their consumers (``pending`` names
+# the consumers still to be told, space-separated; empty once delivered) and later prunes them.
+_V6 = """
+CREATE TABLE events (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    kind        TEXT NOT NULL,
+    payload     TEXT NOT NULL,
+    pending     TEXT NOT NULL,
+    created_at  REAL NOT NULL,
+    delivered_at REAL
+);
+CREATE INDEX events_undelivered ON events (game_id, id) WHERE delivered_at IS NULL;
+CREATE INDEX events_delivered ON events (delivered_at) WHERE delivered_at IS NOT NULL;
+"""
+
 #: Every migration, in order: (version, sql). Append only.
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5))
+MIGRATIONS: tuple[tuple[int, str], ...] = (
+    (1, _V1),
+    (2, _V2),
+    (3, _V3),
+    (4, _V4),
+    (5, _V5),
+    (6, _V6),
+)
 
 #: The table of applied migrations, per dialect (``Database.dialect``).
 _VERSION_TABLE = {

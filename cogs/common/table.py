@@ -22,10 +22,10 @@ import discord
 
 from bot.game import Game, public_view
 from bot.game.moves import DRAW, FORFEIT, TABLETALK
+from bot.services.dispatch import Subscriptions
 from bot.services.errors import UserError
 from bot.services.events import (
     BoardBehind,
-    EventBus,
     GameEnded,
     GameStarted,
     MoveCommitted,
@@ -167,28 +167,40 @@ class Table:
         embed.set_footer(text=scoreline(record))
         return embed
 
-    def subscribe(self, bus: EventBus) -> None:
+    def subscriptions(self) -> Subscriptions:
         """Post a board after each change that a player at the table should see."""
-        bus.subscribe(GameStarted, self._on_start)
-        bus.subscribe(MoveCommitted, self._on_move)
-        bus.subscribe(MoveUndone, self._on_undo)
-        bus.subscribe(BoardBehind, self._on_board_behind)
-        bus.subscribe(GameEnded, self._on_end)
+        return [
+            (GameStarted, self._on_start),
+            (MoveCommitted, self._on_move),
+            (MoveUndone, self._on_undo),
+            (BoardBehind, self._on_board_behind),
+            (GameEnded, self._on_end),
+        ]
+
+    def live(self, record: GameRecord) -> GameRecord:
+        """The game as served now (an event carries it as its change committed it): what its
+        latest board shows is read and remembered there."""
+        return self.bot.games.live(record.id) or record
+
+    def shown(self, record: GameRecord, count: int) -> bool:
+        """True when the game's latest board already shows ``count`` moves or more: an event
+        delivered again (after a crash) posts no second board."""
+        shown = self.live(record).board_move_count
+        return shown is not None and shown >= count
 
     async def _on_start(self, event: GameStarted) -> None:
-        await self.post_board(event.record, "The game is on.")
+        if self.live(event.record).board_message_id is None:
+            await self.post_board(event.record, "The game is on.")
 
     async def _on_move(self, event: MoveCommitted) -> None:
         outcome = event.outcome
+        if self.shown(event.record, len(outcome.game.moves)):
+            return  # delivered again: its board was posted
         if outcome.finished or any(move.kind not in QUIET for move in outcome.moves):
             headline = describe_outcome(outcome)
             posted = await self.post_board(event.record, headline, game=outcome.game)
-            if not outcome.finished:
-                return
-            if posted is None:  # the game is no longer served: try later
+            if outcome.finished and posted is None:  # the game is no longer served: try later
                 await self.post_final_later(event.game_id, RETRY_FIRST)
-            else:  # one kept by another process of a cluster, for an owner that was down
-                await self.bot.games.final_board_done(event.game_id)
 
     async def resume(self) -> None:
         """At start-up: the final boards, and the older boards to retire, that Discord refused
@@ -228,7 +240,7 @@ class Table:
     async def _on_end(self, event: GameEnded) -> None:
         """A cancelled game's last board no longer has a turn to play: it says so, unbuttoned
         (the board of the move that left no person playing says so itself)."""
-        record = event.record
+        record = self.live(event.record)
         if event.unattended and record.board_move_count == len(record.game.moves):
             return
         if event.cancelled:
@@ -239,7 +251,7 @@ class Table:
         await self.post_board(event.record, headline, game=event.game)
 
     async def _on_board_behind(self, event: BoardBehind) -> None:
-        record = event.record
+        record = self.live(event.record)
         shown = record.board_move_count  # now: a board queued before this event may be posted
         if shown is None:
             await self.post_board(record, "The game is on.")
@@ -262,9 +274,9 @@ class Table:
         ``game`` is the game as a change left it (default: the game now); ``then`` what the
         board this one replaces says happened next (default: the headline; empty: nothing).
         """
-        live = record
+        live = self.live(record)
         # Bind the game now: a later change may swap the live record's game while this awaits.
-        record = dataclasses.replace(record, game=game or record.game)
+        record = dataclasses.replace(live, game=game or record.game)
         file = await public_board_file(record)
         content = await self.board_line(record)
         kwargs: dict[str, Any] = {}

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
+from bot.services.dispatch import Subscriptions
 from bot.services.errors import UserError
 from bot.services.events import GameEnded, GameStarted
 from bot.services.lobbies import tournament_match
@@ -101,14 +102,12 @@ class TournamentTables(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(CheckInButton)
-        self.bot.bus.subscribe(GameStarted, self.game_started)
-        self.bot.bus.subscribe(GameEnded, self.game_ended)
+        self.bot.bus.register(self)
         self._startup = asyncio.create_task(self._resume())
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(CheckInButton)
-        self.bot.bus.unsubscribe(GameStarted, self.game_started)
-        self.bot.bus.unsubscribe(GameEnded, self.game_ended)
+        self.bot.bus.unregister(self)
         if self._startup is not None:
             self._startup.cancel()
         for match_id in list(self.deadlines):
@@ -290,6 +289,10 @@ class TournamentTables(commands.Cog):
         await lobby_cog.begin(interaction, record, edit=False)
 
     # ------------------------------------------------------------------ game events
+    def subscriptions(self) -> Subscriptions:
+        """A match's game starting puts the match on; its end records the result."""
+        return [(GameStarted, self.game_started), (GameEnded, self.game_ended)]
+
     async def game_started(self, event: GameStarted) -> None:
         """A game began: if it is a match played as drawn, the match is on; else it stops."""
         record = event.record

@@ -1,0 +1,125 @@
+"""The outbox (``db.outbox``): the events a change causes, written in the change's transaction.
+
+A row is one event of one game: its kind, its payload (JSON), and the consumers still to be told
+(``pending``, space-separated names). The dispatcher of the process that serves the game delivers
+each row to those consumers, in the order of the rows, and writes what is left to tell; a row
+with nobody left is delivered. Delivered rows are kept a while (an audit of what followed a
+change) and then pruned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .codec import dumps, loads
+
+if TYPE_CHECKING:
+    from .base import Store
+    from .connection import Connection
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """One stored event, as written by its change."""
+
+    id: int
+    game_id: int
+    kind: str
+    payload: dict[str, Any]
+    pending: frozenset[str]
+    created_at: float
+
+
+class Outbox:
+    """The events repository (``db.outbox``)."""
+
+    def __init__(self, db: Store) -> None:
+        self._db = db
+
+    async def add(
+        self, game_id: int, kind: str, payload: dict[str, Any], pending: Iterable[str], now: float
+    ) -> int:
+        """Write one event (in the open transaction); its id. With nobody to tell, it is
+        written as delivered (it stays for the audit)."""
+        names = " ".join(sorted(pending))
+        return await self._db.run(_add, game_id, kind, dumps(payload), names, now)
+
+    async def undelivered(self, game_id: int | None = None) -> list[EventRow]:
+        """The events still to deliver, oldest first: one game's, or (``None``) those of every
+        game of this process's shards."""
+        if game_id is not None:
+            return await self._db.read(_select, "e.game_id = ?", (game_id,))
+        mine, params = self._db.on_my_shards("g.guild_id")
+        return await self._db.read(_select, mine, params)
+
+    async def mark(self, left: dict[int, frozenset[str]], now: float) -> None:
+        """Record, for each event id, the consumers still to be told (none: delivered)."""
+        rows = [
+            (" ".join(sorted(names)), None if names else now, event_id)
+            for event_id, names in left.items()
+        ]
+        await self._db.run(_mark, rows)
+
+    async def prune(self, before: float, keep: int = 1000) -> int:
+        """Delete the events delivered before ``before``, beyond the newest ``keep`` of each
+        game (what an audit of a recent game reads); how many went."""
+        return await self._db.run(_prune, before, keep)
+
+    async def delivered(self, game_id: int) -> list[EventRow]:
+        """A game's delivered events still kept, oldest first (audits and tests)."""
+        return await self._db.read(_select_delivered, game_id)
+
+
+async def _add(
+    conn: Connection, game_id: int, kind: str, payload: str, pending: str, now: float
+) -> int:
+    row = await conn.fetchone(
+        "INSERT INTO events (game_id, kind, payload, pending, created_at, delivered_at) "
+        "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+        (game_id, kind, payload, pending, now, None if pending else now),
+    )
+    assert row is not None
+    return int(row[0])
+
+
+async def _mark(conn: Connection, rows: list[tuple[str, float | None, int]]) -> None:
+    await conn.executemany("UPDATE events SET pending = ?, delivered_at = ? WHERE id = ?", rows)
+
+
+async def _prune(conn: Connection, before: float, keep: int) -> int:
+    return await conn.execute(
+        "DELETE FROM events WHERE delivered_at IS NOT NULL AND delivered_at < ? AND id NOT IN "
+        "(SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY game_id ORDER BY id DESC) "
+        "AS newest FROM events WHERE delivered_at IS NOT NULL) kept WHERE newest <= ?)",
+        (before, keep),
+    )
+
+
+_COLUMNS = "e.id, e.game_id, e.kind, e.payload, e.pending, e.created_at"
+
+
+async def _select(conn: Connection, where: str, params: tuple[Any, ...]) -> list[EventRow]:
+    # ``where`` is a constant of this module; values go in ``params``.
+    rows = await conn.fetchall(
+        f"SELECT {_COLUMNS} FROM events e JOIN games g ON g.id = e.game_id "
+        f"WHERE e.delivered_at IS NULL AND {where} ORDER BY e.id",
+        params,
+    )
+    return [_row(row) for row in rows]
+
+
+async def _select_delivered(conn: Connection, game_id: int) -> list[EventRow]:
+    rows = await conn.fetchall(
+        f"SELECT {_COLUMNS} FROM events e WHERE e.game_id = ? AND e.delivered_at IS NOT NULL "
+        "ORDER BY e.id",
+        (game_id,),
+    )
+    return [_row(row) for row in rows]
+
+
+def _row(row: tuple[Any, ...]) -> EventRow:
+    event_id, game_id, kind, payload, pending, created_at = row
+    names = frozenset(str(pending).split())
+    return EventRow(int(event_id), int(game_id), kind, loads(payload), names, float(created_at))

@@ -1,0 +1,120 @@
+"""The outbox's dispatcher on a real store (both backends): each consumer is told of each event
+once, in commit order, even when the process stops between two consumers of one event."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from bot.services.dispatch import Dispatcher
+from bot.services.events import GameStarted, TurnStarted
+from bot.services.games import GameService
+from bot.store.location import open_database
+from bot.store.seats import Seat
+from tests.store_util import new_game
+
+SEATS = [Seat(1, "ada"), Seat(2, "bob")]
+
+
+class Recorder:
+    """A consumer that records what it is told; ``stuck`` blocks it (a process about to die).
+    A consumer's stored name is its handlers' qualified name: each subclass is another one."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, int]] = []
+        self.stuck: asyncio.Event | None = None
+
+    def subscriptions(self):
+        return [(GameStarted, self.started), (TurnStarted, self.turn)]
+
+    async def started(self, event: GameStarted) -> None:
+        await self._see("started", event)
+
+    async def turn(self, event: TurnStarted) -> None:
+        await self._see("turn", event)
+
+    async def _see(self, what: str, event) -> None:
+        if self.stuck is not None:
+            await self.stuck.wait()
+        self.seen.append((what, event.game_id))
+
+
+class First(Recorder):
+    async def started(self, event: GameStarted) -> None:
+        await self._see("started", event)
+
+    async def turn(self, event: TurnStarted) -> None:
+        await self._see("turn", event)
+
+
+class Second(Recorder):
+    async def started(self, event: GameStarted) -> None:
+        await self._see("started", event)
+
+    async def turn(self, event: TurnStarted) -> None:
+        await self._see("turn", event)
+
+
+async def started_game(games: GameService) -> int:
+    db = games.db
+    async with db.transaction():
+        record = await db.games.create(1, 56, new_game(7), SEATS, {}, None, 1.0)
+        events = await games.begin(record, [])
+    games.started(record, events)
+    return record.id
+
+
+async def test_a_consumer_cut_short_is_told_once_after_a_restart(store_location):
+    db = await open_database(store_location)
+    first, second = First(), Second()
+    games = GameService(db, time.time, Dispatcher(time.time))
+    games.bus.register(first)
+    games.bus.register(second)
+    second.stuck = asyncio.Event()  # never set: the process stops while it is told
+    game_id = await started_game(games)
+    while not first.seen:  # the first consumer is told of the start; the second is stuck on it
+        await asyncio.sleep(0.01)
+    await games.bus.close()  # the process stops: the second was never told
+    assert first.seen == [("started", game_id)]
+    assert second.seen == []
+    await db.close()
+
+    db = await open_database(store_location)
+    again_first, again_second = First(), Second()  # the same consumers, in a new process
+    games = GameService(db, time.time, Dispatcher(time.time))
+    games.bus.register(again_first)
+    games.bus.register(again_second)
+    await games.load_active()
+    await games.reconcile()
+    await games.bus.idle()
+    assert again_first.seen == [("turn", game_id)]  # the start was told before: not again
+    assert again_second.seen == [("started", game_id), ("turn", game_id)]  # once, in order
+    assert await db.outbox.undelivered(game_id) == []
+    kept = await db.outbox.delivered(game_id)
+    assert [row.kind for row in kept] == ["GameStarted", "TurnStarted"]  # kept for an audit
+    await games.bus.close()
+    await db.close()
+
+
+async def test_events_of_a_change_that_rolls_back_are_never_delivered(store_location):
+    db = await open_database(store_location)
+    seen = First()
+    games = GameService(db, time.time, Dispatcher(time.time))
+    games.bus.register(seen)
+
+    class Refused(Exception):
+        pass
+
+    try:
+        async with db.transaction():
+            record = await db.games.create(1, 56, new_game(7), SEATS, {}, None, 1.0)
+            await games.begin(record, [])
+            raise Refused
+    except Refused:
+        pass
+    assert await db.outbox.undelivered() == []
+    await games.reconcile()
+    await games.bus.idle()
+    assert seen.seen == []
+    await games.bus.close()
+    await db.close()
