@@ -25,7 +25,7 @@ from bot.services.scheduler import Scheduler
 from bot.services.tabletalk import TableTalkService
 from bot.services.turns import TurnClock
 from bot.services.undo import UndoService
-from bot.store.database import Database
+from bot.store.base import Store
 from bot.store.errors import StoreError
 from bot.store.location import open_database
 from bot.store.revisions import stamp_rules
@@ -86,7 +86,7 @@ class SequenceBotMixin:
     """What the bot adds to discord.py's ``Bot`` (or ``AutoShardedBot``)."""
 
     settings: Settings
-    db: Database
+    db: Store
     bus: EventBus
     games: GameService
     lobbies: LobbyService

@@ -19,7 +19,7 @@ from .timing import turn_timers
 
 if TYPE_CHECKING:
     from bot.services.caps import Caps
-    from bot.store.database import Database
+    from bot.store.base import Store
     from bot.store.games import GameRecord
     from bot.store.lobbies import LobbyRecord
 
@@ -44,7 +44,7 @@ class LobbyService:
 
     def __init__(
         self,
-        db: Database,
+        db: Store,
         clock: Callable[[], float],
         new_seed: Callable[[], int] = lambda: secrets.randbits(62),
         *,

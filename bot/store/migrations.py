@@ -230,7 +230,7 @@ UPDATE games SET board_move_count = (SELECT move_count FROM snapshots WHERE game
 #: Every migration, in order: (version, sql). Append only.
 MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5))
 
-#: The table of applied migrations, per dialect (``Database.dialect``).
+#: The table of applied migrations, per dialect (``Store.dialect``).
 _VERSION_TABLE = {
     "sqlite": """
 CREATE TABLE IF NOT EXISTS schema_version (
