@@ -33,6 +33,7 @@ from bot.store.shards import Shards
 from cogs.base import SequenceGroup
 from cogs.common.cooldowns import RateLimits
 from cogs.common.replies import SORRY
+from cogs.common.table import Table
 
 if TYPE_CHECKING:
     from bot.services.tournament import TournamentService
@@ -105,8 +106,6 @@ class SequenceBotMixin:
     stopped_because: str | None = None
 
     def _setup_sequence(self, settings: Settings) -> None:
-        from cogs.common.table import Table
-
         self.settings = settings
         self.clock = utc_timestamp
         self.sequence_group = SequenceGroup()

@@ -18,7 +18,7 @@ from bot.config import ConfigError, Settings, token_problem
 from bot.store.migrations import latest_version, stored_version
 from bot.store.urls import is_postgres_url, redact
 
-from . import FAILED, OK
+from .codes import FAILED, OK
 from .settings import load_settings
 
 

@@ -19,7 +19,7 @@ from bot.store.errors import DatabaseInUseError, StoreError
 from bot.store.location import open_database
 from bot.store.urls import is_postgres_url, redact, url_problem
 
-from . import FAILED, OK, USAGE
+from .codes import FAILED, OK, USAGE
 from .health import database_problem
 
 

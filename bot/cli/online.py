@@ -18,7 +18,7 @@ from bot.config import ConfigError, Settings, token_problem
 from bot.logs import RedactFilter, configure_logging
 from bot.store.errors import StoreError
 
-from . import FAILED, OK, USAGE
+from .codes import FAILED, OK, USAGE
 from .health import database_problem
 from .settings import load_settings
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from bot.game import Game
 from bot.game.ai import LEVELS
 from bot.game.settings import MAX_PLAYERS, TEAM_NAMES, default_team_count
 from bot.store.errors import NotFoundError
@@ -275,8 +276,6 @@ class LobbyService:
 
     async def start(self, channel_id: int, actor_id: int) -> GameRecord:
         """Seat the teams alternately, cut for the dealer, deal: the game begins."""
-        from bot.game import Game
-
         async with self._locks(channel_id):
             lobby = await self.get(channel_id)
             _require_host(lobby, actor_id, "start the game")
