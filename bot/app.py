@@ -215,7 +215,7 @@ class SequenceBotMixin:
         try:
             await super().close()  # type: ignore[misc]  # the bot class after this mixin has it
         finally:
-            db = getattr(self, "db", None)
+            db: Store | None = getattr(self, "db", None)
             if db is not None:
                 await db.close()
 
