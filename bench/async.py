@@ -32,7 +32,7 @@ from bot.game import Game, GameSettings  # noqa: E402
 from bot.game.randomplay import push_random  # noqa: E402
 from bot.services.scheduler import Scheduler  # noqa: E402
 from bot.services.turns import LIMIT, REMINDER  # noqa: E402
-from bot.store import Database, Seat  # noqa: E402
+from bot.store import Seat, SQLiteStore  # noqa: E402
 
 DAY = 86400
 
@@ -48,7 +48,7 @@ def rss_mb() -> float:
 async def fill(path: Path, games: int) -> int:
     """Store ``games`` active games (2 to 6 players, about 40 moves) with their two timers."""
     rng = random.Random(7)
-    db = await Database.open(path)
+    db = await SQLiteStore.open(path)
     now = time.time()
     timers = 0
     try:

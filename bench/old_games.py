@@ -173,9 +173,9 @@ async def store(picked: list[dict[str, Any]], path: Path) -> None:
     from bot.game import Game, GameSettings, Move
     from bot.game.randomplay import push_random
     from bot.services.options import TableOptions
-    from bot.store import Database, Seat
+    from bot.store import Seat, SQLiteStore
 
-    db = await Database.open(path)
+    db = await SQLiteStore.open(path)
     try:
         for channel, data in enumerate(picked, start=1):
             settings = GameSettings.from_dict(data["settings"])

@@ -75,12 +75,12 @@ async def fill(path: Path, games: int) -> dict[str, int]:
     from bot.game import Game, GameSettings
     from bot.game.randomplay import push_random
     from bot.services.options import TableOptions
-    from bot.store import Database, Seat
+    from bot.store import Seat, SQLiteStore
     from bot.store.snapshots import move_count
     from bot.store.timers import TimerRecord
 
     rng = random.Random(14)
-    db = await Database.open(path)
+    db = await SQLiteStore.open(path)
     players_pool = max(games * 2, 100)
     counts = {"games": 0, "moves": 0, "timers": 0, "limits": 0}
     try:
@@ -396,7 +396,10 @@ async def child_burst(db_path: str) -> dict[str, Any]:
     from bot.services.games import GameService
     from bot.services.scheduler import Scheduler
     from bot.services.turns import TurnClock
-    from bot.store.database import Database
+    try:  # the store's interface
+        from bot.store.database import SQLiteStore
+    except ImportError:  # revisions before it
+        from bot.store.database import Database as SQLiteStore  # type: ignore[attr-defined]
     from cogs.common.describe import describe_outcome, seat_label, turn_line
     try:  # the board with its alt text
         from cogs.common.table import public_board_file as draw_board
@@ -417,7 +420,7 @@ async def child_burst(db_path: str) -> dict[str, Any]:
         return EPOCH + (time.time() - began)
 
     counts = {"reminders": 0, "timeouts": 0, "moves": 0, "ended": 0, "boards": 0}
-    db = await Database.open(Path(db_path))
+    db = await SQLiteStore.open(Path(db_path))
     try:  # the outbox's dispatcher
         from bot.services.dispatch import Dispatcher
 

@@ -42,13 +42,14 @@ from urllib.parse import urlsplit, urlunsplit
 
 from bot.game import Game, GameSettings
 from bot.game.randomplay import push_random
-from bot.store import Database
+from bot.store import Store
 from bot.store.connection import Connection
-from bot.store.location import is_postgres_url, open_database
+from bot.store.location import open_database
 from bot.store.timers import TimerRecord
+from bot.store.urls import is_postgres_url
 
 
-async def commit_times(db: Database, count: int, writer: int = 0) -> list[float]:
+async def commit_times(db: Store, count: int, writer: int = 0) -> list[float]:
     """Seconds per move's writes, for ``count`` moves of 4-player games (``writer``: which of
     several writers this is: its own games, in channels of its own)."""
     rng = random.Random(1 + writer)
@@ -77,7 +78,7 @@ async def commit_times(db: Database, count: int, writer: int = 0) -> list[float]
     return times
 
 
-async def durability(db: Database) -> str:
+async def durability(db: Store) -> str:
     """The durability settings the figures were measured with."""
     if db.dialect == "sqlite":
         row = await db.read(_fetch, "PRAGMA synchronous")
@@ -92,7 +93,7 @@ async def _fetch(conn: Connection, sql: str) -> tuple[object, ...] | None:
     return await conn.fetchone(sql)
 
 
-async def fill(db: Database, games: int, moves_per_game: int) -> int:
+async def fill(db: Store, games: int, moves_per_game: int) -> int:
     """Store ``games`` active games of about ``moves_per_game`` moves; return the move count."""
     rng = random.Random(2)
     total = 0

@@ -25,7 +25,7 @@ from bot.services.scheduler import Scheduler
 from bot.services.tabletalk import TableTalkService
 from bot.services.turns import TurnClock
 from bot.services.undo import UndoService
-from bot.store.database import Database
+from bot.store.base import Store
 from bot.store.errors import StoreError
 from bot.store.location import open_database
 from bot.store.revisions import stamp_rules
@@ -33,6 +33,7 @@ from bot.store.shards import Shards
 from cogs.base import SequenceGroup
 from cogs.common.cooldowns import RateLimits
 from cogs.common.replies import SORRY
+from cogs.common.table import Table
 
 if TYPE_CHECKING:
     from bot.services.tournament import TournamentService
@@ -86,7 +87,7 @@ class SequenceBotMixin:
     """What the bot adds to discord.py's ``Bot`` (or ``AutoShardedBot``)."""
 
     settings: Settings
-    db: Database
+    db: Store
     bus: Dispatcher
     games: GameService
     lobbies: LobbyService
@@ -105,8 +106,6 @@ class SequenceBotMixin:
     stopped_because: str | None = None
 
     def _setup_sequence(self, settings: Settings) -> None:
-        from cogs.common.table import Table
-
         self.settings = settings
         self.clock = utc_timestamp
         self.sequence_group = SequenceGroup()
@@ -224,7 +223,7 @@ class SequenceBotMixin:
         try:
             await super().close()  # type: ignore[misc]  # the bot class after this mixin has it
         finally:
-            db = getattr(self, "db", None)
+            db: Store | None = getattr(self, "db", None)
             if db is not None:
                 await db.close()
 

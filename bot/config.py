@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.services.options import MAX_TURN_TIMER, format_duration
-from bot.store.location import is_postgres_url, redact, url_problem, url_scheme
 from bot.store.shards import Shards
+from bot.store.urls import is_postgres_url, redact, url_problem, url_scheme
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 TIME_LIMIT_POLICIES = ("skip", "computer", "remove")

@@ -6,7 +6,7 @@ import random
 
 from bot.game import Game, GameSettings
 from bot.game.randomplay import push_random
-from bot.store import Database, GameRecord, Seat
+from bot.store import GameRecord, Seat, Store
 
 
 def new_game(seed: int = 1, players: int = 2) -> Game:
@@ -15,7 +15,7 @@ def new_game(seed: int = 1, players: int = 2) -> Game:
 
 
 async def create_game(
-    db: Database, channel_id: int, seed: int = 1, *, players: int = 2, guild_id: int = 7
+    db: Store, channel_id: int, seed: int = 1, *, players: int = 2, guild_id: int = 7
 ) -> GameRecord:
     """Store a new game in a channel."""
     seats = [Seat(100 + i, f"P{i}") for i in range(players)]
@@ -24,7 +24,7 @@ async def create_game(
     )
 
 
-async def play(db: Database, record: GameRecord, count: int, rng: random.Random) -> None:
+async def play(db: Store, record: GameRecord, count: int, rng: random.Random) -> None:
     """Play and store up to ``count`` moves of the record's game (fewer if it ends)."""
     game = record.game
     for _ in range(count):

@@ -14,7 +14,7 @@ import sys
 import time
 
 from bot.services.games import Draft, GameService
-from bot.store import Database, Seat
+from bot.store import Seat, SQLiteStore
 from tests.store_util import new_game, push_random
 
 CHANNEL = 1
@@ -32,7 +32,7 @@ async def undo_last(draft: Draft) -> None:
 
 async def main(path: str, seed: int) -> None:
     rng = random.Random(seed)
-    db = await Database.open(path)
+    db = await SQLiteStore.open(path)
     games = GameService(db, time.time)
     await games.load_active()
     await games.reconcile()  # a game whose end a crash cut short is finished now

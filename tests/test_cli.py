@@ -203,25 +203,25 @@ def test_discord_failing_at_the_start_is_one_line(monkeypatch, capsys):
 def test_sigterm_stops_run_once_the_database_is_closed(monkeypatch, tmp_path, capsys):
     """``docker stop``: the process ends only after the store is closed, however long that
     takes (on PostgreSQL: its listening connection, then its pool)."""
-    from bot.store.database import Database
+    from bot.store.database import SQLiteStore
 
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     fake_discord(monkeypatch)
-    close, opened, closed = Database.close, [], []
+    close, opened, closed = SQLiteStore.close, [], []
 
     async def connect(self: Any, *, reconnect: bool = True) -> None:
         os.kill(os.getpid(), signal.SIGTERM)
         while not self.is_closed():
             await asyncio.sleep(0.01)
 
-    async def slow_close(self: Database) -> None:
+    async def slow_close(self: SQLiteStore) -> None:
         opened.append(self)
         await asyncio.sleep(0.05)
         await close(self)
         closed.append(self)
 
     monkeypatch.setattr(discord.Client, "connect", connect)
-    monkeypatch.setattr(Database, "close", slow_close)
+    monkeypatch.setattr(SQLiteStore, "close", slow_close)
     try:
         assert main(["run"]) == 0
         assert "msg=Stopped" in capsys.readouterr().err
@@ -481,10 +481,10 @@ def test_check_rejects_a_database_of_another_program(monkeypatch, tmp_path, caps
 
 
 def test_check_reads_a_database_the_bot_wrote(monkeypatch, tmp_path, capsys):
-    from bot.store.database import Database
+    from bot.store.database import SQLiteStore
 
     async def create() -> None:
-        db = await Database.open(tmp_path / "bot.db")
+        db = await SQLiteStore.open(tmp_path / "bot.db")
         await db.close()
 
     asyncio.run(create())
@@ -822,9 +822,9 @@ def test_migrate_db_refuses_a_source_that_is_not_this_bot_s_and_writes_nothing(
 
 
 async def _create_database(path: Path) -> None:
-    from bot.store.database import Database
+    from bot.store.database import SQLiteStore
 
-    db = await Database.open(path)
+    db = await SQLiteStore.open(path)
     await db.close()
 
 

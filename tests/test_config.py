@@ -18,7 +18,7 @@ from bot.config import (
     token_problem,
     unknown_settings,
 )
-from bot.store.location import redact
+from bot.store.urls import redact
 
 ROOT = Path(__file__).resolve().parents[1]
 

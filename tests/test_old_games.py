@@ -27,7 +27,7 @@ from bot.cli import main
 from bot.config import Settings
 from bot.game import ACTIVE, DRAWN, Game, GameSettings, IllegalMove, Move, Termination
 from bot.game.moves import PASS, SKIP
-from bot.store import Database
+from bot.store import SQLiteStore
 from bot.store.connection import Connection
 from bot.store.copy import CopyError, verify_games
 from bot.store.location import open_database
@@ -100,7 +100,7 @@ async def test_games_stored_by_an_old_release_replay_to_their_snapshots(tmp_path
     path = restore(tmp_path / "old.db")
     for settings, seed, moves, snapshot in stored(path).values():
         assert Game.replay(settings, seed, moves).state_dict() == snapshot
-    db = await Database.open(path)
+    db = await SQLiteStore.open(path)
     try:
         assert await verify_games(db) == len(KINDS)
         for game_id in range(1, len(KINDS) + 1):
@@ -118,7 +118,7 @@ def test_migrate_db_copies_the_old_games_to_postgresql(tmp_path: Path, pg_url: s
 
     async def check() -> None:
         target = await open_database(pg_url)
-        source = await Database.open(path)
+        source = await SQLiteStore.open(path)
         try:
             sql = "SELECT id, settings FROM games ORDER BY id"
             revisions = [2 if kind == "ordinary" else 1 for kind in KINDS]
@@ -230,7 +230,7 @@ async def test_each_game_stored_without_a_revision_gets_the_one_its_log_was_play
     game = next(
         g for seed in range(200) if (g := _differs_under_revision_1(settings, seed)) is not None
     )
-    db = await Database.open(path)
+    db = await SQLiteStore.open(path)
     try:
         record = await db.games.create(7, 999, Game.new(settings, game.seed), [], {}, None, 1.0)
         replayed = Game.new(settings, game.seed)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.logs import PAYLOAD_LOGGERS, configure_logging
-from bot.store import ChannelBusyError, Database, NotFoundError, StoreError
+from bot.store import ChannelBusyError, NotFoundError, Store, StoreError
 from bot.store.connection import Connection
 from bot.store.errors import IntegrityError
 from bot.store.location import open_database
@@ -39,7 +39,7 @@ def test_rowcounts_come_from_the_command_status() -> None:
     ]
 
 
-async def test_a_transaction_commits_every_repository_together_or_nothing(db: Database) -> None:
+async def test_a_transaction_commits_every_repository_together_or_nothing(db: Store) -> None:
     record = await create_game(db, 1)
     game = record.game.copy()
     move = push_random(game, random.Random(1))
@@ -61,7 +61,7 @@ async def test_a_transaction_commits_every_repository_together_or_nothing(db: Da
     assert [t.kind for t in await db.timers.all()] == ["turn"]
 
 
-async def test_other_tasks_do_not_join_a_transaction(db: Database) -> None:
+async def test_other_tasks_do_not_join_a_transaction(db: Store) -> None:
     """A concurrent task runs in its own transaction: it never sees uncommitted rows, and
     the open transaction's rollback does not take the other task's commit with it."""
     record = await create_game(db, 1)
@@ -94,6 +94,36 @@ async def test_other_tasks_do_not_join_a_transaction(db: Database) -> None:
     assert await db.timers.all() == [] and await db.prefs.get(7, "k") == 1
 
 
+async def test_a_task_created_inside_a_transaction_runs_in_its_own(db: Store) -> None:
+    """One rule on both backends: a transaction belongs to the task that opened it. A child task
+    created inside it (which inherits the context, the open transaction's included) does not
+    join it: it never sees the uncommitted rows, its write commits by itself, and the open
+    transaction's rollback does not take it back. PostgreSQL runs the child on another
+    connection at once; SQLite's one connection makes it wait for the transaction to end."""
+    record = await create_game(db, 1)
+    started = asyncio.Event()
+
+    async def child() -> list[TimerRecord]:
+        started.set()
+        await db.prefs.set(7, "k", 1)
+        return await db.timers.all()
+
+    with pytest.raises(RuntimeError):
+        async with db.transaction():
+            await db.timers.set(record.id, "turn", 10.0)
+            task = asyncio.create_task(child())
+            await started.wait()
+            if db.dialect == "postgresql":
+                await task  # on a connection of its own, done while this one is open
+            else:  # the one connection: it waits for this transaction to end
+                await asyncio.wait({task}, timeout=0.2)
+                assert not task.done()
+            assert [t.kind for t in await db.timers.all()] == ["turn"]  # the opener joins
+            raise RuntimeError("rolled back")
+    assert await task == []  # the child never saw the uncommitted timer
+    assert await db.timers.all() == [] and await db.prefs.get(7, "k") == 1
+
+
 @pytest.fixture
 def debug_log() -> Iterator[io.StringIO]:
     """The bot's logging at DEBUG into a buffer, as ``LOG_LEVEL=DEBUG`` sets it up; restored."""
@@ -107,7 +137,7 @@ def debug_log() -> Iterator[io.StringIO]:
         logger.setLevel(level)
 
 
-async def test_an_error_never_quotes_the_row(db: Database, debug_log: io.StringIO) -> None:
+async def test_an_error_never_quotes_the_row(db: Store, debug_log: io.StringIO) -> None:
     record = await create_game(db, 1)
     await play(db, record, 3, random.Random(2))
     secret = '{"hand":["QS","JD"],"secret":"SECRET-HAND"}'
@@ -131,7 +161,7 @@ async def _bad_sql(conn: Connection) -> None:
     await conn.fetchall("SELECT no_such_column FROM games")
 
 
-async def blocked(db: Database) -> None:
+async def blocked(db: Store) -> None:
     """Until another connection waits on a lock (PostgreSQL); SQLite: a moment, as its waiter
     sits in ``BEGIN IMMEDIATE`` where nothing shows it."""
     if db.dialect == "sqlite":

@@ -13,7 +13,7 @@ import pytest
 
 from bot.cli import main
 from bot.game import Game
-from bot.store import Database
+from bot.store import SQLiteStore, Store
 from bot.store.copy import SCHEMA_VERSION, TABLES, CopyError, copy_store, verify_games
 from bot.store.location import open_database
 from bot.store.migrations import latest_version
@@ -22,7 +22,7 @@ from tests.store_util import create_game, play, push_random
 from tests.test_store_migrations import query
 
 
-async def fill(db: Database, games: int, seed: int = 11) -> None:
+async def fill(db: Store, games: int, seed: int = 11) -> None:
     """A store as months of play leave it: random games (finished with results, cancelled,
     with undone moves, still active with timers), lobbies, reports, preferences, a tournament."""
     rng = random.Random(seed)
@@ -71,7 +71,7 @@ async def fill(db: Database, games: int, seed: int = 11) -> None:
 
 async def filled(path: Path, games: int) -> dict[int, Game]:
     """Fill a new SQLite store at ``path``; its active games."""
-    source = await Database.open(path)
+    source = await SQLiteStore.open(path)
     try:
         await fill(source, games)
         return {r.id: r.game for r in await source.games.active()}
@@ -108,7 +108,7 @@ async def check_copy(
         assert loaded == active and loaded
         # Every game, finished and cancelled ones too, replays on PostgreSQL to the state it
         # had in the SQLite file (the target's log replayed, compared with the source's).
-        source = await Database.open(path)
+        source = await SQLiteStore.open(path)
         try:
             ids = [row[0] for row in await query(path, "SELECT id FROM games ORDER BY id")]
             for game_id in ids:
@@ -163,7 +163,7 @@ async def test_a_game_that_does_not_replay_to_its_snapshot_fails_and_nothing_is_
     # every game's snapshot holds game 1's state
     with contextlib.closing(sqlite3.connect(path)) as conn, conn:
         conn.execute("UPDATE snapshots SET state = (SELECT state FROM snapshots WHERE game_id = 1)")
-    source, target = await Database.open(path), await open_database(pg_url)
+    source, target = await SQLiteStore.open(path), await open_database(pg_url)
     try:
         with pytest.raises(CopyError, match="do not replay to their snapshot"):
             await copy_store(source, target)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Database, DatabaseUnreadableError
+from bot.store import DatabaseUnreadableError, SQLiteStore
 from bot.store.database import _translate
 from tests.store_util import create_game, play
 
@@ -81,7 +81,7 @@ async def test_acknowledged_moves_survive_sigkill(tmp_path: Path) -> None:
                 finished.add(int(game))
     assert len(ever) > 100, "the writer hardly ran: the test proves nothing"
 
-    db = await Database.open(path)
+    db = await SQLiteStore.open(path)
     try:
         assert await db.integrity_check() == ["ok"]
         for game_id, moves in acked.items():
@@ -115,7 +115,7 @@ async def test_a_file_that_is_not_a_database_gives_a_clear_error(tmp_path: Path)
     threads = set(threading.enumerate())
     for _ in range(2):  # the same clear answer every time, and the file is not touched
         with pytest.raises(DatabaseUnreadableError) as error:
-            await Database.open(path)
+            await SQLiteStore.open(path)
         message = str(error.value)
         assert str(path) in message and "not a SQLite database" in message
         assert "move the file" in message and "restarting will not help" in message
@@ -130,7 +130,7 @@ async def test_a_file_that_is_not_a_database_gives_a_clear_error(tmp_path: Path)
 
 async def test_a_damaged_database_gives_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "damaged.db"
-    db = await Database.open(path)
+    db = await SQLiteStore.open(path)
     for channel in range(30):
         await play(db, await create_game(db, channel, seed=channel), 20, random.Random(channel))
     await db.close()
@@ -143,10 +143,10 @@ async def test_a_damaged_database_gives_a_clear_error(tmp_path: Path) -> None:
     path.write_bytes(bytes(data))
 
     with pytest.raises(DatabaseUnreadableError, match=r"damaged|not a SQLite"):
-        db = await Database.open(path, check=True)
+        db = await SQLiteStore.open(path, check=True)
         await db.close()
     with pytest.raises(DatabaseUnreadableError, match=r"damaged|not a SQLite"):
-        db = await Database.open(path)
+        db = await SQLiteStore.open(path)
         try:
             await db.games.active()
         finally:
@@ -155,21 +155,21 @@ async def test_a_damaged_database_gives_a_clear_error(tmp_path: Path) -> None:
 
 async def test_a_folder_or_an_uncreatable_folder_gives_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(DatabaseUnreadableError, match="a folder, not a file"):
-        await Database.open(tmp_path)
+        await SQLiteStore.open(tmp_path)
     blocker = tmp_path / "file"
     blocker.write_text("x")
     with pytest.raises(DatabaseUnreadableError, match="folder cannot be created"):
-        await Database.open(blocker / "sub" / "sequence.db")
+        await SQLiteStore.open(blocker / "sub" / "sequence.db")
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")
 async def test_an_unreadable_file_gives_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "locked.db"
-    await (await Database.open(path)).close()
+    await (await SQLiteStore.open(path)).close()
     path.chmod(0)
     try:
         with pytest.raises(DatabaseUnreadableError, match=str(path)):
-            await Database.open(path)
+            await SQLiteStore.open(path)
     finally:
         path.chmod(0o600)
 

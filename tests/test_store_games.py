@@ -15,11 +15,11 @@ from bot.game import Game, Move
 from bot.store import (
     ChannelBusyError,
     CorruptGameError,
-    Database,
     GameNotActiveError,
     NotFoundError,
     Seat,
     StaleMoveError,
+    Store,
     StoreError,
 )
 from bot.store.connection import Connection
@@ -60,7 +60,7 @@ async def test_a_game_saved_closed_and_reopened_is_equal(store_location: str | P
         await db.close()
 
 
-async def test_a_game_created_with_moves_keeps_them(db: Database) -> None:
+async def test_a_game_created_with_moves_keeps_them(db: Store) -> None:
     game = new_game(3)
     rng = random.Random(3)
     for _ in range(10):
@@ -70,7 +70,7 @@ async def test_a_game_created_with_moves_keeps_them(db: Database) -> None:
     assert loaded.game == game and loaded.lobby_message_id == 55
 
 
-async def test_the_same_move_number_is_refused_the_second_time(db: Database) -> None:
+async def test_the_same_move_number_is_refused_the_second_time(db: Store) -> None:
     record = await create_game(db, 1)
     game = record.game
     first = game.copy()
@@ -91,7 +91,7 @@ async def test_the_same_move_number_is_refused_the_second_time(db: Database) -> 
         await db.games.append_move(record.id, 2, ahead.moves[-1], None, ahead, 3.0)
 
 
-async def test_two_concurrent_writers_for_one_turn_only_one_wins(db: Database) -> None:
+async def test_two_concurrent_writers_for_one_turn_only_one_wins(db: Store) -> None:
     record = await create_game(db, 1)
     attempts = []
     for seed in range(6):
@@ -124,7 +124,7 @@ async def test_two_connections_cannot_both_apply_a_turn(store_location: str | Pa
         await two.close()
 
 
-async def test_a_snapshot_must_match_the_move(db: Database) -> None:
+async def test_a_snapshot_must_match_the_move(db: Store) -> None:
     record = await create_game(db, 1)
     game = record.game.copy()
     move = push_random(game, random.Random(1))
@@ -134,7 +134,7 @@ async def test_a_snapshot_must_match_the_move(db: Database) -> None:
         await db.games.append_move(record.id, 0, Move("pass", 0), None, game, 1.0)
 
 
-async def test_missing_and_finished_games(db: Database) -> None:
+async def test_missing_and_finished_games(db: Store) -> None:
     game = new_game()
     move = push_random(game, random.Random(1))
     with pytest.raises(NotFoundError):
@@ -157,7 +157,7 @@ async def test_missing_and_finished_games(db: Database) -> None:
     assert await db.games.active() == [] and await db.timers.all() == []
 
 
-async def test_one_active_game_per_channel(db: Database) -> None:
+async def test_one_active_game_per_channel(db: Store) -> None:
     first = await create_game(db, 1)
     with pytest.raises(ChannelBusyError):
         await create_game(db, 1, seed=2)
@@ -176,7 +176,7 @@ async def test_one_active_game_per_channel(db: Database) -> None:
     assert (await db.games.active_for_channel(1)).id == again.id  # type: ignore[union-attr]
 
 
-async def test_a_lobby_becomes_a_game_in_one_transaction(db: Database) -> None:
+async def test_a_lobby_becomes_a_game_in_one_transaction(db: Store) -> None:
     lobby = await db.lobbies.create(1, 9, 100, {"players": 2}, 1.0)
     with pytest.raises(ChannelBusyError):
         await db.lobbies.create(1, 9, 101, {}, 1.0)
@@ -190,7 +190,7 @@ async def test_a_lobby_becomes_a_game_in_one_transaction(db: Database) -> None:
         await db.lobbies.create(1, 9, 100, {}, 3.0)
 
 
-async def test_undo_keeps_the_move_in_the_log_and_loading_ignores_it(db: Database) -> None:
+async def test_undo_keeps_the_move_in_the_log_and_loading_ignores_it(db: Store) -> None:
     record = await create_game(db, 1)
     await play(db, record, 5, random.Random(5))
     moves = list(record.game.moves)
@@ -211,7 +211,7 @@ async def test_undo_keeps_the_move_in_the_log_and_loading_ignores_it(db: Databas
     assert (await db.games.load(record.id, verify=True)).game == game
 
 
-async def test_an_undo_takes_back_several_moves_at_once(db: Database) -> None:
+async def test_an_undo_takes_back_several_moves_at_once(db: Store) -> None:
     """An undo against computers takes back a person's move and the replies after it: each
     is kept in the log, marked undone, and the game loads (and replays) without them."""
     record = await create_game(db, 1)
@@ -233,7 +233,7 @@ async def test_an_undo_takes_back_several_moves_at_once(db: Database) -> None:
 
 
 async def test_a_stale_snapshot_is_rebuilt_from_the_log(
-    db: Database, caplog: pytest.LogCaptureFixture
+    db: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
     record = await create_game(db, 1)
     await play(db, record, 12, random.Random(8))
@@ -250,7 +250,7 @@ async def test_a_stale_snapshot_is_rebuilt_from_the_log(
 
 
 async def test_a_wrong_snapshot_is_caught_by_verification(
-    db: Database, caplog: pytest.LogCaptureFixture
+    db: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
     record = await create_game(db, 1)
     await play(db, record, 12, random.Random(8))
@@ -277,7 +277,7 @@ async def test_a_wrong_snapshot_is_caught_by_verification(
 
 
 async def test_an_unreplayable_log_is_reported_and_skipped_at_start_up(
-    db: Database, caplog: pytest.LogCaptureFixture
+    db: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
     good = await create_game(db, 1)
     bad = await create_game(db, 2)
@@ -299,7 +299,7 @@ async def test_an_unreplayable_log_is_reported_and_skipped_at_start_up(
     assert f"Game {bad.id} cannot be loaded" in caplog.text
 
 
-async def test_many_active_games_load_with_their_own_moves(db: Database) -> None:
+async def test_many_active_games_load_with_their_own_moves(db: Store) -> None:
     rng = random.Random(4)
     records = []
     for channel in range(20):
@@ -321,7 +321,7 @@ async def test_a_closed_database_says_so(store_location: str | Path) -> None:
         await db.games.active()
 
 
-async def test_the_computer_players_of_games_are_named_by_their_id(db: Database) -> None:
+async def test_the_computer_players_of_games_are_named_by_their_id(db: Store) -> None:
     """What /sequence history shows for a computer player, whose results know only its id."""
     seats = [Seat(100, "ann"), Seat(-1, "Ada (easy bot)", None, "easy")]
     with_computer = await db.games.create(7, 1, new_game(), seats, {}, None, 1.0)

@@ -11,12 +11,13 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.store import Database, MigrationError, SchemaTooNewError
+from bot.store import MigrationError, SchemaTooNewError, SQLiteStore
 from bot.store.connection import Connection
-from bot.store.location import is_postgres_url, open_database
+from bot.store.location import open_database
 from bot.store.migrations import MIGRATIONS, checksum, latest_version
 from bot.store.postgres_migrations import POSTGRES_MIGRATIONS
 from bot.store.seats import Seat
+from bot.store.urls import is_postgres_url
 
 #: The version a migration appended after this code's last one would get.
 NEXT = latest_version() + 1
@@ -62,7 +63,7 @@ async def pragma(conn: Connection, name: str) -> object:
 
 async def test_empty_file_is_created_with_its_folder_and_migrated(tmp_path: Path) -> None:
     path = tmp_path / "deep" / "er" / "sequence.db"
-    db = await Database.open(path)
+    db = await SQLiteStore.open(path)
     try:
         assert path.exists()
         assert await db.schema_version() == latest_version()

@@ -7,14 +7,14 @@ import dataclasses
 
 import pytest
 
-from bot.store import ChannelBusyError, Database, NotFoundError, Seat, StoreError
+from bot.store import ChannelBusyError, NotFoundError, Seat, Store, StoreError
 from bot.store.connection import Connection
 from bot.store.timers import RETIRE, TimerRecord
 from bot.store.tournaments import MatchRecord
 from tests.store_util import create_game
 
 
-async def test_lobbies(db: Database) -> None:
+async def test_lobbies(db: Store) -> None:
     lobby = await db.lobbies.create(1, 10, 100, {"players": 4}, 5.0)
     assert lobby.id and lobby.seats == [] and lobby.created_at == 5.0
     with pytest.raises(ChannelBusyError, match="open lobby"):
@@ -44,7 +44,7 @@ async def test_lobbies(db: Database) -> None:
     assert await db.lobbies.get(lobby.id) is None
 
 
-async def test_seats_stored_as_before_load_unchanged(db: Database) -> None:
+async def test_seats_stored_as_before_load_unchanged(db: Store) -> None:
     """Seats were dicts: a game's without ``team``, older test rows without ``bot_level``."""
     record = await create_game(db, 4)
     lobby = await db.lobbies.create(1, 12, 100, {}, 1.0)
@@ -63,13 +63,13 @@ async def test_seats_stored_as_before_load_unchanged(db: Database) -> None:
     assert await db.lobbies.seating(100) == 1
 
 
-async def test_no_lobby_in_a_channel_with_an_active_game(db: Database) -> None:
+async def test_no_lobby_in_a_channel_with_an_active_game(db: Store) -> None:
     await create_game(db, 3)
     with pytest.raises(ChannelBusyError, match="active game"):
         await db.lobbies.create(1, 3, 100, {}, 1.0)
 
 
-async def test_tournament_and_match_messages(db: Database) -> None:
+async def test_tournament_and_match_messages(db: Store) -> None:
     """The sign-up and match messages are written alone: a save made from a record read
     before the message was posted keeps them."""
     cup = await db.tournaments.create(7, 70, 100, "Cup", "swiss", 1, {}, 1.0)
@@ -91,7 +91,7 @@ async def test_tournament_and_match_messages(db: Database) -> None:
     assert await db.tournaments.set_match_message(match.id + 1, 1) is None
 
 
-async def test_prefs(db: Database) -> None:
+async def test_prefs(db: Store) -> None:
     assert await db.prefs.get(1, "theme") is None
     assert await db.prefs.get(1, "theme", "light") == "light"
     await db.prefs.set(1, "theme", "dark")
@@ -104,7 +104,7 @@ async def test_prefs(db: Database) -> None:
     assert await db.prefs.get(2, "ping") is False
 
 
-async def test_timers(db: Database) -> None:
+async def test_timers(db: Store) -> None:
     one = await create_game(db, 1)
     two = await create_game(db, 2)
     await db.timers.set(one.id, "turn", 100.0, {"seat": 0})
@@ -127,7 +127,7 @@ async def test_timers(db: Database) -> None:
         await db.timers.set(9999, "turn", 1.0)
 
 
-async def test_an_older_boards_retirement_outlives_turns_and_the_end(db: Database) -> None:
+async def test_an_older_boards_retirement_outlives_turns_and_the_end(db: Store) -> None:
     """A new turn, a time-out and the end of the game drop the game's timers, not the older
     boards Discord refused to retire: a restart still retires them."""
     record = await create_game(db, 1)
@@ -143,7 +143,7 @@ async def test_an_older_boards_retirement_outlives_turns_and_the_end(db: Databas
     assert kept == [(RETIRE, {"retire": {"5": "↪️"}})]
 
 
-async def test_tabletalk_reports(db: Database) -> None:
+async def test_tabletalk_reports(db: Store) -> None:
     record = await create_game(db, 1)
     report = await db.tabletalk.create(record.id, reporter_id=100, team=1, now=5.0)
     assert report.status == "pending" and report.message_id is None
@@ -168,7 +168,7 @@ async def test_tabletalk_reports(db: Database) -> None:
         await db.tabletalk.create(999, 1, 0, 1.0)
 
 
-async def test_results(db: Database) -> None:
+async def test_results(db: Store) -> None:
     games = [await create_game(db, channel) for channel in range(4)]
     await db.results.record(games[0].id, 7, [[1, 2], [3, 4]], 0, True, {"moves": 80}, 10.0)
     await db.results.record(games[1].id, 7, [[1], [5]], None, False, {}, 20.0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store import Database
+from bot.store import Store
 from bot.store.shards import Shards, shard_of
 from tests.store_util import create_game
 
@@ -20,7 +20,7 @@ def guild_on(shard: int, n: int = 1) -> int:
     return guild
 
 
-async def fill(db: Database) -> dict[int, dict[str, int]]:
+async def fill(db: Store) -> dict[int, dict[str, int]]:
     """One game (with a timer and a pending report), one lobby and one running tournament in a
     guild of each shard; the ids by shard."""
     ids: dict[int, dict[str, int]] = {}
@@ -44,7 +44,7 @@ async def fill(db: Database) -> dict[int, dict[str, int]]:
     return ids
 
 
-async def loaded(db: Database) -> dict[str, set[int]]:
+async def loaded(db: Store) -> dict[str, set[int]]:
     return {
         "game": {r.id for r in await db.games.active()},
         "timer": {t.game_id for t in await db.timers.all()},
@@ -56,7 +56,7 @@ async def loaded(db: Database) -> dict[str, set[int]]:
 
 @pytest.mark.parametrize("mine", [(1,), (0, 3), (0, 1, 2, 3)])
 async def test_start_up_queries_load_only_this_process_s_shards(
-    db: Database, mine: tuple[int, ...]
+    db: Store, mine: tuple[int, ...]
 ) -> None:
     ids = await fill(db)
     db.shards = Shards(SHARD_COUNT, mine)
@@ -68,7 +68,7 @@ async def test_start_up_queries_load_only_this_process_s_shards(
     assert (await loaded(db))["game"] == {ids[s]["game"] for s in range(SHARD_COUNT)}
 
 
-async def test_a_player_s_games_are_read_across_every_shard(db: Database) -> None:
+async def test_a_player_s_games_are_read_across_every_shard(db: Store) -> None:
     ids = await fill(db)
     db.shards = Shards(SHARD_COUNT, (2,))
     everywhere = {r.id for r in await db.games.active_of(100)}

@@ -23,7 +23,7 @@ from bot.game.moves import (
     SKIP,
     TABLETALK,
 )
-from bot.store import CorruptGameError, Database
+from bot.store import CorruptGameError, Store
 from bot.store.codec import dumps
 from bot.store.connection import Connection
 from bot.store.snapshots import (
@@ -136,7 +136,7 @@ def test_a_stored_game_whose_log_is_short_says_it_is_corrupt() -> None:
         _ = lazy.chips
 
 
-async def test_active_games_load_lazily_and_equal(db: Database) -> None:
+async def test_active_games_load_lazily_and_equal(db: Store) -> None:
     rng = random.Random(11)
     records = []
     for channel in range(8):
@@ -151,7 +151,7 @@ async def test_active_games_load_lazily_and_equal(db: Database) -> None:
         assert game == record.game and game.moves == record.game.moves
 
 
-async def test_an_old_snapshot_loads_from_its_moves_and_gets_its_log(db: Database) -> None:
+async def test_an_old_snapshot_loads_from_its_moves_and_gets_its_log(db: Store) -> None:
     record = await create_game(db, 1, players=3)
     await play(db, record, 25, random.Random(2))
     plain = json.dumps(record.game.state_dict())
@@ -167,7 +167,7 @@ async def test_an_old_snapshot_loads_from_its_moves_and_gets_its_log(db: Databas
     assert isinstance(again.game, StoredGame) and again.game == record.game
 
 
-async def test_a_snapshot_whose_log_is_wrong_is_caught_and_repaired(db: Database) -> None:
+async def test_a_snapshot_whose_log_is_wrong_is_caught_and_repaired(db: Store) -> None:
     record = await create_game(db, 1)
     await play(db, record, 12, random.Random(8))
     state = json.loads(snapshot_text(record.game))
@@ -185,7 +185,7 @@ async def test_a_snapshot_whose_log_is_wrong_is_caught_and_repaired(db: Database
     assert loaded.game == record.game and loaded.game.moves == record.game.moves
 
 
-async def test_a_snapshot_behind_its_log_is_replayed(db: Database) -> None:
+async def test_a_snapshot_behind_its_log_is_replayed(db: Store) -> None:
     record = await create_game(db, 1)
     await play(db, record, 10, random.Random(5))
     stale = snapshot_text(played(1, 2, 0))

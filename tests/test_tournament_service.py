@@ -15,7 +15,7 @@ from bot.services.lobbies import LobbyService, Person
 from bot.services.options import TableOptions
 from bot.services.ratings import RatingService
 from bot.services.tournament import TournamentService, TournamentSettings, rounds
-from bot.store.database import Database
+from bot.store.base import Store
 
 GUILD, CHANNEL, ORGANISER = 1, 10, 99
 #: Blue (team 0) resigns as a whole.
@@ -75,7 +75,7 @@ class World:
 
 
 @pytest.fixture
-async def world(db: Database) -> World:
+async def world(db: Store) -> World:
     """The service on a store of each backend (``db`` of conftest)."""
     return World(db, Clock())
 

@@ -15,10 +15,8 @@ from types import FrameType
 from bot.demo import PLAYER_COUNTS
 from bot.game.ai import LEVELS
 
-#: Exit codes: 0 fine, 1 something failed while running, 2 the command or settings are wrong,
-#: 130 stopped by Ctrl-C (or SIGTERM, in the offline modes) before the end (``run`` and
-#: ``play-local`` end that way: 0).
-OK, FAILED, USAGE, INTERRUPTED = 0, 1, 2, 130
+from .codes import FAILED, INTERRUPTED, USAGE
+
 #: The offline modes: SIGTERM stops them as Ctrl-C does, their temporary folder removed.
 OFFLINE = ("demo", "play-local")
 

@@ -12,9 +12,9 @@ import sys
 
 from bot.config import ConfigError
 from bot.store.backup import BackupError, backup_sqlite
-from bot.store.location import is_postgres_url
+from bot.store.urls import is_postgres_url
 
-from . import FAILED, OK, USAGE
+from .codes import FAILED, OK, USAGE
 from .settings import load_settings
 
 

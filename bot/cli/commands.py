@@ -23,7 +23,7 @@ from discord import app_commands
 from bot.app import create_bot
 from bot.config import Settings
 
-from . import OK, USAGE
+from .codes import OK, USAGE
 
 #: The command whose options are the table's house options.
 NEW_GAME = "sequence new"

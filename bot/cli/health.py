@@ -15,10 +15,10 @@ import time
 from pathlib import Path
 
 from bot.config import ConfigError, Settings, token_problem
-from bot.store.location import is_postgres_url, redact
 from bot.store.migrations import latest_version, stored_version
+from bot.store.urls import is_postgres_url, redact
 
-from . import FAILED, OK
+from .codes import FAILED, OK
 from .settings import load_settings
 
 

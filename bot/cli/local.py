@@ -26,7 +26,7 @@ from bot.config import Settings
 from bot.demo import settle_timeout
 from bot.logs import configure_logging
 
-from . import FAILED, OK, USAGE
+from .codes import FAILED, OK, USAGE
 
 #: What SimCord's preview imports at run time (besides Pillow).
 PREVIEW_MODULES = ("simcord", "aiohttp", "markdown_it", "linkify_it", "regex")

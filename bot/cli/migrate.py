@@ -16,9 +16,10 @@ from pathlib import Path
 
 from bot.store.copy import CopyError, copy_store
 from bot.store.errors import DatabaseInUseError, StoreError
-from bot.store.location import is_postgres_url, open_database, redact, url_problem
+from bot.store.location import open_database
+from bot.store.urls import is_postgres_url, redact, url_problem
 
-from . import FAILED, OK, USAGE
+from .codes import FAILED, OK, USAGE
 from .health import database_problem
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from bot.demo import DemoError, DemoOptions, run_demo
 from bot.logs import configure_logging
 
-from . import FAILED, OK, USAGE
+from .codes import FAILED, OK, USAGE
 from .progress import ProgressBar
 
 #: The one-line hint when SimCord (the ``[demo]`` extra) is not installed.

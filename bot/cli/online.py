@@ -16,9 +16,10 @@ import discord
 from bot.app import create_bot
 from bot.config import ConfigError, Settings, token_problem
 from bot.logs import RedactFilter, configure_logging
+from bot.store.base import Store
 from bot.store.errors import StoreError
 
-from . import FAILED, OK, USAGE
+from .codes import FAILED, OK, USAGE
 from .health import database_problem
 from .settings import load_settings
 
@@ -138,7 +139,7 @@ async def beat(bot: discord.Client, path: Path, every: float = HEARTBEAT_SECONDS
     answers (on PostgreSQL: with its listening connection up)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     while True:
-        db = getattr(bot, "db", None)
+        db: Store | None = getattr(bot, "db", None)
         if bot.is_ready() and not bot.is_closed() and (db is None or await db.alive()):
             path.touch()
         await asyncio.sleep(every)

@@ -14,7 +14,7 @@ from .errors import UserError
 
 if TYPE_CHECKING:
     from bot.config import Settings
-    from bot.store.database import Database
+    from bot.store.base import Store
 
     from .games import GameService
 
@@ -64,7 +64,7 @@ def amount(count: int, one: str, many: str | None = None) -> str:
 class Caps:
     """Checks a cap before a lobby, a seat or a tournament is taken."""
 
-    def __init__(self, db: Database, games: GameService, caps: CapSettings) -> None:
+    def __init__(self, db: Store, games: GameService, caps: CapSettings) -> None:
         self.db = db
         self.games = games
         self.caps = caps

@@ -51,7 +51,7 @@ from .timing import turn_timers
 from .votes import settle_votes
 
 if TYPE_CHECKING:
-    from bot.store.database import Database
+    from bot.store.base import Store
     from bot.store.games import GameRecord
     from bot.store.timers import TimerRecord
 
@@ -181,7 +181,7 @@ class GameService:
     """
 
     def __init__(
-        self, db: Database, clock: Callable[[], float], bus: Dispatcher | None = None
+        self, db: Store, clock: Callable[[], float], bus: Dispatcher | None = None
     ) -> None:
         self.db = db
         self.clock = clock

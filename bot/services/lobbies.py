@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from bot.game import Game
 from bot.game.ai import LEVELS
 from bot.game.settings import MAX_PLAYERS, TEAM_NAMES, default_team_count
 from bot.store.errors import NotFoundError
@@ -19,7 +20,7 @@ from .timing import turn_timers
 
 if TYPE_CHECKING:
     from bot.services.caps import Caps
-    from bot.store.database import Database
+    from bot.store.base import Store
     from bot.store.games import GameRecord
     from bot.store.lobbies import LobbyRecord
 
@@ -44,7 +45,7 @@ class LobbyService:
 
     def __init__(
         self,
-        db: Database,
+        db: Store,
         clock: Callable[[], float],
         new_seed: Callable[[], int] = lambda: secrets.randbits(62),
         *,
@@ -275,8 +276,6 @@ class LobbyService:
 
     async def start(self, channel_id: int, actor_id: int) -> GameRecord:
         """Seat the teams alternately, cut for the dealer, deal: the game begins."""
-        from bot.game import Game
-
         async with self._locks(channel_id):
             lobby = await self.get(channel_id)
             _require_host(lobby, actor_id, "start the game")

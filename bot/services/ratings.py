@@ -25,7 +25,7 @@ from openskill.models import PlackettLuce
 from .locks import KeyedLocks
 
 if TYPE_CHECKING:
-    from bot.store.database import Database
+    from bot.store.base import Store
 
 MODEL = PlackettLuce()
 DEFAULT_MU: float = MODEL.mu
@@ -185,7 +185,7 @@ def build_book(results: Iterable[RatedResult]) -> RatingBook:
 class RatingService:
     """Each server's :class:`RatingBook`, kept up to date from the results table."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self.db = db
         self._books: dict[int, RatingBook] = {}
         self._locks = KeyedLocks()

@@ -19,7 +19,7 @@ from .errors import UserError
 from .ratings import Rating, RatingBook, RatingService, places, result_ranks
 
 if TYPE_CHECKING:
-    from bot.store.database import Database
+    from bot.store.base import Store
     from bot.store.results import ResultRecord
 
 log = logging.getLogger(__name__)
@@ -114,7 +114,7 @@ def outcome_for(result: ResultRecord, team: int) -> str:
 class StatsService:
     """Answers ``/sequence stats``, ``leaderboard``, ``history`` and ``replay``."""
 
-    def __init__(self, db: Database, ratings: RatingService) -> None:
+    def __init__(self, db: Store, ratings: RatingService) -> None:
         self.db = db
         self.ratings = ratings
         self._tallies: dict[int, dict[int, Tally]] = {}

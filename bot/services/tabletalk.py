@@ -23,7 +23,7 @@ from .options import TableOptions
 from .rulings import Call, Verdict, call_stands, may_rule, may_withdraw, stands_at
 
 if TYPE_CHECKING:
-    from bot.store.database import Database
+    from bot.store.base import Store
     from bot.store.games import GameRecord
     from bot.store.tabletalk import ReportRecord
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 class TableTalkService:
     """Reports are kept in the store; an upheld report becomes the engine's penalty move."""
 
-    def __init__(self, db: Database, games: GameService, clock: Callable[[], float]) -> None:
+    def __init__(self, db: Store, games: GameService, clock: Callable[[], float]) -> None:
         self.db = db
         self.games = games
         self.clock = clock

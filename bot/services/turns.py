@@ -21,7 +21,7 @@ from .options import TableOptions
 from .timing import LIMIT, REMINDER, turn_timers
 
 if TYPE_CHECKING:
-    from bot.store.database import Database
+    from bot.store.base import Store
     from bot.store.games import GameRecord
 
     from .scheduler import Scheduler
@@ -36,7 +36,7 @@ class TurnClock:
 
     def __init__(
         self,
-        db: Database,
+        db: Store,
         games: GameService,
         scheduler: Scheduler,
         clock: Callable[[], float],

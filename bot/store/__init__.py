@@ -1,12 +1,13 @@
 """Persistence: one SQLite file (aiosqlite) or a PostgreSQL database (asyncpg), versioned
 migrations, repositories, the move log.
 
-No SQL outside this package: the rest of the bot opens the store with :func:`open_database` and
-uses its repositories, which take and return plain engine values and records; they run
-unchanged on both backends.
+No SQL outside this package: the rest of the bot opens the store with :func:`open_database`
+(a :class:`Store`, whichever the backend) and uses its repositories, which take and return
+plain engine values and records; they run unchanged on both backends.
 """
 
-from .database import DEFAULT_PATH, Database
+from .base import Store
+from .database import DEFAULT_PATH, SQLiteStore
 from .errors import (
     ChannelBusyError,
     CorruptGameError,
@@ -31,7 +32,6 @@ __all__ = [
     "DEFAULT_PATH",
     "ChannelBusyError",
     "CorruptGameError",
-    "Database",
     "DatabaseUnavailableError",
     "DatabaseUnreadableError",
     "GameNotActiveError",
@@ -42,9 +42,11 @@ __all__ = [
     "NotFoundError",
     "ReportRecord",
     "ResultRecord",
+    "SQLiteStore",
     "SchemaTooNewError",
     "Seat",
     "StaleMoveError",
+    "Store",
     "StoreError",
     "TimerRecord",
     "open_database",

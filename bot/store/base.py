@@ -1,13 +1,24 @@
-"""What both backends share: the repositories on one store, and running a function in a
-transaction. A backend adds ``transaction()``, ``read()``, ``open()`` and ``close()``."""
+"""The store's one interface, :class:`Store`: the repositories, transactions, notifications,
+shard claims and closing, and what both backends share. :class:`~bot.store.database.SQLiteStore`
+and :class:`~bot.store.postgres.PostgresStore` implement it; the rest of the bot names only
+``Store``.
+
+One rule for transactions on both backends: a transaction belongs to the task that opened it.
+Store calls made by that task join it; any other task, a child task created inside it included,
+runs in a transaction of its own and never sees the open one's uncommitted rows (PostgreSQL: on
+another pooled connection; SQLite, whose one connection runs one transaction at a time: after the
+open one ends).
+"""
 
 from __future__ import annotations
 
+import asyncio
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
-from typing import Concatenate, ParamSpec, Self, TypeVar
+from typing import Concatenate, ParamSpec, Self, TypeVar, cast
 
-from .connection import Connection
+from .connection import Connection, OwnedConnection, current
 from .games import Games
 from .lobbies import Lobbies
 from .outbox import Outbox
@@ -23,7 +34,7 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
-class Store:
+class Store(ABC):
     """The repositories (``db.games``, ``db.lobbies``, ...) on a backend's connection."""
 
     #: ``"sqlite"`` or ``"postgresql"``.
@@ -46,35 +57,55 @@ class Store:
         self.votes = Votes(self)
         self.outbox = Outbox(self)
 
+    @abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[Connection]:
-        """A transaction (joining the one this task has open on this store, if any)."""
-        raise NotImplementedError
+        """A transaction: joins the one this task has open on this store, if any; otherwise a
+        new one, rolled back on any error (see the module's rule for other tasks)."""
 
     def _joined(self) -> Connection | None:
-        """The transaction this task has open on this store, if any (never another's)."""
-        raise NotImplementedError
+        """The transaction this task opened on this store, if still open (never another task's,
+        even a parent's: a child task inherits the context variable, not the transaction)."""
+        joined = current.get()
+        if (
+            isinstance(joined, OwnedConnection)
+            and joined.open
+            and joined.owner is self
+            and joined.task is asyncio.current_task()
+        ):
+            return cast(Connection, joined)
+        return None
 
+    @abstractmethod
     def _reading(self) -> AbstractAsyncContextManager[Connection]:
         """A connection for a read outside any transaction."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def close(self) -> None:
         """Release the connection(s); idempotent."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def notify(self, channel: str, payload: str) -> None:
         """Tell the other processes sharing this store (their :meth:`listen` callbacks), when
-        the transaction this task has open commits (at once outside one). One process has
-        nobody to tell: the base does nothing (SQLite)."""
+        the transaction this task has open commits (at once outside one)."""
 
+    @abstractmethod
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        """Call ``callback(payload)`` for each notification other processes send on
+        ``channel``."""
+
+    @abstractmethod
     async def claim(self, shards: Shards, lost: Callable[[str], None] | None = None) -> None:
         """Hold ``shards`` for this process while it runs, refusing them when another process
         sharing this store runs one (or another shard count); ``lost(why)`` if they are lost
-        later. The base claims nothing: a SQLite file is one process's."""
+        later."""
 
-    async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
-        """Call ``callback(payload)`` for each notification other processes send on
-        ``channel``. The base hears nothing (SQLite: one process serves every game)."""
+    @abstractmethod
+    async def integrity_check(self) -> list[str]:
+        """``["ok"]`` for a sound store, else the problems found."""
+
+    @abstractmethod
+    async def schema_version(self) -> int:
+        """The highest applied migration."""
 
     async def alive(self) -> bool:
         """True when the store answers a trivial query now (a health check's question)."""

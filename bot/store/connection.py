@@ -9,6 +9,7 @@ game's end, its result and the next timers all at once, or none of them.
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
@@ -34,7 +35,18 @@ class Connection(Protocol):
         ...
 
 
-#: The connection of the transaction the current task is in, if any.
-current: contextvars.ContextVar[Connection | None] = contextvars.ContextVar(
+class OwnedConnection:
+    """What a backend's connection records of its transaction: the store it belongs to and the
+    task that opened it (the only task that joins it), and whether it is still open."""
+
+    def __init__(self, owner: object) -> None:
+        self.owner = owner
+        self.task = asyncio.current_task()
+        self.open = True
+
+
+#: The connection of the transaction the current task is in, if any (a child task inherits it
+#: with the context: :meth:`Store._joined <bot.store.base.Store._joined>` checks the owner task).
+current: contextvars.ContextVar[OwnedConnection | None] = contextvars.ContextVar(
     "sequence_store_transaction", default=None
 )

@@ -20,8 +20,8 @@ from .migrations import current_version
 from .revisions import stamp_rules
 
 if TYPE_CHECKING:
+    from .base import Store
     from .connection import Connection
-    from .database import Database
 
 log = logging.getLogger(__name__)
 
@@ -125,8 +125,8 @@ class CopyReport:
 
 
 async def copy_store(
-    source: Database,
-    target: Database,
+    source: Store,
+    target: Store,
     *,
     force: bool = False,
     progress: Callable[[str], None] = lambda line: None,
@@ -176,7 +176,7 @@ async def copy_store(
     return report
 
 
-async def verify_games(db: Database, progress: Callable[[str], None] = lambda line: None) -> int:
+async def verify_games(db: Store, progress: Callable[[str], None] = lambda line: None) -> int:
     """Replay every game's log and compare it with its snapshot; the number of games checked.
 
     Raises :class:`CopyError` naming the games whose snapshot and log disagree. Writes nothing.
@@ -202,7 +202,7 @@ async def verify_games(db: Database, progress: Callable[[str], None] = lambda li
     return checked
 
 
-async def _pages(db: Database, table: Table) -> AsyncIterator[list[tuple[Any, ...]]]:
+async def _pages(db: Store, table: Table) -> AsyncIterator[list[tuple[Any, ...]]]:
     """The table's rows in key order, a batch at a time."""
     columns = ", ".join(table.columns)
     order = ", ".join(table.key)
@@ -234,7 +234,7 @@ async def _pages(db: Database, table: Table) -> AsyncIterator[list[tuple[Any, ..
             offset += len(rows)
 
 
-async def _digest(db: Database, table: Table) -> str:
+async def _digest(db: Store, table: Table) -> str:
     digest = hashlib.sha256()
     async for rows in _pages(db, table):
         for row in rows:

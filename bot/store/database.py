@@ -1,9 +1,11 @@
-"""The database: one SQLite file, one aiosqlite connection, and the repositories on it.
+"""The store on SQLite: one file, one aiosqlite connection, and the repositories on it.
 
 One connection serves the whole process, so one ``asyncio.Lock`` keeps a transaction's statements
-together: no other coroutine runs a statement (or reads uncommitted rows) until it commits or
-rolls back. Across processes, ``BEGIN IMMEDIATE`` and the schema's unique indexes guard.
-Only aiosqlite's public API is used.
+together: no other task runs a statement (or reads uncommitted rows) until it commits or rolls
+back. A transaction belongs to the task that opened it, as on PostgreSQL: a child task created
+inside it does not join it but waits for it to end (so a task must not wait for a child's store
+call while its own transaction is open). Across processes, ``BEGIN IMMEDIATE`` and the schema's
+unique indexes guard. Only aiosqlite's public API is used.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any, cast
 import aiosqlite
 
 from .base import Store
-from .connection import Connection, current
+from .connection import Connection, OwnedConnection, current
 from .errors import (
     DatabaseInUseError,
     DatabaseUnavailableError,
@@ -61,13 +63,12 @@ _BUSY = {
 }
 
 
-class SQLiteConnection:
+class SQLiteConnection(OwnedConnection):
     """A :class:`~bot.store.connection.Connection` on the one aiosqlite connection."""
 
-    def __init__(self, raw: aiosqlite.Connection, owner: Database) -> None:
+    def __init__(self, raw: aiosqlite.Connection, owner: SQLiteStore) -> None:
+        super().__init__(owner)
         self._raw = raw
-        self.owner = owner
-        self.open = True
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one statement; the number of rows it changed."""
@@ -109,8 +110,8 @@ class SQLiteConnection:
         return rows[0] if rows else None
 
 
-class Database(Store):
-    """The store on SQLite. Open with ``await Database.open(path)``; repositories are
+class SQLiteStore(Store):
+    """The store on SQLite. Open with ``await SQLiteStore.open(path)``; repositories are
     attributes."""
 
     dialect = "sqlite"
@@ -132,7 +133,7 @@ class Database(Store):
         check: bool = False,
         exclusive: bool = False,
         migrations: tuple[tuple[int, str], ...] = MIGRATIONS,
-    ) -> Database:
+    ) -> SQLiteStore:
         """Open (creating the file and its folder if needed), configure and migrate the database.
 
         ``synchronous="NORMAL"`` in WAL mode: a commit writes its WAL frames to the operating
@@ -189,6 +190,12 @@ class Database(Store):
             os.close(self._claim)
             self._claim = None
 
+    async def notify(self, channel: str, payload: str) -> None:
+        """Nothing: one process serves every game of a SQLite file, so nobody is to be told."""
+
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        """Nothing to hear: no other process shares a SQLite file (see :meth:`claim`)."""
+
     async def claim(self, shards: Shards, lost: Callable[[str], None] | None = None) -> None:
         """Hold the file for this bot: a second bot on it would serve every game twice. An
         ``flock`` on ``<file>.lock`` beside it (never on the database, whose locks are
@@ -206,16 +213,10 @@ class Database(Store):
             ) from None
         self._claim = fd
 
-    def _joined(self) -> SQLiteConnection | None:
-        """The open transaction of this task on this database, if any (never another's)."""
-        joined = current.get()
-        if isinstance(joined, SQLiteConnection) and joined.open and joined.owner is self:
-            return joined
-        return None
-
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT`` (rolled back on any error); joins an open one.
+        """``BEGIN IMMEDIATE`` ... ``COMMIT`` (rolled back on any error); joins the open one of
+        this task, if any. Another task's (a child's too) waits for the open one to end.
 
         IMMEDIATE takes the write lock at the start, so checks made inside the transaction still
         hold at its commit, even with another process writing the same file.

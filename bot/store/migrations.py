@@ -254,7 +254,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (6, _V6),
 )
 
-#: The table of applied migrations, per dialect (``Database.dialect``).
+#: The table of applied migrations, per dialect (``Store.dialect``).
 _VERSION_TABLE = {
     "sqlite": """
 CREATE TABLE IF NOT EXISTS schema_version (

@@ -22,12 +22,12 @@ from typing import Any
 import asyncpg
 
 from .base import Store
-from .connection import Connection, current
+from .connection import Connection, OwnedConnection, current
 from .errors import DatabaseUnavailableError, IntegrityError, StoreError
-from .location import redact
 from .migrations import current_version, migrate
 from .postgres_migrations import POSTGRES_MIGRATIONS
 from .shards import Shards
+from .urls import redact
 
 log = logging.getLogger(__name__)
 
@@ -83,16 +83,12 @@ def _store_error(error: Exception) -> StoreError:
     return StoreError(f"Database error: {message}")
 
 
-class PostgresConnection:
+class PostgresConnection(OwnedConnection):
     """A :class:`~bot.store.connection.Connection` on one pooled asyncpg connection."""
 
-    def __init__(self, raw: asyncpg.Connection, owner: PostgresDatabase) -> None:
+    def __init__(self, raw: asyncpg.Connection, owner: PostgresStore) -> None:
+        super().__init__(owner)
         self._raw = raw
-        self.owner = owner
-        #: The task whose transaction this is: only it joins (one connection runs one
-        #: statement at a time; a task started inside the transaction gets its own).
-        self.task = asyncio.current_task()
-        self.open = True
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one statement; the number of rows it changed."""
@@ -129,8 +125,8 @@ class PostgresConnection:
         return None if record is None else tuple(record)
 
 
-class PostgresDatabase(Store):
-    """The store on PostgreSQL. Open with ``await PostgresDatabase.open(url)``."""
+class PostgresStore(Store):
+    """The store on PostgreSQL. Open with ``await PostgresStore.open(url)``."""
 
     dialect = "postgresql"
 
@@ -157,7 +153,7 @@ class PostgresDatabase(Store):
         max_size: int = 10,
         check: bool = False,
         migrations: tuple[tuple[int, str], ...] = POSTGRES_MIGRATIONS,
-    ) -> PostgresDatabase:
+    ) -> PostgresStore:
         """Connect a pool to ``url`` and migrate the schema (once, even if several processes
         start together). Durability is the server's: ``synchronous_commit`` as configured there
         (on by default: a commit returns once its WAL is flushed). ``check`` is accepted for
@@ -287,17 +283,6 @@ class PostgresDatabase(Store):
             if self._listen_to is not None:
                 self._listen_to[1]("")  # notifications sent while it was down are lost
             return
-
-    def _joined(self) -> PostgresConnection | None:
-        joined = current.get()
-        if (
-            isinstance(joined, PostgresConnection)
-            and joined.open
-            and joined.owner is self
-            and joined.task is asyncio.current_task()
-        ):
-            return joined
-        return None
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:

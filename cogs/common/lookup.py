@@ -29,6 +29,16 @@ def selected(interaction: discord.Interaction[Any]) -> str:
     return str(values[0])
 
 
+def answering_cog(interaction: discord.Interaction[Any], name: str) -> commands.Cog:
+    """The loaded cog ``name`` that answers a component defined outside the cog's module (the
+    component's module declares what it needs of the cog, a runtime-checkable Protocol, and
+    checks it with ``isinstance``: it never imports the cog's module, which imports it)."""
+    cog = bot_of(interaction).get_cog(name)
+    if cog is None:
+        raise RuntimeError(f"The {name} cog is not loaded")
+    return cog
+
+
 def cog_of(interaction: discord.Interaction[Any], cog_class: type[CogT]) -> CogT:
     """The loaded cog of ``cog_class`` (a component answers through its cog's services)."""
     cog = bot_of(interaction).get_cog(cog_class.__cog_name__)

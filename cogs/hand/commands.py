@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 
@@ -15,15 +17,43 @@ from bot.store.games import GameRecord
 
 from ..base import SequenceCog
 from ..common.replies import reporting
-from .components import COMPONENTS, PlayButton
+from .components import COMPONENTS, HAND_COG, PlayButton
 from .panel import build_hand_panel
 from .play import play_and_announce
 
 
-class Hand(SequenceCog):
-    """Your cards, privately, and the commands to play them."""
+class Hand(SequenceCog, name=HAND_COG):
+    """Your cards, privately, and the commands to play them; it answers the panel's components
+    (:class:`~.components.PanelAnswers`)."""
 
     components = COMPONENTS
+
+    async def show_panel(
+        self,
+        interaction: discord.Interaction,
+        record: GameRecord,
+        seat: int,
+        *,
+        edit: bool,
+        keep_image: bool = True,
+        **step: Any,
+    ) -> None:
+        """Draw ``seat``'s panel at ``step`` (see :func:`.panel.build_hand_panel`): in place of
+        the one clicked (``edit``, keeping its image unless ``keep_image`` is false), or sent."""
+        shown = await build_hand_panel(record, seat, **step)
+        await (shown.edit(interaction, keep_image=keep_image) if edit else shown.send(interaction))
+
+    async def play_from_panel(
+        self,
+        interaction: discord.Interaction,
+        record: GameRecord,
+        seat: int,
+        move: Move,
+        turn: int,
+    ) -> None:
+        """Play ``move`` for the clicking player, drawn for ``turn``, and show the panel after it
+        in place of the one clicked."""
+        await play_and_announce(interaction, record, seat, move, turn, edit=True)
 
     def board_button(self, record: GameRecord) -> discord.ui.Item | None:
         """The "Your hand" button under every board."""

@@ -3,11 +3,14 @@
 Every component is a :class:`discord.ui.DynamicItem`: its custom id carries the game id, the turn it
 was drawn for and the choice so far, so it survives restarts. Callbacks never trust the id alone:
 the clicking user's seat and the current turn are checked again by the services.
+
+A click is answered through the Hand cog (:class:`PanelAnswers`): drawing the next panel and
+playing a move build panels of these components in turn, so this module imports neither.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import discord
 
@@ -22,14 +25,54 @@ from bot.services.games import ChoiceNeeded, seat_of
 from ..common.custom_ids import Templated
 from ..common.lookup import bot_of, selected
 from ..common.replies import reporting
-from . import panel
-from .play import play_and_announce
+from .hints import card_hint
 
 if TYPE_CHECKING:
     from bot.store.games import GameRecord
 
 
 STALE = "⚠️ That was for an earlier turn: the game has moved on. Here is your hand now."
+
+#: The name of the cog that answers the panel's components.
+HAND_COG = "Hand"
+
+
+@runtime_checkable
+class PanelAnswers(Protocol):
+    """What the panel's components need of the cog that answers them (:data:`HAND_COG`)."""
+
+    async def show_panel(
+        self,
+        interaction: discord.Interaction,
+        record: GameRecord,
+        seat: int,
+        *,
+        edit: bool,
+        keep_image: bool = True,
+        **step: Any,
+    ) -> None:
+        """Draw ``seat``'s panel at ``step`` (see :func:`.panel.build_hand_panel`): in place of
+        the one clicked (``edit``, keeping its image unless ``keep_image`` is false), or sent."""
+        ...
+
+    async def play_from_panel(
+        self,
+        interaction: discord.Interaction,
+        record: GameRecord,
+        seat: int,
+        move: Move,
+        turn: int,
+    ) -> None:
+        """Play ``move`` for the clicking player, drawn for ``turn``, and show the panel after it
+        in place of the one clicked."""
+        ...
+
+
+def _answers(interaction: discord.Interaction) -> PanelAnswers:
+    cog = bot_of(interaction).get_cog(HAND_COG)
+    if not isinstance(cog, PanelAnswers):
+        raise RuntimeError(f"The {HAND_COG} cog is not loaded")
+    return cog
 
 
 async def _show(
@@ -40,9 +83,16 @@ async def _show(
     keep_image: bool = True,
     **step: Any,
 ) -> None:
-    """Redraw the panel the component was on, at ``step`` (see :func:`panel.build_hand_panel`)."""
-    shown = await panel.build_hand_panel(record, seat, **step)
-    await shown.edit(interaction, keep_image=keep_image)
+    """Redraw the panel the component was on, at ``step``."""
+    await _answers(interaction).show_panel(
+        interaction, record, seat, edit=True, keep_image=keep_image, **step
+    )
+
+
+async def _play(
+    interaction: discord.Interaction, record: GameRecord, seat: int, move: Move, turn: int | None
+) -> None:
+    await _answers(interaction).play_from_panel(interaction, record, seat, move, turn or 0)
 
 
 def _select(
@@ -97,8 +147,9 @@ class PlayButton(PanelItem, discord.ui.DynamicItem[discord.ui.Button], custom_id
         )
 
     async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
-        shown = await panel.build_hand_panel(record, seat, with_image=True)
-        await shown.send(interaction)
+        await _answers(interaction).show_panel(
+            interaction, record, seat, edit=False, with_image=True
+        )
 
 
 class CardSelect(
@@ -118,7 +169,7 @@ class CardSelect(
             discord.SelectOption(
                 label=card_label(card),
                 value=card,
-                description=panel.card_hint(record, seat, card),
+                description=card_hint(record, seat, card),
                 default=card == selected,
             )
             for card in dict.fromkeys(record.game.hands[seat])
@@ -223,7 +274,7 @@ class GoButton(
 
     async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
         move = Move.play(seat, self.card, self.space)
-        await play_and_announce(interaction, record, seat, move, self.turn or 0, edit=True)
+        await _play(interaction, record, seat, move, self.turn)
 
 
 class FiveButton(
@@ -253,7 +304,7 @@ class FiveButton(
         if not 0 <= self.index < len(options):
             raise UserError("That choice is no longer on offer.")
         move = move._replace(five=options[self.index])
-        await play_and_announce(interaction, record, seat, move, self.turn or 0, edit=True)
+        await _play(interaction, record, seat, move, self.turn)
 
 
 class MoreFivesButton(
@@ -296,7 +347,7 @@ class DeadButton(
 
     async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
         move = Move(DEAD, seat, self.card)
-        await play_and_announce(interaction, record, seat, move, self.turn or 0, edit=True)
+        await _play(interaction, record, seat, move, self.turn)
 
 
 class PassButton(
@@ -312,7 +363,7 @@ class PassButton(
 
     async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
         move = Move(PASS, seat)
-        await play_and_announce(interaction, record, seat, move, self.turn or 0, edit=True)
+        await _play(interaction, record, seat, move, self.turn)
 
 
 class BackButton(

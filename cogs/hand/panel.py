@@ -1,5 +1,8 @@
 """Building the private hand panel: a player's cards and the next step of choosing a move.
 
+It builds the panel of :mod:`.components`; they answer clicks through the Hand cog
+(:class:`~.components.PanelAnswers`), which builds panels here in turn.
+
 :func:`build_hand_panel` is the one builder. It reads a game and a seat and returns a
 :class:`Panel` (text, components, an optional hand image); it sends nothing and assumes no
 channel, so a panel can be answered to an interaction or sent to a player's DMs alike.
@@ -16,7 +19,7 @@ import discord
 
 from bot.game import card_label, player_view, space_name
 from bot.game.board import CARD_SPACES
-from bot.game.cards import is_jack, is_one_eyed, is_two_eyed
+from bot.game.cards import is_jack, is_one_eyed
 from render.board import render_hand
 
 from ..common.alt_text import hand_alt
@@ -69,26 +72,6 @@ class Panel:
         elif not keep_image:
             kwargs["attachments"] = []
         await interaction.response.edit_message(content=self.content, **kwargs)
-
-
-def card_hint(record: GameRecord, seat: int, card: str) -> str:
-    """What a card can do now, for a select option's description."""
-    game = record.game
-    targets = game.targets(seat, card)
-    if is_two_eyed(card):
-        return (
-            "Two-eyed jack: a chip on any open space" if targets else "Two-eyed jack: no open space"
-        )
-    if is_one_eyed(card):
-        if targets:
-            return "One-eyed jack: remove an opponent's chip"
-        return "One-eyed jack: no opponent chip to remove now"
-    if not targets:
-        return "Dead card: both spaces are covered"
-    spaces = " or ".join(space_name(s) for s in CARD_SPACES[card])
-    return f"Goes on {spaces}" + (
-        "" if len(targets) == 2 else f" (only {space_name(targets[0])} open)"
-    )
 
 
 def hand_line(hand: list[str]) -> str:

@@ -31,7 +31,7 @@ from ..base import server_id
 from ..common.choices import PRESET_CHOICES
 from ..common.describe import shown_name
 from .messages import add_now_playing, decided_note, signup_embed, standings_embed
-from .views import SignupButton, signup_view
+from .views import SIGNUP_COG, SignupButton, signup_view
 
 if TYPE_CHECKING:
     from bot.app import SequenceBot
@@ -76,7 +76,7 @@ async def announce(interaction: discord.Interaction, text: str) -> None:
 @app_commands.guild_only()
 class TournamentCommands(
     commands.GroupCog,
-    name="Tournament",
+    name=SIGNUP_COG,
     group_name="tournament",
     group_description="Sequence tournaments: round robin, Swiss or single elimination",
 ):

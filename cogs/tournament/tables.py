@@ -25,7 +25,7 @@ from bot.services.tournament import ELIMINATION, Progress, Snapshot, TournamentS
 from bot.store.errors import OUTAGES
 from bot.store.lobbies import LobbyRecord
 from bot.store.tournaments import MatchRecord, TournamentRecord
-from cogs.lobby import lobby_embed, lobby_view
+from cogs.lobby import Lobby, lobby_embed, lobby_view
 from render.bracket import render_bracket
 
 from ..common.alt_text import bracket_alt
@@ -43,7 +43,7 @@ from .messages import (
     signup_embed,
     standings_embed,
 )
-from .views import CheckInButton, check_in_view, signup_view
+from .views import CHECK_IN_COG, CheckInButton, check_in_view, signup_view
 
 if TYPE_CHECKING:
     from bot.app import SequenceBot
@@ -90,7 +90,7 @@ def _void(snapshot: Snapshot, number: int) -> bool:
     return bool(matches) and all(m.status == "cancelled" for m in matches)
 
 
-class TournamentTables(commands.Cog):
+class TournamentTables(commands.Cog, name=CHECK_IN_COG):
     """Opens match tables, runs show-up clocks and reports results to the tournament."""
 
     def __init__(self, bot: SequenceBot, service: TournamentService) -> None:
@@ -285,7 +285,9 @@ class TournamentTables(commands.Cog):
         if lobby is None:
             raise UserError("The lobby of this match is closed: ask the organiser.")
         record = await self.bot.lobbies.start(thread_id, lobby.host_id)
-        lobby_cog: Any = self.bot.get_cog("Lobby")
+        lobby_cog = self.bot.get_cog(Lobby.__cog_name__)
+        if not isinstance(lobby_cog, Lobby):
+            raise RuntimeError("The Lobby cog is not loaded")
         await lobby_cog.begin(interaction, record, edit=False)
 
     # ------------------------------------------------------------------ game events
@@ -344,12 +346,12 @@ class TournamentTables(commands.Cog):
             if any(m.game_id == record.id for m in progress.called_off):
                 why = "the tournament ended"
             await self.bot.table.notice(record, f"🛑 Game #{record.id} was stopped: {why}.")
-        lobby_cog: Any = self.bot.get_cog("Lobby")
+        lobby_cog = self.bot.get_cog(Lobby.__cog_name__)
         for lobby in progress.closed_lobbies:
             text = "🚪 This match was decided without a game."
             if (tournament_match(lobby) or {}).get("match") in off:
                 text = "🛑 This match is off: the tournament ended."
-            if lobby_cog is not None:
+            if isinstance(lobby_cog, Lobby):
                 await lobby_cog.close_message(lobby, text)
         for match in progress.called_off:
             self.disarm(match.id)

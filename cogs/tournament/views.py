@@ -1,14 +1,44 @@
 """The tournament's buttons: sign-up (Join/Leave) and a match's *I'm here*. Both are dynamic
-items, so they keep working after a restart; the services check everything again."""
+items, so they keep working after a restart; the services check everything again.
+
+A click is answered by its cog (:class:`AnswersSignups`, :class:`AnswersCheckIns`), whose
+module imports this one: this one names the cog and what it needs of it, never its module.
+"""
 
 from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
 
 import discord
 
 from cogs.common.components import Components
 from cogs.common.custom_ids import Templated
-from cogs.common.lookup import cog_of
+from cogs.common.lookup import answering_cog
 from cogs.common.replies import reporting
+
+#: The names of the cogs that answer the sign-up buttons and the check-in button.
+SIGNUP_COG = "Tournament"
+CHECK_IN_COG = "TournamentTables"
+
+
+@runtime_checkable
+class AnswersSignups(Protocol):
+    """The cog that answers the sign-up buttons (:data:`SIGNUP_COG`)."""
+
+    async def signup_action(
+        self, interaction: discord.Interaction, tournament_id: int, action: str, *, button: bool
+    ) -> None:
+        """Join or leave ``tournament_id`` (``action``), from a button or a command."""
+        ...
+
+
+@runtime_checkable
+class AnswersCheckIns(Protocol):
+    """The cog that answers a match's *I'm here* (:data:`CHECK_IN_COG`)."""
+
+    async def check_in(self, interaction: discord.Interaction, match_id: int) -> None:
+        """The clicking player is here for ``match_id``."""
+        ...
 
 
 class SignupButton(
@@ -34,9 +64,9 @@ class SignupButton(
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from .commands import TournamentCommands  # the cog's module imports this one
-
-        cog = cog_of(interaction, TournamentCommands)
+        cog = answering_cog(interaction, SIGNUP_COG)
+        if not isinstance(cog, AnswersSignups):
+            raise TypeError(f"The {SIGNUP_COG} cog does not answer sign-ups")
         async with reporting(interaction):
             await cog.signup_action(interaction, self.tournament_id, self.action, button=True)
 
@@ -65,9 +95,9 @@ class CheckInButton(
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from .tables import TournamentTables  # the cog's module imports this one
-
-        tables = cog_of(interaction, TournamentTables)
+        tables = answering_cog(interaction, CHECK_IN_COG)
+        if not isinstance(tables, AnswersCheckIns):
+            raise TypeError(f"The {CHECK_IN_COG} cog does not answer check-ins")
         async with reporting(interaction):
             await tables.check_in(interaction, self.match_id)
 

@@ -18,7 +18,7 @@ from .model import Snapshot
 if TYPE_CHECKING:
     from bot.services.games import GameService
     from bot.services.ratings import RatingService
-    from bot.store.database import Database
+    from bot.store.base import Store
     from bot.store.games import GameRecord
     from bot.store.lobbies import LobbyRecord
 
@@ -74,7 +74,7 @@ class TournamentCore:
 
     def __init__(
         self,
-        db: Database,
+        db: Store,
         clock: Callable[[], float],
         games: GameService,
         ratings: RatingService | None = None,
