@@ -20,7 +20,7 @@ from bot.services.durations import parse_duration
 from bot.services.errors import UserError
 from bot.services.lobbies import Person, lobby_options, lobby_teams, tournament_match
 from bot.services.options import TableOptions, describe_house_rules, format_duration
-from bot.store.games import GameRecord
+from bot.store.games.records import GameRecord
 from bot.store.lobbies import LobbyRecord
 from render.theme import TEAM_COLOUR_VALUES
 

@@ -53,7 +53,7 @@ from .votes import LAPSED, UNDO_REQUEST, settle_votes
 
 if TYPE_CHECKING:
     from bot.store.database import Database
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
     from bot.store.timers import TimerRecord
 
 log = logging.getLogger(__name__)

@@ -21,7 +21,7 @@ from .timing import LIMIT, REMINDER, turn_timers
 
 if TYPE_CHECKING:
     from bot.store.database import Database
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
 
     from .scheduler import Scheduler
 

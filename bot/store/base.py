@@ -8,7 +8,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Concatenate, ParamSpec, Self, TypeVar
 
 from .connection import Connection
-from .games import Games
+from .games.repository import Games
 from .lobbies import Lobbies
 from .prefs import Prefs
 from .results import Results

@@ -26,7 +26,7 @@ from . import panel
 from .play import play_and_announce
 
 if TYPE_CHECKING:
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
 
 
 STALE = "⚠️ That was for an earlier turn: the game has moved on. Here is your hand now."

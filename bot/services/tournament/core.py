@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from bot.services.games import GameService
     from bot.services.ratings import RatingService
     from bot.store.database import Database
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
     from bot.store.lobbies import LobbyRecord
 
 

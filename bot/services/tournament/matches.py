@@ -16,7 +16,7 @@ from .model import Snapshot
 from .standings import DOUBLE_FORFEIT, ELIMINATION, FORFEIT, WIN
 
 if TYPE_CHECKING:
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
     from bot.store.lobbies import LobbyRecord
 
 

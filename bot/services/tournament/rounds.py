@@ -10,7 +10,7 @@ import logging
 
 from bot.services.errors import UserError
 from bot.store.errors import NotFoundError
-from bot.store.games import FINISHED
+from bot.store.games.records import FINISHED
 from bot.store.tournaments import EntrantRecord, MatchRecord, StaleRoundError
 
 from .core import Correction, Progress, TournamentCore, entrant_with, game_winner, require_organiser
