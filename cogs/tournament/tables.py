@@ -23,7 +23,7 @@ from bot.services.scheduler import RETRY
 from bot.services.tournament import ELIMINATION, Progress, Snapshot, TournamentService
 from bot.store.errors import OUTAGES
 from bot.store.lobbies import LobbyRecord
-from bot.store.tournaments import MatchRecord, TournamentRecord
+from bot.store.tournaments.records import MatchRecord, TournamentRecord
 from cogs.lobby import lobby_embed, lobby_view
 from render.bracket import render_bracket
 

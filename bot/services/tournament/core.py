@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from bot.services.errors import UserError
 from bot.services.locks import KeyedLocks
-from bot.store.tournaments import MatchRecord, TournamentRecord
+from bot.store.tournaments.records import MatchRecord, TournamentRecord
 
 from .model import Snapshot
 
