@@ -24,7 +24,7 @@ from bot.services.tournament import ELIMINATION, Progress, Snapshot, TournamentS
 from bot.store.errors import OUTAGES
 from bot.store.lobbies import LobbyRecord
 from bot.store.tournaments.records import MatchRecord, TournamentRecord
-from cogs.lobby import lobby_embed, lobby_view
+from cogs.common.lobby_message import lobby_embed, lobby_view
 from render.bracket import render_bracket
 
 from ..common.alt_text import bracket_alt
