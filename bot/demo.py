@@ -32,7 +32,7 @@ from bot.game.cards import full_deck, is_jack
 from bot.game.moves import DEAD, PASS, PLAY, Move
 from bot.game.settings import TEAM_NAMES
 from bot.services.events import MoveCommitted
-from bot.store.games import GameRecord
+from bot.store.games.records import GameRecord
 from render.replay import render_replay_gif
 
 #: Seats at the demo table, host included (teams are equal: 2, 3, 4 or 6 players work).

@@ -11,7 +11,7 @@ from discord.ext import commands
 
 if TYPE_CHECKING:
     from bot.app import SequenceBot
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
 
 #: The ``extras`` key of a ``/sequence`` subcommand that also answers in direct messages.
 IN_DMS = "in_dms"

@@ -15,7 +15,7 @@ from bot.services.draws import COOLDOWN_TURNS, DrawService, DrawState, open_offe
 from bot.services.errors import UserError
 from bot.services.events import DrawOfferClosed, DrawOffered
 from bot.services.votes import ACCEPTED, DECLINED, EXPIRED
-from bot.store.games import GameRecord
+from bot.store.games.records import GameRecord
 from bot.store.votes import TeamVote
 
 from .base import SequenceCog, Subscription

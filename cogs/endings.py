@@ -14,7 +14,7 @@ from bot.app import SequenceBot
 from bot.services.errors import UserError
 from bot.services.options import TableOptions
 from bot.services.tournament import require_organiser
-from bot.store.games import GameRecord
+from bot.store.games.records import GameRecord
 
 from .base import SequenceCog
 from .common.describe import listed, team_label

@@ -21,7 +21,7 @@ from .common.replies import reply, reporting
 from .common.table import public_board_file
 
 if TYPE_CHECKING:
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
 
 #: What a /sequence board says once a move made while it was drawn and posted outdates it.
 MOVED_ON = "the game moved on as this board was posted: the board of that move shows it."

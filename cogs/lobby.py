@@ -1,28 +1,26 @@
 """Lobbies: ``/sequence new``, join, leave, switch team, kick, add computers, start, cancel.
 
-Its length is one feature's: the lobby's commands and its buttons share the same checks and
-replies; the service that changes a lobby is ``bot/services/lobbies.py``.
+The lobby's commands and the answers to its message's buttons, which share the same checks and
+replies; the message itself is :mod:`cogs.common.lobby_message`, the service that changes a
+lobby ``bot/services/lobbies.py``.
 """
 
 from __future__ import annotations
 
 import contextlib
 from functools import partial
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.app import SequenceBot
-from bot.game import card_label
-from bot.game.settings import ALLOWED_PLAYER_COUNTS
 from bot.services.durations import parse_duration
 from bot.services.errors import UserError
-from bot.services.lobbies import Person, lobby_options, lobby_teams, tournament_match
-from bot.services.options import TableOptions, describe_house_rules, format_duration
-from bot.store.games import GameRecord
+from bot.services.lobbies import Person, tournament_match
+from bot.services.options import TableOptions
+from bot.store.games.records import GameRecord
 from bot.store.lobbies import LobbyRecord
-from render.theme import TEAM_COLOUR_VALUES
 
 from .base import SequenceCog, server_id
 from .common.choices import (
@@ -32,9 +30,14 @@ from .common.choices import (
     TEAM_COUNT_CHOICES,
     TIMEOUT_CHOICES,
 )
-from .common.components import Components
-from .common.custom_ids import Templated
-from .common.describe import counted, seat_label, shown_name, team_label
+from .common.describe import team_label
+from .common.lobby_message import (
+    AddComputerSelect,
+    LobbyButton,
+    game_begins_text,
+    lobby_embed,
+    lobby_view,
+)
 from .common.lookup import cog_of, selected
 from .common.replies import (
     can_manage,
@@ -47,66 +50,8 @@ from .common.replies import (
 )
 
 
-def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
-    """The lobby message: seats by team, the rules the game will have, and how to start."""
-    options = lobby_options(lobby)
-    shown = {seat.user_id: shown_name(seat.name) for seat in lobby.seats}
-    host = f"**{shown[lobby.host_id]}**" if lobby.host_id in shown else f"<@{lobby.host_id}>"
-    *most, last = ALLOWED_PLAYER_COUNTS[options.preset]
-    if tournament_match(lobby) is not None:
-        how = (
-            "A tournament match: the players drawn for it sit on their sides. Press **I'm "
-            f"here** on the match message; the game begins when everyone has (or {host} "
-            "presses **Start**)."
-        )
-    else:
-        how = (
-            f"Host: {host}. Join, pick a team, then the host presses **Start**.\n"
-            f"{', '.join(map(str, most))} or {last} players; teams must be equal."
-        )
-    embed = discord.Embed(
-        title=f"Sequence lobby · {options.preset}", description=how, colour=TEAM_COLOUR_VALUES[0]
-    )
-    for team, members in enumerate(lobby_teams(lobby)):
-        names = "\n".join(
-            f"🤖 {shown[seat.user_id]}" if seat.is_computer else shown[seat.user_id]
-            for seat in members
-        )
-        embed.add_field(name=team_label(team), value=names or "—", inline=True)
-    teams = "automatic" if options.teams is None else str(options.teams)
-    rules = describe_house_rules(options)
-    embed.add_field(
-        name="Rules",
-        value=f"{counted(len(lobby.seats), 'player')}, teams: {teams}"
-        + ("\n" + "\n".join(rules) if rules else ""),
-        inline=False,
-    )
-    return embed
-
-
-class LobbyButton(
-    Templated,
-    discord.ui.DynamicItem[discord.ui.Button],
-    custom_id="seq:lobby:{lobby_id}:{action:join|leave|switch|start|cancel}",
-):
-    """The lobby message's buttons."""
-
-    STYLES: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
-        "join": ("Join", discord.ButtonStyle.success),
-        "leave": ("Leave", discord.ButtonStyle.secondary),
-        "switch": ("Switch team", discord.ButtonStyle.primary),
-        "start": ("Start", discord.ButtonStyle.success),
-        "cancel": ("Cancel", discord.ButtonStyle.danger),
-    }
-
-    def __init__(self, lobby_id: int, action: str) -> None:
-        self.lobby_id, self.action = lobby_id, action
-        label, style = self.STYLES[action]
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=style, custom_id=self.ids(lobby_id=lobby_id, action=action)
-            )
-        )
+class LobbyButtonClick(LobbyButton, custom_id=LobbyButton.ids.format):
+    """Answers a click on a lobby message's button."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = cog_of(interaction, Lobby)
@@ -115,22 +60,8 @@ class LobbyButton(
             await cog.run_action(interaction, self.action, edit=True)
 
 
-class AddComputerSelect(
-    Templated, discord.ui.DynamicItem[discord.ui.Select], custom_id="seq:lobby:{lobby_id}:addbot"
-):
-    """The host seats a computer player of the chosen level."""
-
-    def __init__(self, lobby_id: int) -> None:
-        self.lobby_id = lobby_id
-        super().__init__(
-            discord.ui.Select(
-                custom_id=self.ids(lobby_id=lobby_id),
-                placeholder="Add a computer player…",
-                options=[
-                    discord.SelectOption(label=c.name, value=str(c.value)) for c in LEVEL_CHOICES
-                ],
-            )
-        )
+class AddComputerPick(AddComputerSelect, custom_id=AddComputerSelect.ids.format):
+    """Answers the host's pick in a lobby message's computer-player menu."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = cog_of(interaction, Lobby)
@@ -145,23 +76,10 @@ class AddComputerSelect(
             )
 
 
-def lobby_view(lobby: LobbyRecord) -> Components:
-    """The buttons under the lobby message."""
-    view = Components()
-    if tournament_match(lobby) is not None:  # its seating is the draw's: sit down again, start
-        for action in ("join", "leave", "start"):
-            view.add_item(LobbyButton(lobby.id, action))
-        return view
-    for action in ("join", "leave", "switch", "start", "cancel"):
-        view.add_item(LobbyButton(lobby.id, action))
-    view.add_item(AddComputerSelect(lobby.id))
-    return view
-
-
 class Lobby(SequenceCog):
     """Open a table, gather players and teams, and start the game."""
 
-    components = (LobbyButton, AddComputerSelect)
+    components = (LobbyButtonClick, AddComputerPick)
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -470,21 +388,7 @@ class Lobby(SequenceCog):
         self, interaction: discord.Interaction, record: GameRecord, *, edit: bool
     ) -> None:
         """The game has started: say who deals and who starts (the table posts the board)."""
-        game = record.game
-        cut = ", ".join(
-            f"{shown_name(seat.name)} {card_label(game.cut[index])}"
-            for index, seat in enumerate(record.seats)
-        )
-        seats = len(record.seats)
-        first = game.turn  # the player after the dealer starts: the order as played
-        order = " → ".join(seat_label(record, (first + i) % seats) for i in range(seats))
-        text = (
-            f"🃏 **The game begins!** The cut: {cut}. {_dealer_cut(record)} and deals "
-            f"{game.settings.hand_size} cards each.\nPlay order: {order}."
-        )
-        limit = TableOptions.from_dict(record.options).turn_time_limit
-        if limit:
-            text += f"\n⏱️ {format_duration(limit)} per turn."
+        text = game_begins_text(record)
         if edit:
             with contextlib.suppress(discord.HTTPException):
                 await interaction.response.edit_message(content=text, embed=None, view=None)
@@ -502,18 +406,6 @@ class Lobby(SequenceCog):
         channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
         with contextlib.suppress(discord.HTTPException):
             await channel.get_partial_message(record.lobby_message_id).edit(**fields)
-
-
-def _dealer_cut(record: GameRecord) -> str:
-    """How the dealer was found: the lowest card (convoy: highest), or a tie for it that the
-    dealer won on a re-cut (the cut shown is the first round)."""
-    game = record.game
-    lowest = "highest" if game.settings.convoy else "lowest"
-    dealer = shown_name(record.seats[game.dealer].name)
-    rank = game.cut[game.dealer][0]
-    if sum(card[0] == rank for card in game.cut) > 1:
-        return f"{dealer} tied for the {lowest} card, won the re-cut"
-    return f"{dealer} cut the {lowest} card"
 
 
 async def setup(bot: SequenceBot) -> None:

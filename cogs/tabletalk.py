@@ -18,7 +18,7 @@ from bot.services.games import seat_of
 from bot.services.options import TableOptions
 from bot.services.rulings import describe_eligible, eligible
 from bot.services.tabletalk import TableTalkService
-from bot.store.games import GameRecord
+from bot.store.games.records import GameRecord
 from bot.store.tabletalk import ReportRecord
 
 from .base import SequenceCog, Subscription

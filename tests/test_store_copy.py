@@ -17,7 +17,7 @@ from bot.store import SQLiteStore, Store
 from bot.store.copy import SCHEMA_VERSION, TABLES, CopyError, copy_store, verify_games
 from bot.store.location import open_database
 from bot.store.migrations import latest_version
-from bot.store.tournaments import MatchRecord
+from bot.store.tournaments.records import MatchRecord
 from tests.store_util import create_game, play, push_random
 from tests.test_store_migrations import query
 

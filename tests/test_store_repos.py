@@ -10,7 +10,7 @@ import pytest
 from bot.store import ChannelBusyError, NotFoundError, Seat, Store, StoreError
 from bot.store.connection import Connection
 from bot.store.timers import RETIRE, TimerRecord
-from bot.store.tournaments import MatchRecord
+from bot.store.tournaments.records import MatchRecord
 from tests.store_util import create_game
 
 

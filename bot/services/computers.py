@@ -29,7 +29,7 @@ from .undo import open_request
 from .workers import THINKING, run_on
 
 if TYPE_CHECKING:
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
 
     from .games import Draft, GameService
     from .scheduler import Scheduler

@@ -30,7 +30,7 @@ from .events import GameEvent
 
 if TYPE_CHECKING:
     from bot.store.base import Store
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
     from bot.store.outbox import EventRow
 
 log = logging.getLogger(__name__)

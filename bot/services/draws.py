@@ -32,7 +32,7 @@ from .games import Draft, GameService, seat_of
 from .votes import ACCEPTED, DECLINED, EXPIRED
 
 if TYPE_CHECKING:
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
 
     from .events import MoveOutcome
 

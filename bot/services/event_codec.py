@@ -36,7 +36,7 @@ from .events import (
 )
 
 if TYPE_CHECKING:
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
     from bot.store.outbox import EventRow
 
 #: Every kind of event a change writes to the outbox, by its stored name.

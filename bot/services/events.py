@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from bot.game import Game, Move
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
     from bot.store.tabletalk import ReportRecord
     from bot.store.timers import TimerRecord
     from bot.store.votes import TeamVote

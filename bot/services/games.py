@@ -52,7 +52,7 @@ from .votes import settle_votes
 
 if TYPE_CHECKING:
     from bot.store.base import Store
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
     from bot.store.timers import TimerRecord
 
 log = logging.getLogger(__name__)

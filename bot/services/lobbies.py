@@ -21,7 +21,7 @@ from .timing import turn_timers
 if TYPE_CHECKING:
     from bot.services.caps import Caps
     from bot.store.base import Store
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
     from bot.store.lobbies import LobbyRecord
 
     from .games import GameService

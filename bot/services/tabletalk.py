@@ -24,7 +24,7 @@ from .rulings import Call, Verdict, call_stands, may_rule, may_withdraw, stands_
 
 if TYPE_CHECKING:
     from bot.store.base import Store
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
     from bot.store.tabletalk import ReportRecord
 
     from .events import MoveOutcome

@@ -16,7 +16,7 @@ from bot.store.timers import TimerRecord
 from .options import TableOptions
 
 if TYPE_CHECKING:
-    from bot.store.games import GameRecord, LogEntry
+    from bot.store.games.records import GameRecord, LogEntry
 
 REMINDER = "reminder"
 LIMIT = "limit"

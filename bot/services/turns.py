@@ -22,7 +22,7 @@ from .timing import LIMIT, REMINDER, turn_timers
 
 if TYPE_CHECKING:
     from bot.store.base import Store
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
 
     from .scheduler import Scheduler
 

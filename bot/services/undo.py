@@ -22,7 +22,7 @@ from .options import TableOptions
 from .votes import UNDO_REQUEST
 
 if TYPE_CHECKING:
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
 
 REQUEST = UNDO_REQUEST
 LAPSED = "This undo request is no longer open: the game has moved on, or it was answered."

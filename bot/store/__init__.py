@@ -20,7 +20,7 @@ from .errors import (
     StaleMoveError,
     StoreError,
 )
-from .games import GameRecord, LogEntry
+from .games.records import GameRecord, LogEntry
 from .lobbies import LobbyRecord
 from .location import open_database
 from .results import ResultRecord

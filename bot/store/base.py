@@ -19,7 +19,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Concatenate, ParamSpec, Self, TypeVar, cast
 
 from .connection import Connection, OwnedConnection, current
-from .games import Games
+from .games.repository import Games
 from .lobbies import Lobbies
 from .outbox import Outbox
 from .prefs import Prefs

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .errors import CorruptGameError, StoreError
-from .games import _rebuild
+from .games.loading import rebuild
 from .migrations import current_version
 from .revisions import stamp_rules
 
@@ -296,7 +296,7 @@ async def _check_game(conn: Connection, game_id: int) -> str | None:
         )
     ]
     try:
-        _, snapshot_ok = _rebuild(game_id, row[0], row[1], row[2], row[3], moves, True)
+        _, snapshot_ok = rebuild(game_id, row[0], row[1], row[2], row[3], moves, True)
     except CorruptGameError as error:
         return str(error)
     return None if snapshot_ok else f"game {game_id}'s snapshot differs from its replayed log"

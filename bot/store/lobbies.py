@@ -203,6 +203,17 @@ async def _close(conn: Connection, lobby_id: int, now: float) -> bool:
     return closed == 1
 
 
+async def close_into_game(conn: Connection, lobby_id: int, channel_id: int, now: float) -> None:
+    """Close the open lobby ``lobby_id`` of ``channel_id`` in the transaction that stores the
+    game it became; :class:`NotFoundError` when there is no such lobby."""
+    closed = await conn.execute(
+        "UPDATE lobbies SET closed_at = ? WHERE id = ? AND channel_id = ? AND closed_at IS NULL",
+        (now, lobby_id, channel_id),
+    )
+    if closed != 1:
+        raise NotFoundError(f"There is no lobby {lobby_id} in this channel.")
+
+
 async def _expire(conn: Connection, older_than: float) -> list[LobbyRecord]:
     expired = await _select(conn, "WHERE created_at < ? AND closed_at IS NULL", (older_than,))
     await conn.execute(

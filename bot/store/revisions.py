@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from bot.game.settings import RULES_REVISION
 
 from .codec import dumps, loads, loads_many
-from .games import _move_texts, from_snapshot, replay
+from .games.loading import from_snapshot, live_move_texts, replay
 
 if TYPE_CHECKING:
     from .base import Store
@@ -45,7 +45,7 @@ async def stamp_rules(db: Store, *, active: bool = False) -> int:
         if not rows:
             return stamped
         ids = [row[0] for row in rows]
-        logs = await db.read(_move_texts, _where(active), (last,), ids)
+        logs = await db.read(live_move_texts, _where(active), (last,), ids)
         for game_id, settings_text, seed_text, count, state_text in rows:
             revision = await asyncio.to_thread(
                 _revision, settings_text, seed_text, count, state_text, logs[game_id]

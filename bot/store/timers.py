@@ -110,6 +110,12 @@ async def _clear(conn: Connection, game_id: int, kind: str | None) -> int:
     return cursor
 
 
+async def clear_game(conn: Connection, game_id: int) -> int:
+    """Delete a game's timers (but :data:`RETIRE`) in the transaction open on ``conn`` (a
+    finished game's); how many."""
+    return await _clear(conn, game_id, None)
+
+
 async def _select(conn: Connection, where: str, params: tuple[Any, ...]) -> list[TimerRecord]:
     # ``where`` is a constant of this module; values go in ``params``.
     rows = await conn.fetchall(

@@ -98,6 +98,11 @@ async def select_for(conn: Connection, where: str, params: tuple[Any, ...]) -> d
     return vote_map(rows)
 
 
+async def clear_game(conn: Connection, game_id: int) -> None:
+    """Delete a game's votes in the transaction open on ``conn`` (a finished game's)."""
+    await _replace(conn, game_id, [])
+
+
 async def _replace(conn: Connection, game_id: int, rows: list[tuple[Any, ...]]) -> None:
     await conn.execute("DELETE FROM votes WHERE game_id = ?", (game_id,))
     if rows:

@@ -29,7 +29,7 @@ from render.theme import TEAM_EMOJI
 if TYPE_CHECKING:
     from bot.game import Game
     from bot.services.events import MoveOutcome
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
 
 
 def counted(amount: int, noun: str) -> str:

@@ -55,7 +55,7 @@ from .describe import (
 
 if TYPE_CHECKING:
     from bot.app import SequenceBot
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ from bot.game.cards import is_one_eyed, is_two_eyed
 from bot.game.moves import Move
 from bot.services.errors import UserError
 from bot.services.games import seat_of
-from bot.store.games import GameRecord
+from bot.store.games.records import GameRecord
 
 from ..base import SequenceCog
 from ..common.replies import reporting

@@ -28,7 +28,7 @@ from ..common.replies import reporting
 from .hints import card_hint
 
 if TYPE_CHECKING:
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
 
 
 STALE = "⚠️ That was for an earlier turn: the game has moved on. Here is your hand now."

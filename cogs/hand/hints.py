@@ -9,7 +9,7 @@ from bot.game.board import CARD_SPACES
 from bot.game.cards import is_one_eyed, is_two_eyed
 
 if TYPE_CHECKING:
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
 
 
 def card_hint(record: GameRecord, seat: int, card: str) -> str:

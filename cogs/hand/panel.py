@@ -30,7 +30,7 @@ from . import components
 
 if TYPE_CHECKING:
     from bot.services.games import ChoiceNeeded
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
 
 #: Ways to pick the five shown at once: four rows of buttons; the fifth row holds Back and More
 #: (a message holds five rows of five buttons).

@@ -15,7 +15,7 @@ from ..common.replies import reply, require_board_permissions
 from . import panel
 
 if TYPE_CHECKING:
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
 
 log = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ from bot.services.tournament import (
     TournamentService,
     TournamentSettings,
 )
-from bot.store.tournaments import TournamentRecord
+from bot.store.tournaments.records import TournamentRecord
 from cogs.common.replies import can_manage, reply, reporting, require_table_permissions, user_name
 
 from ..base import server_id

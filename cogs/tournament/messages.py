@@ -15,7 +15,7 @@ from bot.services.tournament import (
 )
 from bot.services.tournament.pairing import bracket_size, elimination_rounds
 from bot.services.tournament.standings import BYE, DOUBLE_FORFEIT, FORFEIT, REPORTED
-from bot.store.tournaments import MatchRecord
+from bot.store.tournaments.records import MatchRecord
 from render.bracket import BracketMatch
 
 from ..common.describe import counted, shown_name

@@ -24,8 +24,9 @@ from bot.services.scheduler import RETRY
 from bot.services.tournament import ELIMINATION, Progress, Snapshot, TournamentService
 from bot.store.errors import OUTAGES
 from bot.store.lobbies import LobbyRecord
-from bot.store.tournaments import MatchRecord, TournamentRecord
-from cogs.lobby import Lobby, lobby_embed, lobby_view
+from bot.store.tournaments.records import MatchRecord, TournamentRecord
+from cogs.common.lobby_message import lobby_embed, lobby_view
+from cogs.lobby import Lobby
 from render.bracket import render_bracket
 
 from ..common.alt_text import bracket_alt

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from bot.services.errors import UserError
 from bot.services.locks import KeyedLocks
-from bot.store.tournaments import MatchRecord, TournamentRecord
+from bot.store.tournaments.records import MatchRecord, TournamentRecord
 
 from .model import Snapshot
 
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from bot.services.games import GameService
     from bot.services.ratings import RatingService
     from bot.store.base import Store
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
     from bot.store.lobbies import LobbyRecord
 
 

@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING
 from bot.services.errors import UserError
 from bot.services.lobbies import MATCH_OPTION
 from bot.store.seats import Seat
-from bot.store.tournaments import MatchRecord
+from bot.store.tournaments.records import MatchRecord
 
 from .core import CheckIn, Progress, TournamentCore, game_winner, match_players
 from .model import Snapshot
 from .standings import DOUBLE_FORFEIT, ELIMINATION, FORFEIT, WIN
 
 if TYPE_CHECKING:
-    from bot.store.games import GameRecord
+    from bot.store.games.records import GameRecord
     from bot.store.lobbies import LobbyRecord
 
 

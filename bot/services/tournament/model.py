@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.services.options import TableOptions
-from bot.store.tournaments import EntrantRecord, MatchRecord, TournamentRecord
+from bot.store.tournaments.records import EntrantRecord, MatchRecord, TournamentRecord
 
 from .pairing import elimination_rounds
 from .standings import ELIMINATION, SWISS, MatchResult, Standing, standings

@@ -10,8 +10,8 @@ import logging
 
 from bot.services.errors import UserError
 from bot.store.errors import NotFoundError
-from bot.store.games import FINISHED
-from bot.store.tournaments import EntrantRecord, MatchRecord, StaleRoundError
+from bot.store.games.records import FINISHED
+from bot.store.tournaments.records import EntrantRecord, MatchRecord, StaleRoundError
 
 from .core import Correction, Progress, TournamentCore, entrant_with, game_winner, require_organiser
 from .model import Snapshot, TournamentSettings, swiss_rounds

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from bot.services.caps import amount
 from bot.services.errors import UserError
 from bot.store.errors import ChannelBusyError
-from bot.store.tournaments import AlreadyEnteredError, EntrantRecord, TournamentRecord
+from bot.store.tournaments.records import AlreadyEnteredError, EntrantRecord, TournamentRecord
 
 from .core import TournamentCore
 from .model import TournamentSettings

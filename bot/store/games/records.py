@@ -1,0 +1,50 @@
+"""A stored game as the rest of the bot sees it: :class:`GameRecord` and its statuses, and
+:class:`LogEntry`, one row of its move log."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from bot.game import Game, Move
+
+from ..seats import Seat
+from ..votes import VoteMap
+
+ACTIVE = "active"
+FINISHED = "finished"
+CANCELLED = "cancelled"
+GameStatus = Literal["active", "finished", "cancelled"]
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """A stored game: its metadata and the engine :class:`Game` (moves and state)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    seats: list[Seat]
+    options: dict[str, Any]
+    status: str
+    board_message_id: int | None
+    lobby_message_id: int | None
+    created_at: float
+    finished_at: float | None
+    game: Game
+    #: The teams' votes in progress (resignation, a draw offer, a declined offer's cooldown).
+    votes: VoteMap = field(default_factory=dict)
+    #: The move count the latest posted board shows (None: no board posted yet).
+    board_move_count: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One row of the move log, undone or not."""
+
+    number: int
+    move: Move
+    seat: int
+    actor_user_id: int | None
+    created_at: float
+    undone_at: float | None

@@ -1,0 +1,155 @@
+"""The lobby's message, as the Lobby cog and the tournament's match lobbies post it: its embed
+(seats by team, the rules, how to start), its buttons, and the words that replace it when the
+game begins.
+
+The buttons are sent from here; a click is answered by the Lobby cog's subclasses of
+:class:`LobbyButton` and :class:`AddComputerSelect`, registered under the same custom ids.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+import discord
+
+from bot.game import card_label
+from bot.game.settings import ALLOWED_PLAYER_COUNTS
+from bot.services.lobbies import lobby_options, lobby_teams, tournament_match
+from bot.services.options import TableOptions, describe_house_rules, format_duration
+from render.theme import TEAM_COLOUR_VALUES
+
+from .choices import LEVEL_CHOICES
+from .components import Components
+from .custom_ids import Templated
+from .describe import counted, seat_label, shown_name, team_label
+
+if TYPE_CHECKING:
+    from bot.store.games.records import GameRecord
+    from bot.store.lobbies import LobbyRecord
+
+
+def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
+    """The lobby message: seats by team, the rules the game will have, and how to start."""
+    options = lobby_options(lobby)
+    shown = {seat.user_id: shown_name(seat.name) for seat in lobby.seats}
+    host = f"**{shown[lobby.host_id]}**" if lobby.host_id in shown else f"<@{lobby.host_id}>"
+    *most, last = ALLOWED_PLAYER_COUNTS[options.preset]
+    if tournament_match(lobby) is not None:
+        how = (
+            "A tournament match: the players drawn for it sit on their sides. Press **I'm "
+            f"here** on the match message; the game begins when everyone has (or {host} "
+            "presses **Start**)."
+        )
+    else:
+        how = (
+            f"Host: {host}. Join, pick a team, then the host presses **Start**.\n"
+            f"{', '.join(map(str, most))} or {last} players; teams must be equal."
+        )
+    embed = discord.Embed(
+        title=f"Sequence lobby · {options.preset}", description=how, colour=TEAM_COLOUR_VALUES[0]
+    )
+    for team, members in enumerate(lobby_teams(lobby)):
+        names = "\n".join(
+            f"🤖 {shown[seat.user_id]}" if seat.is_computer else shown[seat.user_id]
+            for seat in members
+        )
+        embed.add_field(name=team_label(team), value=names or "—", inline=True)
+    teams = "automatic" if options.teams is None else str(options.teams)
+    rules = describe_house_rules(options)
+    embed.add_field(
+        name="Rules",
+        value=f"{counted(len(lobby.seats), 'player')}, teams: {teams}"
+        + ("\n" + "\n".join(rules) if rules else ""),
+        inline=False,
+    )
+    return embed
+
+
+class LobbyButton(
+    Templated,
+    discord.ui.DynamicItem[discord.ui.Button],
+    custom_id="seq:lobby:{lobby_id}:{action:join|leave|switch|start|cancel}",
+):
+    """The lobby message's buttons (as sent: the Lobby cog's subclass answers a click)."""
+
+    STYLES: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
+        "join": ("Join", discord.ButtonStyle.success),
+        "leave": ("Leave", discord.ButtonStyle.secondary),
+        "switch": ("Switch team", discord.ButtonStyle.primary),
+        "start": ("Start", discord.ButtonStyle.success),
+        "cancel": ("Cancel", discord.ButtonStyle.danger),
+    }
+
+    def __init__(self, lobby_id: int, action: str) -> None:
+        self.lobby_id, self.action = lobby_id, action
+        label, style = self.STYLES[action]
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, custom_id=self.ids(lobby_id=lobby_id, action=action)
+            )
+        )
+
+
+class AddComputerSelect(
+    Templated, discord.ui.DynamicItem[discord.ui.Select], custom_id="seq:lobby:{lobby_id}:addbot"
+):
+    """The host seats a computer player of the chosen level (as sent: the Lobby cog's
+    subclass answers a pick)."""
+
+    def __init__(self, lobby_id: int) -> None:
+        self.lobby_id = lobby_id
+        super().__init__(
+            discord.ui.Select(
+                custom_id=self.ids(lobby_id=lobby_id),
+                placeholder="Add a computer player…",
+                options=[
+                    discord.SelectOption(label=c.name, value=str(c.value)) for c in LEVEL_CHOICES
+                ],
+            )
+        )
+
+
+def lobby_view(lobby: LobbyRecord) -> Components:
+    """The buttons under the lobby message."""
+    view = Components()
+    if tournament_match(lobby) is not None:  # its seating is the draw's: sit down again, start
+        for action in ("join", "leave", "start"):
+            view.add_item(LobbyButton(lobby.id, action))
+        return view
+    for action in ("join", "leave", "switch", "start", "cancel"):
+        view.add_item(LobbyButton(lobby.id, action))
+    view.add_item(AddComputerSelect(lobby.id))
+    return view
+
+
+def game_begins_text(record: GameRecord) -> str:
+    """What the lobby message says once its game has begun: the cut, who deals, the order of
+    play and the time per turn."""
+    game = record.game
+    cut = ", ".join(
+        f"{shown_name(seat.name)} {card_label(game.cut[index])}"
+        for index, seat in enumerate(record.seats)
+    )
+    seats = len(record.seats)
+    first = game.turn  # the player after the dealer starts: the order as played
+    order = " → ".join(seat_label(record, (first + i) % seats) for i in range(seats))
+    text = (
+        f"🃏 **The game begins!** The cut: {cut}. {_dealer_cut(record)} and deals "
+        f"{game.settings.hand_size} cards each.\nPlay order: {order}."
+    )
+    limit = TableOptions.from_dict(record.options).turn_time_limit
+    if limit:
+        text += f"\n⏱️ {format_duration(limit)} per turn."
+    return text
+
+
+def _dealer_cut(record: GameRecord) -> str:
+    """How the dealer was found: the lowest card (convoy: highest), or a tie for it that the
+    dealer won on a re-cut (the cut shown is the first round)."""
+    game = record.game
+    lowest = "highest" if game.settings.convoy else "lowest"
+    dealer = shown_name(record.seats[game.dealer].name)
+    rank = game.cut[game.dealer][0]
+    if sum(card[0] == rank for card in game.cut) > 1:
+        return f"{dealer} tied for the {lowest} card, won the re-cut"
+    return f"{dealer} cut the {lowest} card"
