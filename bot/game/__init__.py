@@ -2,9 +2,10 @@
 
 from .board import CARD_SPACES, CORNERS, LAYOUT, SpaceError, parse_space, space_name
 from .cards import CardError, card_label, card_name, full_deck, is_one_eyed, is_two_eyed, parse_card
-from .game import ACTIVE, DRAWN, WON, ChoiceRequired, Game, IllegalMove
+from .game import ACTIVE, DRAWN, WON, ChoiceRequired, Game, IllegalMove, rules_class
 from .moves import Move, MoveError
 from .outcome import Termination
+from .revision1 import Revision1Game
 from .sequences import CORNER, EMPTY
 from .settings import GameSettings, SettingsError
 from .view import PlayerView, player_view, public_view
@@ -26,6 +27,7 @@ __all__ = [
     "Move",
     "MoveError",
     "PlayerView",
+    "Revision1Game",
     "SettingsError",
     "SpaceError",
     "Termination",
@@ -38,5 +40,6 @@ __all__ = [
     "parse_space",
     "player_view",
     "public_view",
+    "rules_class",
     "space_name",
 ]

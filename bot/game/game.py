@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from .board import CARD_SPACES, CORNERS, space_name
 from .cards import (
@@ -41,7 +41,7 @@ from .moves import (
 )
 from .outcome import Termination
 from .sequences import BITS, CORNER, EMPTY, Option, room_score, sequence_options
-from .settings import TEAM_NAMES, GameSettings
+from .settings import RULES_REVISION, TEAM_NAMES, GameSettings
 
 ACTIVE = "active"
 WON = "won"
@@ -95,10 +95,22 @@ class Game:
     the deal or the last one is a draw); every team agrees to a draw
     (:data:`~bot.game.moves.AGREE_DRAW`); teams resign or leave until one is left.
 
-    Each game plays by the rules revision it was started under (:attr:`GameSettings.rules`):
-    revision 1, of games stored before it was recorded, keeps the stalemate count and manual
-    draws as they were played then (the branches say which commit changed what).
+    This class plays today's rules (:data:`~bot.game.settings.RULES_REVISION`). A game plays by
+    the rules revision it was started under (:attr:`GameSettings.rules`): :meth:`new`,
+    :meth:`replay` and :meth:`from_dict` make the class of that revision, a subclass that
+    overrides what differs for an older one (:class:`~bot.game.revision1.Revision1Game`), as
+    python-chess plays its variants.
     """
+
+    #: The rules revision this class plays.
+    revision: ClassVar[int] = RULES_REVISION
+
+    def __init_subclass__(cls, revision: int | None = None, **kwargs: Any) -> None:
+        """``class Old(Game, revision=N)`` makes ``Old`` the class of revision N's games."""
+        super().__init_subclass__(**kwargs)
+        if revision is not None:
+            cls.revision = revision
+            _RULES_CLASSES[revision] = cls
 
     def __init__(self, settings: GameSettings, seed: int) -> None:
         self.settings = settings
@@ -146,13 +158,14 @@ class Game:
     # ----------------------------------------------------------------- building
     @classmethod
     def new(cls, settings: GameSettings, seed: int) -> Game:
-        """Shuffle, cut for the dealer and deal a new game."""
-        return cls(settings, seed)
+        """Shuffle, cut for the dealer and deal a new game, of the class that plays the rules
+        revision of ``settings`` (see :func:`rules_class`)."""
+        return rules_class(settings)(settings, seed)
 
     @classmethod
     def replay(cls, settings: GameSettings, seed: int, moves: Iterable[Move]) -> Game:
         """Rebuild a game from its seed and move log; the same inputs give the same state."""
-        game = cls(settings, seed)
+        game = cls.new(settings, seed)
         for move in moves:
             game.push(move)
         return game
@@ -166,7 +179,7 @@ class Game:
         for name in _LIST_FIELDS:
             fields[name] = list(fields[name])
         fields["owed_draws"] = dict(fields["owed_draws"])
-        twin = Game.__new__(Game)
+        twin = type(self).__new__(type(self))
         twin.__dict__.update(fields)
         return twin
 
@@ -296,17 +309,7 @@ class Game:
         elif kind in (PASS, SKIP):
             self._count_pass(seat, kind)
         elif kind == DRAW:
-            earned = self.owed_draws.pop(seat)
-            self._draw(seat)
-            previous = self._previous_seat(seat)
-            if self.settings.rules == 1:  # revision 1's games played so, and replay so:
-                # the previous seat's draw was always lost (25c12d2: only one earned before
-                # ours is) and the count of passes went on (33e8da8: a new card restarts it).
-                self.owed_draws.pop(previous, None)
-            else:
-                self.passes_in_row = 0  # the hand changed: earlier passes no longer prove a stall
-                if self.owed_draws.get(previous, earned) < earned:  # lost: we moved after, drew
-                    del self.owed_draws[previous]
+            self._take_draw(seat)
         elif kind == FORFEIT:
             self._discard(seat, move.card)  # type: ignore[arg-type]
             self.owed_forfeits[seat] -= 1
@@ -508,6 +511,17 @@ class Game:
         if self.deck:
             self.hands[seat].append(self.deck.pop())
 
+    def _take_draw(self, seat: int) -> None:
+        """Manual draw: ``seat`` takes the card it earned. The seat before it loses its own
+        draw only if it earned it earlier (it moved, then we drew first); the new card may be
+        playable, so earlier passes no longer prove a stall."""
+        earned = self.owed_draws.pop(seat)
+        self._draw(seat)
+        self.passes_in_row = 0
+        previous = self._previous_seat(seat)
+        if self.owed_draws.get(previous, earned) < earned:
+            del self.owed_draws[previous]
+
     def _previous_seat(self, seat: int) -> int:
         """The seat that played just before ``seat`` (seats that left are skipped)."""
         count = self.settings.players
@@ -521,23 +535,18 @@ class Game:
         """End a turn with no card played (a pass, or a skip when the time ran out).
 
         It counts towards a stalemate only when the seat is stuck: a player who held a playable
-        card, or a dead card to exchange next turn, shows nothing. (A legal pass holds no
-        playable card: only its dead cards are looked at.) A full count draws the game.
-        Revision 1's games (:attr:`GameSettings.rules`) count as they were played.
+        card, or a dead card to exchange next turn, shows nothing and starts the count again.
+        (A legal pass holds no playable card: only its dead cards are looked at.)
         """
-        if self.settings.rules == 1:  # revision 1's games played so, and replay so: every
-            # pass counted and a skip left the count as it was (c7a4acf, 629d8ff: only a seat
-            # holding no playable card and no dead card counts; any other restarts the count).
-            if kind == SKIP:
-                self._end_turn()
-                return
-            stuck = True
-        else:
-            stuck = not any(self.is_dead(card) for card in self.hands[seat]) and (
-                kind == PASS or not self.has_playable_card(seat)
-            )
+        stuck = not any(self.is_dead(card) for card in self.hands[seat]) and (
+            kind == PASS or not self.has_playable_card(seat)
+        )
         self.passes_in_row = self.passes_in_row + 1 if stuck else 0
         self._end_turn()
+        self._finish_if_stalled()
+
+    def _finish_if_stalled(self) -> None:
+        """A full count of passes (one by each seat still in) ends the game: nobody can play on."""
         if self.passes_in_row >= len([s for s in self.out if not s]):
             self._finish_stalled()
 
@@ -580,11 +589,12 @@ class Game:
             )
 
     def _leave(self, seat: int) -> None:
+        """``seat`` leaves: its hand goes to its discards, what it owed is void, and the count
+        of passes starts again (a seat that left proves nothing about those still in)."""
         if self.out[seat]:
             return
         self.out[seat] = True
-        if self.settings.rules != 1:  # revision 1's games kept the count (until c7a4acf)
-            self.passes_in_row = 0  # passes of a seat that left prove nothing about those in
+        self.passes_in_row = 0
         self.discards[seat].extend(self.hands[seat])
         self.hands[seat].clear()
         self.owed_forfeits[seat] = 0
@@ -642,13 +652,15 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
-        """Rebuild a game from :meth:`to_dict` data, using the snapshot (no replay).
+        """Rebuild a game from :meth:`to_dict` data, using the snapshot (no replay), as an
+        instance of the class of its rules revision.
 
         Card codes and other repeated strings are shared with every other loaded game (the
         JSON decoder makes a new string for each), so a loaded game holds little of its own.
         """
         settings = GameSettings.from_dict(data["settings"])
-        game = cls.__new__(cls)
+        kind = rules_class(settings)
+        game = kind.__new__(kind)
         game.settings = settings
         game.seed = data["seed"]
         move_from_dict = Move.from_dict
@@ -710,6 +722,18 @@ class Game:
 #: The repeated words of a snapshot, each as one shared string.
 _WORDS = {word: word for word in (ACTIVE, WON, DRAWN, "placed", "removed")}
 _MISSING: Any = object()
+#: The class of each rules revision: this module's :class:`Game` for today's, the subclasses
+#: that name a ``revision`` for older ones.
+_RULES_CLASSES: dict[int, type[Game]] = {RULES_REVISION: Game}
+
+
+def rules_class(settings: GameSettings) -> type[Game]:
+    """The class that plays the rules revision of ``settings``.
+
+    >>> rules_class(GameSettings.create(2)).__name__
+    'Game'
+    """
+    return _RULES_CLASSES[settings.rules]
 
 
 def _cards(cards: Iterable[str]) -> list[str]:
@@ -739,7 +763,7 @@ def _reshuffles_since_sequence(game: Game, data: dict[str, Any]) -> int:
         return game.reshuffles
     if not game.moves:  # a made-up position (a computer player's guess): no log to ask
         return 0
-    return Game.replay(game.settings, game.seed, game.moves).reshuffles_since_sequence
+    return game.replay(game.settings, game.seed, game.moves).reshuffles_since_sequence
 
 
 def _label(card: str | None) -> str:

@@ -19,9 +19,9 @@ from __future__ import annotations
 import json
 import re
 import threading
-from typing import Any
+from typing import Any, cast
 
-from bot.game import ACTIVE, DRAWN, WON, Game, GameSettings, Move, MoveError
+from bot.game import ACTIVE, DRAWN, WON, Game, GameSettings, Move, MoveError, rules_class
 
 from .codec import dumps
 from .errors import CorruptGameError
@@ -125,7 +125,9 @@ class StoredGame(Game):
 
     Only its settings, seed, turn, turn number and status are set; reading any other attribute
     decodes the snapshot (once, under a lock: a worker thread may read it too), fills in what is
-    missing and turns the object into a plain :class:`Game`.
+    missing and turns the object into a plain game of its rules revision
+    (:func:`~bot.game.rules_class`). A game of an older revision is a :class:`StoredGame` of
+    that revision's class (:func:`_stored_class`), so that its rules apply from the first call.
     """
 
     _decoding = threading.Lock()
@@ -137,7 +139,7 @@ class StoredGame(Game):
             fields = dict(self.__dict__)
         if "_stored" not in fields:
             return Game.copy(self)
-        twin = StoredGame.__new__(StoredGame)
+        twin = type(self).__new__(type(self))
         twin.__dict__.update(fields)
         return twin
 
@@ -154,7 +156,7 @@ class StoredGame(Game):
                 for key, value in decoded.__dict__.items():
                     fields.setdefault(key, value)
                 del fields["_stored"]
-                self.__class__ = Game  # type: ignore[assignment]
+                self.__class__ = rules_class(fields["settings"])  # type: ignore[assignment]
         return object.__getattribute__(self, name)
 
 
@@ -171,7 +173,8 @@ def stored_game(settings: GameSettings, seed: Any, count: int, text: str) -> Gam
     status = _STATUS.search(text)
     if turn is None or status is None or not has_log(text):
         return None
-    game = StoredGame.__new__(StoredGame)
+    kind = _stored_class(settings)
+    game = kind.__new__(kind)
     fields = game.__dict__
     fields["settings"] = settings
     fields["seed"] = seed
@@ -184,3 +187,18 @@ def stored_game(settings: GameSettings, seed: Any, count: int, text: str) -> Gam
 
 #: The engine's status words, each as its one shared string.
 _WORDS = {word: word for word in (ACTIVE, WON, DRAWN)}
+
+
+#: The stored-game class of each older rules revision's class.
+_STORED_CLASSES: dict[type[Game], type[StoredGame]] = {Game: StoredGame}
+
+
+def _stored_class(settings: GameSettings) -> type[StoredGame]:
+    """:class:`StoredGame` for today's rules; for an older revision, a class that is both a
+    stored game and a game of that revision (made once)."""
+    kind = rules_class(settings)
+    stored = _STORED_CLASSES.get(kind)
+    if stored is None:
+        stored = cast(type[StoredGame], type(f"Stored{kind.__name__}", (StoredGame, kind), {}))
+        _STORED_CLASSES[kind] = stored
+    return stored
