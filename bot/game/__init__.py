@@ -4,7 +4,7 @@ from .board import CARD_SPACES, CORNERS, LAYOUT, SpaceError, parse_space, space_
 from .cards import CardError, card_label, card_name, full_deck, is_one_eyed, is_two_eyed, parse_card
 from .game import ACTIVE, DRAWN, WON, ChoiceRequired, Game, IllegalMove, rules_class
 from .moves import Move, MoveError
-from .outcome import Termination
+from .outcome import Outcome, Termination
 from .revision1 import Revision1Game
 from .sequences import CORNER, EMPTY
 from .settings import GameSettings, SettingsError
@@ -26,6 +26,7 @@ __all__ = [
     "IllegalMove",
     "Move",
     "MoveError",
+    "Outcome",
     "PlayerView",
     "Revision1Game",
     "SettingsError",

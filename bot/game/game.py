@@ -39,9 +39,9 @@ from .moves import (
     Move,
     Window,
 )
-from .outcome import Termination
+from .outcome import Outcome, Termination
 from .sequences import BITS, CORNER, EMPTY, Option, room_score, sequence_options
-from .settings import RULES_REVISION, TEAM_NAMES, GameSettings
+from .settings import RULES_REVISION, GameSettings
 
 ACTIVE = "active"
 WON = "won"
@@ -87,13 +87,14 @@ _LIST_FIELDS = (
 class Game:
     """A game of Sequence: made by :meth:`new` or :meth:`replay`, changed by :meth:`push`.
 
-    How a game ends (:attr:`termination`): a team completes its sequences; nobody can play on
-    (a full round of passes or skips by players holding no playable card and no dead card:
-    a draw, or in convoy the most convoys wins, a tie is a draw; our own rule where the sources
-    are silent, except the convoy deck-out, which is the variant's); the endless-play guard
-    (house option, on by default: the deck reshuffled a second time with no new sequence since
-    the deal or the last one is a draw); every team agrees to a draw
-    (:data:`~bot.game.moves.AGREE_DRAW`); teams resign or leave until one is left.
+    How a game ends (:attr:`outcome`, a value; the interface words it): a team completes its
+    sequences; nobody can play on (a full round of passes or skips by players holding no
+    playable card and no dead card: a draw, or in convoy the most convoys wins, a tie is a draw;
+    our own rule where the sources are silent, except the convoy deck-out, which is the
+    variant's); the endless-play guard (house option, on by default: the deck reshuffled a
+    second time with no new sequence since the deal or the last one is a draw); every team
+    agrees to a draw (:data:`~bot.game.moves.AGREE_DRAW`); teams resign or leave until one is
+    left.
 
     This class plays today's rules (:data:`~bot.game.settings.RULES_REVISION`). A game plays by
     the rules revision it was started under (:attr:`GameSettings.rules`): :meth:`new`,
@@ -140,9 +141,10 @@ class Game:
         self.out: list[bool] = [False] * count
         self.status = ACTIVE
         self.winner: int | None = None
-        self.end_reason = ""
         #: The kind of ending, once the game is over.
         self.termination: Termination | None = None
+        #: The team whose resignation or departure ended the game, if one did.
+        self.leaving_team: int | None = None
         self.passes_in_row = 0
         self.reshuffles = 0
         #: Reshuffles since the deal or the last completed sequence (the endless-play count).
@@ -195,6 +197,18 @@ class Game:
     def is_over(self) -> bool:
         """True once the game is won or drawn."""
         return self.status != ACTIVE
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended (what ended it, the winner, the score), or None while it is on."""
+        if self.termination is None:
+            return None
+        return Outcome(
+            self.termination,
+            self.winner,
+            tuple(len(windows) for windows in self._team_sequences),
+            self.leaving_team,
+        )
 
     def active_teams(self) -> list[int]:
         """Teams with at least one seat still in the game."""
@@ -321,28 +335,19 @@ class Game:
         elif kind == RESIGN:
             for member in self.settings.seats_of(move.team):  # type: ignore[arg-type]
                 self._leave(member)
-            self._after_leaving(
-                f"{TEAM_NAMES[move.team]} resigned.",  # type: ignore[index]
-                Termination.RESIGNATION,
-            )
+            self._after_leaving(move.team, Termination.RESIGNATION)  # type: ignore[arg-type]
         elif kind == REMOVE:
             self._leave(seat)
-            self._after_leaving(
-                f"The last {TEAM_NAMES[self.team_of(seat)]} player left.", Termination.DEPARTURE
-            )
+            self._after_leaving(self.team_of(seat), Termination.DEPARTURE)
         elif kind == AGREE_DRAW:
-            self._finish(None, "Drawn by agreement.", Termination.AGREEMENT)
+            self._finish(None, Termination.AGREEMENT)
         self.moves.append(move)
         if (
             self.reshuffles_since_sequence >= ENDLESS_PLAY_RESHUFFLES
             and self.status == ACTIVE
             and self.settings.endless_play_guard
         ):
-            self._finish(
-                None,
-                "Endless play: the deck ran out twice with no new sequence, so the game is a draw.",
-                Termination.ENDLESS_PLAY,
-            )
+            self._finish(None, Termination.ENDLESS_PLAY)
 
     def _check(self, move: Move) -> list[Option]:
         """Raise :class:`IllegalMove` unless ``move`` is legal; return the play's options."""
@@ -476,13 +481,7 @@ class Game:
         else:
             self._draw(seat)
         if won:
-            count = self.sequence_count(team)
-            plural = "s" if count > 1 else ""
-            self._finish(
-                team,
-                f"{TEAM_NAMES[team]} completed {count} sequence{plural}.",
-                Termination.SEQUENCES,
-            )
+            self._finish(team, Termination.SEQUENCES)
             return
         self._end_turn()
 
@@ -566,11 +565,13 @@ class Game:
     def _hands_empty(self) -> bool:
         return all(not hand for seat, hand in enumerate(self.hands) if not self.out[seat])
 
-    def _finish(self, team: int | None, reason: str, termination: Termination) -> None:
+    def _finish(
+        self, team: int | None, termination: Termination, leaving_team: int | None = None
+    ) -> None:
         self.status = WON if team is not None else DRAWN
         self.winner = team
-        self.end_reason = reason
         self.termination = termination
+        self.leaving_team = leaving_team
 
     def _finish_stalled(self) -> None:
         """Nobody can go on: the most sequences wins (convoy), otherwise a draw."""
@@ -578,15 +579,9 @@ class Game:
         best = max(counts.values())
         leaders = [team for team, n in counts.items() if n == best]
         if self.settings.convoy and len(leaders) == 1:
-            self._finish(
-                leaders[0],
-                f"Nobody can play on: {TEAM_NAMES[leaders[0]]} has the most convoys.",
-                Termination.MOST_CONVOYS,
-            )
+            self._finish(leaders[0], Termination.MOST_CONVOYS)
         else:
-            self._finish(
-                None, "Nobody can play on: the game is a draw (stalemate).", Termination.STALEMATE
-            )
+            self._finish(None, Termination.STALEMATE)
 
     def _leave(self, seat: int) -> None:
         """``seat`` leaves: its hand goes to its discards, what it owed is void, and the count
@@ -600,12 +595,13 @@ class Game:
         self.owed_forfeits[seat] = 0
         self.owed_draws.pop(seat, None)
 
-    def _after_leaving(self, reason: str, termination: Termination) -> None:
+    def _after_leaving(self, leaving_team: int, termination: Termination) -> None:
+        """After ``leaving_team`` resigned or lost a player: the last team left wins."""
         teams = self.active_teams()
         if len(teams) == 1:
-            self._finish(teams[0], reason, termination)
+            self._finish(teams[0], termination, leaving_team)
         elif not teams:
-            self._finish(None, reason, termination)
+            self._finish(None, termination, leaving_team)
         elif self.out[self.turn]:
             self._end_turn()
 
@@ -642,8 +638,8 @@ class Game:
             "out": list(self.out),
             "status": self.status,
             "winner": self.winner,
-            "end_reason": self.end_reason,
             "termination": self.termination.value if self.termination else None,
+            "leaving_team": self.leaving_team,
             "passes_in_row": self.passes_in_row,
             "reshuffles": self.reshuffles,
             "reshuffles_since_sequence": self.reshuffles_since_sequence,
@@ -653,7 +649,8 @@ class Game:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
         """Rebuild a game from :meth:`to_dict` data, using the snapshot (no replay), as an
-        instance of the class of its rules revision.
+        instance of the class of its rules revision. The state is in :meth:`state_dict`'s
+        layout: older layouts are the store's to upgrade (:mod:`bot.store.upgrades`).
 
         Card codes and other repeated strings are shared with every other loaded game (the
         JSON decoder makes a new string for each), so a loaded game holds little of its own.
@@ -691,16 +688,12 @@ class Game:
         game.out = list(state["out"])
         game.status = _WORDS.get(state["status"], state["status"])
         game.winner = state["winner"]
-        game.end_reason = state["end_reason"]
-        termination = state.get("termination", _MISSING)
-        if termination is _MISSING:  # a snapshot from before terminations
-            termination = Termination.from_reason(game.end_reason)
+        termination = state["termination"]
         game.termination = Termination(termination) if termination else None
+        game.leaving_team = state["leaving_team"]
         game.passes_in_row = state["passes_in_row"]
         game.reshuffles = state["reshuffles"]
-        game.reshuffles_since_sequence = state.get("reshuffles_since_sequence", _MISSING)
-        if game.reshuffles_since_sequence is _MISSING:  # a snapshot from before the guard
-            game.reshuffles_since_sequence = _reshuffles_since_sequence(game, data)
+        game.reshuffles_since_sequence = state["reshuffles_since_sequence"]
         last = state["last_change"]
         game.last_change = (_WORDS.get(last[0], last[0]), last[1]) if last else None
         return game
@@ -721,7 +714,6 @@ class Game:
 
 #: The repeated words of a snapshot, each as one shared string.
 _WORDS = {word: word for word in (ACTIVE, WON, DRAWN, "placed", "removed")}
-_MISSING: Any = object()
 #: The class of each rules revision: this module's :class:`Game` for today's, the subclasses
 #: that name a ``revision`` for older ones.
 _RULES_CLASSES: dict[int, type[Game]] = {RULES_REVISION: Game}
@@ -752,18 +744,6 @@ def _team_masks(chips: Sequence[int], teams: int) -> list[int]:
         if chip >= 0:
             masks[chip] |= BITS[space]
     return masks
-
-
-def _reshuffles_since_sequence(game: Game, data: dict[str, Any]) -> int:
-    """The endless-play count of a snapshot that does not store it (made before the guard).
-
-    Without sequences it is every reshuffle; without reshuffles it is 0; otherwise the log says.
-    """
-    if not game.sequences or not game.reshuffles:
-        return game.reshuffles
-    if not game.moves:  # a made-up position (a computer player's guess): no log to ask
-        return 0
-    return game.replay(game.settings, game.seed, game.moves).reshuffles_since_sequence
 
 
 def _label(card: str | None) -> str:

@@ -25,6 +25,7 @@ from bot.game import ACTIVE, DRAWN, WON, Game, GameSettings, Move, MoveError, ru
 
 from .codec import dumps
 from .errors import CorruptGameError
+from .upgrades import upgrade_state
 
 __all__ = [
     "StoredGame",
@@ -108,15 +109,18 @@ def has_log(text: str) -> bool:
 
 
 def decode(settings: GameSettings, seed: Any, count: int, text: str) -> Game:
-    """The game of a stored snapshot that holds its log of ``count`` moves."""
+    """The game of a stored snapshot that holds its log of ``count`` moves (of any layout:
+    see :mod:`.upgrades`)."""
     state = json.loads(text)
     log = state.pop(LOG)
     if len(log) != count:
         raise CorruptGameError(f"The snapshot holds {len(log)} moves, not {count}.")
+    moves = decode_log(log)
+    upgrade_state(state, lambda: Game.replay(settings, seed, moves))
     game = Game.from_dict(
         {"settings": settings.to_dict(), "seed": seed, "moves": [], "state": state}
     )
-    game.moves = decode_log(log)
+    game.moves = moves
     return game
 
 
