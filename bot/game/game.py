@@ -4,9 +4,11 @@ Like python-chess's ``Board``: :meth:`Game.push` applies a legal move, :attr:`Ga
 lists them, :meth:`Game.validate` says in words why a move is illegal. The engine has no clock, no
 I/O and no global random: every shuffle comes from a ``random.Random`` seeded by the game's seed.
 
-Its length is one class's: the rules of a move (checks, chips, sequences, the deck, the ends of a
-game) read in one place, as python-chess keeps ``Board`` whole; the board's geometry, the cards
-and the settings live in their own modules.
+The rules of a move (checks, chips, sequences, the deck, the ends of a game) read in one place,
+as python-chess keeps ``Board`` whole; the state they change and its JSON form are
+:class:`~bot.game.state.GameState` (python-chess's ``BaseBoard``), and the board's geometry, the
+cards and the settings live in their own modules. Older rules revisions are subclasses
+(:mod:`.revision1`).
 """
 
 from __future__ import annotations
@@ -16,15 +18,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from .board import CARD_SPACES, CORNERS, space_name
-from .cards import (
-    CANONICAL_CARDS,
-    ONE_EYED_JACKS,
-    RANKS,
-    card_label,
-    full_deck,
-    is_one_eyed,
-    is_two_eyed,
-)
+from .cards import ONE_EYED_JACKS, card_label, is_one_eyed, is_two_eyed
+from .deal import deal
 from .moves import (
     AGREE_DRAW,
     DEAD,
@@ -39,22 +34,16 @@ from .moves import (
     Move,
     Window,
 )
-from .outcome import Outcome, Termination
+from .outcome import Termination
 from .sequences import BITS, CORNER, EMPTY, Option, room_score, sequence_options
 from .settings import RULES_REVISION, GameSettings
-
-ACTIVE = "active"
-WON = "won"
-DRAWN = "drawn"
+from .state import ACTIVE, DRAWN, WON, GameState
 
 #: The endless-play guard: a classic game is drawn at the deck's second reshuffle with no new
 #: sequence since the deal or the last sequence (house option ``endless_play_guard``).
 ENDLESS_PLAY_RESHUFFLES = 2
 #: :meth:`Game.endless_play` holds from this many reshuffles with no new sequence.
 ENDLESS_PLAY_NEAR = ENDLESS_PLAY_RESHUFFLES - 1
-
-#: Cut order: 2 lowest, ace highest.
-_CUT_VALUE = {rank: value for value, rank in enumerate(RANKS)}
 
 
 class IllegalMove(ValueError):
@@ -69,22 +58,7 @@ class ChoiceRequired(IllegalMove):
         self.options = options
 
 
-#: The state's lists of lists, and its flat lists: what :meth:`Game.copy` copies.
-_NESTED_FIELDS = ("hands", "discards", "_team_sequences")
-_LIST_FIELDS = (
-    "moves",
-    "chips",
-    "locked",
-    "sequences",
-    "cut",
-    "deck",
-    "owed_forfeits",
-    "out",
-    "_masks",
-)
-
-
-class Game:
+class Game(GameState):
     """A game of Sequence: made by :meth:`new` or :meth:`replay`, changed by :meth:`push`.
 
     How a game ends (:attr:`outcome`, a value; the interface words it): a team completes its
@@ -114,47 +88,32 @@ class Game:
             _RULES_CLASSES[revision] = cls
 
     def __init__(self, settings: GameSettings, seed: int) -> None:
+        """Cut for the dealer, shuffle and deal (the attributes: :class:`GameState`)."""
         self.settings = settings
         self.seed = seed
-        self.moves: list[Move] = []
+        self.moves = []
         count = settings.players
-        self.chips: list[int] = [CORNER if s in CORNERS else EMPTY for s in range(100)]
-        self.locked: list[bool] = [False] * 100
-        self.sequences: list[tuple[int, Window]] = []
-        #: Each team's completed sequences (the windows of ``sequences``, shared).
-        self._team_sequences: list[list[Window]] = [[] for _ in range(settings.teams)]
-        self.cut, self.dealer = _cut_for_dealer(seed, count, highest_deals=settings.convoy)
-        deck = full_deck()
-        random.Random(f"{seed}:shuffle").shuffle(deck)
-        self.hands: list[list[str]] = [[] for _ in range(count)]
-        for _ in range(settings.hand_size):
-            for offset in range(1, count + 1):
-                self.hands[(self.dealer + offset) % count].append(deck.pop())
-        self.deck: list[str] = deck
-        self.discards: list[list[str]] = [[] for _ in range(count)]
+        self.chips = [CORNER if s in CORNERS else EMPTY for s in range(100)]
+        self.locked = [False] * 100
+        self.sequences = []
+        self._team_sequences = [[] for _ in range(settings.teams)]
+        self.cut, self.dealer, self.hands, self.deck = deal(settings, seed)
+        self.discards = [[] for _ in range(count)]
         self.turn = (self.dealer + 1) % count
         self.turn_number = 0
         self.dead_card_used = False
-        self.owed_forfeits: list[int] = [0] * count
-        #: Manual-draw house option: seat -> the turn number at which its draw was earned.
-        self.owed_draws: dict[int, int] = {}
-        self.out: list[bool] = [False] * count
+        self.owed_forfeits = [0] * count
+        self.owed_draws = {}
+        self.out = [False] * count
         self.status = ACTIVE
-        self.winner: int | None = None
-        #: The kind of ending, once the game is over.
-        self.termination: Termination | None = None
-        #: The team whose resignation or departure ended the game, if one did.
-        self.leaving_team: int | None = None
+        self.winner = None
+        self.termination = None
+        self.leaving_team = None
         self.passes_in_row = 0
         self.reshuffles = 0
-        #: Reshuffles since the deal or the last completed sequence (the endless-play count).
         self.reshuffles_since_sequence = 0
-        #: The last board change: ("placed" | "removed", space), or None.
-        self.last_change: tuple[str, int] | None = None
-        #: A bit per chip of each team and per locked space, kept by moves for the random player
-        #: (:mod:`.randomplay`). Validation never reads them: tests that edit ``chips`` by hand
-        #: stay right.
-        self._masks: list[int] = [0] * settings.teams
+        self.last_change = None
+        self._masks = [0] * settings.teams
         self._locked_mask = 0
 
     # ----------------------------------------------------------------- building
@@ -172,48 +131,7 @@ class Game:
             game.push(move)
         return game
 
-    def copy(self) -> Game:
-        """An independent copy: every list and dict of the state is copied, the immutable
-        values (moves, cards, settings) are shared."""
-        fields = dict(self.__dict__)
-        for name in _NESTED_FIELDS:
-            fields[name] = [list(part) for part in fields[name]]
-        for name in _LIST_FIELDS:
-            fields[name] = list(fields[name])
-        fields["owed_draws"] = dict(fields["owed_draws"])
-        twin = type(self).__new__(type(self))
-        twin.__dict__.update(fields)
-        return twin
-
     # ----------------------------------------------------------------- queries
-    def team_of(self, seat: int) -> int:
-        """The team of a seat (seats alternate teams)."""
-        return seat % self.settings.teams
-
-    def sequence_count(self, team: int) -> int:
-        """Completed sequences of one team."""
-        return len(self._team_sequences[team])
-
-    def is_over(self) -> bool:
-        """True once the game is won or drawn."""
-        return self.status != ACTIVE
-
-    @property
-    def outcome(self) -> Outcome | None:
-        """How the game ended (what ended it, the winner, the score), or None while it is on."""
-        if self.termination is None:
-            return None
-        return Outcome(
-            self.termination,
-            self.winner,
-            tuple(len(windows) for windows in self._team_sequences),
-            self.leaving_team,
-        )
-
-    def active_teams(self) -> list[int]:
-        """Teams with at least one seat still in the game."""
-        return sorted({self.team_of(s) for s in range(self.settings.players) if not self.out[s]})
-
     def endless_play(self) -> bool:
         """True when the endless-play condition holds: play may be going round in circles.
 
@@ -611,109 +529,18 @@ class Game:
         hand = sorted(self.hands[seat])
         return random.Random(f"{self.seed}:forfeit:{len(self.moves)}").choice(hand)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The whole game (settings, seed, moves and a state snapshot) as JSON-compatible data."""
-        return {
-            "settings": self.settings.to_dict(),
-            "seed": self.seed,
-            "moves": [move.to_dict() for move in self.moves],
-            "state": self.state_dict(),
-        }
-
-    def state_dict(self) -> dict[str, Any]:
-        """The state snapshot alone, as JSON-compatible data."""
-        return {
-            "chips": list(self.chips),
-            "sequences": [[team, list(window)] for team, window in self.sequences],
-            "hands": [list(hand) for hand in self.hands],
-            "deck": list(self.deck),
-            "discards": [list(pile) for pile in self.discards],
-            "cut": list(self.cut),
-            "dealer": self.dealer,
-            "turn": self.turn,
-            "turn_number": self.turn_number,
-            "dead_card_used": self.dead_card_used,
-            "owed_forfeits": list(self.owed_forfeits),
-            "owed_draws": {str(seat): n for seat, n in self.owed_draws.items()},
-            "out": list(self.out),
-            "status": self.status,
-            "winner": self.winner,
-            "termination": self.termination.value if self.termination else None,
-            "leaving_team": self.leaving_team,
-            "passes_in_row": self.passes_in_row,
-            "reshuffles": self.reshuffles,
-            "reshuffles_since_sequence": self.reshuffles_since_sequence,
-            "last_change": list(self.last_change) if self.last_change else None,
-        }
-
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
         """Rebuild a game from :meth:`to_dict` data, using the snapshot (no replay), as an
         instance of the class of its rules revision. The state is in :meth:`state_dict`'s
-        layout: older layouts are the store's to upgrade (:mod:`bot.store.upgrades`).
-
-        Card codes and other repeated strings are shared with every other loaded game (the
-        JSON decoder makes a new string for each), so a loaded game holds little of its own.
-        """
+        layout: older layouts are the store's to upgrade (:mod:`bot.store.upgrades`)."""
         settings = GameSettings.from_dict(data["settings"])
         kind = rules_class(settings)
         game = kind.__new__(kind)
-        game.settings = settings
-        game.seed = data["seed"]
-        move_from_dict = Move.from_dict
-        game.moves = [move_from_dict(m) for m in data["moves"]]
-        state = data["state"]
-        game.chips = list(state["chips"])
-        game.sequences = [(team, tuple(window)) for team, window in state["sequences"]]
-        game._team_sequences = [[] for _ in range(settings.teams)]
-        game.locked = [False] * 100
-        game._locked_mask = 0
-        for team, window in game.sequences:
-            game._team_sequences[team].append(window)
-            for space in window:
-                if space not in CORNERS:
-                    game.locked[space] = True
-                    game._locked_mask |= BITS[space]
-        game._masks = _team_masks(game.chips, settings.teams)
-        game.hands = [_cards(hand) for hand in state["hands"]]
-        game.deck = _cards(state["deck"])
-        game.discards = [_cards(pile) for pile in state["discards"]]
-        game.cut = _cards(state["cut"])
-        game.dealer = state["dealer"]
-        game.turn = state["turn"]
-        game.turn_number = state["turn_number"]
-        game.dead_card_used = state["dead_card_used"]
-        game.owed_forfeits = list(state["owed_forfeits"])
-        game.owed_draws = {int(seat): n for seat, n in state["owed_draws"].items()}
-        game.out = list(state["out"])
-        game.status = _WORDS.get(state["status"], state["status"])
-        game.winner = state["winner"]
-        termination = state["termination"]
-        game.termination = Termination(termination) if termination else None
-        game.leaving_team = state["leaving_team"]
-        game.passes_in_row = state["passes_in_row"]
-        game.reshuffles = state["reshuffles"]
-        game.reshuffles_since_sequence = state["reshuffles_since_sequence"]
-        last = state["last_change"]
-        game.last_change = (_WORDS.get(last[0], last[0]), last[1]) if last else None
+        game._restore(settings, data)
         return game
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Game):
-            return NotImplemented
-        return self.to_dict() == other.to_dict()
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return (
-            f"<Game {self.settings.preset} {self.settings.players}p seed={self.seed} "
-            f"moves={len(self.moves)} {self.status}>"
-        )
-
-
-#: The repeated words of a snapshot, each as one shared string.
-_WORDS = {word: word for word in (ACTIVE, WON, DRAWN, "placed", "removed")}
 #: The class of each rules revision: this module's :class:`Game` for today's, the subclasses
 #: that name a ``revision`` for older ones.
 _RULES_CLASSES: dict[int, type[Game]] = {RULES_REVISION: Game}
@@ -728,47 +555,9 @@ def rules_class(settings: GameSettings) -> type[Game]:
     return _RULES_CLASSES[settings.rules]
 
 
-def _cards(cards: Iterable[str]) -> list[str]:
-    """A list of card codes, each the one shared string of its card."""
-    canonical = CANONICAL_CARDS
-    try:
-        return [canonical[card] for card in cards]
-    except (KeyError, TypeError):  # not a card code: kept as it is, as before
-        return [canonical.get(card, card) if isinstance(card, str) else card for card in cards]
-
-
-def _team_masks(chips: Sequence[int], teams: int) -> list[int]:
-    """A bit per chip of each team."""
-    masks = [0] * teams
-    for space, chip in enumerate(chips):
-        if chip >= 0:
-            masks[chip] |= BITS[space]
-    return masks
-
-
 def _label(card: str | None) -> str:
     return card_label(card) if card else "that card"
 
 
 def _normalise(option: Sequence[Sequence[int]]) -> frozenset[tuple[int, ...]]:
     return frozenset(tuple(sorted(window)) for window in option)
-
-
-def _cut_for_dealer(seed: int, players: int, *, highest_deals: bool) -> tuple[list[str], int]:
-    """Each player cuts a card; the lowest (convoy: highest) deals, aces high; ties cut again.
-
-    Returns the first round's cards, one per seat, and the dealer's seat.
-    """
-    rng = random.Random(f"{seed}:cut")
-    contenders = list(range(players))
-    first_round: list[str] = []
-    while True:
-        drawn = rng.sample(full_deck(), len(contenders))
-        cards = dict(zip(contenders, drawn, strict=True))
-        if not first_round:
-            first_round = [cards[seat] for seat in range(players)]
-        values = {seat: _CUT_VALUE[card[0]] for seat, card in cards.items()}
-        target = max(values.values()) if highest_deals else min(values.values())
-        contenders = [seat for seat, value in values.items() if value == target]
-        if len(contenders) == 1:
-            return first_round, contenders[0]

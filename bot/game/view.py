@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .game import ACTIVE, ENDLESS_PLAY_NEAR, Game
+from .game import ENDLESS_PLAY_NEAR, Game
 from .moves import Move, Window
 from .outcome import Outcome, Termination
 from .settings import GameSettings
+from .state import ACTIVE
 
 
 @dataclass(frozen=True, slots=True)

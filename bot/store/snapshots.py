@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 import threading
-from typing import Any, cast
+from typing import Any, Self, cast
 
 from bot.game import ACTIVE, DRAWN, WON, Game, GameSettings, Move, MoveError, rules_class
 
@@ -136,7 +136,7 @@ class StoredGame(Game):
 
     _decoding = threading.Lock()
 
-    def copy(self) -> Game:
+    def copy(self) -> Self:
         """An independent copy: still stored while this game is (a change that reads only the
         turn, such as a reminder, decodes nothing), else a plain copy."""
         with StoredGame._decoding:
