@@ -73,10 +73,19 @@ class Runner:
             "moves": sum(len(game.moves) for game in finished),
             "checksum": digest.hexdigest(),
             "lengths": [
-                [len(game.moves), game.reshuffles, game.end_reason.startswith("Endless play")]
+                [len(game.moves), game.reshuffles, _endless_play(game)]
                 for game in finished
             ],
         }
+
+
+def _endless_play(game: Any) -> bool:
+    """True for a game the endless-play guard drew, in any engine version: a termination
+    value since the outcome became one, an end sentence before."""
+    termination = getattr(game, "termination", None)
+    if termination is not None:
+        return bool(termination == "endless_play")
+    return str(getattr(game, "end_reason", "")).startswith("Endless play")
 
 
 class Totals:

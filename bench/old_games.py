@@ -159,13 +159,24 @@ def _today(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _same_state(data: dict[str, Any]) -> bool:
-    """True when revision 2 replays the game's log to the state it had."""
-    return _today(data) == data["state"]
+    """True when revision 2 replays the game's log to the state it had (the old release's
+    state read as the store reads it)."""
+    return _today(data) == _stored_state(data)
 
 
 def _same_end(data: dict[str, Any]) -> bool:
     """True when revision 2 ends the game's log as it ended."""
     return _today(data).get("termination") == data["state"]["termination"]
+
+
+def _stored_state(data: dict[str, Any]) -> dict[str, Any]:
+    """The old release's state in this tree's layout (see ``bot/store/upgrades.py``)."""
+    from bot.game import Game, GameSettings, Move
+    from bot.store.upgrades import upgrade_state
+
+    settings = GameSettings.from_dict(data["settings"])
+    moves = [Move.from_dict(m) for m in data["moves"]]
+    return upgrade_state(dict(data["state"]), lambda: Game.replay(settings, data["seed"], moves))
 
 
 async def store(picked: list[dict[str, Any]], path: Path) -> None:

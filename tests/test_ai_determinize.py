@@ -11,6 +11,7 @@ from bot.game.ai.search import _Search
 from bot.game.ai.tracking import HELD, fill_factors
 from bot.game.board import CARD_SPACES
 from bot.game.moves import AGREE_DRAW, PLAY, Move
+from cogs.common.describe import end_reason
 from tests.engine_helpers import build_game, play
 
 HAND = ["2S", "3S", "JD", "JH", "AH", "5H", "7H"]
@@ -28,10 +29,10 @@ def test_a_guessed_game_draws_by_the_endless_play_guard_as_the_real_one_does() -
         assert guess.endless_play()
         assert guess.reshuffles_since_sequence == view.reshuffles_since_sequence
         play(guess, 0, "AH", "F2")
-        assert (guess.status, guess.termination, guess.end_reason) == (
+        assert (guess.status, guess.termination, end_reason(guess.outcome)) == (
             real.status,
             real.termination,
-            real.end_reason,
+            end_reason(real.outcome),
         )
 
 

@@ -119,7 +119,7 @@ def test_a_full_board_of_twelve_is_told_in_whole_sentences_within_the_limit(lock
     locked, a jack as the last move: the text fits, ends each line on a whole sentence, and
     either names every covered space or says that chips are counted instead."""
     settings = GameSettings.create(12, teams=3)
-    won = dict(status="won", winner=0, end_reason="Blue completed 2 sequences.")
+    won = dict(status="won", winner=0, termination="sequences")
     game = full_board(settings, locked_rows=locked_rows, **won)
     view = dataclasses.replace(public_view(game), last_move=Move.play(0, "JS", 11))
     names = [f"{'m' * 28} {n:03d}" for n in range(12)]

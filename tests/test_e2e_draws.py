@@ -15,7 +15,7 @@ from bot.game.moves import AGREE_DRAW
 from bot.services.draws import COOLDOWN_TURNS, LAPSED_TEXT
 from bot.services.errors import UserError
 from bot.store.votes import DRAW, DRAW_COOLDOWN
-from cogs.common.describe import team_label
+from cogs.common.describe import end_reason, team_label
 
 from .e2e_helpers import (
     against_a_computer,
@@ -69,7 +69,7 @@ async def test_a_draw_offer_accepted_ends_the_game_as_a_draw(simcord_env):
     await settle(simcord_env)
     game = record.game
     assert game.is_over() and game.winner is None and game.moves[-1].kind == AGREE_DRAW
-    assert "Drawn by agreement" in game.end_reason
+    assert "Drawn by agreement" in end_reason(game.outcome)
     result = await table.bot.db.results.get(record.id)
     assert result is not None and result.winner_team is None
     assert any("Every team agreed to a draw" in (m.embeds[0].description or "")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
 from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
@@ -25,6 +24,8 @@ from bot.game import (
 from bot.game.game import ENDLESS_PLAY_RESHUFFLES
 from bot.game.moves import AGREE_DRAW, RESIGN
 from bot.game.randomplay import push_random
+from bot.store.upgrades import termination_of
+from cogs.common.describe import end_reason
 from tests.engine_helpers import CONFIGS, assert_illegal, build_game, play
 
 HAND = ["2S", "3S", "JD", "JH", "AH", "5H", "7H"]
@@ -57,7 +58,7 @@ def test_second_reshuffle_without_a_sequence_is_a_draw() -> None:
     play(game, 0, "AH", "F2")
     assert game.reshuffles == 1 and game.reshuffles_since_sequence == ENDLESS_PLAY_RESHUFFLES
     assert game.status == DRAWN and game.winner is None
-    assert game.termination == Termination.ENDLESS_PLAY and game.end_reason == ENDLESS
+    assert game.termination == Termination.ENDLESS_PLAY and end_reason(game.outcome) == ENDLESS
     assert not game.endless_play() and game.legal_moves == []
     assert_illegal(game, Move.play(1, "2S", 1), "The game is over")
 
@@ -126,36 +127,14 @@ def test_guard_is_a_house_option_on_by_default() -> None:
         assert GameSettings.from_dict(json.loads(json.dumps(settings.to_dict()))) == settings
 
 
-def test_old_snapshot_without_the_new_state_keys_loads_the_same() -> None:
-    """Snapshots stored before the guard have no count and no termination: both are derived."""
-    found = 0
-    for seed in range(200):
-        game = Game.new(UNGUARDED2, seed)
-        rng = random.Random(seed)
-        while not game.is_over() and not (game.sequences and game.reshuffles):
-            push_random(game, rng)
-        for _ in range(60):  # on past the first sequence and reshuffle, maybe to the end
-            if not game.is_over():
-                push_random(game, rng)
-        if not game.sequences or not game.reshuffles:
-            continue
-        data = json.loads(json.dumps(game.to_dict()))
-        del data["state"]["reshuffles_since_sequence"], data["state"]["termination"]
-        del data["settings"]["endless_play_guard"]
-        assert Game.from_dict(data) == game
-        found += 1
-        if found == 3:
-            break
-    assert found == 3
-
-
 # ------------------------------------------------------------------------------------ agreement
 def test_draw_by_agreement() -> None:
     game = Game.new(GameSettings.create(4), 1)
     assert Move(AGREE_DRAW, -1) not in game.legal_moves
     game.push(Move(AGREE_DRAW, -1))
     assert game.status == DRAWN and game.winner is None
-    assert game.termination == Termination.AGREEMENT and game.end_reason == "Drawn by agreement."
+    assert game.termination == Termination.AGREEMENT
+    assert end_reason(game.outcome) == "Drawn by agreement."
     assert public_view(game).termination == "agreement"
     assert_illegal(game, Move(AGREE_DRAW, -1), "The game is over")
     assert_illegal(game, Move(RESIGN, -1, team=0), "The game is over")
@@ -177,23 +156,6 @@ def test_agreement_mid_game_replays() -> None:
 
 
 # ------------------------------------------------------------------------------------ endings
-@pytest.mark.parametrize(
-    ("reason", "termination"),
-    [
-        ("Blue completed 2 sequences.", Termination.SEQUENCES),
-        ("Nobody can play on: Red has the most convoys.", Termination.MOST_CONVOYS),
-        ("Nobody can play on: the game is a draw (stalemate).", Termination.STALEMATE),
-        (ENDLESS, Termination.ENDLESS_PLAY),
-        ("Drawn by agreement.", Termination.AGREEMENT),
-        ("Green resigned.", Termination.RESIGNATION),
-        ("The last Green player left.", Termination.DEPARTURE),
-        ("", None),
-    ],
-)
-def test_termination_of_an_old_end_reason(reason: str, termination: Termination | None) -> None:
-    assert Termination.from_reason(reason) == termination
-
-
 @hypothesis_settings(deadline=None, database=None, max_examples=150)
 @given(settings=st.sampled_from(CONFIGS), seed=st.integers(0, 2**32 - 1))
 def test_every_random_game_ends_within_the_bound(settings: GameSettings, seed: int) -> None:
@@ -205,7 +167,7 @@ def test_every_random_game_ends_within_the_bound(settings: GameSettings, seed: i
         assert game.reshuffles_since_sequence < ENDLESS_PLAY_RESHUFFLES
         push_random(game, rng)
     assert game.termination is not None
-    assert game.termination == Termination.from_reason(game.end_reason)
+    assert game.termination == termination_of(end_reason(game.outcome))
     if game.termination == Termination.ENDLESS_PLAY:
         assert not settings.convoy and game.status == DRAWN
         assert game.reshuffles_since_sequence == ENDLESS_PLAY_RESHUFFLES
@@ -219,4 +181,4 @@ def test_three_team_games_that_used_to_run_for_thousands_of_moves_end() -> None:
         while not game.is_over():
             push_random(game, rng)
         assert game.termination == Termination.ENDLESS_PLAY and len(game.moves) < 400
-        assert game.status == DRAWN and game.end_reason == ENDLESS
+        assert game.status == DRAWN and end_reason(game.outcome) == ENDLESS

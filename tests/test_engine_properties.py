@@ -32,6 +32,8 @@ from bot.game import (
     public_view,
 )
 from bot.game.ai import lines
+from bot.store.upgrades import termination_of
+from cogs.common.describe import end_reason
 from tests.engine_helpers import (
     CONFIGS,
     FULL_DECK,
@@ -89,18 +91,19 @@ def check_end(game: Game) -> None:
         assert game.winner is not None
         active = game.active_teams()
         if counts[game.winner] >= settings.sequences_to_win:
-            assert "completed" in game.end_reason
+            assert "completed" in end_reason(game.outcome)
         elif active == [game.winner]:
-            assert "resigned" in game.end_reason or "player left" in game.end_reason
+            reason = end_reason(game.outcome)
+            assert "resigned" in reason or "player left" in reason
         else:  # convoy, nobody reached the target: strictly the most convoys
-            assert settings.convoy and "most convoys" in game.end_reason
+            assert settings.convoy and "most convoys" in end_reason(game.outcome)
             assert all(counts[game.winner] > counts[t] for t in active if t != game.winner)
         assert all(n < settings.sequences_to_win for t, n in enumerate(counts) if t != game.winner)
     else:
         assert game.winner is None
         assert all(n < settings.sequences_to_win for n in counts)
         assert game.termination in (Termination.STALEMATE, Termination.ENDLESS_PLAY)
-    assert game.termination == Termination.from_reason(game.end_reason)
+    assert game.termination == termination_of(end_reason(game.outcome))
     if game.termination == Termination.STALEMATE:  # nobody can play on, now or next turn
         for seat in range(settings.players):
             if not game.out[seat] and seat not in game.owed_draws:

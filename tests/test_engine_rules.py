@@ -35,6 +35,7 @@ from bot.game.moves import (
     SKIP,
     TABLETALK,
 )
+from cogs.common.describe import end_reason
 from tests.engine_helpers import (
     FULL_DECK,
     all_cards,
@@ -208,7 +209,7 @@ def test_classic_all_pass_is_a_stalemate() -> None:
     game.push(Move(PASS, 0))
     assert game.status == ACTIVE
     game.push(Move(PASS, 1))
-    assert game.status == DRAWN and game.winner is None and "stalemate" in game.end_reason
+    assert game.status == DRAWN and game.winner is None and "stalemate" in end_reason(game.outcome)
     assert_illegal(game, Move(PASS, 0), "The game is over")
 
 
@@ -260,7 +261,7 @@ def test_a_timed_out_player_who_could_not_play_counts_as_passing() -> None:
     game = build_game(CLASSIC2, hands={0: ["JH"], 1: ["JS"]}, deck=["4S", "5S"])
     game.push(Move(PASS, 0))
     game.push(Move(SKIP, 1))
-    assert game.status == DRAWN and "stalemate" in game.end_reason
+    assert game.status == DRAWN and "stalemate" in end_reason(game.outcome)
 
 
 def test_passes_of_a_player_who_left_do_not_make_a_stalemate() -> None:
@@ -332,12 +333,12 @@ def _convoy_end(sequences: list[tuple[int, list[str]]]) -> Game:
 
 def test_convoy_end_most_convoys_wins() -> None:
     game = _convoy_end([(1, ["A3", "B3", "C3", "D3", "E3"])])
-    assert game.status == WON and game.winner == 1 and "most convoys" in game.end_reason
+    assert game.status == WON and game.winner == 1 and "most convoys" in end_reason(game.outcome)
 
 
 def test_convoy_end_tie_is_a_stalemate() -> None:
     game = _convoy_end([(0, ["A3", "B3", "C3", "D3", "E3"]), (1, ["A4", "B4", "C4", "D4", "E4"])])
-    assert game.status == DRAWN and game.winner is None and "stalemate" in game.end_reason
+    assert game.status == DRAWN and game.winner is None and "stalemate" in end_reason(game.outcome)
     assert _convoy_end([]).status == DRAWN
 
 
@@ -448,20 +449,20 @@ def test_revision_1_games_play_the_positions_of_the_fixes_as_they_were_played() 
     )
     for move in (Move(DEAD, 0, "2S"), Move(PASS, 0), Move(PASS, 1)):  # a pass holding 3S
         dead.push(move)
-    assert dead.status == DRAWN and "stalemate" in dead.end_reason
+    assert dead.status == DRAWN and "stalemate" in end_reason(dead.outcome)
     skipped = build_game(old2, hands={0: ["JH"], 1: ["4S", "JS"]}, deck=["5S", "6S"])
     skipped.push(Move(PASS, 0))
     skipped.push(Move(SKIP, 1))  # a skip neither counted nor started the count again
     assert skipped.passes_in_row == 1
     skipped.push(Move(PASS, 0))
-    assert skipped.status == DRAWN and "stalemate" in skipped.end_reason
+    assert skipped.status == DRAWN and "stalemate" in end_reason(skipped.outcome)
     left = build_game(old3, hands={0: [], 2: []})
     left.push(Move(PASS, 0))
     left.push(next(move for move in left.legal_moves if move.kind == PLAY))
     left.push(Move(PASS, 2))
     left.push(Move(REMOVE, 2))  # its pass still counted
     left.push(Move(PASS, 0))
-    assert left.status == DRAWN and "stalemate" in left.end_reason
+    assert left.status == DRAWN and "stalemate" in end_reason(left.outcome)
     manual = replace(GameSettings.create(2, manual_draw=True), rules=1)
     late = build_game(manual, hands={0: HAND, 1: ["KH", "QH", "JC"]})
     play(late, 0, "AH", "F2")
@@ -473,7 +474,7 @@ def test_revision_1_games_play_the_positions_of_the_fixes_as_they_were_played() 
     play(drawn, 1, "JS", "F2")
     for move in (Move(PASS, 0), Move(DRAW, 0), Move(PASS, 1)):  # the draw left the count
         drawn.push(move)
-    assert drawn.status == DRAWN and "stalemate" in drawn.end_reason
+    assert drawn.status == DRAWN and "stalemate" in end_reason(drawn.outcome)
     assert drawn.hands[0] == ["JH", "2S"]
     for game in (dead, skipped, left, late, drawn):
         stored = {k: v for k, v in game.settings.to_dict().items() if k != "rules"}

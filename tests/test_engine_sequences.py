@@ -17,6 +17,7 @@ from bot.game import (
     Move,
 )
 from bot.game.moves import SKIP
+from cogs.common.describe import end_reason
 from tests.engine_helpers import (
     Space,
     assert_illegal,
@@ -327,7 +328,7 @@ def test_two_teams_win_with_two_sequences() -> None:
     assert game.status == ACTIVE and game.sequence_count(0) == 1
     _second_turn(game)
     play(game, 0, "JC", "F4")
-    assert game.status == WON and game.winner == 0 and "2 sequences" in game.end_reason
+    assert game.status == WON and game.winner == 0 and "2 sequences" in end_reason(game.outcome)
     assert game.legal_moves == []
 
 

@@ -18,6 +18,7 @@ import gzip
 import json
 import sqlite3
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,8 @@ from bot.store.connection import Connection
 from bot.store.copy import CopyError, verify_games
 from bot.store.location import open_database
 from bot.store.revisions import stamp_rules
+from bot.store.upgrades import upgrade_state
+from cogs.common.describe import end_reason
 from tests.e2e_driver import make_move
 from tests.e2e_helpers import make_table
 from tests.engine_helpers import out_of_turn, play_random_game
@@ -79,10 +82,18 @@ def stored(path: Path) -> dict[int, tuple[GameSettings, int, list[Move], dict[st
     return games
 
 
+def upgraded(games: dict[int, tuple[GameSettings, int, list[Move], dict[str, object]]]) -> None:
+    """Each snapshot in the engine's layout, as the store reads it (``bot/store/upgrades.py``:
+    the old release wrote the end as a sentence)."""
+    for settings, seed, moves, snapshot in games.values():
+        upgrade_state(snapshot, partial(Game.replay, settings, seed, moves))
+
+
 def test_the_fixture_holds_old_games_that_todays_rules_replay_otherwise(tmp_path: Path) -> None:
     """What the other tests rest on: the stored settings say no revision (so revision 1),
     and revision 2 replays every game but the ordinary ones to another state."""
     games = stored(restore(tmp_path / "old.db"))
+    upgraded(games)
     assert FIXTURE.stat().st_size < 50_000 and len(games) == len(KINDS)
     ended = 0
     for game_id, (settings, seed, moves, snapshot) in games.items():
@@ -98,7 +109,9 @@ def test_the_fixture_holds_old_games_that_todays_rules_replay_otherwise(tmp_path
 
 async def test_games_stored_by_an_old_release_replay_to_their_snapshots(tmp_path: Path) -> None:
     path = restore(tmp_path / "old.db")
-    for settings, seed, moves, snapshot in stored(path).values():
+    games = stored(path)
+    upgraded(games)
+    for settings, seed, moves, snapshot in games.values():
         assert Game.replay(settings, seed, moves).state_dict() == snapshot
     db = await SQLiteStore.open(path)
     try:
@@ -106,6 +119,21 @@ async def test_games_stored_by_an_old_release_replay_to_their_snapshots(tmp_path
         for game_id in range(1, len(KINDS) + 1):
             record = await db.games.load(game_id, verify=True)
             assert record.game.settings.rules == 1
+    finally:
+        await db.close()
+
+
+async def test_the_old_games_end_in_the_words_they_were_stored_with(tmp_path: Path) -> None:
+    """The old release stored each end as a sentence; the outcome it loads as now is worded
+    (by the cogs) in exactly those words."""
+    path = restore(tmp_path / "old.db")
+    sentences = {game_id: game[3]["end_reason"] for game_id, game in stored(path).items()}
+    assert sum(bool(sentence) for sentence in sentences.values()) >= 10
+    db = await SQLiteStore.open(path)
+    try:
+        for game_id, sentence in sentences.items():
+            game = (await db.games.load(game_id)).game
+            assert end_reason(game.outcome) == sentence, game_id
     finally:
         await db.close()
 

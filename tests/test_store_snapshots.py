@@ -215,3 +215,31 @@ def test_move_count_of_a_stored_game_decodes_nothing() -> None:
     assert isinstance(stored, StoredGame)
     assert move_count(stored) == 9 and type(stored) is StoredGame  # still undecoded
     assert move_count(game) == 9 and stored == game
+
+
+@pytest.mark.parametrize("rules", [1, 2])
+def test_a_stored_game_plays_by_its_own_rules_revision_from_its_first_move(rules: int) -> None:
+    """A game of revision 1 loaded lazily is a game of that revision before it is decoded, and
+    its next move follows revision 1: a pass holding a dead card counted, so seat 1's pass
+    ends the game (revision 2 started the count again)."""
+    from dataclasses import replace
+
+    from bot.game import DRAWN, Revision1Game, rules_class
+    from bot.game.board import CARD_SPACES
+    from tests.engine_helpers import build_game
+
+    settings = replace(GameSettings.create(2), rules=rules)
+    covered = {space: 1 for card in ("2S", "3S", "4S") for space in CARD_SPACES[card]}
+    game = build_game(
+        settings, hands={0: ["2S", "3S"], 1: ["JH"]}, chips=covered, deck=["JD", "4S"]
+    )
+    game.push(Move(DEAD, 0, "2S"))
+    game.push(Move(PASS, 0))  # holding 3S, dead too
+    lazy = stored_game(settings, game.seed, len(game.moves), snapshot_text(game))
+    assert isinstance(lazy, StoredGame) and "_stored" in lazy.__dict__
+    assert isinstance(lazy, Revision1Game) == (rules == 1)
+    lazy.push(Move(PASS, 1))
+    assert type(lazy) is rules_class(settings) and "_stored" not in lazy.__dict__
+    assert (lazy.status == DRAWN) == (rules == 1)
+    game.push(Move(PASS, 1))
+    assert lazy == game

@@ -2,11 +2,13 @@
 
 from .board import CARD_SPACES, CORNERS, LAYOUT, SpaceError, parse_space, space_name
 from .cards import CardError, card_label, card_name, full_deck, is_one_eyed, is_two_eyed, parse_card
-from .game import ACTIVE, DRAWN, WON, ChoiceRequired, Game, IllegalMove
+from .game import ChoiceRequired, Game, IllegalMove, rules_class
 from .moves import Move, MoveError
-from .outcome import Termination
+from .outcome import Outcome, Termination
+from .revision1 import Revision1Game
 from .sequences import CORNER, EMPTY
 from .settings import GameSettings, SettingsError
+from .state import ACTIVE, DRAWN, WON
 from .view import PlayerView, player_view, public_view
 
 __all__ = [
@@ -25,7 +27,9 @@ __all__ = [
     "IllegalMove",
     "Move",
     "MoveError",
+    "Outcome",
     "PlayerView",
+    "Revision1Game",
     "SettingsError",
     "SpaceError",
     "Termination",
@@ -38,5 +42,6 @@ __all__ = [
     "parse_space",
     "player_view",
     "public_view",
+    "rules_class",
     "space_name",
 ]

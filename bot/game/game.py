@@ -4,27 +4,22 @@ Like python-chess's ``Board``: :meth:`Game.push` applies a legal move, :attr:`Ga
 lists them, :meth:`Game.validate` says in words why a move is illegal. The engine has no clock, no
 I/O and no global random: every shuffle comes from a ``random.Random`` seeded by the game's seed.
 
-Its length is one class's: the rules of a move (checks, chips, sequences, the deck, the ends of a
-game) read in one place, as python-chess keeps ``Board`` whole; the board's geometry, the cards
-and the settings live in their own modules.
+The rules of a move (checks, chips, sequences, the deck, the ends of a game) read in one place,
+as python-chess keeps ``Board`` whole; the state they change and its JSON form are
+:class:`~bot.game.state.GameState` (python-chess's ``BaseBoard``), and the board's geometry, the
+cards and the settings live in their own modules. Older rules revisions are subclasses
+(:mod:`.revision1`).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from .board import CARD_SPACES, CORNERS, space_name
-from .cards import (
-    CANONICAL_CARDS,
-    ONE_EYED_JACKS,
-    RANKS,
-    card_label,
-    full_deck,
-    is_one_eyed,
-    is_two_eyed,
-)
+from .cards import ONE_EYED_JACKS, card_label, is_one_eyed, is_two_eyed
+from .deal import deal
 from .moves import (
     AGREE_DRAW,
     DEAD,
@@ -41,20 +36,14 @@ from .moves import (
 )
 from .outcome import Termination
 from .sequences import BITS, CORNER, EMPTY, Option, room_score, sequence_options
-from .settings import TEAM_NAMES, GameSettings
-
-ACTIVE = "active"
-WON = "won"
-DRAWN = "drawn"
+from .settings import RULES_REVISION, GameSettings
+from .state import ACTIVE, DRAWN, WON, GameState
 
 #: The endless-play guard: a classic game is drawn at the deck's second reshuffle with no new
 #: sequence since the deal or the last sequence (house option ``endless_play_guard``).
 ENDLESS_PLAY_RESHUFFLES = 2
 #: :meth:`Game.endless_play` holds from this many reshuffles with no new sequence.
 ENDLESS_PLAY_NEAR = ENDLESS_PLAY_RESHUFFLES - 1
-
-#: Cut order: 2 lowest, ace highest.
-_CUT_VALUE = {rank: value for value, rank in enumerate(RANKS)}
 
 
 class IllegalMove(ValueError):
@@ -69,124 +58,80 @@ class ChoiceRequired(IllegalMove):
         self.options = options
 
 
-#: The state's lists of lists, and its flat lists: what :meth:`Game.copy` copies.
-_NESTED_FIELDS = ("hands", "discards", "_team_sequences")
-_LIST_FIELDS = (
-    "moves",
-    "chips",
-    "locked",
-    "sequences",
-    "cut",
-    "deck",
-    "owed_forfeits",
-    "out",
-    "_masks",
-)
-
-
-class Game:
+class Game(GameState):
     """A game of Sequence: made by :meth:`new` or :meth:`replay`, changed by :meth:`push`.
 
-    How a game ends (:attr:`termination`): a team completes its sequences; nobody can play on
-    (a full round of passes or skips by players holding no playable card and no dead card:
-    a draw, or in convoy the most convoys wins, a tie is a draw; our own rule where the sources
-    are silent, except the convoy deck-out, which is the variant's); the endless-play guard
-    (house option, on by default: the deck reshuffled a second time with no new sequence since
-    the deal or the last one is a draw); every team agrees to a draw
-    (:data:`~bot.game.moves.AGREE_DRAW`); teams resign or leave until one is left.
+    How a game ends (:attr:`outcome`, a value; the interface words it): a team completes its
+    sequences; nobody can play on (a full round of passes or skips by players holding no
+    playable card and no dead card: a draw, or in convoy the most convoys wins, a tie is a draw;
+    our own rule where the sources are silent, except the convoy deck-out, which is the
+    variant's); the endless-play guard (house option, on by default: the deck reshuffled a
+    second time with no new sequence since the deal or the last one is a draw); every team
+    agrees to a draw (:data:`~bot.game.moves.AGREE_DRAW`); teams resign or leave until one is
+    left.
 
-    Each game plays by the rules revision it was started under (:attr:`GameSettings.rules`):
-    revision 1, of games stored before it was recorded, keeps the stalemate count and manual
-    draws as they were played then (the branches say which commit changed what).
+    This class plays today's rules (:data:`~bot.game.settings.RULES_REVISION`). A game plays by
+    the rules revision it was started under (:attr:`GameSettings.rules`): :meth:`new`,
+    :meth:`replay` and :meth:`from_dict` make the class of that revision, a subclass that
+    overrides what differs for an older one (:class:`~bot.game.revision1.Revision1Game`), as
+    python-chess plays its variants.
     """
 
+    #: The rules revision this class plays.
+    revision: ClassVar[int] = RULES_REVISION
+
+    def __init_subclass__(cls, revision: int | None = None, **kwargs: Any) -> None:
+        """``class Old(Game, revision=N)`` makes ``Old`` the class of revision N's games."""
+        super().__init_subclass__(**kwargs)
+        if revision is not None:
+            cls.revision = revision
+            _RULES_CLASSES[revision] = cls
+
     def __init__(self, settings: GameSettings, seed: int) -> None:
+        """Cut for the dealer, shuffle and deal (the attributes: :class:`GameState`)."""
         self.settings = settings
         self.seed = seed
-        self.moves: list[Move] = []
+        self.moves = []
         count = settings.players
-        self.chips: list[int] = [CORNER if s in CORNERS else EMPTY for s in range(100)]
-        self.locked: list[bool] = [False] * 100
-        self.sequences: list[tuple[int, Window]] = []
-        #: Each team's completed sequences (the windows of ``sequences``, shared).
-        self._team_sequences: list[list[Window]] = [[] for _ in range(settings.teams)]
-        self.cut, self.dealer = _cut_for_dealer(seed, count, highest_deals=settings.convoy)
-        deck = full_deck()
-        random.Random(f"{seed}:shuffle").shuffle(deck)
-        self.hands: list[list[str]] = [[] for _ in range(count)]
-        for _ in range(settings.hand_size):
-            for offset in range(1, count + 1):
-                self.hands[(self.dealer + offset) % count].append(deck.pop())
-        self.deck: list[str] = deck
-        self.discards: list[list[str]] = [[] for _ in range(count)]
+        self.chips = [CORNER if s in CORNERS else EMPTY for s in range(100)]
+        self.locked = [False] * 100
+        self.sequences = []
+        self._team_sequences = [[] for _ in range(settings.teams)]
+        self.cut, self.dealer, self.hands, self.deck = deal(settings, seed)
+        self.discards = [[] for _ in range(count)]
         self.turn = (self.dealer + 1) % count
         self.turn_number = 0
         self.dead_card_used = False
-        self.owed_forfeits: list[int] = [0] * count
-        #: Manual-draw house option: seat -> the turn number at which its draw was earned.
-        self.owed_draws: dict[int, int] = {}
-        self.out: list[bool] = [False] * count
+        self.owed_forfeits = [0] * count
+        self.owed_draws = {}
+        self.out = [False] * count
         self.status = ACTIVE
-        self.winner: int | None = None
-        self.end_reason = ""
-        #: The kind of ending, once the game is over.
-        self.termination: Termination | None = None
+        self.winner = None
+        self.termination = None
+        self.leaving_team = None
         self.passes_in_row = 0
         self.reshuffles = 0
-        #: Reshuffles since the deal or the last completed sequence (the endless-play count).
         self.reshuffles_since_sequence = 0
-        #: The last board change: ("placed" | "removed", space), or None.
-        self.last_change: tuple[str, int] | None = None
-        #: A bit per chip of each team and per locked space, kept by moves for the random player
-        #: (:mod:`.randomplay`). Validation never reads them: tests that edit ``chips`` by hand
-        #: stay right.
-        self._masks: list[int] = [0] * settings.teams
+        self.last_change = None
+        self._masks = [0] * settings.teams
         self._locked_mask = 0
 
     # ----------------------------------------------------------------- building
     @classmethod
     def new(cls, settings: GameSettings, seed: int) -> Game:
-        """Shuffle, cut for the dealer and deal a new game."""
-        return cls(settings, seed)
+        """Shuffle, cut for the dealer and deal a new game, of the class that plays the rules
+        revision of ``settings`` (see :func:`rules_class`)."""
+        return rules_class(settings)(settings, seed)
 
     @classmethod
     def replay(cls, settings: GameSettings, seed: int, moves: Iterable[Move]) -> Game:
         """Rebuild a game from its seed and move log; the same inputs give the same state."""
-        game = cls(settings, seed)
+        game = cls.new(settings, seed)
         for move in moves:
             game.push(move)
         return game
 
-    def copy(self) -> Game:
-        """An independent copy: every list and dict of the state is copied, the immutable
-        values (moves, cards, settings) are shared."""
-        fields = dict(self.__dict__)
-        for name in _NESTED_FIELDS:
-            fields[name] = [list(part) for part in fields[name]]
-        for name in _LIST_FIELDS:
-            fields[name] = list(fields[name])
-        fields["owed_draws"] = dict(fields["owed_draws"])
-        twin = Game.__new__(Game)
-        twin.__dict__.update(fields)
-        return twin
-
     # ----------------------------------------------------------------- queries
-    def team_of(self, seat: int) -> int:
-        """The team of a seat (seats alternate teams)."""
-        return seat % self.settings.teams
-
-    def sequence_count(self, team: int) -> int:
-        """Completed sequences of one team."""
-        return len(self._team_sequences[team])
-
-    def is_over(self) -> bool:
-        """True once the game is won or drawn."""
-        return self.status != ACTIVE
-
-    def active_teams(self) -> list[int]:
-        """Teams with at least one seat still in the game."""
-        return sorted({self.team_of(s) for s in range(self.settings.players) if not self.out[s]})
-
     def endless_play(self) -> bool:
         """True when the endless-play condition holds: play may be going round in circles.
 
@@ -296,17 +241,7 @@ class Game:
         elif kind in (PASS, SKIP):
             self._count_pass(seat, kind)
         elif kind == DRAW:
-            earned = self.owed_draws.pop(seat)
-            self._draw(seat)
-            previous = self._previous_seat(seat)
-            if self.settings.rules == 1:  # revision 1's games played so, and replay so:
-                # the previous seat's draw was always lost (25c12d2: only one earned before
-                # ours is) and the count of passes went on (33e8da8: a new card restarts it).
-                self.owed_draws.pop(previous, None)
-            else:
-                self.passes_in_row = 0  # the hand changed: earlier passes no longer prove a stall
-                if self.owed_draws.get(previous, earned) < earned:  # lost: we moved after, drew
-                    del self.owed_draws[previous]
+            self._take_draw(seat)
         elif kind == FORFEIT:
             self._discard(seat, move.card)  # type: ignore[arg-type]
             self.owed_forfeits[seat] -= 1
@@ -318,28 +253,19 @@ class Game:
         elif kind == RESIGN:
             for member in self.settings.seats_of(move.team):  # type: ignore[arg-type]
                 self._leave(member)
-            self._after_leaving(
-                f"{TEAM_NAMES[move.team]} resigned.",  # type: ignore[index]
-                Termination.RESIGNATION,
-            )
+            self._after_leaving(move.team, Termination.RESIGNATION)  # type: ignore[arg-type]
         elif kind == REMOVE:
             self._leave(seat)
-            self._after_leaving(
-                f"The last {TEAM_NAMES[self.team_of(seat)]} player left.", Termination.DEPARTURE
-            )
+            self._after_leaving(self.team_of(seat), Termination.DEPARTURE)
         elif kind == AGREE_DRAW:
-            self._finish(None, "Drawn by agreement.", Termination.AGREEMENT)
+            self._finish(None, Termination.AGREEMENT)
         self.moves.append(move)
         if (
             self.reshuffles_since_sequence >= ENDLESS_PLAY_RESHUFFLES
             and self.status == ACTIVE
             and self.settings.endless_play_guard
         ):
-            self._finish(
-                None,
-                "Endless play: the deck ran out twice with no new sequence, so the game is a draw.",
-                Termination.ENDLESS_PLAY,
-            )
+            self._finish(None, Termination.ENDLESS_PLAY)
 
     def _check(self, move: Move) -> list[Option]:
         """Raise :class:`IllegalMove` unless ``move`` is legal; return the play's options."""
@@ -473,13 +399,7 @@ class Game:
         else:
             self._draw(seat)
         if won:
-            count = self.sequence_count(team)
-            plural = "s" if count > 1 else ""
-            self._finish(
-                team,
-                f"{TEAM_NAMES[team]} completed {count} sequence{plural}.",
-                Termination.SEQUENCES,
-            )
+            self._finish(team, Termination.SEQUENCES)
             return
         self._end_turn()
 
@@ -508,6 +428,17 @@ class Game:
         if self.deck:
             self.hands[seat].append(self.deck.pop())
 
+    def _take_draw(self, seat: int) -> None:
+        """Manual draw: ``seat`` takes the card it earned. The seat before it loses its own
+        draw only if it earned it earlier (it moved, then we drew first); the new card may be
+        playable, so earlier passes no longer prove a stall."""
+        earned = self.owed_draws.pop(seat)
+        self._draw(seat)
+        self.passes_in_row = 0
+        previous = self._previous_seat(seat)
+        if self.owed_draws.get(previous, earned) < earned:
+            del self.owed_draws[previous]
+
     def _previous_seat(self, seat: int) -> int:
         """The seat that played just before ``seat`` (seats that left are skipped)."""
         count = self.settings.players
@@ -521,23 +452,18 @@ class Game:
         """End a turn with no card played (a pass, or a skip when the time ran out).
 
         It counts towards a stalemate only when the seat is stuck: a player who held a playable
-        card, or a dead card to exchange next turn, shows nothing. (A legal pass holds no
-        playable card: only its dead cards are looked at.) A full count draws the game.
-        Revision 1's games (:attr:`GameSettings.rules`) count as they were played.
+        card, or a dead card to exchange next turn, shows nothing and starts the count again.
+        (A legal pass holds no playable card: only its dead cards are looked at.)
         """
-        if self.settings.rules == 1:  # revision 1's games played so, and replay so: every
-            # pass counted and a skip left the count as it was (c7a4acf, 629d8ff: only a seat
-            # holding no playable card and no dead card counts; any other restarts the count).
-            if kind == SKIP:
-                self._end_turn()
-                return
-            stuck = True
-        else:
-            stuck = not any(self.is_dead(card) for card in self.hands[seat]) and (
-                kind == PASS or not self.has_playable_card(seat)
-            )
+        stuck = not any(self.is_dead(card) for card in self.hands[seat]) and (
+            kind == PASS or not self.has_playable_card(seat)
+        )
         self.passes_in_row = self.passes_in_row + 1 if stuck else 0
         self._end_turn()
+        self._finish_if_stalled()
+
+    def _finish_if_stalled(self) -> None:
+        """A full count of passes (one by each seat still in) ends the game: nobody can play on."""
         if self.passes_in_row >= len([s for s in self.out if not s]):
             self._finish_stalled()
 
@@ -557,11 +483,13 @@ class Game:
     def _hands_empty(self) -> bool:
         return all(not hand for seat, hand in enumerate(self.hands) if not self.out[seat])
 
-    def _finish(self, team: int | None, reason: str, termination: Termination) -> None:
+    def _finish(
+        self, team: int | None, termination: Termination, leaving_team: int | None = None
+    ) -> None:
         self.status = WON if team is not None else DRAWN
         self.winner = team
-        self.end_reason = reason
         self.termination = termination
+        self.leaving_team = leaving_team
 
     def _finish_stalled(self) -> None:
         """Nobody can go on: the most sequences wins (convoy), otherwise a draw."""
@@ -569,33 +497,29 @@ class Game:
         best = max(counts.values())
         leaders = [team for team, n in counts.items() if n == best]
         if self.settings.convoy and len(leaders) == 1:
-            self._finish(
-                leaders[0],
-                f"Nobody can play on: {TEAM_NAMES[leaders[0]]} has the most convoys.",
-                Termination.MOST_CONVOYS,
-            )
+            self._finish(leaders[0], Termination.MOST_CONVOYS)
         else:
-            self._finish(
-                None, "Nobody can play on: the game is a draw (stalemate).", Termination.STALEMATE
-            )
+            self._finish(None, Termination.STALEMATE)
 
     def _leave(self, seat: int) -> None:
+        """``seat`` leaves: its hand goes to its discards, what it owed is void, and the count
+        of passes starts again (a seat that left proves nothing about those still in)."""
         if self.out[seat]:
             return
         self.out[seat] = True
-        if self.settings.rules != 1:  # revision 1's games kept the count (until c7a4acf)
-            self.passes_in_row = 0  # passes of a seat that left prove nothing about those in
+        self.passes_in_row = 0
         self.discards[seat].extend(self.hands[seat])
         self.hands[seat].clear()
         self.owed_forfeits[seat] = 0
         self.owed_draws.pop(seat, None)
 
-    def _after_leaving(self, reason: str, termination: Termination) -> None:
+    def _after_leaving(self, leaving_team: int, termination: Termination) -> None:
+        """After ``leaving_team`` resigned or lost a player: the last team left wins."""
         teams = self.active_teams()
         if len(teams) == 1:
-            self._finish(teams[0], reason, termination)
+            self._finish(teams[0], termination, leaving_team)
         elif not teams:
-            self._finish(None, reason, termination)
+            self._finish(None, termination, leaving_team)
         elif self.out[self.turn]:
             self._end_turn()
 
@@ -605,141 +529,30 @@ class Game:
         hand = sorted(self.hands[seat])
         return random.Random(f"{self.seed}:forfeit:{len(self.moves)}").choice(hand)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The whole game (settings, seed, moves and a state snapshot) as JSON-compatible data."""
-        return {
-            "settings": self.settings.to_dict(),
-            "seed": self.seed,
-            "moves": [move.to_dict() for move in self.moves],
-            "state": self.state_dict(),
-        }
-
-    def state_dict(self) -> dict[str, Any]:
-        """The state snapshot alone, as JSON-compatible data."""
-        return {
-            "chips": list(self.chips),
-            "sequences": [[team, list(window)] for team, window in self.sequences],
-            "hands": [list(hand) for hand in self.hands],
-            "deck": list(self.deck),
-            "discards": [list(pile) for pile in self.discards],
-            "cut": list(self.cut),
-            "dealer": self.dealer,
-            "turn": self.turn,
-            "turn_number": self.turn_number,
-            "dead_card_used": self.dead_card_used,
-            "owed_forfeits": list(self.owed_forfeits),
-            "owed_draws": {str(seat): n for seat, n in self.owed_draws.items()},
-            "out": list(self.out),
-            "status": self.status,
-            "winner": self.winner,
-            "end_reason": self.end_reason,
-            "termination": self.termination.value if self.termination else None,
-            "passes_in_row": self.passes_in_row,
-            "reshuffles": self.reshuffles,
-            "reshuffles_since_sequence": self.reshuffles_since_sequence,
-            "last_change": list(self.last_change) if self.last_change else None,
-        }
-
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
-        """Rebuild a game from :meth:`to_dict` data, using the snapshot (no replay).
-
-        Card codes and other repeated strings are shared with every other loaded game (the
-        JSON decoder makes a new string for each), so a loaded game holds little of its own.
-        """
+        """Rebuild a game from :meth:`to_dict` data, using the snapshot (no replay), as an
+        instance of the class of its rules revision. The state is in :meth:`state_dict`'s
+        layout: older layouts are the store's to upgrade (:mod:`bot.store.upgrades`)."""
         settings = GameSettings.from_dict(data["settings"])
-        game = cls.__new__(cls)
-        game.settings = settings
-        game.seed = data["seed"]
-        move_from_dict = Move.from_dict
-        game.moves = [move_from_dict(m) for m in data["moves"]]
-        state = data["state"]
-        game.chips = list(state["chips"])
-        game.sequences = [(team, tuple(window)) for team, window in state["sequences"]]
-        game._team_sequences = [[] for _ in range(settings.teams)]
-        game.locked = [False] * 100
-        game._locked_mask = 0
-        for team, window in game.sequences:
-            game._team_sequences[team].append(window)
-            for space in window:
-                if space not in CORNERS:
-                    game.locked[space] = True
-                    game._locked_mask |= BITS[space]
-        game._masks = _team_masks(game.chips, settings.teams)
-        game.hands = [_cards(hand) for hand in state["hands"]]
-        game.deck = _cards(state["deck"])
-        game.discards = [_cards(pile) for pile in state["discards"]]
-        game.cut = _cards(state["cut"])
-        game.dealer = state["dealer"]
-        game.turn = state["turn"]
-        game.turn_number = state["turn_number"]
-        game.dead_card_used = state["dead_card_used"]
-        game.owed_forfeits = list(state["owed_forfeits"])
-        game.owed_draws = {int(seat): n for seat, n in state["owed_draws"].items()}
-        game.out = list(state["out"])
-        game.status = _WORDS.get(state["status"], state["status"])
-        game.winner = state["winner"]
-        game.end_reason = state["end_reason"]
-        termination = state.get("termination", _MISSING)
-        if termination is _MISSING:  # a snapshot from before terminations
-            termination = Termination.from_reason(game.end_reason)
-        game.termination = Termination(termination) if termination else None
-        game.passes_in_row = state["passes_in_row"]
-        game.reshuffles = state["reshuffles"]
-        game.reshuffles_since_sequence = state.get("reshuffles_since_sequence", _MISSING)
-        if game.reshuffles_since_sequence is _MISSING:  # a snapshot from before the guard
-            game.reshuffles_since_sequence = _reshuffles_since_sequence(game, data)
-        last = state["last_change"]
-        game.last_change = (_WORDS.get(last[0], last[0]), last[1]) if last else None
+        kind = rules_class(settings)
+        game = kind.__new__(kind)
+        game._restore(settings, data)
         return game
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Game):
-            return NotImplemented
-        return self.to_dict() == other.to_dict()
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return (
-            f"<Game {self.settings.preset} {self.settings.players}p seed={self.seed} "
-            f"moves={len(self.moves)} {self.status}>"
-        )
+#: The class of each rules revision: this module's :class:`Game` for today's, the subclasses
+#: that name a ``revision`` for older ones.
+_RULES_CLASSES: dict[int, type[Game]] = {RULES_REVISION: Game}
 
 
-#: The repeated words of a snapshot, each as one shared string.
-_WORDS = {word: word for word in (ACTIVE, WON, DRAWN, "placed", "removed")}
-_MISSING: Any = object()
+def rules_class(settings: GameSettings) -> type[Game]:
+    """The class that plays the rules revision of ``settings``.
 
-
-def _cards(cards: Iterable[str]) -> list[str]:
-    """A list of card codes, each the one shared string of its card."""
-    canonical = CANONICAL_CARDS
-    try:
-        return [canonical[card] for card in cards]
-    except (KeyError, TypeError):  # not a card code: kept as it is, as before
-        return [canonical.get(card, card) if isinstance(card, str) else card for card in cards]
-
-
-def _team_masks(chips: Sequence[int], teams: int) -> list[int]:
-    """A bit per chip of each team."""
-    masks = [0] * teams
-    for space, chip in enumerate(chips):
-        if chip >= 0:
-            masks[chip] |= BITS[space]
-    return masks
-
-
-def _reshuffles_since_sequence(game: Game, data: dict[str, Any]) -> int:
-    """The endless-play count of a snapshot that does not store it (made before the guard).
-
-    Without sequences it is every reshuffle; without reshuffles it is 0; otherwise the log says.
+    >>> rules_class(GameSettings.create(2)).__name__
+    'Game'
     """
-    if not game.sequences or not game.reshuffles:
-        return game.reshuffles
-    if not game.moves:  # a made-up position (a computer player's guess): no log to ask
-        return 0
-    return Game.replay(game.settings, game.seed, game.moves).reshuffles_since_sequence
+    return _RULES_CLASSES[settings.rules]
 
 
 def _label(card: str | None) -> str:
@@ -748,23 +561,3 @@ def _label(card: str | None) -> str:
 
 def _normalise(option: Sequence[Sequence[int]]) -> frozenset[tuple[int, ...]]:
     return frozenset(tuple(sorted(window)) for window in option)
-
-
-def _cut_for_dealer(seed: int, players: int, *, highest_deals: bool) -> tuple[list[str], int]:
-    """Each player cuts a card; the lowest (convoy: highest) deals, aces high; ties cut again.
-
-    Returns the first round's cards, one per seat, and the dealer's seat.
-    """
-    rng = random.Random(f"{seed}:cut")
-    contenders = list(range(players))
-    first_round: list[str] = []
-    while True:
-        drawn = rng.sample(full_deck(), len(contenders))
-        cards = dict(zip(contenders, drawn, strict=True))
-        if not first_round:
-            first_round = [cards[seat] for seat in range(players)]
-        values = {seat: _CUT_VALUE[card[0]] for seat, card in cards.items()}
-        target = max(values.values()) if highest_deals else min(values.values())
-        contenders = [seat for seat, value in values.items() if value == target]
-        if len(contenders) == 1:
-            return first_round, contenders[0]

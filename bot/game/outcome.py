@@ -1,11 +1,12 @@
-"""How a game ended, as a stable value the interface can word (like python-chess's ``Termination``).
+"""How a game ended, as a value (like python-chess's ``Outcome`` and ``Termination``).
 
-``Game.end_reason`` is the engine's own sentence; :class:`Termination` is the kind of ending, for
-code that words it differently or counts endings.
+The engine says what ended a game and who won; the interface words it (the bot's sentences are
+in ``cogs/common/describe.py``: ``end_reason``).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 
 
@@ -27,24 +28,31 @@ class Termination(StrEnum):
     #: Players left until one team (or none) was left.
     DEPARTURE = "departure"
 
-    @classmethod
-    def from_reason(cls, reason: str) -> Termination | None:
-        """The termination of a game stored before terminations were (from its end reason)."""
-        if not reason:
-            return None
-        for needle, termination in _REASON_WORDS:
-            if needle in reason:
-                return termination
-        return None
 
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a game: what ended it, the winning team (None: a draw) and the final score.
 
-#: Words of the engine's end reasons, in the order to test them.
-_REASON_WORDS: tuple[tuple[str, Termination], ...] = (
-    ("most convoys", Termination.MOST_CONVOYS),
-    ("stalemate", Termination.STALEMATE),
-    ("Endless play", Termination.ENDLESS_PLAY),
-    ("by agreement", Termination.AGREEMENT),
-    ("resigned", Termination.RESIGNATION),
-    ("player left", Termination.DEPARTURE),
-    ("completed", Termination.SEQUENCES),
-)
+    >>> outcome = Outcome(Termination.RESIGNATION, winner=0, sequences=(1, 0), leaving_team=1)
+    >>> outcome.is_draw, outcome.winner_sequences
+    (False, 1)
+    """
+
+    termination: Termination
+    winner: int | None
+    #: Each team's completed sequences at the end.
+    sequences: tuple[int, ...] = ()
+    #: The team whose resignation or departure ended the game (RESIGNATION, DEPARTURE), else None.
+    leaving_team: int | None = None
+
+    @property
+    def is_draw(self) -> bool:
+        """True when no team won."""
+        return self.winner is None
+
+    @property
+    def winner_sequences(self) -> int:
+        """The sequences the winning team completed (0 in a draw)."""
+        if self.winner is None or self.winner >= len(self.sequences):
+            return 0
+        return self.sequences[self.winner]

@@ -13,9 +13,10 @@ import random
 
 from .board import CARD_SPACES
 from .cards import ONE_EYED_JACKS
-from .game import ACTIVE, Game
+from .game import Game
 from .moves import DEAD, DRAW, FORFEIT, PASS, PLAY, Move
 from .sequences import CORNER_MASK, EMPTY, Option, may_complete
+from .state import ACTIVE
 
 #: Every space that can hold a chip.
 _BOARD_MASK = ((1 << 100) - 1) & ~CORNER_MASK

@@ -22,8 +22,9 @@ CONVOY_HAND_SIZE = 5
 #: House option: 10 or 12 players get 2 cards each, as one write-up has it.
 SMALL_HAND_SIZE = 2
 #: The engine's rules revision, recorded in the settings of every new game. 1: the rules before
-#: the stalemate and manual-draw fixes of 2026-11-26 (c7a4acf, 25c12d2, 33e8da8, 629d8ff); 2:
-#: with them. A game keeps the revision it was started under, so its log replays as it was played.
+#: the stalemate and manual-draw fixes of 2026-11-26 (``bot/game/revision1.py`` says what
+#: differs); 2: with them. A game keeps the revision it was started under, so its log replays as
+#: it was played.
 RULES_REVISION = 2
 
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .game import ACTIVE, ENDLESS_PLAY_NEAR, Game
+from .game import ENDLESS_PLAY_NEAR, Game
 from .moves import Move, Window
+from .outcome import Outcome, Termination
 from .settings import GameSettings
+from .state import ACTIVE
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,12 +38,11 @@ class PlayerView:
     dealer: int
     status: str
     winner: int | None
-    end_reason: str
+    #: How the game ended, once it is over (see :attr:`Game.outcome`).
+    outcome: Outcome | None
     last_move: Move | None
     last_change: tuple[str, int] | None
     move_count: int
-    #: The kind of ending (a :class:`~bot.game.outcome.Termination` value), once over.
-    termination: str | None = None
     #: Deck reshuffles since the deal or the last completed sequence (see ``endless_play``).
     reshuffles_since_sequence: int = 0
 
@@ -52,6 +53,11 @@ class PlayerView:
     def sequence_count(self, team: int) -> int:
         """Completed sequences of one team."""
         return sum(1 for owner, _ in self.sequences if owner == team)
+
+    @property
+    def termination(self) -> Termination | None:
+        """The kind of ending, once the game is over."""
+        return self.outcome.termination if self.outcome else None
 
     def endless_play(self) -> bool:
         """True when the endless-play condition holds (see :meth:`Game.endless_play`)."""
@@ -85,11 +91,10 @@ def _view(game: Game, seat: int | None) -> PlayerView:
         dealer=game.dealer,
         status=game.status,
         winner=game.winner,
-        end_reason=game.end_reason,
+        outcome=game.outcome,
         last_move=last_move,
         last_change=game.last_change,
         move_count=len(game.moves),
-        termination=game.termination.value if game.termination else None,
         reshuffles_since_sequence=game.reshuffles_since_sequence,
     )
 

@@ -521,7 +521,8 @@ class GameService:
             "sequences": [game.sequence_count(t) for t in range(game.settings.teams)],
             # Teams that resigned or left: they lose a game the others then draw.
             "left": [t for t in range(game.settings.teams) if t not in game.active_teams()],
-            "reason": game.end_reason,
+            "termination": game.termination,
+            "leaving_team": game.leaving_team,
             "preset": game.settings.preset,
         }
         await self.db.results.record(

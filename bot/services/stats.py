@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bot.game import Game, GameSettings, Move
+from bot.game import Game, GameSettings, Move, Outcome
 from bot.game.cards import is_jack
 from bot.game.moves import PLAY
 from bot.store.errors import StoreError
@@ -100,7 +100,8 @@ class ReplayInput:
     moves: list[Move]
     names: list[str]
     winner: int | None = None
-    end_reason: str = ""
+    #: How the game ended (None: it was cancelled).
+    outcome: Outcome | None = None
 
 
 def outcome_for(result: ResultRecord, team: int) -> str:
@@ -209,7 +210,7 @@ class StatsService:
         names = [seat.name for seat in record.seats]
         game = record.game
         return ReplayInput(
-            game_id, game.settings, game.seed, moves, names, game.winner, game.end_reason
+            game_id, game.settings, game.seed, moves, names, game.winner, game.outcome
         )
 
     async def tallies(self, game_ids: Sequence[int]) -> dict[int, dict[int, Tally]]:

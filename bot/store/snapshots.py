@@ -19,12 +19,13 @@ from __future__ import annotations
 import json
 import re
 import threading
-from typing import Any
+from typing import Any, Self, cast
 
-from bot.game import ACTIVE, DRAWN, WON, Game, GameSettings, Move, MoveError
+from bot.game import ACTIVE, DRAWN, WON, Game, GameSettings, Move, MoveError, rules_class
 
 from .codec import dumps
 from .errors import CorruptGameError
+from .upgrades import upgrade_state
 
 __all__ = [
     "StoredGame",
@@ -108,15 +109,18 @@ def has_log(text: str) -> bool:
 
 
 def decode(settings: GameSettings, seed: Any, count: int, text: str) -> Game:
-    """The game of a stored snapshot that holds its log of ``count`` moves."""
+    """The game of a stored snapshot that holds its log of ``count`` moves (of any layout:
+    see :mod:`.upgrades`)."""
     state = json.loads(text)
     log = state.pop(LOG)
     if len(log) != count:
         raise CorruptGameError(f"The snapshot holds {len(log)} moves, not {count}.")
+    moves = decode_log(log)
+    upgrade_state(state, lambda: Game.replay(settings, seed, moves))
     game = Game.from_dict(
         {"settings": settings.to_dict(), "seed": seed, "moves": [], "state": state}
     )
-    game.moves = decode_log(log)
+    game.moves = moves
     return game
 
 
@@ -125,19 +129,21 @@ class StoredGame(Game):
 
     Only its settings, seed, turn, turn number and status are set; reading any other attribute
     decodes the snapshot (once, under a lock: a worker thread may read it too), fills in what is
-    missing and turns the object into a plain :class:`Game`.
+    missing and turns the object into a plain game of its rules revision
+    (:func:`~bot.game.rules_class`). A game of an older revision is a :class:`StoredGame` of
+    that revision's class (:func:`_stored_class`), so that its rules apply from the first call.
     """
 
     _decoding = threading.Lock()
 
-    def copy(self) -> Game:
+    def copy(self) -> Self:
         """An independent copy: still stored while this game is (a change that reads only the
         turn, such as a reminder, decodes nothing), else a plain copy."""
         with StoredGame._decoding:
             fields = dict(self.__dict__)
         if "_stored" not in fields:
             return Game.copy(self)
-        twin = StoredGame.__new__(StoredGame)
+        twin = type(self).__new__(type(self))
         twin.__dict__.update(fields)
         return twin
 
@@ -154,7 +160,7 @@ class StoredGame(Game):
                 for key, value in decoded.__dict__.items():
                     fields.setdefault(key, value)
                 del fields["_stored"]
-                self.__class__ = Game  # type: ignore[assignment]
+                self.__class__ = rules_class(fields["settings"])  # type: ignore[assignment]
         return object.__getattribute__(self, name)
 
 
@@ -171,7 +177,8 @@ def stored_game(settings: GameSettings, seed: Any, count: int, text: str) -> Gam
     status = _STATUS.search(text)
     if turn is None or status is None or not has_log(text):
         return None
-    game = StoredGame.__new__(StoredGame)
+    kind = _stored_class(settings)
+    game = kind.__new__(kind)
     fields = game.__dict__
     fields["settings"] = settings
     fields["seed"] = seed
@@ -184,3 +191,18 @@ def stored_game(settings: GameSettings, seed: Any, count: int, text: str) -> Gam
 
 #: The engine's status words, each as its one shared string.
 _WORDS = {word: word for word in (ACTIVE, WON, DRAWN)}
+
+
+#: The stored-game class of each older rules revision's class.
+_STORED_CLASSES: dict[type[Game], type[StoredGame]] = {Game: StoredGame}
+
+
+def _stored_class(settings: GameSettings) -> type[StoredGame]:
+    """:class:`StoredGame` for today's rules; for an older revision, a class that is both a
+    stored game and a game of that revision (made once)."""
+    kind = rules_class(settings)
+    stored = _STORED_CLASSES.get(kind)
+    if stored is None:
+        stored = cast(type[StoredGame], type(f"Stored{kind.__name__}", (StoredGame, kind), {}))
+        _STORED_CLASSES[kind] = stored
+    return stored

@@ -17,7 +17,7 @@ from bot.game.settings import TEAM_NAMES
 from render.bracket import BracketMatch
 from render.handrow import card_targets
 
-from .describe import counted, listed
+from .describe import counted, end_reason, listed
 from .lengths import ALT_TEXT_LIMIT, cut_at_word
 
 if TYPE_CHECKING:
@@ -72,10 +72,10 @@ def _board_status(view: PlayerView, names: Sequence[str]) -> str:
         playing = TEAM_NAMES[view.team_of(view.turn)]
         return f"{_name(names, view.turn)} to play ({playing} team)."
     if view.winner is None:
-        return f"The game is a draw. {view.end_reason}".strip()
+        return f"The game is a draw. {end_reason(view.outcome)}".strip()
     team = view.winner
     who = _members(view.settings.seats_of(team), names)
-    return f"{TEAM_NAMES[team]} wins ({who}). {view.end_reason}".strip()
+    return f"{TEAM_NAMES[team]} wins ({who}). {end_reason(view.outcome)}".strip()
 
 
 def _sequences(view: PlayerView) -> str:
@@ -164,9 +164,9 @@ def replay_alt(found: ReplayInput) -> str:
         for team in range(settings.teams)
     )
     if found.winner is not None:
-        ended = f"{TEAM_NAMES[found.winner]} won. {found.end_reason}".strip()
+        ended = f"{TEAM_NAMES[found.winner]} won. {end_reason(found.outcome)}".strip()
     else:
-        ended = found.end_reason or "It ended without a result."
+        ended = end_reason(found.outcome) or "It ended without a result."
     text = (
         f"Animated replay of Sequence game #{found.game_id}: the board after each of its "
         f"{counted(plays, 'play')}, then the end. {teams}. {ended}"

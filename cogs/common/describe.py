@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.game import card_label, space_name
+from bot.game import Outcome, Termination, card_label, space_name
 from bot.game.cards import is_one_eyed, is_two_eyed
 from bot.game.moves import (
     AGREE_DRAW,
@@ -217,7 +217,45 @@ def result_line(record: GameRecord) -> str:
         f"{team_label(team)} {game.sequence_count(team)}" for team in range(game.settings.teams)
     )
     played = counted(moves, "card")
-    return f"{head}\n{game.end_reason} {played} played{duration}. Sequences: {scores}."
+    return f"{head}\n{end_reason(game.outcome)} {played} played{duration}. Sequences: {scores}."
+
+
+def end_reason(outcome: Outcome | None) -> str:
+    """How a game ended, in a sentence ("" while it is on).
+
+    >>> end_reason(Outcome(Termination.SEQUENCES, winner=1, sequences=(0, 2)))
+    'Green completed 2 sequences.'
+    >>> end_reason(Outcome(Termination.RESIGNATION, winner=0, sequences=(0, 0), leaving_team=1))
+    'Green resigned.'
+    """
+    if outcome is None:
+        return ""
+    ending = outcome.termination
+    if ending == Termination.SEQUENCES:
+        count = outcome.winner_sequences
+        return f"{_team_name(outcome.winner)} completed {counted(count, 'sequence')}."
+    if ending == Termination.MOST_CONVOYS:
+        return f"Nobody can play on: {_team_name(outcome.winner)} has the most convoys."
+    if ending == Termination.RESIGNATION:
+        return f"{_team_name(outcome.leaving_team)} resigned."
+    if ending == Termination.DEPARTURE:
+        return f"The last {_team_name(outcome.leaving_team)} player left."
+    return _DRAWS[ending]
+
+
+#: The sentence of each ending that names no team.
+_DRAWS = {
+    Termination.STALEMATE: "Nobody can play on: the game is a draw (stalemate).",
+    Termination.ENDLESS_PLAY: (
+        "Endless play: the deck ran out twice with no new sequence, so the game is a draw."
+    ),
+    Termination.AGREEMENT: "Drawn by agreement.",
+}
+
+
+def _team_name(team: int | None) -> str:
+    """A team's name in an end sentence ("A team" if an old record lost which)."""
+    return "A team" if team is None else TEAM_NAMES[team]
 
 
 def scoreline(record: GameRecord) -> str:

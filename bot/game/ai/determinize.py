@@ -110,8 +110,8 @@ def game_from_view(view: PlayerView, deal: Deal, seed: int = 0) -> Game:
         "out": list(view.out),
         "status": view.status,
         "winner": view.winner,
-        "end_reason": view.end_reason,
         "termination": view.termination,
+        "leaving_team": view.outcome.leaving_team if view.outcome else None,
         "passes_in_row": 0,
         # The endless-play count, so the guess ends (or draws) exactly as the real game would;
         # the view does not show earlier reshuffles, which only seed the next shuffle.

@@ -6,9 +6,9 @@ import random
 from collections.abc import Callable
 
 from ..cards import is_one_eyed
-from ..game import ACTIVE
 from ..moves import DEAD, DRAW, FORFEIT, PASS, PLAY, Move
 from ..sequences import Option
+from ..state import ACTIVE
 from ..view import PlayerView
 from .determinize import fixed_deal, game_from_view, own_hand
 from .easy import easy_play

@@ -17,6 +17,7 @@ from ..codec import loads, loads_many
 from ..errors import CorruptGameError
 from ..seats import seats_from_json
 from ..snapshots import decode, has_log, notations, snapshot_text, stored_game
+from ..upgrades import upgrade_state
 from ..votes import select_for
 from .records import GameRecord
 
@@ -168,11 +169,12 @@ async def live_move_texts(
 def from_snapshot(
     settings: dict[str, Any], seed: Any, moves: list[dict[str, Any]], state_text: str
 ) -> Game:
-    """The game as its stored snapshot holds it (a log the snapshot holds is left out: the
-    moves given are the log)."""
+    """The game as its stored snapshot holds it, in any layout (see :mod:`..upgrades`; a log
+    the snapshot holds is left out: the moves given are the log)."""
     state = loads(state_text)
     if isinstance(state, dict):
         state.pop("log", None)
+        upgrade_state(state, lambda: replay(settings, seed, moves))
     return Game.from_dict({"settings": settings, "seed": seed, "moves": moves, "state": state})
 
 
