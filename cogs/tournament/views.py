@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import discord
 
+from cogs.common.answering import Answering
 from cogs.common.components import Components
 from cogs.common.custom_ids import Templated
 from cogs.common.lookup import cog_of
-from cogs.common.replies import reporting
 
 
 class SignupButton(
+    Answering,
     Templated,
     discord.ui.DynamicItem[discord.ui.Button],
     custom_id="tour:{tournament_id}:{action:join|leave}",
@@ -33,12 +34,11 @@ class SignupButton(
             )
         )
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def clicked(self, interaction: discord.Interaction) -> None:
         from .commands import TournamentCommands  # the cog's module imports this one
 
         cog = cog_of(interaction, TournamentCommands)
-        async with reporting(interaction):
-            await cog.signup_action(interaction, self.tournament_id, self.action, button=True)
+        await cog.signup_action(interaction, self.tournament_id, self.action, button=True)
 
 
 def signup_view(tournament_id: int) -> Components:
@@ -50,7 +50,10 @@ def signup_view(tournament_id: int) -> Components:
 
 
 class CheckInButton(
-    Templated, discord.ui.DynamicItem[discord.ui.Button], custom_id="tour:here:{match_id}"
+    Answering,
+    Templated,
+    discord.ui.DynamicItem[discord.ui.Button],
+    custom_id="tour:here:{match_id}",
 ):
     """A player of the match says they are here (the game starts when all are)."""
 
@@ -64,12 +67,11 @@ class CheckInButton(
             )
         )
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def clicked(self, interaction: discord.Interaction) -> None:
         from .tables import TournamentTables  # the cog's module imports this one
 
         tables = cog_of(interaction, TournamentTables)
-        async with reporting(interaction):
-            await tables.check_in(interaction, self.match_id)
+        await tables.check_in(interaction, self.match_id)
 
 
 def check_in_view(match_id: int) -> Components:
