@@ -9,6 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from .common.answering import answer_errors
+
 if TYPE_CHECKING:
     from bot.app import SequenceBot
     from bot.store.games.records import GameRecord
@@ -64,6 +66,8 @@ class SequenceCog(commands.Cog):
     ``reload_extension`` works: its subcommands (to the group), its persistent :attr:`components`
     (``bot.add_dynamic_items``), its :meth:`board_button` (under every board message)
     and its :meth:`subscriptions` (game events, on ``bot.bus``).
+    The failures of its subcommands are answered in one place (:mod:`cogs.common.answering`):
+    a command raises a ``UserError``, and the user reads its text.
     A subclass that overrides :meth:`cog_load` or :meth:`cog_unload` calls ``super()``.
     """
 
@@ -84,6 +88,7 @@ class SequenceCog(commands.Cog):
         # and hands them to the group itself (discord.py's GroupCog makes one group per cog).
         self.subcommands = list(self.__cog_app_commands__)
         self.__cog_app_commands__ = []
+        answer_errors(*self.subcommands)
 
     async def cog_load(self) -> None:
         group = self.bot.sequence_group

@@ -20,7 +20,7 @@ from bot.services.options import TableOptions
 from bot.services.workers import THINKING, run_on
 
 from .base import SequenceCog
-from .common.replies import reply, reporting
+from .common.replies import reply
 
 log = logging.getLogger(__name__)
 
@@ -49,28 +49,27 @@ class Computers(SequenceCog):
 
     @app_commands.command(name="hint", description="A suggestion for your move (practice games)")
     async def hint(self, interaction: discord.Interaction[SequenceBot]) -> None:
-        async with reporting(interaction):
-            record = self.bot.games.for_channel(interaction.channel_id or 0)
-            seat = self.bot.games.require_seat(record, interaction.user.id)
-            options = TableOptions.from_dict(record.options)
-            if not options.hints or options.rated:
-                raise UserError(
-                    "Hints are off at this table: they are for unrated practice games "
-                    "(open one with `/sequence new hints:True`)."
-                )
-            game = record.game
-            if game.out[seat]:  # removed (time, a ban) or resigned: no turn will come
-                raise UserError("You are no longer playing in this game: there is no move to hint.")
-            if seat != game.turn and not game.owed_forfeits[seat]:
-                raise UserError("It is not your turn: a hint waits until it is.")
-            self.bot.limits.check(interaction, "hint")  # each one is a search: CPU
-            budget = self.bot.settings.computer_budget_ms
-            # Thinking may take up to the budget: past Discord's 3 s the answer would be lost.
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            move = await run_on(
-                THINKING, suggest_move, player_view(game, seat), budget, clock=time.perf_counter
+        record = self.bot.games.for_channel(interaction.channel_id or 0)
+        seat = self.bot.games.require_seat(record, interaction.user.id)
+        options = TableOptions.from_dict(record.options)
+        if not options.hints or options.rated:
+            raise UserError(
+                "Hints are off at this table: they are for unrated practice games "
+                "(open one with `/sequence new hints:True`)."
             )
-            await reply(interaction, f"💡 {describe_hint(move, convoy=game.settings.convoy)}")
+        game = record.game
+        if game.out[seat]:  # removed (time, a ban) or resigned: no turn will come
+            raise UserError("You are no longer playing in this game: there is no move to hint.")
+        if seat != game.turn and not game.owed_forfeits[seat]:
+            raise UserError("It is not your turn: a hint waits until it is.")
+        self.bot.limits.check(interaction, "hint")  # each one is a search: CPU
+        budget = self.bot.settings.computer_budget_ms
+        # Thinking may take up to the budget: past Discord's 3 s the answer would be lost.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        move = await run_on(
+            THINKING, suggest_move, player_view(game, seat), budget, clock=time.perf_counter
+        )
+        await reply(interaction, f"💡 {describe_hint(move, convoy=game.settings.convoy)}")
 
 
 async def setup(bot: SequenceBot) -> None:

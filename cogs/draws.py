@@ -23,7 +23,7 @@ from .common.answers import AnswerButton
 from .common.components import Components
 from .common.describe import seat_label, team_label
 from .common.lookup import cog_of
-from .common.replies import reporting, show_answer
+from .common.replies import show_answer
 
 
 class DrawButton(
@@ -34,14 +34,13 @@ class DrawButton(
     YES = "accept"
     LABELS = ("Accept the draw", "Decline")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def clicked(self, interaction: discord.Interaction) -> None:
         cog = cog_of(interaction, Draws)
-        async with reporting(interaction):
-            state = await cog.service.answer(
-                self.game_id, interaction.user.id, self.count, accept=self.agrees
-            )
-            text, view = offer_message(state.record, state)
-            await show_answer(interaction, text, view)
+        state = await cog.service.answer(
+            self.game_id, interaction.user.id, self.count, accept=self.agrees
+        )
+        text, view = offer_message(state.record, state)
+        await show_answer(interaction, text, view)
 
 
 def offer_message(record: GameRecord, state: DrawState) -> tuple[str, Components | None]:
@@ -101,21 +100,20 @@ class Draws(SequenceCog):
 
     @app_commands.command(name="draw", description="Offer a draw; every other team must accept")
     async def draw(self, interaction: discord.Interaction[SequenceBot]) -> None:
-        async with reporting(interaction):
-            with self.bot.limits.counting(interaction, "draw"):  # refusals: free
-                record = self.bot.games.for_channel(interaction.channel_id or 0)
-                state = await self.service.offer(record.id, interaction.user.id)
-            text, view = offer_message(state.record, state)
-            if view is None:
-                await interaction.response.send_message(text)
-                return
-            try:
-                await interaction.response.send_message(text, view=view)
-            except discord.HTTPException:  # nobody saw the offer: nobody could answer it
-                await self._expire(record.id, state.offer)
-                raise
-            message = await interaction.original_response()
-            await self.remember(state.record, state.offer, message)
+        with self.bot.limits.counting(interaction, "draw"):  # refusals: free
+            record = self.bot.games.for_channel(interaction.channel_id or 0)
+            state = await self.service.offer(record.id, interaction.user.id)
+        text, view = offer_message(state.record, state)
+        if view is None:
+            await interaction.response.send_message(text)
+            return
+        try:
+            await interaction.response.send_message(text, view=view)
+        except discord.HTTPException:  # nobody saw the offer: nobody could answer it
+            await self._expire(record.id, state.offer)
+            raise
+        message = await interaction.original_response()
+        await self.remember(state.record, state.offer, message)
 
     async def remember(
         self, record: GameRecord, offer: TeamVote, message: discord.Message

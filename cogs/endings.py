@@ -18,7 +18,7 @@ from bot.store.games.records import GameRecord
 
 from .base import SequenceCog
 from .common.describe import listed, team_label
-from .common.replies import can_manage, reply, reporting
+from .common.replies import can_manage, reply
 from .lobby import Lobby
 
 log = logging.getLogger(__name__)
@@ -31,44 +31,42 @@ class Endings(SequenceCog):
         name="resign", description="Resign; your team resigns when all its players have"
     )
     async def resign(self, interaction: discord.Interaction[SequenceBot]) -> None:
-        async with reporting(interaction):
-            record = self.bot.games.for_channel(interaction.channel_id or 0)
-            result = await self.bot.games.vote_resign(record.id, interaction.user.id)
-            team = record.game.team_of(self.bot.games.require_seat(record, interaction.user.id))
-            if result.outcome is None:
-                waiting = listed([f"<@{uid}>" for uid in result.waiting_for])
-                verb = "uses" if len(result.waiting_for) == 1 else "use"
-                await reply(
-                    interaction,
-                    f"🏳️ <@{interaction.user.id}> wants {team_label(team)} to resign. "
-                    f"The team resigns when {waiting} also {verb} `/sequence resign`.",
-                    ephemeral=False,
-                )
-                return
-            await reply(interaction, f"🏳️ {team_label(team)} resigns.", ephemeral=False)
+        record = self.bot.games.for_channel(interaction.channel_id or 0)
+        result = await self.bot.games.vote_resign(record.id, interaction.user.id)
+        team = record.game.team_of(self.bot.games.require_seat(record, interaction.user.id))
+        if result.outcome is None:
+            waiting = listed([f"<@{uid}>" for uid in result.waiting_for])
+            verb = "uses" if len(result.waiting_for) == 1 else "use"
+            await reply(
+                interaction,
+                f"🏳️ <@{interaction.user.id}> wants {team_label(team)} to resign. "
+                f"The team resigns when {waiting} also {verb} `/sequence resign`.",
+                ephemeral=False,
+            )
+            return
+        await reply(interaction, f"🏳️ {team_label(team)} resigns.", ephemeral=False)
 
     @app_commands.command(
         name="cancel", description="Cancel the lobby or game here (host or Manage Channels)"
     )
     async def cancel(self, interaction: discord.Interaction[SequenceBot]) -> None:
-        async with reporting(interaction):
-            channel_id = interaction.channel_id or 0
-            moderator = can_manage(interaction, "manage_channels")
-            record = self.bot.games.find_in_channel(channel_id)
-            if record is None:
-                lobby = await self.bot.lobbies.cancel(channel_id, interaction.user.id, moderator)
-                await reply(interaction, "🚪 The lobby was cancelled.", ephemeral=False)
-                lobby_cog = self.bot.get_cog(Lobby.__cog_name__)
-                if isinstance(lobby_cog, Lobby):
-                    await lobby_cog.close_message(lobby)
-                return
-            await self.require_may_cancel(interaction, record, moderator)
-            await self.bot.games.cancel(record.id)
-            await reply(
-                interaction,
-                f"🛑 Game #{record.id} was cancelled by <@{interaction.user.id}>. No result is recorded.",  # noqa: E501
-                ephemeral=False,
-            )
+        channel_id = interaction.channel_id or 0
+        moderator = can_manage(interaction, "manage_channels")
+        record = self.bot.games.find_in_channel(channel_id)
+        if record is None:
+            lobby = await self.bot.lobbies.cancel(channel_id, interaction.user.id, moderator)
+            await reply(interaction, "🚪 The lobby was cancelled.", ephemeral=False)
+            lobby_cog = self.bot.get_cog(Lobby.__cog_name__)
+            if isinstance(lobby_cog, Lobby):
+                await lobby_cog.close_message(lobby)
+            return
+        await self.require_may_cancel(interaction, record, moderator)
+        await self.bot.games.cancel(record.id)
+        await reply(
+            interaction,
+            f"🛑 Game #{record.id} was cancelled by <@{interaction.user.id}>. No result is recorded.",  # noqa: E501
+            ephemeral=False,
+        )
 
     async def require_may_cancel(
         self, interaction: discord.Interaction[SequenceBot], record: GameRecord, moderator: bool

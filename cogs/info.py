@@ -17,7 +17,7 @@ from bot.services.rulings import RULING_RULE
 from .base import SequenceCog, works_in_dms
 from .common.describe import counted, scoreline, seat_label, team_label
 from .common.lengths import MESSAGE_LIMIT
-from .common.replies import reply, reporting
+from .common.replies import reply
 from .common.table import public_board_file
 
 if TYPE_CHECKING:
@@ -71,84 +71,81 @@ class Info(SequenceCog):
 
     @app_commands.command(name="board", description="Post the current board again")
     async def board(self, interaction: discord.Interaction[SequenceBot]) -> None:
-        async with reporting(interaction):
-            with self.bot.limits.counting(interaction, "board"):  # refusals: free
-                live = self.bot.games.for_channel(interaction.channel_id or 0)
-            # Bind the game now: a move may be made while this board is drawn and posted.
-            record = dataclasses.replace(live, game=live.game)
-            shown = len(record.game.moves)
-            file = await public_board_file(record)
-            content = await self.bot.table.board_line(record)
-            kwargs: dict[str, Any] = {}
-            view = self.bot.table.board_view(record)
-            if view is not None:
-                kwargs["view"] = view
-            await interaction.response.send_message(
-                content,
-                embed=self.bot.table.board_embed(record, None),
-                file=file,
-                allowed_mentions=discord.AllowedMentions.none(),
-                **kwargs,
-            )
-            message = await interaction.original_response()
-            if live.game is not record.game:  # the board of that move is the newest: not this
-                posted = dataclasses.replace(record, board_message_id=message.id)
-                await self.bot.table.retire_board(posted, MOVED_ON)
-                return
-            replaced = dataclasses.replace(live)  # the board this one takes over from
-            await self.bot.games.remember_board(live, message.id, shown)
-            await self.bot.table.retire_board(replaced, None)
+        with self.bot.limits.counting(interaction, "board"):  # refusals: free
+            live = self.bot.games.for_channel(interaction.channel_id or 0)
+        # Bind the game now: a move may be made while this board is drawn and posted.
+        record = dataclasses.replace(live, game=live.game)
+        shown = len(record.game.moves)
+        file = await public_board_file(record)
+        content = await self.bot.table.board_line(record)
+        kwargs: dict[str, Any] = {}
+        view = self.bot.table.board_view(record)
+        if view is not None:
+            kwargs["view"] = view
+        await interaction.response.send_message(
+            content,
+            embed=self.bot.table.board_embed(record, None),
+            file=file,
+            allowed_mentions=discord.AllowedMentions.none(),
+            **kwargs,
+        )
+        message = await interaction.original_response()
+        if live.game is not record.game:  # the board of that move is the newest: not this
+            posted = dataclasses.replace(record, board_message_id=message.id)
+            await self.bot.table.retire_board(posted, MOVED_ON)
+            return
+        replaced = dataclasses.replace(live)  # the board this one takes over from
+        await self.bot.games.remember_board(live, message.id, shown)
+        await self.bot.table.retire_board(replaced, None)
 
     @app_commands.command(name="status", description="Seats, turn, deck, discards and sequences")
     async def status(self, interaction: discord.Interaction[SequenceBot]) -> None:
-        async with reporting(interaction):
-            with self.bot.limits.counting(interaction, "status"):  # refusals: free
-                record = self.bot.games.for_channel(interaction.channel_id or 0)
-            game = record.game
-            lines = [f"**Game #{record.id}** · {game.settings.preset} · {scoreline(record)}"]
-            if not game.is_over():
-                lines.append(_plain_turn(record))
-                waited = await self.bot.table.waiting_for(record)
-                if waited is not None:
-                    lines.append(f"⏳ Waiting {format_duration(waited)} for this move.")
-                deadline = await self.bot.table.deadline_text(record)
-                if deadline:
-                    lines.append(deadline.strip())
-            for seat in range(len(record.seats)):
-                pile = game.discards[seat]
-                last = card_label(pile[-1]) if pile else "—"
-                flags = []
-                if game.out[seat]:
-                    flags.append("left")
-                if game.owed_forfeits[seat]:
-                    flags.append(f"owes {counted(game.owed_forfeits[seat], 'forfeit')}")
-                extra = f" ({', '.join(flags)})" if flags else ""
-                lines.append(
-                    f"{team_label(game.team_of(seat))} {seat_label(record, seat)}: "
-                    f"{counted(len(game.hands[seat]), 'card')}, last discard {last}{extra}"
-                )
-            rules = describe_house_rules(TableOptions.from_dict(record.options))
-            if rules:
-                lines.append("House rules: " + "; ".join(rules))
-            await reply(interaction, "\n".join(lines))
+        with self.bot.limits.counting(interaction, "status"):  # refusals: free
+            record = self.bot.games.for_channel(interaction.channel_id or 0)
+        game = record.game
+        lines = [f"**Game #{record.id}** · {game.settings.preset} · {scoreline(record)}"]
+        if not game.is_over():
+            lines.append(_plain_turn(record))
+            waited = await self.bot.table.waiting_for(record)
+            if waited is not None:
+                lines.append(f"⏳ Waiting {format_duration(waited)} for this move.")
+            deadline = await self.bot.table.deadline_text(record)
+            if deadline:
+                lines.append(deadline.strip())
+        for seat in range(len(record.seats)):
+            pile = game.discards[seat]
+            last = card_label(pile[-1]) if pile else "—"
+            flags = []
+            if game.out[seat]:
+                flags.append("left")
+            if game.owed_forfeits[seat]:
+                flags.append(f"owes {counted(game.owed_forfeits[seat], 'forfeit')}")
+            extra = f" ({', '.join(flags)})" if flags else ""
+            lines.append(
+                f"{team_label(game.team_of(seat))} {seat_label(record, seat)}: "
+                f"{counted(len(game.hands[seat]), 'card')}, last discard {last}{extra}"
+            )
+        rules = describe_house_rules(TableOptions.from_dict(record.options))
+        if rules:
+            lines.append("House rules: " + "; ".join(rules))
+        await reply(interaction, "\n".join(lines))
 
     @works_in_dms
     @app_commands.command(name="rules", description="The rules of Sequence in one minute")
     async def rules(self, interaction: discord.Interaction[SequenceBot]) -> None:
-        async with reporting(interaction):
-            settings = self.bot.settings
-            text = RULES_TEXT + "\n" + ruling_rule(settings.table_talk_ruling_timeout)
-            draws = draw_rules(settings.draw_offer_timeout)
-            record = self.bot.games.find_in_channel(interaction.channel_id or 0)
-            if record is not None:
-                rules = describe_house_rules(TableOptions.from_dict(record.options))
-                if rules:
-                    draws += "\n**House rules at this table**: " + "; ".join(rules)
-            if len(text) + 1 + len(draws) <= MESSAGE_LIMIT:
-                await reply(interaction, text + "\n" + draws)
-            else:  # one message holds 2,000 characters: the draws and the table's rules follow
-                await reply(interaction, text)
-                await reply(interaction, draws)
+        settings = self.bot.settings
+        text = RULES_TEXT + "\n" + ruling_rule(settings.table_talk_ruling_timeout)
+        draws = draw_rules(settings.draw_offer_timeout)
+        record = self.bot.games.find_in_channel(interaction.channel_id or 0)
+        if record is not None:
+            rules = describe_house_rules(TableOptions.from_dict(record.options))
+            if rules:
+                draws += "\n**House rules at this table**: " + "; ".join(rules)
+        if len(text) + 1 + len(draws) <= MESSAGE_LIMIT:
+            await reply(interaction, text + "\n" + draws)
+        else:  # one message holds 2,000 characters: the draws and the table's rules follow
+            await reply(interaction, text)
+            await reply(interaction, draws)
 
 
 def _plain_turn(record: GameRecord) -> str:

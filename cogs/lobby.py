@@ -23,6 +23,7 @@ from bot.store.games.records import GameRecord
 from bot.store.lobbies import LobbyRecord
 
 from .base import SequenceCog, server_id
+from .common.answering import Answering
 from .common.choices import (
     LEVEL_CHOICES,
     PRESET_CHOICES,
@@ -42,7 +43,6 @@ from .common.lookup import cog_of, selected
 from .common.replies import (
     can_manage,
     reply,
-    reporting,
     require_table_permissions,
     require_thread_member,
     show_answer,
@@ -50,30 +50,28 @@ from .common.replies import (
 )
 
 
-class LobbyButtonClick(LobbyButton, custom_id=LobbyButton.ids.format):
+class LobbyButtonClick(Answering, LobbyButton, custom_id=LobbyButton.ids.format):
     """Answers a click on a lobby message's button."""
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def clicked(self, interaction: discord.Interaction) -> None:
         cog = cog_of(interaction, Lobby)
-        async with reporting(interaction):
-            await cog.bot.lobbies.for_button(interaction.channel_id or 0, self.lobby_id)
-            await cog.run_action(interaction, self.action, edit=True)
+        await cog.bot.lobbies.for_button(interaction.channel_id or 0, self.lobby_id)
+        await cog.run_action(interaction, self.action, edit=True)
 
 
-class AddComputerPick(AddComputerSelect, custom_id=AddComputerSelect.ids.format):
+class AddComputerPick(Answering, AddComputerSelect, custom_id=AddComputerSelect.ids.format):
     """Answers the host's pick in a lobby message's computer-player menu."""
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def clicked(self, interaction: discord.Interaction) -> None:
         cog = cog_of(interaction, Lobby)
-        async with reporting(interaction):
-            level = selected(interaction) or "medium"
-            await cog.bot.lobbies.for_button(interaction.channel_id or 0, self.lobby_id)
-            lobby = await cog.bot.lobbies.add_computer(
-                interaction.channel_id or 0, interaction.user.id, level
-            )
-            await interaction.response.edit_message(
-                embed=lobby_embed(lobby), view=lobby_view(lobby)
-            )
+        level = selected(interaction) or "medium"
+        await cog.bot.lobbies.for_button(interaction.channel_id or 0, self.lobby_id)
+        lobby = await cog.bot.lobbies.add_computer(
+            interaction.channel_id or 0, interaction.user.id, level
+        )
+        await interaction.response.edit_message(
+            embed=lobby_embed(lobby), view=lobby_view(lobby)
+        )
 
 
 class Lobby(SequenceCog):
@@ -144,65 +142,61 @@ class Lobby(SequenceCog):
         rated: bool = True,
         hints: bool = False,
     ) -> None:
-        async with reporting(interaction):
-            require_table_permissions(interaction)
-            await require_thread_member(interaction)
-            settings = self.bot.settings
-            options = TableOptions(
-                preset=preset,
-                teams=teams or None,
-                sequences_to_win=sequences_to_win,
-                engine_chooses_five=bot_picks_five,
-                manual_draw=manual_draw,
-                small_hands=small_hands,
-                endless_play_guard=endless_guard,
-                tabletalk_stands=tabletalk_stands,
-                turn_time_limit=(
-                    parse_duration(time_limit)
-                    if time_limit is not None
-                    else settings.turn_time_limit
-                ),
-                time_limit_policy=on_timeout or settings.time_limit_policy,
-                reminder_delay=(
-                    parse_duration(reminder) if reminder is not None else settings.reminder_delay
-                ),
-                hints=hints,
-                rated=rated and not hints,
+        require_table_permissions(interaction)
+        await require_thread_member(interaction)
+        settings = self.bot.settings
+        options = TableOptions(
+            preset=preset,
+            teams=teams or None,
+            sequences_to_win=sequences_to_win,
+            engine_chooses_five=bot_picks_five,
+            manual_draw=manual_draw,
+            small_hands=small_hands,
+            endless_play_guard=endless_guard,
+            tabletalk_stands=tabletalk_stands,
+            turn_time_limit=(
+                parse_duration(time_limit)
+                if time_limit is not None
+                else settings.turn_time_limit
+            ),
+            time_limit_policy=on_timeout or settings.time_limit_policy,
+            reminder_delay=(
+                parse_duration(reminder) if reminder is not None else settings.reminder_delay
+            ),
+            hints=hints,
+            rated=rated and not hints,
+        )
+        host = Person(interaction.user.id, user_name(interaction.user))
+        with self.bot.limits.counting(interaction, "new lobby"):  # refusals: free
+            lobby = await self.bot.lobbies.open(
+                server_id(interaction), interaction.channel_id or 0, host, options
             )
-            host = Person(interaction.user.id, user_name(interaction.user))
-            with self.bot.limits.counting(interaction, "new lobby"):  # refusals: free
-                lobby = await self.bot.lobbies.open(
-                    server_id(interaction), interaction.channel_id or 0, host, options
-                )
-            try:
-                await interaction.response.send_message(
-                    "🎲 A game of **Sequence** is starting! Press **Join** to play.",
-                    embed=lobby_embed(lobby),
-                    view=lobby_view(lobby),
-                )
-            except discord.HTTPException:  # nobody saw the lobby: it must not block the channel
-                await self.bot.lobbies.expire(lobby.id, lobby.channel_id)
-                raise
-            self.schedule_expiry(lobby)
-            message = await interaction.original_response()
-            current = await self.bot.lobbies.set_message(lobby, message.id)
-            if current is not None and current.seats != lobby.seats:  # changed as it was posted
-                await self.refresh_message(current)
+        try:
+            await interaction.response.send_message(
+                "🎲 A game of **Sequence** is starting! Press **Join** to play.",
+                embed=lobby_embed(lobby),
+                view=lobby_view(lobby),
+            )
+        except discord.HTTPException:  # nobody saw the lobby: it must not block the channel
+            await self.bot.lobbies.expire(lobby.id, lobby.channel_id)
+            raise
+        self.schedule_expiry(lobby)
+        message = await interaction.original_response()
+        current = await self.bot.lobbies.set_message(lobby, message.id)
+        if current is not None and current.seats != lobby.seats:  # changed as it was posted
+            await self.refresh_message(current)
 
     @app_commands.command(name="join", description="Join the lobby in this channel")
     async def join(self, interaction: discord.Interaction[SequenceBot]) -> None:
-        async with reporting(interaction):
-            await self.run_action(interaction, "join", edit=False)
+        await self.run_action(interaction, "join", edit=False)
 
     @app_commands.command(name="leave", description="Leave the lobby in this channel")
     async def leave(self, interaction: discord.Interaction[SequenceBot]) -> None:
-        async with reporting(interaction):
-            await self.run_action(interaction, "leave", edit=False)
+        await self.run_action(interaction, "leave", edit=False)
 
     @app_commands.command(name="start", description="Start the game (host only)")
     async def start(self, interaction: discord.Interaction[SequenceBot]) -> None:
-        async with reporting(interaction):
-            await self.run_action(interaction, "start", edit=False)
+        await self.run_action(interaction, "start", edit=False)
 
     @app_commands.command(
         name="kick", description="Remove a player or a computer from the lobby (host only)"
@@ -216,18 +210,17 @@ class Lobby(SequenceCog):
         player: discord.Member | None = None,
         computer: str | None = None,
     ) -> None:
-        async with reporting(interaction):
-            channel_id, actor_id = interaction.channel_id or 0, interaction.user.id
-            if (player is None) == (computer is None):
-                raise UserError("Name one player, or one computer player, to remove.")
-            if computer is not None:
-                lobby, name = await self.bot.lobbies.kick_computer(channel_id, actor_id, computer)
-            else:
-                assert player is not None
-                lobby = await self.bot.lobbies.kick(channel_id, actor_id, player.id)
-                name = player.display_name
-            await reply(interaction, f"{name} was removed from the lobby.")
-            await self.refresh_message(lobby)
+        channel_id, actor_id = interaction.channel_id or 0, interaction.user.id
+        if (player is None) == (computer is None):
+            raise UserError("Name one player, or one computer player, to remove.")
+        if computer is not None:
+            lobby, name = await self.bot.lobbies.kick_computer(channel_id, actor_id, computer)
+        else:
+            assert player is not None
+            lobby = await self.bot.lobbies.kick(channel_id, actor_id, player.id)
+            name = player.display_name
+        await reply(interaction, f"{name} was removed from the lobby.")
+        await self.refresh_message(lobby)
 
     @kick.autocomplete("computer")
     async def kick_computer_choices(
@@ -263,20 +256,19 @@ class Lobby(SequenceCog):
         player: discord.Member | None = None,
         computer: str | None = None,
     ) -> None:
-        async with reporting(interaction):
-            channel_id, actor_id = interaction.channel_id or 0, interaction.user.id
-            if (player is None) == (computer is None):
-                raise UserError("Name one player, or one computer player, to move.")
-            if computer is not None:
-                lobby, name = await self.bot.lobbies.set_computer_team(
-                    channel_id, actor_id, computer, team
-                )
-            else:
-                assert player is not None
-                lobby = await self.bot.lobbies.set_team(channel_id, actor_id, player.id, team)
-                name = player.display_name
-            await reply(interaction, f"{name} now plays for {team_label(team)}.")
-            await self.refresh_message(lobby)
+        channel_id, actor_id = interaction.channel_id or 0, interaction.user.id
+        if (player is None) == (computer is None):
+            raise UserError("Name one player, or one computer player, to move.")
+        if computer is not None:
+            lobby, name = await self.bot.lobbies.set_computer_team(
+                channel_id, actor_id, computer, team
+            )
+        else:
+            assert player is not None
+            lobby = await self.bot.lobbies.set_team(channel_id, actor_id, player.id, team)
+            name = player.display_name
+        await reply(interaction, f"{name} now plays for {team_label(team)}.")
+        await self.refresh_message(lobby)
 
     @team.autocomplete("computer")
     async def team_computer_choices(
@@ -293,12 +285,11 @@ class Lobby(SequenceCog):
         level: str = "medium",
         team: int | None = None,
     ) -> None:
-        async with reporting(interaction):
-            lobby = await self.bot.lobbies.add_computer(
-                interaction.channel_id or 0, interaction.user.id, level, team
-            )
-            await reply(interaction, f"🤖 {lobby.seats[-1].name} joined the lobby.")
-            await self.refresh_message(lobby)
+        lobby = await self.bot.lobbies.add_computer(
+            interaction.channel_id or 0, interaction.user.id, level, team
+        )
+        await reply(interaction, f"🤖 {lobby.seats[-1].name} joined the lobby.")
+        await self.refresh_message(lobby)
 
     # ------------------------------------------------------------------ actions
     async def run_action(

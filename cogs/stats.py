@@ -15,12 +15,13 @@ from bot.services.stats import HistoryEntry, PlayerStats, StatsService, sparklin
 
 from .base import SequenceCog, server_id
 from .common.alt_text import replay_alt
+from .common.answering import Answering
 from .common.components import Components
 from .common.custom_ids import Templated
 from .common.describe import counted, shown_name, team_label
 from .common.lookup import cog_of
 from .common.replays import ReplayCache
-from .common.replies import reply, reporting, user_name
+from .common.replies import reply, user_name
 
 #: Discord's upload limit for a bot without boosts.
 UPLOAD_LIMIT = 10 * 1024 * 1024
@@ -104,6 +105,7 @@ def history_line(entry: HistoryEntry) -> str:
 
 
 class LeaderboardButton(
+    Answering,
     Templated,
     discord.ui.DynamicItem[discord.ui.Button],
     custom_id="seq:lb:{page}:{direction:prev|next}",
@@ -121,12 +123,11 @@ class LeaderboardButton(
             )
         )
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def clicked(self, interaction: discord.Interaction) -> None:
         cog = cog_of(interaction, Stats)
-        async with reporting(interaction):
-            target = self.page + (1 if self.direction == "next" else -1)
-            embed, view = await cog.leaderboard_page(interaction.guild_id or 0, target)
-            await interaction.response.edit_message(embed=embed, view=view)
+        target = self.page + (1 if self.direction == "next" else -1)
+        embed, view = await cog.leaderboard_page(interaction.guild_id or 0, target)
+        await interaction.response.edit_message(embed=embed, view=view)
 
 
 class Stats(SequenceCog):
@@ -144,27 +145,25 @@ class Stats(SequenceCog):
     async def stats_command(
         self, interaction: discord.Interaction[SequenceBot], player: discord.User | None = None
     ) -> None:
-        async with reporting(interaction):
-            guild_id = server_id(interaction)
-            self.bot.limits.check(interaction, "stats")
-            who = player or interaction.user
-            stats = await self.stats.player(guild_id, who.id)
-            await interaction.response.send_message(
-                embed=stats_embed(user_name(who), stats), allowed_mentions=NO_PINGS
-            )
+        guild_id = server_id(interaction)
+        self.bot.limits.check(interaction, "stats")
+        who = player or interaction.user
+        stats = await self.stats.player(guild_id, who.id)
+        await interaction.response.send_message(
+            embed=stats_embed(user_name(who), stats), allowed_mentions=NO_PINGS
+        )
 
     @app_commands.command(name="leaderboard", description="This server's ratings, best first")
     @app_commands.describe(page="Which page (10 players a page)")
     async def leaderboard(
         self, interaction: discord.Interaction[SequenceBot], page: app_commands.Range[int, 1] = 1
     ) -> None:
-        async with reporting(interaction):
-            guild_id = server_id(interaction)
-            self.bot.limits.check(interaction, "leaderboard")
-            embed, view = await self.leaderboard_page(guild_id, page)
-            await interaction.response.send_message(
-                embed=embed, view=view, allowed_mentions=NO_PINGS
-            )
+        guild_id = server_id(interaction)
+        self.bot.limits.check(interaction, "leaderboard")
+        embed, view = await self.leaderboard_page(guild_id, page)
+        await interaction.response.send_message(
+            embed=embed, view=view, allowed_mentions=NO_PINGS
+        )
 
     async def leaderboard_page(self, guild_id: int, page: int) -> tuple[discord.Embed, Components]:
         """The embed and buttons of one leaderboard page."""
@@ -188,41 +187,39 @@ class Stats(SequenceCog):
     async def history(
         self, interaction: discord.Interaction[SequenceBot], player: discord.User | None = None
     ) -> None:
-        async with reporting(interaction):
-            guild_id = server_id(interaction)
-            who = player or interaction.user
-            entries, total = await self.stats.history(guild_id, who.id)
-            if not entries:
-                await reply(interaction, f"{user_name(who)} has no finished game here yet.")
-                return
-            embed = discord.Embed(
-                title=f"📜 {user_name(who)}: last {len(entries)} of {counted(total, 'game')}",
-                description="\n".join(history_line(entry) for entry in entries),
-                colour=0x1F9E54,
-            )
-            embed.set_footer(text="/sequence replay game:<id> shows a game again")
-            await reply(interaction, "", embed=embed, allowed_mentions=NO_PINGS)
+        guild_id = server_id(interaction)
+        who = player or interaction.user
+        entries, total = await self.stats.history(guild_id, who.id)
+        if not entries:
+            await reply(interaction, f"{user_name(who)} has no finished game here yet.")
+            return
+        embed = discord.Embed(
+            title=f"📜 {user_name(who)}: last {len(entries)} of {counted(total, 'game')}",
+            description="\n".join(history_line(entry) for entry in entries),
+            colour=0x1F9E54,
+        )
+        embed.set_footer(text="/sequence replay game:<id> shows a game again")
+        await reply(interaction, "", embed=embed, allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="replay", description="An animated replay of a finished game")
     @app_commands.describe(game="The game's number (see /sequence history)")
     async def replay(
         self, interaction: discord.Interaction[SequenceBot], game: app_commands.Range[int, 1]
     ) -> None:
-        async with reporting(interaction):
-            guild_id = server_id(interaction)
-            with self.bot.limits.counting(interaction, "replay"):  # refusals: free
-                found = await self.stats.replay(guild_id, game)
-            await interaction.response.defer(thinking=True)
-            gif = await self.replays.gif(found)
-            if len(gif) > UPLOAD_LIMIT:
-                raise UserError(f"The replay of game #{game} is too large to upload.")
-            await interaction.followup.send(
-                f"🎞️ Replay of game #{game} ({counted(len(found.moves), 'move')})",
-                file=discord.File(
-                    io.BytesIO(gif), filename=f"sequence-{game}.gif", description=replay_alt(found)
-                ),
-                allowed_mentions=NO_PINGS,
-            )
+        guild_id = server_id(interaction)
+        with self.bot.limits.counting(interaction, "replay"):  # refusals: free
+            found = await self.stats.replay(guild_id, game)
+        await interaction.response.defer(thinking=True)
+        gif = await self.replays.gif(found)
+        if len(gif) > UPLOAD_LIMIT:
+            raise UserError(f"The replay of game #{game} is too large to upload.")
+        await interaction.followup.send(
+            f"🎞️ Replay of game #{game} ({counted(len(found.moves), 'move')})",
+            file=discord.File(
+                io.BytesIO(gif), filename=f"sequence-{game}.gif", description=replay_alt(found)
+            ),
+            allowed_mentions=NO_PINGS,
+        )
 
 
 async def setup(bot: SequenceBot) -> None:

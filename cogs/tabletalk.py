@@ -22,16 +22,18 @@ from bot.store.games.records import GameRecord
 from bot.store.tabletalk import ReportRecord
 
 from .base import SequenceCog, Subscription
+from .common.answering import Answering, answer_errors
 from .common.choices import TEAM_CHOICES
 from .common.components import Components
 from .common.custom_ids import Templated
 from .common.describe import counted, seat_label, team_label
 from .common.lookup import bot_of, cog_of
-from .common.replies import can_manage, reply, reporting, show_answer
+from .common.replies import can_manage, reply, show_answer
 from .hand.panel import build_hand_panel
 
 
 class DecisionButton(
+    Answering,
     Templated,
     discord.ui.DynamicItem[discord.ui.Button],
     custom_id="seq:tt:{report_id}:{verdict:uphold|dismiss|withdraw}",
@@ -51,14 +53,16 @@ class DecisionButton(
         custom_id = self.ids(report_id=report_id, verdict=verdict)
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def clicked(self, interaction: discord.Interaction) -> None:
         cog = cog_of(interaction, TableTalk)
-        async with reporting(interaction):
-            await cog.decide(interaction, self.report_id, self.verdict)
+        await cog.decide(interaction, self.report_id, self.verdict)
 
 
 class ForfeitButton(
-    Templated, discord.ui.DynamicItem[discord.ui.Button], custom_id="seq:ffopen:{game_id}"
+    Answering,
+    Templated,
+    discord.ui.DynamicItem[discord.ui.Button],
+    custom_id="seq:ffopen:{game_id}",
 ):
     """Opens the clicking player's private forfeit chooser."""
 
@@ -73,17 +77,16 @@ class ForfeitButton(
             )
         )
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def clicked(self, interaction: discord.Interaction) -> None:
         bot = bot_of(interaction)
-        async with reporting(interaction):
-            record = bot.games.get(self.game_id)
-            seat = seat_of(record, interaction.user.id)
-            if seat is None:
-                raise UserError("You are not playing in this game.")
-            if not record.game.owed_forfeits[seat]:
-                raise UserError("You owe no card for table talk.")
-            panel = await build_hand_panel(record, seat)
-            await panel.send(interaction)
+        record = bot.games.get(self.game_id)
+        seat = seat_of(record, interaction.user.id)
+        if seat is None:
+            raise UserError("You are not playing in this game.")
+        if not record.game.owed_forfeits[seat]:
+            raise UserError("You owe no card for table talk.")
+        panel = await build_hand_panel(record, seat)
+        await panel.send(interaction)
 
 
 class TableTalk(SequenceCog):
@@ -97,6 +100,7 @@ class TableTalk(SequenceCog):
         self.report_menu = app_commands.ContextMenu(
             name="Report table talk", callback=self.report_message
         )
+        answer_errors(self.report_menu)
 
     def board_button(self, record: GameRecord) -> discord.ui.Item | None:
         """The board shows a Forfeit button while anyone still owes a card."""
@@ -128,28 +132,26 @@ class TableTalk(SequenceCog):
     )
     @app_commands.choices(team=TEAM_CHOICES)
     async def tabletalk(self, interaction: discord.Interaction[SequenceBot], team: int) -> None:
-        async with reporting(interaction):
-            with self.bot.limits.counting(interaction, "tabletalk"):  # refusals: free
-                report = await self.service.report(
-                    interaction.channel_id or 0, interaction.user.id, team
-                )
-            await self.announce(interaction, report)
+        with self.bot.limits.counting(interaction, "tabletalk"):  # refusals: free
+            report = await self.service.report(
+                interaction.channel_id or 0, interaction.user.id, team
+            )
+        await self.announce(interaction, report)
 
     async def report_message(
         self, interaction: discord.Interaction[SequenceBot], message: discord.Message
     ) -> None:
         """The message command: the author of the message is the one who coached."""
-        async with reporting(interaction):
-            with self.bot.limits.counting(interaction, "tabletalk"):  # refusals: free
-                record = self.bot.games.for_channel(interaction.channel_id or 0)
-                seat = seat_of(record, message.author.id)
-                if seat is None:
-                    raise UserError("The author of that message is not playing in this game.")
-                team = record.game.team_of(seat)
-                report = await self.service.report(
-                    interaction.channel_id or 0, interaction.user.id, team
-                )
-            await self.announce(interaction, report, quote=message.jump_url)
+        with self.bot.limits.counting(interaction, "tabletalk"):  # refusals: free
+            record = self.bot.games.for_channel(interaction.channel_id or 0)
+            seat = seat_of(record, message.author.id)
+            if seat is None:
+                raise UserError("The author of that message is not playing in this game.")
+            team = record.game.team_of(seat)
+            report = await self.service.report(
+                interaction.channel_id or 0, interaction.user.id, team
+            )
+        await self.announce(interaction, report, quote=message.jump_url)
 
     async def announce(
         self,

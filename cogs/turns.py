@@ -23,7 +23,7 @@ from bot.store.games.records import GameRecord
 
 from .base import SequenceCog, Subscription, works_in_dms
 from .common.describe import counted, describe_move, seat_label, shown_name, team_label
-from .common.replies import reply, reply_lines, reporting
+from .common.replies import reply, reply_lines
 from .common.table import QUIET
 from .hand.panel import build_hand_panel
 
@@ -202,44 +202,42 @@ class Turns(SequenceCog):
         ]
     )
     async def notify(self, interaction: discord.Interaction[SequenceBot], setting: str) -> None:
-        async with reporting(interaction):
-            on = setting == "on"
-            refused_before = await self.bot.turn_dms.choose(interaction.user.id, on)
-            text = "🔔 You will get a DM when it is your turn." if on else "🔕 No more turn DMs."
-            if refused_before:
-                text += (
-                    " (A DM to you failed before: allow DMs from server members so they arrive.)"
-                )
-            await reply(interaction, text)
+        on = setting == "on"
+        refused_before = await self.bot.turn_dms.choose(interaction.user.id, on)
+        text = "🔔 You will get a DM when it is your turn." if on else "🔕 No more turn DMs."
+        if refused_before:
+            text += (
+                " (A DM to you failed before: allow DMs from server members so they arrive.)"
+            )
+        await reply(interaction, text)
 
     @works_in_dms
     @app_commands.command(
         name="mygames", description="Your active games in this server (in a DM: everywhere)"
     )
     async def mygames(self, interaction: discord.Interaction[SequenceBot]) -> None:
-        async with reporting(interaction):
-            # From the store: in a cluster, another process may serve some of them.
-            records = await self.bot.db.games.active_of(interaction.user.id, interaction.guild_id)
-            if not records:
-                where = "here" if interaction.guild_id is not None else "in any server"
-                await reply(
-                    interaction,
-                    f"You are not in any active game {where}. Open one with `/sequence new`.",
-                )
-                return
-            lines = []
-            for record in sorted(records, key=lambda r: r.id):
-                game = record.game
-                waiting = record.seats[game.turn]
-                mine = waiting.user_id == interaction.user.id
-                turn = "**your turn**" if mine else f"{shown_name(waiting.name)}'s turn"
-                deadline = await self.bot.table.deadline_text(record)
-                lines.append(
-                    f"• Game #{record.id} in <#{record.channel_id}>"
-                    f"{self.server_of(record, interaction)}: {turn}{deadline} · "
-                    f"[board]({board_link(record)})"
-                )
-            await reply_lines(interaction, lines)
+        # From the store: in a cluster, another process may serve some of them.
+        records = await self.bot.db.games.active_of(interaction.user.id, interaction.guild_id)
+        if not records:
+            where = "here" if interaction.guild_id is not None else "in any server"
+            await reply(
+                interaction,
+                f"You are not in any active game {where}. Open one with `/sequence new`.",
+            )
+            return
+        lines = []
+        for record in sorted(records, key=lambda r: r.id):
+            game = record.game
+            waiting = record.seats[game.turn]
+            mine = waiting.user_id == interaction.user.id
+            turn = "**your turn**" if mine else f"{shown_name(waiting.name)}'s turn"
+            deadline = await self.bot.table.deadline_text(record)
+            lines.append(
+                f"• Game #{record.id} in <#{record.channel_id}>"
+                f"{self.server_of(record, interaction)}: {turn}{deadline} · "
+                f"[board]({board_link(record)})"
+            )
+        await reply_lines(interaction, lines)
 
     def server_of(self, record: GameRecord, interaction: discord.Interaction[SequenceBot]) -> str:
         """`` (on **Server**)`` in a listing of every server (a DM), where two channels may

@@ -18,7 +18,7 @@ from .common.answers import AnswerButton
 from .common.components import Components
 from .common.describe import taken_back, team_label
 from .common.lookup import cog_of
-from .common.replies import reporting, show_answer
+from .common.replies import show_answer
 
 
 def lapsed_text(why: str) -> str:
@@ -32,17 +32,16 @@ class UndoButton(AnswerButton, custom_id="seq:undo:{game_id}:{count}:{answer:agr
     YES = "agree"
     LABELS = ("Agree", "Refuse")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def clicked(self, interaction: discord.Interaction) -> None:
         cog = cog_of(interaction, Undo)
-        async with reporting(interaction):
-            state = await cog.service.answer(
-                self.game_id,
-                interaction.user.id,
-                self.count,
-                agree=self.agrees,
-                message_id=interaction.message.id if interaction.message else None,
-            )
-            await cog.show(interaction, state, edit=True)
+        state = await cog.service.answer(
+            self.game_id,
+            interaction.user.id,
+            self.count,
+            agree=self.agrees,
+            message_id=interaction.message.id if interaction.message else None,
+        )
+        await cog.show(interaction, state, edit=True)
 
 
 class Undo(SequenceCog):
@@ -61,15 +60,14 @@ class Undo(SequenceCog):
         name="undo", description="Ask to take back the last move (host; other teams must agree)"
     )
     async def undo(self, interaction: discord.Interaction[SequenceBot]) -> None:
-        async with reporting(interaction):
-            record = self.bot.games.for_channel(interaction.channel_id or 0)
-            state = await self.service.request(record.id, interaction.user.id)
-            try:
-                await self.show(interaction, state, edit=False)
-            except discord.HTTPException:  # nobody saw the request: nothing may wait for it
-                if not (state.done or state.refused):
-                    await self.service.withdraw(record.id, state.count)
-                raise
+        record = self.bot.games.for_channel(interaction.channel_id or 0)
+        state = await self.service.request(record.id, interaction.user.id)
+        try:
+            await self.show(interaction, state, edit=False)
+        except discord.HTTPException:  # nobody saw the request: nothing may wait for it
+            if not (state.done or state.refused):
+                await self.service.withdraw(record.id, state.count)
+            raise
 
     async def show(self, interaction: discord.Interaction, state: UndoState, *, edit: bool) -> None:
         """The request message: who must still agree, or the result."""

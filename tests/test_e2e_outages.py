@@ -111,6 +111,25 @@ async def test_a_move_during_an_outage_is_refused_clearly_and_made_once_it_is_ov
     assert await table.bot.db.alive()  # on PostgreSQL, the listening connection is back too
 
 
+async def test_a_button_pressed_during_an_outage_is_refused_clearly_and_works_once_it_is_over(
+    simcord_env, outage
+):
+    """A component answers an outage as a command does: Join on the lobby message says the
+    bot cannot reach its database (nothing was saved), and works once the store answers."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    lobby = (await alice.slash(table.channel, "sequence new")).response
+    await outage.begin(table.bot)
+    refused = await bob.click(lobby, label="Join")
+    assert refused.ephemeral and refused.response.content == DATABASE_DOWN
+    await outage.end()
+    await simcord_env.advance_time(60)
+    joined = await bob.click(lobby, label="Join")
+    assert joined.acknowledged
+    seats = (await table.bot.db.lobbies.get_for_channel(table.channel.id)).seats
+    assert [seat.user_id for seat in seats] == [alice.id, bob.id]
+
+
 async def test_a_time_limit_due_during_an_outage_is_applied_once_it_is_over(
     simcord_env, outage
 ):

@@ -7,10 +7,11 @@ from typing import ClassVar
 
 import discord
 
+from .answering import Answering
 from .custom_ids import Templated
 
 
-class AnswerButton(Templated, discord.ui.DynamicItem[discord.ui.Button]):
+class AnswerButton(Answering, Templated, discord.ui.DynamicItem[discord.ui.Button]):
     """One answer; a subclass gives its ``custom_id`` format (fields ``game_id``, ``count`` and
     ``answer``), its :attr:`YES` word and its two :attr:`LABELS`."""
 

@@ -16,7 +16,6 @@ from bot.services.games import seat_of
 from bot.store.games.records import GameRecord
 
 from ..base import SequenceCog
-from ..common.replies import reporting
 from .components import COMPONENTS, HAND_COG, PlayButton
 from .panel import build_hand_panel
 from .play import play_and_announce
@@ -63,11 +62,10 @@ class Hand(SequenceCog, name=HAND_COG):
         name="hand", description="See your cards (only you can see them) and play"
     )
     async def hand(self, interaction: discord.Interaction[SequenceBot]) -> None:
-        async with reporting(interaction):
-            record = self.bot.games.for_channel(interaction.channel_id or 0)
-            seat = self.bot.games.require_seat(record, interaction.user.id)
-            panel = await build_hand_panel(record, seat, with_image=True)
-            await panel.send(interaction)
+        record = self.bot.games.for_channel(interaction.channel_id or 0)
+        seat = self.bot.games.require_seat(record, interaction.user.id)
+        panel = await build_hand_panel(record, seat, with_image=True)
+        await panel.send(interaction)
 
     @app_commands.command(name="play", description="Play a card on a space, e.g. card 7S space C4")
     @app_commands.describe(
@@ -77,16 +75,15 @@ class Hand(SequenceCog, name=HAND_COG):
     async def play(
         self, interaction: discord.Interaction[SequenceBot], card: str, space: str
     ) -> None:
-        async with reporting(interaction):
-            record = self.bot.games.for_channel(interaction.channel_id or 0)
-            seat = self.bot.games.require_seat(record, interaction.user.id)
-            try:
-                move = Move.play(seat, parse_card(card), parse_space(space))
-            except (CardError, SpaceError) as error:
-                raise UserError(str(error)) from None
-            await play_and_announce(
-                interaction, record, seat, move, record.game.turn_number, edit=False
-            )
+        record = self.bot.games.for_channel(interaction.channel_id or 0)
+        seat = self.bot.games.require_seat(record, interaction.user.id)
+        try:
+            move = Move.play(seat, parse_card(card), parse_space(space))
+        except (CardError, SpaceError) as error:
+            raise UserError(str(error)) from None
+        await play_and_announce(
+            interaction, record, seat, move, record.game.turn_number, edit=False
+        )
 
     def _own_seat(
         self, interaction: discord.Interaction[SequenceBot]

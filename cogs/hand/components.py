@@ -22,9 +22,9 @@ from bot.game.sequences import Option
 from bot.services.errors import UserError
 from bot.services.games import ChoiceNeeded, seat_of
 
+from ..common.answering import Answering
 from ..common.custom_ids import Templated
 from ..common.lookup import bot_of, selected
-from ..common.replies import reporting
 from .hints import card_hint
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ def _button(
     return discord.ui.Button(custom_id=custom_id, label=label, style=style, emoji=emoji)
 
 
-class PanelItem(Templated):
+class PanelItem(Answering, Templated):
     """What every component of the hand panel does on a click: find the clicking player's own
     seat (never trusting the custom id for it), check the panel's turn, then act.
 
@@ -121,16 +121,15 @@ class PanelItem(Templated):
     game: int
     turn: int | None = None
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with reporting(interaction):
-            record = await bot_of(interaction).games.fetch(self.game)
-            seat = seat_of(record, interaction.user.id)
-            if seat is None:
-                raise UserError("These cards are not yours: you are not playing in this game.")
-            if self.turn is not None and self.turn != record.game.turn_number:
-                await _show(interaction, record, seat, notice=STALE, keep_image=False)
-                return
-            await self.act(interaction, record, seat)
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        record = await bot_of(interaction).games.fetch(self.game)
+        seat = seat_of(record, interaction.user.id)
+        if seat is None:
+            raise UserError("These cards are not yours: you are not playing in this game.")
+        if self.turn is not None and self.turn != record.game.turn_number:
+            await _show(interaction, record, seat, notice=STALE, keep_image=False)
+            return
+        await self.act(interaction, record, seat)
 
     async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
         """The component's own work."""

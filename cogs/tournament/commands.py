@@ -25,7 +25,8 @@ from bot.services.tournament import (
     TournamentSettings,
 )
 from bot.store.tournaments.records import TournamentRecord
-from cogs.common.replies import can_manage, reply, reporting, require_table_permissions, user_name
+from cogs.common.answering import answer_errors
+from cogs.common.replies import can_manage, reply, require_table_permissions, user_name
 
 from ..base import server_id
 from ..common.choices import PRESET_CHOICES
@@ -80,7 +81,7 @@ class TournamentCommands(
     group_name="tournament",
     group_description="Sequence tournaments: round robin, Swiss or single elimination",
 ):
-    """The ``/tournament`` commands."""
+    """The ``/tournament`` commands (their failures answered by :mod:`cogs.common.answering`)."""
 
     def __init__(
         self, bot: SequenceBot, service: TournamentService, tables: TournamentTables
@@ -89,6 +90,7 @@ class TournamentCommands(
         self.service = service
         self.tables = tables
         super().__init__()
+        answer_errors(*self.walk_app_commands())
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(SignupButton)
@@ -143,60 +145,59 @@ class TournamentCommands(
         rated: bool = True,
         max_entrants: app_commands.Range[int, 2, 1024] | None = None,
     ) -> None:
-        async with reporting(interaction):
-            if not isinstance(interaction.channel, discord.TextChannel):
-                raise UserError(
-                    "Create a tournament in a server's text channel: each match gets a thread "
-                    "there."
-                )
-            require_tournament_permissions(interaction)
-            with self.bot.limits.counting(interaction, "new tournament"):  # refusals: free
-                guild_id = server_id(interaction)
-                await self.bot.caps.may_open_tournament(guild_id, interaction.user.id)
-                table = TableOptions(
-                    preset=preset,
-                    teams=2,
-                    sequences_to_win=sequences_to_win,
-                    engine_chooses_five=bot_picks_five,
-                    manual_draw=manual_draw,
-                    tabletalk_stands=tabletalk_stands,
-                    turn_time_limit=parse_duration(time_limit) if time_limit else 0,
-                    time_limit_policy=self.bot.settings.time_limit_policy,
-                    reminder_delay=self.bot.settings.reminder_delay,
-                    rated=rated,
-                )
-                settings = TournamentSettings(
-                    table,
-                    parse_duration(show_up) if show_up is not None else DEFAULT_SHOW_UP,
-                    rounds,
-                    self.bot.caps.entrants(max_entrants),
-                )
-                organiser = Person(interaction.user.id, user_name(interaction.user))
-                tournament = await self.service.create(
-                    guild_id,
-                    interaction.channel_id or 0,
-                    organiser,
-                    name,
-                    fmt,
-                    team_size,
-                    settings,
-                )
-            snapshot = await self.service.snapshot(tournament.id)
-            try:
-                await interaction.response.send_message(
-                    "🏆 A tournament is open for sign-up!",
-                    embed=signup_embed(snapshot),
-                    view=signup_view(tournament.id),
-                )
-            except discord.HTTPException:  # nobody saw the sign-up: it must not block the next
-                await self.service.end(tournament.id, interaction.user.id, True)
-                raise
-            message = await interaction.original_response()
-            current = await self.service.set_message(tournament, message.id)
-            if current is not None and (
-                current.status != "signup" or (await self.service.snapshot(current.id)).entrants
-            ):  # started, ended or joined as it was posted: the message shows it
-                await self.tables.refresh_signup(current)
+        if not isinstance(interaction.channel, discord.TextChannel):
+            raise UserError(
+                "Create a tournament in a server's text channel: each match gets a thread "
+                "there."
+            )
+        require_tournament_permissions(interaction)
+        with self.bot.limits.counting(interaction, "new tournament"):  # refusals: free
+            guild_id = server_id(interaction)
+            await self.bot.caps.may_open_tournament(guild_id, interaction.user.id)
+            table = TableOptions(
+                preset=preset,
+                teams=2,
+                sequences_to_win=sequences_to_win,
+                engine_chooses_five=bot_picks_five,
+                manual_draw=manual_draw,
+                tabletalk_stands=tabletalk_stands,
+                turn_time_limit=parse_duration(time_limit) if time_limit else 0,
+                time_limit_policy=self.bot.settings.time_limit_policy,
+                reminder_delay=self.bot.settings.reminder_delay,
+                rated=rated,
+            )
+            settings = TournamentSettings(
+                table,
+                parse_duration(show_up) if show_up is not None else DEFAULT_SHOW_UP,
+                rounds,
+                self.bot.caps.entrants(max_entrants),
+            )
+            organiser = Person(interaction.user.id, user_name(interaction.user))
+            tournament = await self.service.create(
+                guild_id,
+                interaction.channel_id or 0,
+                organiser,
+                name,
+                fmt,
+                team_size,
+                settings,
+            )
+        snapshot = await self.service.snapshot(tournament.id)
+        try:
+            await interaction.response.send_message(
+                "🏆 A tournament is open for sign-up!",
+                embed=signup_embed(snapshot),
+                view=signup_view(tournament.id),
+            )
+        except discord.HTTPException:  # nobody saw the sign-up: it must not block the next
+            await self.service.end(tournament.id, interaction.user.id, True)
+            raise
+        message = await interaction.original_response()
+        current = await self.service.set_message(tournament, message.id)
+        if current is not None and (
+            current.status != "signup" or (await self.service.snapshot(current.id)).entrants
+        ):  # started, ended or joined as it was posted: the message shows it
+            await self.tables.refresh_signup(current)
 
     @app_commands.command(name="join", description="Sign up (with your partners for team events)")
     @app_commands.describe(partner="Your partner (teams of 2 or 3)", partner2="Your second partner")
@@ -206,19 +207,17 @@ class TournamentCommands(
         partner: discord.Member | None = None,
         partner2: discord.Member | None = None,
     ) -> None:
-        async with reporting(interaction):
-            tournament = await self.current(interaction)
-            partners = [p for p in (partner, partner2) if p is not None]
-            if any(p.bot for p in partners):
-                raise UserError("Partners are people: computer players cannot enter tournaments.")
-            people = [Person(p.id, user_name(p)) for p in partners]
-            await self._join(interaction, tournament.id, people, button=False)
+        tournament = await self.current(interaction)
+        partners = [p for p in (partner, partner2) if p is not None]
+        if any(p.bot for p in partners):
+            raise UserError("Partners are people: computer players cannot enter tournaments.")
+        people = [Person(p.id, user_name(p)) for p in partners]
+        await self._join(interaction, tournament.id, people, button=False)
 
     @app_commands.command(name="leave", description="Withdraw (your whole team) before the start")
     async def leave(self, interaction: discord.Interaction) -> None:
-        async with reporting(interaction):
-            tournament = await self.current(interaction)
-            await self.signup_action(interaction, tournament.id, "leave", button=False)
+        tournament = await self.current(interaction)
+        await self.signup_action(interaction, tournament.id, "leave", button=False)
 
     async def signup_action(
         self, interaction: discord.Interaction, tournament_id: int, action: str, *, button: bool
@@ -277,20 +276,19 @@ class TournamentCommands(
     # ------------------------------------------------------------------ organiser
     @app_commands.command(name="start", description="Close sign-up and pair round 1 (organiser)")
     async def start(self, interaction: discord.Interaction) -> None:
-        async with reporting(interaction):
-            tournament = await self.current(interaction)
-            require_tournament_permissions(interaction)
-            progress = await self.service.start(
-                tournament.id, interaction.user.id, moderator(interaction)
-            )
-            count = len(progress.snapshot.entrants)
-            await announce(
-                interaction,
-                f"🏁 **{shown_name(tournament.name)}** starts with {count} entrants! Matches are "
-                "opening in their threads.",
-            )
-            await self.tables.refresh_signup(progress.snapshot.tournament)
-            await self.tables.publish(progress)
+        tournament = await self.current(interaction)
+        require_tournament_permissions(interaction)
+        progress = await self.service.start(
+            tournament.id, interaction.user.id, moderator(interaction)
+        )
+        count = len(progress.snapshot.entrants)
+        await announce(
+            interaction,
+            f"🏁 **{shown_name(tournament.name)}** starts with {count} entrants! Matches are "
+            "opening in their threads.",
+        )
+        await self.tables.refresh_signup(progress.snapshot.tournament)
+        await self.tables.publish(progress)
 
     @app_commands.command(
         name="report", description="Enter a match result by hand, or correct one (organiser)"
@@ -307,21 +305,20 @@ class TournamentCommands(
         winner: discord.Member | None = None,
         draw: bool = False,
     ) -> None:
-        async with reporting(interaction):
-            tournament = await self.current(interaction)
-            if (winner is None) == (not draw):
-                raise UserError("Name the winner, or set draw (but not both).")
-            async with self.tables.recovering():
-                progress = await self.service.report(
-                    tournament.id,
-                    interaction.user.id,
-                    moderator(interaction),
-                    match,
-                    winner.id if winner is not None else None,
-                )
-            done = "corrected" if progress.corrected else "recorded"
-            await announce(interaction, f"📝 Match #{match} is {done}.")
-            await self.tables.publish(progress)
+        tournament = await self.current(interaction)
+        if (winner is None) == (not draw):
+            raise UserError("Name the winner, or set draw (but not both).")
+        async with self.tables.recovering():
+            progress = await self.service.report(
+                tournament.id,
+                interaction.user.id,
+                moderator(interaction),
+                match,
+                winner.id if winner is not None else None,
+            )
+        done = "corrected" if progress.corrected else "recorded"
+        await announce(interaction, f"📝 Match #{match} is {done}.")
+        await self.tables.publish(progress)
 
     @report.autocomplete("match")
     async def report_match_choices(
@@ -354,45 +351,42 @@ class TournamentCommands(
     )
     @app_commands.describe(player="A player of the entrant to drop")
     async def drop(self, interaction: discord.Interaction, player: discord.Member) -> None:
-        async with reporting(interaction):
-            tournament = await self.current(interaction)
-            async with self.tables.recovering():
-                entrant, progress = await self.service.drop(
-                    tournament.id, interaction.user.id, moderator(interaction), player.id
-                )
-            verb = "were" if len(entrant.members) > 1 else "was"  # a team: "a1 & a2 were"
-            await announce(interaction, f"🚫 {shown_name(entrant.name)} {verb} dropped.")
-            if progress.snapshot.tournament.status == "signup":
-                await self.tables.refresh_signup(progress.snapshot.tournament)
-            await self.tables.publish(progress)
+        tournament = await self.current(interaction)
+        async with self.tables.recovering():
+            entrant, progress = await self.service.drop(
+                tournament.id, interaction.user.id, moderator(interaction), player.id
+            )
+        verb = "were" if len(entrant.members) > 1 else "was"  # a team: "a1 & a2 were"
+        await announce(interaction, f"🚫 {shown_name(entrant.name)} {verb} dropped.")
+        if progress.snapshot.tournament.status == "signup":
+            await self.tables.refresh_signup(progress.snapshot.tournament)
+        await self.tables.publish(progress)
 
     @app_commands.command(name="end", description="End the tournament now (organiser)")
     async def end(self, interaction: discord.Interaction) -> None:
-        async with reporting(interaction):
-            tournament = await self.current(interaction)
-            async with self.tables.recovering():
-                progress = await self.service.end(
-                    tournament.id, interaction.user.id, moderator(interaction)
-                )
-            status = progress.snapshot.tournament.status
-            text = "ended" if status == "finished" else "cancelled before it started"
-            await announce(interaction, f"🛑 **{shown_name(tournament.name)}** was {text}.")
-            await self.tables.refresh_signup(progress.snapshot.tournament)
-            await self.tables.publish(progress)
+        tournament = await self.current(interaction)
+        async with self.tables.recovering():
+            progress = await self.service.end(
+                tournament.id, interaction.user.id, moderator(interaction)
+            )
+        status = progress.snapshot.tournament.status
+        text = "ended" if status == "finished" else "cancelled before it started"
+        await announce(interaction, f"🛑 **{shown_name(tournament.name)}** was {text}.")
+        await self.tables.refresh_signup(progress.snapshot.tournament)
+        await self.tables.publish(progress)
 
     # ------------------------------------------------------------------ reading
     @app_commands.command(name="standings", description="The table, tie-breaks and bracket")
     async def standings(self, interaction: discord.Interaction) -> None:
-        async with reporting(interaction):
-            with self.bot.limits.counting(interaction, "standings"):  # refusals: free
-                tournament = await self.current(interaction, latest=True)
-            snapshot = await self.service.snapshot(tournament.id)
-            await interaction.response.defer(thinking=True)
-            file = discord.utils.MISSING
-            if tournament.format == ELIMINATION and tournament.status != "signup":
-                file = await self.tables.bracket_file(snapshot)
-            await interaction.followup.send(
-                embed=add_now_playing(standings_embed(snapshot), snapshot),
-                allowed_mentions=discord.AllowedMentions.none(),
-                file=file,
-            )
+        with self.bot.limits.counting(interaction, "standings"):  # refusals: free
+            tournament = await self.current(interaction, latest=True)
+        snapshot = await self.service.snapshot(tournament.id)
+        await interaction.response.defer(thinking=True)
+        file = discord.utils.MISSING
+        if tournament.format == ELIMINATION and tournament.status != "signup":
+            file = await self.tables.bracket_file(snapshot)
+        await interaction.followup.send(
+            embed=add_now_playing(standings_embed(snapshot), snapshot),
+            allowed_mentions=discord.AllowedMentions.none(),
+            file=file,
+        )

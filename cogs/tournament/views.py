@@ -11,10 +11,10 @@ from typing import Protocol, runtime_checkable
 
 import discord
 
+from cogs.common.answering import Answering
 from cogs.common.components import Components
 from cogs.common.custom_ids import Templated
 from cogs.common.lookup import answering_cog
-from cogs.common.replies import reporting
 
 #: The names of the cogs that answer the sign-up buttons and the check-in button.
 SIGNUP_COG = "Tournament"
@@ -42,6 +42,7 @@ class AnswersCheckIns(Protocol):
 
 
 class SignupButton(
+    Answering,
     Templated,
     discord.ui.DynamicItem[discord.ui.Button],
     custom_id="tour:{tournament_id}:{action:join|leave}",
@@ -63,12 +64,11 @@ class SignupButton(
             )
         )
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def clicked(self, interaction: discord.Interaction) -> None:
         cog = answering_cog(interaction, SIGNUP_COG)
         if not isinstance(cog, AnswersSignups):
             raise TypeError(f"The {SIGNUP_COG} cog does not answer sign-ups")
-        async with reporting(interaction):
-            await cog.signup_action(interaction, self.tournament_id, self.action, button=True)
+        await cog.signup_action(interaction, self.tournament_id, self.action, button=True)
 
 
 def signup_view(tournament_id: int) -> Components:
@@ -80,7 +80,10 @@ def signup_view(tournament_id: int) -> Components:
 
 
 class CheckInButton(
-    Templated, discord.ui.DynamicItem[discord.ui.Button], custom_id="tour:here:{match_id}"
+    Answering,
+    Templated,
+    discord.ui.DynamicItem[discord.ui.Button],
+    custom_id="tour:here:{match_id}",
 ):
     """A player of the match says they are here (the game starts when all are)."""
 
@@ -94,12 +97,11 @@ class CheckInButton(
             )
         )
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def clicked(self, interaction: discord.Interaction) -> None:
         tables = answering_cog(interaction, CHECK_IN_COG)
         if not isinstance(tables, AnswersCheckIns):
             raise TypeError(f"The {CHECK_IN_COG} cog does not answer check-ins")
-        async with reporting(interaction):
-            await tables.check_in(interaction, self.match_id)
+        await tables.check_in(interaction, self.match_id)
 
 
 def check_in_view(match_id: int) -> Components:
