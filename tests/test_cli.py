@@ -770,7 +770,7 @@ def test_migrate_db_refuses_a_file_a_running_bot_writes_and_copies_it_once_stopp
         f"error: the database {path} is open in another process (a running bot?): stop the "
         "bot first, then run migrate-db again; nothing was copied.\n"
     )
-    tables = "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"
+    tables = "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()"
     assert asyncio.run(query(pg_url, tables)) == [(0,)]
     assert main(["migrate-db", "--from", str(path), "--to", pg_url]) == 0
     capsys.readouterr()

@@ -83,6 +83,13 @@ class Process:
 
 
 @pytest.fixture
+def pg_url(pg_database_url: str) -> str:
+    """Several processes at once: a database of their own (their shards' advisory locks and
+    their ``NOTIFY`` channels are per database)."""
+    return pg_database_url
+
+
+@pytest.fixture
 async def cluster(pg_url: str) -> AsyncIterator[tuple[Process, Process, int]]:
     """Process 0 and process 1, and a game in a guild on shard 1 (process 1's)."""
     db = await open_database(pg_url)

@@ -36,6 +36,13 @@ from .engine_helpers import playable
 
 
 @pytest.fixture
+def pg_url(pg_database_url: str) -> str:
+    """Several processes at once: a database of their own (their shards' advisory locks and
+    their ``NOTIFY`` channels are per database)."""
+    return pg_database_url
+
+
+@pytest.fixture
 async def nodes(pg_url: str, tmp_path: Path) -> AsyncIterator[tuple[Node, Node]]:
     """Process 0 (shard 0 of 2: DMs reach it) and process 1 (shard 1 of 2)."""
     started: list[Node] = []

@@ -213,7 +213,7 @@ async def test_every_table_of_the_schema_is_copied(tmp_path: Path, pg_url: str) 
         db = await open_database(location)
         await db.close()
         sql = (
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
             if location == pg_url
             else "SELECT name FROM sqlite_master WHERE type = 'table'"
         )

@@ -48,7 +48,7 @@ async def versions(location: str | Path) -> list[tuple[object, ...]]:
 
 async def tables(location: str | Path) -> set[object]:
     sql = (
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
         if is_postgres_url(location)
         else "SELECT name FROM sqlite_master WHERE type = 'table'"
     )
@@ -164,7 +164,7 @@ async def test_postgresql_types_hold_snowflakes_and_exact_times(pg_url: str) -> 
     columns = await query(
         pg_url,
         "SELECT table_name, column_name, data_type FROM information_schema.columns "
-        "WHERE table_schema = 'public'",
+        "WHERE table_schema = current_schema()",
     )
     types = {(table, column): kind for table, column, kind in columns}
     assert "real" not in types.values()
