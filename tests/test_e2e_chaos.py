@@ -18,6 +18,7 @@ def bot_settings(tmp_path) -> Settings:
     return make_settings(tmp_path, create_rate_limit=(100, 600))
 
 
+@pytest.mark.slow
 async def test_a_random_soak_finds_nothing_wrong(simcord_env, bot_settings):
     """Seed 3 plays, among others, two games of three teams, one with computers, and a
     tournament's match in its thread."""

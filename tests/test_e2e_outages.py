@@ -79,7 +79,7 @@ def shared_database_url(server: pg_server.Server) -> str:
     return pg_server.create_database_now(server.url, "tests")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def outage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
     """How the store fails, on each backend."""
     if request.param == "sqlite":

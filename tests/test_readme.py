@@ -94,6 +94,7 @@ def sequence_bot(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_the_demo_command_runs_and_its_replay_line_plays_the_same_game(tmp_path):
     """``sequence-bot demo`` as a newcomer runs it; the "Same game again" line it prints
     repeats every option that shaped the game, so it replays the very same game."""

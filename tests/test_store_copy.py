@@ -79,6 +79,7 @@ async def filled(path: Path, games: int) -> dict[int, Game]:
         await source.close()
 
 
+@pytest.mark.slow
 def test_a_store_of_random_games_is_copied_to_postgresql_and_verified(
     tmp_path: Path, pg_url: str
 ) -> None:
