@@ -17,9 +17,9 @@ from bot.game.board import CARD_SPACES, SIZE
 from bot.game.cards import is_one_eyed
 from bot.game.moves import DEAD, PLAY
 from bot.game.sequences import CORNER, EMPTY, sequence_options
+from tests.helpers.positions import with_state
 
 from .engine_helpers import build_game
-from .test_ai import with_state
 
 SAMPLES = 8
 

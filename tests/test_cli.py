@@ -31,10 +31,10 @@ from bot.cli.local import LocalOptions, missing_modules, play_local
 from bot.cli.online import beat
 from bot.logs import PAYLOAD_LOGGERS, KeyValueFormatter, RedactFilter, configure_logging
 from bot.store import NotFoundError
+from tests.helpers.settings import BAD_SETTINGS, VARIABLES
+from tests.helpers.store import query
 
 from .pg_server import free_port
-from .test_config import BAD_SETTINGS, VARIABLES
-from .test_store_migrations import query
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "MTIzNDU2Nzg5.fake-token-for-tests.abcdefghijklmnop"

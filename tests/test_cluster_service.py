@@ -37,8 +37,8 @@ from bot.store.seats import Seat
 from bot.store.shards import Shards
 from bot.store.timers import TimerRecord
 from tests.engine_helpers import playable
+from tests.helpers.store import guild_on
 from tests.store_util import new_game
-from tests.test_store_shards import guild_on
 
 SEATS = [Seat(1, "ada"), Seat(2, "bob")]
 

@@ -17,12 +17,12 @@ import pytest
 from bot.config import Settings
 from bot.store.connection import Connection
 from cogs.common.replies import DATABASE_DOWN
+from tests.helpers.tournament import snapshot, started_cup
 
 from . import pg_server
 from .conftest import make_settings
 from .e2e_helpers import against_a_computer, make_table, open_and_start, play_one, timeouts
 from .helpers.postgres import require_postgresql
-from .test_e2e_tournament import snapshot, started_cup
 
 _SCHEMAS = itertools.count(1)
 #: A computer's pause: longer than SimCord's settle window (5 s), which runs shorter sleeps at once.

@@ -14,8 +14,7 @@ import pytest
 
 from bot.cli import build_parser
 from bot.cli.commands import NEW_GAME, tree_commands
-
-from .test_config import VARIABLES
+from tests.helpers.settings import VARIABLES
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -18,8 +18,8 @@ from bot.store.copy import SCHEMA_VERSION, TABLES, CopyError, copy_store, verify
 from bot.store.location import open_database
 from bot.store.migrations import latest_version
 from bot.store.tournaments import MatchRecord
+from tests.helpers.store import query
 from tests.store_util import create_game, play, push_random
-from tests.test_store_migrations import query
 
 
 async def fill(db: Database, games: int, seed: int = 11) -> None:

@@ -4,11 +4,8 @@ both backends (``store_location`` of conftest), with several processes starting 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import sqlite3
 from pathlib import Path
 
-import asyncpg
 import pytest
 
 from bot.store import Database, MigrationError, SchemaTooNewError
@@ -17,6 +14,7 @@ from bot.store.location import is_postgres_url, open_database
 from bot.store.migrations import MIGRATIONS, checksum, latest_version
 from bot.store.postgres_migrations import POSTGRES_MIGRATIONS
 from bot.store.seats import Seat
+from tests.helpers.store import query
 
 #: The version a migration appended after this code's last one would get.
 NEXT = latest_version() + 1
@@ -26,18 +24,6 @@ V2 = (NEXT, "CREATE TABLE extra (id INTEGER PRIMARY KEY, note TEXT);")
 def known(location: str | Path) -> tuple[tuple[int, str], ...]:
     """The migrations of the location's backend."""
     return POSTGRES_MIGRATIONS if is_postgres_url(location) else MIGRATIONS
-
-
-async def query(location: str | Path, sql: str) -> list[tuple[object, ...]]:
-    """Rows of ``sql``, read past the store (sqlite3 or asyncpg)."""
-    if is_postgres_url(location):
-        conn = await asyncpg.connect(str(location))
-        try:
-            return [tuple(row) for row in await conn.fetch(sql)]
-        finally:
-            await conn.close()
-    with contextlib.closing(sqlite3.connect(location)) as conn, conn:
-        return conn.execute(sql).fetchall()
 
 
 async def versions(location: str | Path) -> list[tuple[object, ...]]:
