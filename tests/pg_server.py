@@ -15,9 +15,10 @@ import shutil
 import socket
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 BIN_DIRS = tuple(f"/usr/lib/postgresql/{major}/bin" for major in (15, 16, 17))
 USER = "sequence"
@@ -142,5 +143,46 @@ async def create_database(server_url: str, name: str) -> str:
 
 def create_database_now(server_url: str, name: str) -> str:
     """:func:`create_database` from synchronous code (a fixture), on its own event loop."""
+    return _now(create_database(server_url, name))
+
+
+def schema_url(database_url: str, schema: str) -> str:
+    """The URL of ``database_url`` with ``schema`` as its only ``search_path``: libpq's
+    ``options=-csearch_path=...`` (asyncpg sends it at connection as a server setting).
+
+    >>> schema_url("postgresql://u@h:5432/tests", "test_1")
+    'postgresql://u@h:5432/tests?options=-csearch_path%3Dtest_1'
+    """
+    return f"{database_url}?options=-csearch_path%3D{schema}"
+
+
+async def create_schema(database_url: str, name: str) -> str:
+    """``CREATE SCHEMA name`` in the database of ``database_url`` (a fresh, empty store: the
+    bot creates its tables in the first schema of its ``search_path``); its URL.
+
+    First it ends every other session of that database: a session a previous test left
+    behind would still hold its advisory locks (the shards of a bot) or listen, and the
+    database's advisory locks and ``NOTIFY`` channels are not per schema.
+    """
+    import asyncpg
+
+    conn = await asyncpg.connect(database_url)
+    try:
+        await conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        await conn.execute(f'CREATE SCHEMA "{name}"')
+    finally:
+        await conn.close()
+    return schema_url(database_url, name)
+
+
+def create_schema_now(database_url: str, name: str) -> str:
+    """:func:`create_schema` from synchronous code (a fixture), on its own event loop."""
+    return _now(create_schema(database_url, name))
+
+
+def _now(work: Coroutine[Any, Any, str]) -> str:
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, create_database(server_url, name)).result()
+        return pool.submit(asyncio.run, work).result()

@@ -6,11 +6,12 @@ import random
 
 import pytest
 
-from bot.game import ChoiceRequired, Game, GameSettings, Move, player_view
+from bot.game import Game, GameSettings, Move, player_view
 from bot.game.ai import LEVELS, NoMoveError, choose_move, hint, legal_moves
 from bot.game.board import CARD_SPACES
 from bot.game.moves import DEAD, DRAW, FORFEIT, PASS, PLAY, TABLETALK
 from bot.game.sequences import EMPTY
+from tests.helpers.positions import random_position, with_state
 
 #: A small work budget for hard, so the tests run fast.
 FAST = {"samples": 3}
@@ -29,25 +30,6 @@ def ask(game: Game, level: str, rng: random.Random, seat: int | None = None) -> 
     """The level's move for ``seat`` (by default the seat to play) from its view."""
     seat = game.turn if seat is None else seat
     return choose_move(player_view(game, seat), level, rng, **FAST)
-
-
-def random_position(players: int, preset: str, seed: int, **options: bool) -> Game:
-    """A game after a random number of random moves, still going."""
-    settings = GameSettings.create(players, preset=preset, **options)
-    game = Game.new(settings, seed)
-    rng = random.Random(seed)
-    for _ in range(rng.randrange(0, 80)):
-        moves = game.legal_moves
-        if not moves or game.is_over():
-            break
-        move = rng.choice(moves)
-        try:
-            game.push(move)
-        except ChoiceRequired as choice:
-            game.push(move._replace(five=choice.options[0]))
-        if game.is_over():
-            return random_position(players, preset, seed + 1000, **options)
-    return game
 
 
 def play_out(game: Game, levels: list[str], rng: random.Random, limit: int = 3000) -> Game:
@@ -106,13 +88,6 @@ def test_forfeit_comes_first(level: str) -> None:
     move = ask(game, level, random.Random(1), seat)
     assert move.kind == FORFEIT and move.seat == seat
     assert game.validate(move) is None
-
-
-def with_state(game: Game, **changes: object) -> Game:
-    """A copy of ``game`` with parts of its state replaced."""
-    data = game.to_dict()
-    data["state"].update(changes)
-    return Game.from_dict(data)
 
 
 def covered(game: Game, card: str, team: int) -> list[int]:

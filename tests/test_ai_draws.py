@@ -8,8 +8,7 @@ import pytest
 from bot.game import Game, GameSettings, player_view, public_view
 from bot.game.ai import accepts_draw, offers_draw
 from bot.game.sequences import EMPTY
-
-from .test_ai import random_position, with_state
+from tests.helpers.positions import random_position, with_state
 
 ROW_9 = [81, 82, 83, 84, 85]  # B9..F9
 

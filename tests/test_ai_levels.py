@@ -17,9 +17,9 @@ from bot.game.board import CARD_SPACES, SIZE
 from bot.game.cards import is_one_eyed
 from bot.game.moves import DEAD, PLAY
 from bot.game.sequences import CORNER, EMPTY, sequence_options
+from tests.helpers.positions import with_state
 
 from .engine_helpers import build_game
-from .test_ai import with_state
 
 SAMPLES = 8
 
@@ -118,6 +118,7 @@ def test_easy_completes_whenever_it_can_in_played_games() -> None:
     assert checked >= 10
 
 
+@pytest.mark.slow
 def test_easy_blocks_a_four_some_of_the_time() -> None:
     blocked = missed = 0
     for game in positions(["easy", "medium"], range(20)):
@@ -167,6 +168,7 @@ def test_easy_plays_near_its_own_chips_and_not_always_the_same() -> None:
 
 
 # ----------------------------------------------------------------------------------- medium
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("players", "opponents"),
     [(2, ["medium", "easy"]), (2, ["medium"]), (3, ["medium", "easy", "medium"]), (4, ["easy"])],

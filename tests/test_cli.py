@@ -31,10 +31,10 @@ from bot.cli.local import LocalOptions, missing_modules, play_local
 from bot.cli.online import beat
 from bot.logs import PAYLOAD_LOGGERS, KeyValueFormatter, RedactFilter, configure_logging
 from bot.store import NotFoundError
+from tests.helpers.settings import BAD_SETTINGS, VARIABLES
+from tests.helpers.store import query
 
 from .pg_server import free_port
-from .test_config import BAD_SETTINGS, VARIABLES
-from .test_store_migrations import query
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "MTIzNDU2Nzg5.fake-token-for-tests.abcdefghijklmnop"
@@ -770,7 +770,7 @@ def test_migrate_db_refuses_a_file_a_running_bot_writes_and_copies_it_once_stopp
         f"error: the database {path} is open in another process (a running bot?): stop the "
         "bot first, then run migrate-db again; nothing was copied.\n"
     )
-    tables = "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"
+    tables = "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()"
     assert asyncio.run(query(pg_url, tables)) == [(0,)]
     assert main(["migrate-db", "--from", str(path), "--to", pg_url]) == 0
     capsys.readouterr()

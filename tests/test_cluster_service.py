@@ -37,8 +37,8 @@ from bot.store.seats import Seat
 from bot.store.shards import Shards
 from bot.store.timers import TimerRecord
 from tests.engine_helpers import playable
+from tests.helpers.store import guild_on
 from tests.store_util import new_game
-from tests.test_store_shards import guild_on
 
 SEATS = [Seat(1, "ada"), Seat(2, "bob")]
 
@@ -80,6 +80,13 @@ class Process:
             while sum(isinstance(e, MoveCommitted) for e in self.events) < count:
                 await asyncio.sleep(0.01)
             await self.games.bus.idle()
+
+
+@pytest.fixture
+def pg_url(pg_database_url: str) -> str:
+    """Several processes at once: a database of their own (their shards' advisory locks and
+    their ``NOTIFY`` channels are per database)."""
+    return pg_database_url
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from bot.demo import DemoOptions, check_options, deck_progress, leader_text, run
 from bot.game.ai import choose_move
 
 
+@pytest.mark.slow
 async def test_the_demo_plays_to_the_end_and_writes_its_files(tmp_path: Path):
     out = tmp_path / "out"
     (out / "boards").mkdir(parents=True)
@@ -87,6 +88,7 @@ def test_deck_progress_and_the_leader():
     assert deck_progress(Record()) == 1.0
 
 
+@pytest.mark.slow
 async def test_the_demo_waits_for_computers_that_take_their_whole_time_cap(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):

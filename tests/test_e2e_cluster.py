@@ -36,6 +36,13 @@ from .engine_helpers import playable
 
 
 @pytest.fixture
+def pg_url(pg_database_url: str) -> str:
+    """Several processes at once: a database of their own (their shards' advisory locks and
+    their ``NOTIFY`` channels are per database)."""
+    return pg_database_url
+
+
+@pytest.fixture
 async def nodes(pg_url: str, tmp_path: Path) -> AsyncIterator[tuple[Node, Node]]:
     """Process 0 (shard 0 of 2: DMs reach it) and process 1 (shard 1 of 2)."""
     started: list[Node] = []
@@ -79,6 +86,7 @@ def posted_to(env: Any) -> set[int]:
     return found
 
 
+@pytest.mark.slow
 async def test_two_processes_play_their_own_guilds_at_once(nodes) -> None:
     zero, one = nodes
     t0 = await table_on(zero, 0, ["ann", "abe"])
@@ -246,6 +254,7 @@ async def wait_for(lines: list[str], predicate: Any, seconds: float = 60.0) -> N
             await asyncio.sleep(0.02)
 
 
+@pytest.mark.slow
 async def test_a_killed_process_resumes_its_own_games_and_the_other_plays_on(
     pg_url: str, tmp_path: Path
 ) -> None:
@@ -281,6 +290,7 @@ async def test_a_killed_process_resumes_its_own_games_and_the_other_plays_on(
         await zero.stop()
 
 
+@pytest.mark.slow
 async def test_a_game_won_from_a_dm_while_its_owner_is_down_is_announced_at_its_restart(
     nodes, pg_url: str, tmp_path: Path
 ) -> None:

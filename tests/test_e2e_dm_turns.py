@@ -8,8 +8,8 @@ import pytest
 
 from bot.config import Settings
 from bot.game import card_label, space_name
+from tests.helpers.turn_dms import find_component, play_from_dm
 
-from .e2e_driver import custom_ids
 from .e2e_helpers import make_table, open_and_start, play_one, seat_actor
 from .engine_helpers import normal_play
 
@@ -17,27 +17,6 @@ from .engine_helpers import normal_play
 @pytest.fixture
 def bot_settings(settings_on_each_backend: Settings) -> Settings:
     return settings_on_each_backend
-
-
-def find_component(message, prefix: str) -> str:
-    """The custom id of the message's component starting with ``prefix``."""
-    found = [i for i in custom_ids(message) if i.startswith(prefix)]
-    assert found, f"no {prefix!r} in {custom_ids(message)}"
-    return found[0]
-
-
-async def play_from_dm(user, game_id: int, card: str, space: int):
-    """Choose ``card`` then its space on the DM panel; the last answer."""
-    dm = user.dm_channel
-    panel = dm.last_message
-    await user.select(panel, [card], custom_id=find_component(panel, f"seq:card:{game_id}:"))
-    panel = dm.last_message
-    go = next(
-        i
-        for i in custom_ids(panel)
-        if i.startswith(f"seq:go:{game_id}:") and i.endswith(f":{card}:{space}")
-    )
-    return await user.click(panel, custom_id=go)
 
 
 async def test_a_move_from_the_turn_dm_is_made_and_the_board_posted(simcord_env):

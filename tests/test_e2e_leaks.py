@@ -81,6 +81,7 @@ async def play_by_panel(table: Table, record: Any, rng: random.Random) -> None:
     await actor.click(panel, custom_id=find_component(panel, go)["custom_id"])
 
 
+@pytest.mark.slow
 async def test_moves_leave_nothing_behind(simcord_env):
     table = await make_table(simcord_env, ["alice", "bob"])
     record = await open_and_start(table, seed=3)

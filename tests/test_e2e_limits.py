@@ -21,10 +21,10 @@ from bot.services import computers
 from bot.services.lobbies import Person
 from bot.services.stats import ReplayInput
 from cogs.hand import panel
+from tests.helpers.tournament import started_cup
 
 from .conftest import make_settings
 from .e2e_helpers import make_table, open_and_start, seat_actor
-from .test_e2e_tournament import started_cup
 
 WAIT = re.compile(r"try again in ((?:\d+ (?:days?|h|min|s) ?)+)\.")
 UNITS = {"day": 86400, "days": 86400, "h": 3600, "min": 60, "s": 1}

@@ -17,13 +17,14 @@ import pytest
 from bot.config import Settings
 from bot.store.connection import Connection
 from cogs.common.replies import DATABASE_DOWN
+from tests.helpers.tournament import snapshot, started_cup
 
 from . import pg_server
 from .conftest import make_settings
 from .e2e_helpers import against_a_computer, make_table, open_and_start, play_one, timeouts
-from .test_e2e_tournament import snapshot, started_cup
+from .helpers.postgres import require_postgresql
 
-_DATABASES = itertools.count(1)
+_SCHEMAS = itertools.count(1)
 #: A computer's pause: longer than SimCord's settle window (5 s), which runs shorter sleeps at once.
 PAUSE = 30.0
 
@@ -49,8 +50,7 @@ class FileLocked:
 class ServerStopped:
     """PostgreSQL: the server is stopped (``-m fast``: every session ends) until :meth:`end`."""
 
-    def __init__(self, server: pg_server.Server, name: str) -> None:
-        url = pg_server.create_database_now(server.url, name)
+    def __init__(self, server: pg_server.Server, url: str) -> None:
         self.settings: dict[str, Any] = {"database_url": url}
         self.server = server
 
@@ -67,21 +67,27 @@ async def _short_busy_timeout(conn: Connection) -> None:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[pg_server.Server]:
-    """One PostgreSQL server for the module (each test stops and starts it: a database each)."""
-    if pg_server.find_bin() is None:
-        pytest.skip("PostgreSQL is not installed (no initdb).")
+    """One PostgreSQL server for the module (each test stops and starts it: a schema each)."""
+    require_postgresql()
     with pg_server.controlled_server() as started:
         yield started
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(scope="module")
+def shared_database_url(server: pg_server.Server) -> str:
+    """The database that holds the module's schemas."""
+    return pg_server.create_database_now(server.url, "tests")
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def outage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
     """How the store fails, on each backend."""
     if request.param == "sqlite":
         yield FileLocked(tmp_path / "sequence.db")
         return
     server = request.getfixturevalue("server")
-    stopped = ServerStopped(server, f"outage_{next(_DATABASES)}")
+    shared = request.getfixturevalue("shared_database_url")
+    stopped = ServerStopped(server, pg_server.create_schema_now(shared, f"outage_{next(_SCHEMAS)}"))
     yield stopped
     if not pg_server.accepts_connections(server):  # a test that failed while it was down
         server.start()

@@ -12,11 +12,7 @@ from simcord.builders import ChannelHandle
 from simcord.enums import ChannelType, OverwriteType
 
 from bot.game import space_name
-
-from .e2e_helpers import make_table, open_and_start, seat_actor
-from .engine_helpers import normal_play
-from .test_e2e_dm_turns import play_from_dm
-from .test_e2e_tournament import (
+from tests.helpers.tournament import (
     check_in,
     game_in,
     match_message,
@@ -25,6 +21,10 @@ from .test_e2e_tournament import (
     started_cup,
     thread_of,
 )
+from tests.helpers.turn_dms import play_from_dm
+
+from .e2e_helpers import make_table, open_and_start, seat_actor
+from .engine_helpers import normal_play
 
 
 async def finished_game(table: Any) -> Any:

@@ -278,7 +278,7 @@ async def test_a_join_while_the_lobby_is_being_posted_keeps_its_seat(simcord_env
 async def test_a_result_by_hand_while_the_match_game_starts(simcord_env, first):
     """The organiser reports a match's result as its host starts the game: the match is
     decided once, and no game goes on in its thread for a result already recorded."""
-    from .test_e2e_tournament import match_of, snapshot, started_cup
+    from tests.helpers.tournament import match_of, snapshot, started_cup
 
     channel, (org, alice, _bob) = await started_cup(
         simcord_env, ["org", "alice", "bob"], organiser_plays=False
@@ -309,7 +309,7 @@ async def test_a_result_by_hand_while_the_match_game_starts(simcord_env, first):
 async def test_a_result_by_hand_as_the_match_lobby_becomes_a_game(simcord_env, monkeypatch):
     """The report closes the match lobby in the instant the host's Start writes the game:
     the host is told the lobby is closed, never "something went wrong"."""
-    from .test_e2e_tournament import match_of, snapshot, started_cup
+    from tests.helpers.tournament import match_of, snapshot, started_cup
 
     channel, (org, alice, bob) = await started_cup(
         simcord_env, ["org", "alice", "bob"], organiser_plays=False
@@ -339,7 +339,7 @@ async def test_a_result_by_hand_as_the_match_lobby_becomes_a_game(simcord_env, m
 async def test_the_organiser_ends_the_tournament_as_a_match_game_is_won(simcord_env, monkeypatch):
     """``/tournament end`` reaches a match whose game is being won at that moment: the end
     still ends the whole tournament (no round left half cancelled), and says so."""
-    from .test_e2e_tournament import check_in, game_in, snapshot, started_cup, thread_of
+    from tests.helpers.tournament import check_in, game_in, snapshot, started_cup, thread_of
 
     channel, (org, *players) = await started_cup(
         simcord_env, ["org", "ann", "ben", "cat", "dan"], organiser_plays=False
@@ -399,7 +399,7 @@ async def test_a_start_while_the_match_message_is_posted_keeps_the_game(simcord_
     message (with *I'm here*): remembering that message must not take the match back to
     waiting without its game, or the show-up clock forfeits a match being played and the
     game's result is never recorded."""
-    from .test_e2e_tournament import (
+    from tests.helpers.tournament import (
         SHOW_UP,
         game_in,
         match_message,
@@ -452,8 +452,7 @@ async def test_a_change_while_the_signup_message_is_posted_is_kept(
     it, in the moment between its sign-up message appearing and the bot remembering that
     message's id: remembering it must not open sign-up again, and the message shows it."""
     from bot.services.lobbies import Person
-
-    from .test_e2e_tournament import snapshot
+    from tests.helpers.tournament import snapshot
 
     env = simcord_env
     bot = env.bot
@@ -612,7 +611,7 @@ async def test_the_organiser_ends_the_tournament_as_the_next_round_opens(
     round 2's pairings ("press I'm here there") below the final standings, and round 2's
     match threads opened empty. Now a voided round is not announced, no thread opens for a
     match that is off, and a thread that opened as the end landed says the match is off."""
-    from .test_e2e_tournament import snapshot, started_cup
+    from tests.helpers.tournament import snapshot, started_cup
 
     env = simcord_env
     bot = env.bot
@@ -668,7 +667,7 @@ async def test_a_start_or_report_that_an_end_beat_is_told_the_tournament_ended(
     reaches it. The end wins; the start was told "This tournament has already started." of a
     tournament cancelled before it started, and the report "Match #1 is already decided." of
     a match the end called off. Each is now told the tournament ended, and nothing changes."""
-    from .test_e2e_tournament import snapshot
+    from tests.helpers.tournament import snapshot
 
     env = simcord_env
     bot = env.bot
@@ -714,7 +713,7 @@ async def test_a_correction_and_the_rounds_last_report_together(simcord_env, fir
     one, which pairs round 2. Under the tournament's lock one order wins whole: corrected
     first, round 2 is paired from the corrected table; paired first, the correction is
     refused (round 2 was drawn from the result it would replace) and nothing changes."""
-    from .test_e2e_tournament import match_of, pairings, snapshot, started_cup
+    from tests.helpers.tournament import match_of, pairings, snapshot, started_cup
 
     env = simcord_env
     channel, (org, ann, ben, cat, _) = await started_cup(

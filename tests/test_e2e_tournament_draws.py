@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.services.ratings import DEFAULT_MU, DEFAULT_SIGMA
+from tests.helpers.tournament import check_in, game_in, resign, snapshot, standings_rows, thread_of
 
 from .e2e_helpers import make_table, open_and_start
-from .test_e2e_tournament import check_in, game_in, resign, snapshot, standings_rows, thread_of
 
 
 async def agree_draw(thread: Any, offerer: Any, accepter: Any) -> None:

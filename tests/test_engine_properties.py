@@ -153,6 +153,7 @@ def test_every_configuration_plays_to_a_legal_end(settings: GameSettings) -> Non
         play_checked(settings, seed)
 
 
+@pytest.mark.slow
 @hypothesis_settings(PROPERTY, max_examples=300)
 @given(settings=st.sampled_from(CONFIGS), seed=SEEDS)
 def test_random_games_keep_every_invariant(settings: GameSettings, seed: int) -> None:

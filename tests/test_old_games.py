@@ -38,8 +38,8 @@ from cogs.common.describe import end_reason
 from tests.e2e_driver import make_move
 from tests.e2e_helpers import make_table
 from tests.engine_helpers import out_of_turn, play_random_game
+from tests.helpers.store import query
 from tests.store_util import create_game
-from tests.test_store_migrations import query
 
 FIXTURE = Path(__file__).parent / "data" / "a68c04c_games.sql.gz"
 #: The kinds of game the fixture holds, by game id (its table options say so too).

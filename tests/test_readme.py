@@ -14,8 +14,7 @@ import pytest
 
 from bot.cli import build_parser
 from bot.cli.commands import NEW_GAME, tree_commands
-
-from .test_config import VARIABLES
+from tests.helpers.settings import VARIABLES
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -94,6 +93,7 @@ def sequence_bot(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_the_demo_command_runs_and_its_replay_line_plays_the_same_game(tmp_path):
     """``sequence-bot demo`` as a newcomer runs it; the "Same game again" line it prints
     repeats every option that shaped the game, so it replays the very same game."""

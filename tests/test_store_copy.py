@@ -18,8 +18,8 @@ from bot.store.copy import SCHEMA_VERSION, TABLES, CopyError, copy_store, verify
 from bot.store.location import open_database
 from bot.store.migrations import latest_version
 from bot.store.tournaments.records import MatchRecord
+from tests.helpers.store import query
 from tests.store_util import create_game, play, push_random
-from tests.test_store_migrations import query
 
 
 async def fill(db: Store, games: int, seed: int = 11) -> None:
@@ -79,6 +79,7 @@ async def filled(path: Path, games: int) -> dict[int, Game]:
         await source.close()
 
 
+@pytest.mark.slow
 def test_a_store_of_random_games_is_copied_to_postgresql_and_verified(
     tmp_path: Path, pg_url: str
 ) -> None:
@@ -213,7 +214,7 @@ async def test_every_table_of_the_schema_is_copied(tmp_path: Path, pg_url: str) 
         db = await open_database(location)
         await db.close()
         sql = (
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
             if location == pg_url
             else "SELECT name FROM sqlite_master WHERE type = 'table'"
         )

@@ -55,6 +55,7 @@ async def run_and_kill(path: Path, seed: int, rng: random.Random) -> list[str]:
     return text.split("\n")[:-1]  # the last piece is empty or a line cut short by the kill
 
 
+@pytest.mark.slow
 async def test_acknowledged_moves_survive_sigkill(tmp_path: Path) -> None:
     path = tmp_path / "crash.db"
     rng = random.Random(20240601)

@@ -4,11 +4,8 @@ both backends (``store_location`` of conftest), with several processes starting 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import sqlite3
 from pathlib import Path
 
-import asyncpg
 import pytest
 
 from bot.store import MigrationError, SchemaTooNewError, SQLiteStore
@@ -18,6 +15,7 @@ from bot.store.migrations import MIGRATIONS, checksum, latest_version
 from bot.store.postgres_migrations import POSTGRES_MIGRATIONS
 from bot.store.seats import Seat
 from bot.store.urls import is_postgres_url
+from tests.helpers.store import query
 
 #: The version a migration appended after this code's last one would get.
 NEXT = latest_version() + 1
@@ -29,18 +27,6 @@ def known(location: str | Path) -> tuple[tuple[int, str], ...]:
     return POSTGRES_MIGRATIONS if is_postgres_url(location) else MIGRATIONS
 
 
-async def query(location: str | Path, sql: str) -> list[tuple[object, ...]]:
-    """Rows of ``sql``, read past the store (sqlite3 or asyncpg)."""
-    if is_postgres_url(location):
-        conn = await asyncpg.connect(str(location))
-        try:
-            return [tuple(row) for row in await conn.fetch(sql)]
-        finally:
-            await conn.close()
-    with contextlib.closing(sqlite3.connect(location)) as conn, conn:
-        return conn.execute(sql).fetchall()
-
-
 async def versions(location: str | Path) -> list[tuple[object, ...]]:
     return await query(
         location, "SELECT version, checksum, applied_at FROM schema_version ORDER BY version"
@@ -49,7 +35,7 @@ async def versions(location: str | Path) -> list[tuple[object, ...]]:
 
 async def tables(location: str | Path) -> set[object]:
     sql = (
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
         if is_postgres_url(location)
         else "SELECT name FROM sqlite_master WHERE type = 'table'"
     )
@@ -165,7 +151,7 @@ async def test_postgresql_types_hold_snowflakes_and_exact_times(pg_url: str) -> 
     columns = await query(
         pg_url,
         "SELECT table_name, column_name, data_type FROM information_schema.columns "
-        "WHERE table_schema = 'public'",
+        "WHERE table_schema = current_schema()",
     )
     types = {(table, column): kind for table, column, kind in columns}
     assert "real" not in types.values()

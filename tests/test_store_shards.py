@@ -7,17 +7,9 @@ from __future__ import annotations
 import pytest
 
 from bot.store import Store
-from bot.store.shards import Shards, shard_of
+from bot.store.shards import Shards
+from tests.helpers.store import SHARD_COUNT, guild_on
 from tests.store_util import create_game
-
-SHARD_COUNT = 4
-
-
-def guild_on(shard: int, n: int = 1) -> int:
-    """A guild id (a real snowflake's size) on ``shard`` of :data:`SHARD_COUNT`."""
-    guild = ((1_400_000_000_000 + n * SHARD_COUNT + shard) << 22) | n
-    assert shard_of(guild, SHARD_COUNT) == shard
-    return guild
 
 
 async def fill(db: Store) -> dict[int, dict[str, int]]:
