@@ -11,6 +11,7 @@ from cogs.common.table import seat_names
 from render.board import render_board
 
 from .e2e_helpers import make_table, open_and_start, seat_actor
+from .helpers.cluster import another_process
 
 
 def plays(game, seat):
@@ -49,11 +50,8 @@ async def test_a_refused_commit_posts_the_stored_games_board(simcord_env):
     mover = seat_actor(table, record, seat)
     (refused_card, refused_space), (card, space) = plays(record.game, seat)[:2]
     board_before = table.channel.last_message
-    other = record.game.copy()  # another process of the cluster commits its move first
-    other.push(Move.play(seat, card, space))
-    await table.bot.db.games.append_moves(
-        record.id, 0, [(other.moves[0], mover.id)], other, now=0.0
-    )
+    other = await another_process(table.bot)  # another process of the cluster moves first
+    await other.play(record.id, mover.id, card, space, expected_turn=None)
     answer = await mover.slash(
         table.channel, "sequence play", card=refused_card, space=space_name(refused_space)
     )

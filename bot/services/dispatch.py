@@ -117,6 +117,10 @@ class Dispatcher:
             s for s in self._subscriptions if not (s.kind is kind and s.handler == handler)
         ]
 
+    def subscribed(self) -> list[Subscription]:
+        """Every subscription, in the order they were made."""
+        return list(self._subscriptions)
+
     def consumers(self, event: GameEvent) -> list[Subscription]:
         """The subscriptions ``event`` reaches, in the order they were made."""
         return [s for s in self._subscriptions if isinstance(event, s.kind)]
