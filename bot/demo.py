@@ -13,7 +13,6 @@ same run; the running bot never calls it.
 from __future__ import annotations
 
 import random
-import re
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -21,19 +20,20 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import discord
-
 from bot.app import create_bot
 from bot.config import Settings
 from bot.game import player_view
-from bot.game.ai import LEVELS, choose_move
+from bot.game.ai import LEVELS, accepts_draw, choose_move
 from bot.game.board import SIZE
 from bot.game.cards import full_deck, is_jack
 from bot.game.moves import DEAD, PASS, PLAY, Move
 from bot.game.settings import TEAM_NAMES
+from bot.services.draws import open_offer
 from bot.services.events import MoveCommitted
 from bot.store.games.records import GameRecord
 from render.replay import render_replay_gif
+
+from .demo_transcript import board_name, channel_transcript
 
 #: Seats at the demo table, host included (teams are equal: 2, 3, 4 or 6 players work).
 PLAYER_COUNTS = (2, 3, 4, 6)
@@ -194,6 +194,8 @@ async def _play(env: Any, table: _Table, seed: int) -> None:
             return
         game = record.game
         seat = next(i for i, s in enumerate(record.seats) if s.user_id == table.host.id)
+        if await _answer_draw_offer(table, record, seat):
+            continue
         if game.turn != seat:
             raise DemoError(f"The computer players stopped at move {len(game.moves)}.")
         rng = random.Random(f"demo:{seed}:{len(game.moves)}")
@@ -203,6 +205,28 @@ async def _play(env: Any, table: _Table, seed: int) -> None:
 
 
 # --------------------------------------------------------------------------- the host's clicks
+async def _answer_draw_offer(table: _Table, record: GameRecord, seat: int) -> bool:
+    """A computer team's draw offer waits for the host's team: the host answers it with the
+    offer message's buttons, as a computer player of their team would (True: answered)."""
+    offer = open_offer(record.votes)
+    game = record.game
+    if offer is None or game.team_of(seat) in {game.team_of(s) for s in offer.seats}:
+        return False
+    message = next(
+        (
+            m
+            for m in reversed(table.channel.history())
+            if "offers a **draw**" in (m.content or "") and m.components
+        ),
+        None,
+    )
+    if message is None:
+        raise DemoError("The draw offer's message with its buttons is missing.")
+    label = "Accept the draw" if accepts_draw(player_view(game, seat)) else "Decline"
+    _expect(await table.host.click(message, label=label), "answering the draw offer")
+    return True
+
+
 async def _host_move(table: _Table, record: GameRecord, move: Move) -> None:
     """Make ``move`` as a player would: Your hand, then the panel's selects and buttons."""
     host, channel = table.host, table.channel
@@ -334,7 +358,7 @@ async def _write(table: _Table, record: GameRecord, out: Path) -> list[Path]:
         for attachment in message.attachments:
             if attachment.filename != "board.png":
                 continue
-            name = _board_name(message, len(taken), taken)
+            name = board_name(message, len(taken), taken)
             path = boards_dir / name
             path.write_bytes(await attachment.read())
             files.append(path)
@@ -353,77 +377,6 @@ async def _replay_gif(table: _Table, record: GameRecord) -> bytes:
     game = record.game
     names = [seat.name for seat in record.seats]
     return render_replay_gif(game.settings, game.seed, game.moves, names)
-
-
-_MOVE_IN_TITLE = re.compile(r"move (\d+)")
-
-
-def _board_name(message: Any, index: int, taken: set[str]) -> str:
-    """``board-012.png`` for the board posted after move 12 (unique within the folder)."""
-    title = message.embeds[0].title if message.embeds else None
-    found = _MOVE_IN_TITLE.search(title or "")
-    number = int(found.group(1)) if found else index
-    name, suffix = f"board-{number:03d}.png", 1
-    while name in taken:
-        suffix += 1
-        name = f"board-{number:03d}-{suffix}.png"
-    taken.add(name)
-    return name
-
-
-_MENTION = re.compile(r"<@!?(-?\d+)>")
-
-
-def channel_transcript(messages: list[Any], names: dict[int, str], channel: str | None) -> str:
-    """The channel as a reader would see it: author, text, embeds, files and buttons."""
-
-    def plain(text: str) -> str:
-        return _MENTION.sub(lambda m: "@" + names.get(int(m.group(1)), m.group(1)), text)
-
-    lines = [
-        f"#{channel} · {len(messages)} messages (replies only one player could see are left out)",
-        "",
-    ]
-    for message in messages:
-        author = names.get(message.author.id, message.author.name)
-        lines.append(f"{author}{_context(message, names)}:")
-        lines.extend(f"  {plain(line)}" for line in message.content.splitlines())
-        for embed in message.embeds:
-            lines.extend(_embed_lines(embed, plain))
-        lines.extend(f"  [file: {a.filename}]" for a in message.attachments)
-        labels = [
-            getattr(item, "label", None) or getattr(item, "placeholder", None)
-            for row in message.components
-            for item in getattr(row, "children", [])
-        ]
-        if any(labels):
-            lines.append("  " + " ".join(f"[{label}]" for label in labels if label))
-        lines.append("")
-    return "\n".join(lines)
-
-
-def _context(message: Any, names: dict[int, str]) -> str:
-    """`` (answering alice's command)`` for a reply to an interaction, else nothing."""
-    meta = getattr(message, "interaction_metadata", None)
-    if meta is None or meta.user is None:
-        return ""
-    who = names.get(meta.user.id, meta.user.name)
-    kind = "command" if meta.type == discord.InteractionType.application_command else "click"
-    return f" (answering {who}'s {kind})"
-
-
-def _embed_lines(embed: Any, plain: Callable[[str], str]) -> list[str]:
-    lines = []
-    if embed.title:
-        lines.append(f"  | {plain(embed.title)}")
-    for text in (embed.description or "").splitlines():
-        lines.append(f"  | {plain(text)}")
-    for embed_field in embed.fields:
-        value = plain(str(embed_field.value)).replace("\n", ", ")
-        lines.append(f"  | {embed_field.name}: {value}")
-    if embed.footer and embed.footer.text:
-        lines.append(f"  | {plain(embed.footer.text)}")
-    return lines
 
 
 __all__ = [

@@ -106,3 +106,15 @@ async def test_the_demo_waits_for_computers_that_take_their_whole_time_cap(
     monkeypatch.setattr(computers, "choose_move", thinking)
     result = await run_demo(DemoOptions(out=tmp_path / "out", seed=1, players=4))
     assert result.winner.startswith(("Blue wins", "Green wins"))
+
+
+@pytest.mark.slow
+async def test_the_demo_host_answers_a_computer_teams_draw_offer(tmp_path: Path):
+    """Seed 35: after the first reshuffle the computer team offers a draw, which waits for the
+    host's team. The host answers it from the offer's buttons (as a computer of their team
+    would) instead of leaving the computers to hold their moves until the offer lapses."""
+    out = tmp_path / "out"
+    result = await run_demo(DemoOptions(out=out, seed=35, players=4))
+    assert result.winner != "No result"
+    transcript = (out / "transcript.txt").read_text()
+    assert "The draw offer of 🟢 Green was **declined** by 🔵 Blue" in transcript
