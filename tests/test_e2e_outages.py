@@ -16,6 +16,7 @@ import pytest
 
 from bot.config import Settings
 from bot.store.connection import Connection
+from bot.store.errors import DatabaseUnavailableError
 from cogs.common.replies import DATABASE_DOWN
 from tests.helpers.tournament import snapshot, started_cup
 
@@ -136,9 +137,7 @@ async def test_a_button_pressed_during_an_outage_is_refused_clearly_and_works_on
     assert [seat.user_id for seat in seats] == [alice.id, bob.id]
 
 
-async def test_a_time_limit_due_during_an_outage_is_applied_once_it_is_over(
-    simcord_env, outage
-):
+async def test_a_time_limit_due_during_an_outage_is_applied_once_it_is_over(simcord_env, outage):
     """Before: the time-out failed once and was dropped; the turn waited until a restart."""
     table = await make_table(simcord_env, ["alice", "bob"])
     record = await open_and_start(table, time_limit="10m", on_timeout="skip")
@@ -154,9 +153,7 @@ async def test_a_time_limit_due_during_an_outage_is_applied_once_it_is_over(
     assert len(timeouts(table)) == 1
 
 
-async def test_a_computer_move_due_during_an_outage_is_made_once_it_is_over(
-    simcord_env, outage
-):
+async def test_a_computer_move_due_during_an_outage_is_made_once_it_is_over(simcord_env, outage):
     """Before: the computer's move failed once and it never moved again until a restart."""
     table, record = await against_a_computer(simcord_env, "medium", seed=3)
     await outage.begin(table.bot)
@@ -185,58 +182,57 @@ async def test_a_show_up_deadline_due_during_an_outage_is_applied_once_it_is_ove
     assert (decided.id, decided.status, decided.outcome) == (match.id, "done", "double_forfeit")
 
 
-def down_at_the_next_tournament_save(env: Any, outage: Any, monkeypatch: Any) -> None:
-    """The store fails just before the next write of a tournament's record (its end, or its
-    next round): what the step saved before that stays saved."""
+def down_at_the_next_tournament_save(env: Any, monkeypatch: Any) -> None:
+    """The store fails at the next write of a tournament's record (its end, or its next
+    round), half way through the step that also saved a match's result."""
     tournaments = env.bot.db.tournaments
-    save = tournaments.save
 
-    async def down_before_the_save(record: Any) -> None:
+    async def down_at_the_save(record: Any) -> None:
         monkeypatch.undo()
-        await outage.begin(env.bot)
-        await save(record)
+        raise DatabaseUnavailableError("the store went away half way through the step")
 
-    monkeypatch.setattr(tournaments, "save", down_before_the_save)
+    monkeypatch.setattr(tournaments, "save", down_at_the_save)
 
 
-async def the_end_follows_the_saved_result(env: Any, channel: Any) -> None:
-    """Once the store answers again: the final's result was saved and the tournament's end
-    was not; a minute later (the recovery's next try), the tournament is finished."""
+async def nothing_of_the_step_was_saved(env: Any, channel: Any) -> None:
+    """The step is one transaction: neither the final's result nor the tournament's end."""
     (match,) = (await snapshot(env.bot, channel)).round_matches(1)
     cup = (await snapshot(env.bot, channel)).tournament
-    assert (match.status, cup.status) == ("done", "running")  # the result saved, not the end
-    await env.advance_time(60)
+    assert (match.status, match.outcome, cup.status) == ("pending", None, "running")
+
+
+async def test_a_tournament_step_cut_short_by_an_outage_is_done_whole_once_it_is_over(
+    simcord_env, outage, monkeypatch
+):
+    """The store fails half way through a tournament's step (the show-up deadline decides the
+    final and ends the tournament): nothing of it is saved, and the scheduler runs the whole
+    step again, which then ends the tournament. Before, the result was saved without the end
+    and a recovery of its own finished the step."""
+    env = simcord_env
+    channel, _ = await started_cup(env, ["ann", "ben"], show_up="10m")
+    down_at_the_next_tournament_save(env, monkeypatch)
+    await env.advance_time(10 * 60 + 1)  # the show-up deadline: both forfeit, the cup ends
+    await nothing_of_the_step_was_saved(env, channel)
+    await env.advance_time(60)  # the scheduler's next try
+    (match,) = (await snapshot(env.bot, channel)).round_matches(1)
+    assert (match.status, match.outcome) == ("done", "double_forfeit")
     assert (await snapshot(env.bot, channel)).tournament.status == "finished"
 
 
-async def test_a_tournament_step_cut_short_by_an_outage_is_completed_once_it_is_over(
+async def test_a_report_cut_short_by_an_outage_saves_nothing_and_can_be_made_again(
     simcord_env, outage, monkeypatch
 ):
-    """The store fails half way through a tournament's step: the match's result is saved, and
-    the write that ends the tournament (or pairs its next round) is refused. Before, the
-    tournament stayed running with no match to play until the bot restarted."""
-    env = simcord_env
-    channel, _ = await started_cup(env, ["ann", "ben"], show_up="10m")
-    down_at_the_next_tournament_save(env, outage, monkeypatch)
-    await env.advance_time(10 * 60 + 1)  # the show-up deadline: both forfeit, the cup ends
-    await outage.end()
-    await the_end_follows_the_saved_result(env, channel)
-
-
-async def test_a_report_cut_short_by_an_outage_is_completed_once_it_is_over(
-    simcord_env, outage, monkeypatch
-):
-    """The organiser reports the final's result and the store fails half way: the result is
-    saved, the write that ends the tournament refused. Before, the tournament stayed running,
-    with no match left to play, until the bot restarted (the game-end and show-up paths
-    already finished such a step once the store answered, the organiser's commands did not),
-    and the organiser was told that nothing was saved."""
+    """The organiser reports the final's result and the store fails half way: the organiser
+    is told that nothing was saved, which is so (the step is one transaction), and the same
+    report once the store answers ends the tournament. Before, the result was saved without
+    the end, and a recovery of its own finished the step."""
     env = simcord_env
     channel, (ann, _) = await started_cup(env, ["ann", "ben"], show_up="1h")
     (match,) = (await snapshot(env.bot, channel)).round_matches(1)
-    down_at_the_next_tournament_save(env, outage, monkeypatch)
+    down_at_the_next_tournament_save(env, monkeypatch)
     answer = await ann.slash(channel, "tournament report", match=match.id, winner=ann)
-    assert answer.ephemeral and "cannot reach my database" in answer.response.content
-    assert "nothing was saved" not in answer.response.content  # the result was
-    await outage.end()
-    await the_end_follows_the_saved_result(env, channel)
+    assert answer.ephemeral and answer.response.content == DATABASE_DOWN
+    await nothing_of_the_step_was_saved(env, channel)
+    again = await ann.slash(channel, "tournament report", match=match.id, winner=ann)
+    assert not again.ephemeral, again.response.content
+    assert (await snapshot(env.bot, channel)).tournament.status == "finished"

@@ -16,6 +16,7 @@ from bot.services.options import TableOptions
 from bot.services.ratings import RatingService
 from bot.services.tournament import TournamentService, TournamentSettings, rounds
 from bot.store.base import Store
+from bot.store.errors import DatabaseUnavailableError
 
 GUILD, CHANNEL, ORGANISER = 1, 10, 99
 #: Blue (team 0) resigns as a whole.
@@ -59,7 +60,7 @@ class World:
         """Seat the match in a thread, start its game as the host would."""
         opened = await self.service.open_match(match_id, thread_id)
         assert opened is not None
-        _, lobby = opened
+        _, lobby = opened.seated[0]
         record = await self.lobbies.start(thread_id, lobby.host_id)
         self.games.add(record)
         found = await self.service.game_started(record)
@@ -204,7 +205,7 @@ async def test_game_results_draws_and_cancellations(world: World) -> None:
     cancelled = await world.games.cancel(record.id)
     reseated = await world.service.game_cancelled(cancelled)
     assert reseated is not None
-    again, lobby = reseated
+    again, lobby = reseated.reseated[0]
     assert again.status == "pending" and again.deadline == world.clock.now + 15 * 60
     assert [s.user_id for s in lobby.seats] == [1, 2]
     # the next game: u1 (Blue) resigns, u2 wins the final and the tournament
@@ -222,13 +223,14 @@ async def test_a_match_whose_game_ended_before_a_restart_moves_on(world: World) 
     (match,) = progress.to_open
     record = await world.start_game(match.id, 200)
     await world.games.apply(record.id, RESIGNS, actor_id=1)
-    # the process stops before the tournament hears of the end: a new one finds the game
+    # the process stops before the tournament hears of the end: a new one is delivered the
+    # game's end again (the outbox), as the store holds it
     restarted = World(world.db, world.clock)
-    (ended,) = await restarted.service.ended_match_games()
+    ended = await restarted.db.games.load(record.id)
     assert ended.id == record.id and ended.status == "finished"
     done = await restarted.service.game_finished(ended)
     assert done is not None and done.finished
-    assert await restarted.service.ended_match_games() == []
+    assert await restarted.service.game_finished(ended) is None  # a second delivery: nothing
 
 
 async def test_reports_and_drops(world: World) -> None:
@@ -276,10 +278,36 @@ async def test_end_and_resume(world: World) -> None:
     tid = await world.tournament("round_robin", 3)
     progress = await world.service.start(tid, ORGANISER, False)
     (match,) = progress.to_open
-    # a crash between a result and the next pairing: resume pairs the due round
-    match.status, match.outcome, match.winner = "done", "reported", match.entrant_a
-    await world.db.tournaments.save_match(match)
-    (resumed,) = await world.service.resume()
+    # the result and the next pairing are one step: no crash can come between them
+    winner = progress.snapshot.entrants[match.entrant_a].user_ids[0]
+    resumed = await world.service.report(tid, ORGANISER, False, match.id, winner)
     assert resumed.paired == [2] and [m.round for m in resumed.to_open] == [2]
-    (again,) = await world.service.resume()  # nothing more is due; the table is still missing
-    assert again.paired == [] and [m.round for m in again.to_open] == [2]
+
+
+async def test_a_step_whose_transaction_fails_leaves_nothing_half_written(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The final's report writes the result, closes the match's lobby and ends the tournament
+    in one transaction: the store failing at its last write leaves none of it written."""
+    tid = await world.tournament("elimination", 2)
+    (match,) = (await world.service.start(tid, ORGANISER, False)).to_open
+    await world.service.open_match(match.id, 300)
+    steps = await world.db.outbox.undelivered_steps()
+    save = world.db.tournaments.save
+
+    async def refused(record: object) -> None:
+        raise DatabaseUnavailableError("the store went away")
+
+    monkeypatch.setattr(world.db.tournaments, "save", refused)
+    with pytest.raises(DatabaseUnavailableError):
+        await world.service.report(tid, ORGANISER, False, match.id, 1)
+    snap = await world.service.snapshot(tid)
+    assert snap.tournament.status == "running"
+    assert [(m.status, m.winner, m.outcome) for m in snap.matches] == [("pending", None, None)]
+    assert await world.db.lobbies.get_for_channel(300) is not None  # still open
+    assert await world.db.outbox.undelivered_steps() == steps  # no step written
+    monkeypatch.setattr(world.db.tournaments, "save", save)
+    done = await world.service.report(tid, ORGANISER, False, match.id, 1)
+    assert done.finished and [m.status for m in done.decided] == ["done"]
+    assert await world.db.lobbies.get_for_channel(300) is None
+    assert [s.id for s in await world.db.outbox.undelivered_steps()][-1] == done.step

@@ -76,12 +76,6 @@ TABLES: tuple[Table, ...] = (
         "game_id kind team seats move_count turns_left message_id created_at expires_at",
         "game_id kind team",
     ),
-    _table(
-        "events",
-        "id game_id kind payload pending created_at delivered_at",
-        "id",
-        identity=True,
-    ),
     _table("preferences", "user_id key value", "user_id key"),
     _table("results", "game_id guild_id teams winner_team rated summary finished_at", "game_id"),
     _table("result_players", "game_id team user_id", "game_id team user_id"),
@@ -103,6 +97,12 @@ TABLES: tuple[Table, ...] = (
         "tournament_matches",
         "id tournament_id round number entrant_a entrant_b status outcome winner thread_id "
         "game_id message_id checkins deadline finished_at",
+        "id",
+        identity=True,
+    ),
+    _table(
+        "events",
+        "id game_id tournament_id kind payload pending created_at delivered_at",
         "id",
         identity=True,
     ),

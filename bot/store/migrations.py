@@ -230,17 +230,22 @@ UPDATE games SET board_move_count = (SELECT move_count FROM snapshots WHERE game
 # 6: the outbox. A change writes the events it causes in its own transaction; each process's
 # dispatcher delivers the undelivered ones of its games to their consumers (``pending`` names
 # the consumers still to be told, space-separated; empty once delivered) and later prunes them.
+# An event is a game's (``game_id``) or a tournament step's (``tournament_id``), never both.
 _V6 = """
 CREATE TABLE events (
     id          INTEGER PRIMARY KEY AUTOINCREMENT,
-    game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    game_id     INTEGER REFERENCES games (id) ON DELETE CASCADE,
+    tournament_id INTEGER REFERENCES tournaments (id) ON DELETE CASCADE,
     kind        TEXT NOT NULL,
     payload     TEXT NOT NULL,
     pending     TEXT NOT NULL,
     created_at  REAL NOT NULL,
-    delivered_at REAL
+    delivered_at REAL,
+    CHECK ((game_id IS NULL) <> (tournament_id IS NULL))
 );
 CREATE INDEX events_undelivered ON events (game_id, id) WHERE delivered_at IS NULL;
+CREATE INDEX events_steps ON events (tournament_id, id)
+    WHERE delivered_at IS NULL AND tournament_id IS NOT NULL;
 CREATE INDEX events_delivered ON events (delivered_at) WHERE delivered_at IS NOT NULL;
 """
 

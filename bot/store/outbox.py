@@ -3,8 +3,9 @@
 A row is one event of one game: its kind, its payload (JSON), and the consumers still to be told
 (``pending``, space-separated names). The dispatcher of the process that serves the game delivers
 each row to those consumers, in the order of the rows, and writes what is left to tell; a row
-with nobody left is delivered. Delivered rows are kept a while (an audit of what followed a
-change) and then pruned.
+with nobody left is delivered. A tournament step's row (``tournament_id`` instead of
+``game_id``: :meth:`Outbox.add_step`) waits for the tournament tables, which show it. Delivered
+rows are kept a while (an audit of what followed a change) and then pruned.
 """
 
 from __future__ import annotations
@@ -32,6 +33,21 @@ class EventRow:
     created_at: float
 
 
+#: The consumer a tournament step waits for (the tournament tables, which show it).
+STEP_CONSUMER = "tournament"
+
+
+@dataclass(frozen=True, slots=True)
+class StepRow:
+    """One stored tournament step: what it did, for its consumer to show."""
+
+    id: int
+    tournament_id: int
+    kind: str
+    payload: dict[str, Any]
+    created_at: float
+
+
 class Outbox:
     """The events repository (``db.outbox``)."""
 
@@ -45,6 +61,17 @@ class Outbox:
         written as delivered (it stays for the audit)."""
         names = " ".join(sorted(pending))
         return await self._db.run(_add, game_id, kind, dumps(payload), names, now)
+
+    async def add_step(
+        self, tournament_id: int, kind: str, payload: dict[str, Any], now: float
+    ) -> int:
+        """Write one tournament step's event (in the step's open transaction); its id."""
+        return await self._db.run(_add_step, tournament_id, kind, dumps(payload), now)
+
+    async def undelivered_steps(self) -> list[StepRow]:
+        """The tournament steps still to show, oldest first, of this process's shards."""
+        mine, params = self._db.on_my_shards("t.guild_id")
+        return await self._db.read(_select_steps, mine, params)
 
     async def undelivered(self, game_id: int | None = None) -> list[EventRow]:
         """The events still to deliver, oldest first: one game's, or (``None``) those of every
@@ -64,7 +91,7 @@ class Outbox:
 
     async def prune(self, before: float, keep: int = 1000) -> int:
         """Delete the events delivered before ``before``, beyond the newest ``keep`` of each
-        game (what an audit of a recent game reads); how many went."""
+        game or tournament (what an audit of a recent one reads); how many went."""
         return await self._db.run(_prune, before, keep)
 
     async def delivered(self, game_id: int) -> list[EventRow]:
@@ -84,6 +111,29 @@ async def _add(
     return int(row[0])
 
 
+async def _add_step(
+    conn: Connection, tournament_id: int, kind: str, payload: str, now: float
+) -> int:
+    row = await conn.fetchone(
+        "INSERT INTO events (tournament_id, kind, payload, pending, created_at) "
+        "VALUES (?, ?, ?, ?, ?) RETURNING id",
+        (tournament_id, kind, payload, STEP_CONSUMER, now),
+    )
+    assert row is not None
+    return int(row[0])
+
+
+async def _select_steps(conn: Connection, where: str, params: tuple[Any, ...]) -> list[StepRow]:
+    # ``where`` is a constant of this module; values go in ``params``.
+    rows = await conn.fetchall(
+        "SELECT e.id, e.tournament_id, e.kind, e.payload, e.created_at FROM events e "
+        "JOIN tournaments t ON t.id = e.tournament_id "
+        f"WHERE e.delivered_at IS NULL AND {where} ORDER BY e.id",
+        params,
+    )
+    return [StepRow(int(i), int(t), k, loads(p), float(c)) for i, t, k, p, c in rows]
+
+
 async def _mark(conn: Connection, rows: list[tuple[str, float | None, int]]) -> None:
     await conn.executemany("UPDATE events SET pending = ?, delivered_at = ? WHERE id = ?", rows)
 
@@ -91,8 +141,9 @@ async def _mark(conn: Connection, rows: list[tuple[str, float | None, int]]) -> 
 async def _prune(conn: Connection, before: float, keep: int) -> int:
     return await conn.execute(
         "DELETE FROM events WHERE delivered_at IS NOT NULL AND delivered_at < ? AND id NOT IN "
-        "(SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY game_id ORDER BY id DESC) "
-        "AS newest FROM events WHERE delivered_at IS NOT NULL) kept WHERE newest <= ?)",
+        "(SELECT id FROM (SELECT id, ROW_NUMBER() OVER "
+        "(PARTITION BY game_id, tournament_id ORDER BY id DESC) AS newest "
+        "FROM events WHERE delivered_at IS NOT NULL) kept WHERE newest <= ?)",
         (before, keep),
     )
 

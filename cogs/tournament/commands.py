@@ -147,8 +147,7 @@ class TournamentCommands(
     ) -> None:
         if not isinstance(interaction.channel, discord.TextChannel):
             raise UserError(
-                "Create a tournament in a server's text channel: each match gets a thread "
-                "there."
+                "Create a tournament in a server's text channel: each match gets a thread there."
             )
         require_tournament_permissions(interaction)
         with self.bot.limits.counting(interaction, "new tournament"):  # refusals: free
@@ -308,14 +307,13 @@ class TournamentCommands(
         tournament = await self.current(interaction)
         if (winner is None) == (not draw):
             raise UserError("Name the winner, or set draw (but not both).")
-        async with self.tables.recovering():
-            progress = await self.service.report(
-                tournament.id,
-                interaction.user.id,
-                moderator(interaction),
-                match,
-                winner.id if winner is not None else None,
-            )
+        progress = await self.service.report(
+            tournament.id,
+            interaction.user.id,
+            moderator(interaction),
+            match,
+            winner.id if winner is not None else None,
+        )
         done = "corrected" if progress.corrected else "recorded"
         await announce(interaction, f"📝 Match #{match} is {done}.")
         await self.tables.publish(progress)
@@ -352,10 +350,9 @@ class TournamentCommands(
     @app_commands.describe(player="A player of the entrant to drop")
     async def drop(self, interaction: discord.Interaction, player: discord.Member) -> None:
         tournament = await self.current(interaction)
-        async with self.tables.recovering():
-            entrant, progress = await self.service.drop(
-                tournament.id, interaction.user.id, moderator(interaction), player.id
-            )
+        entrant, progress = await self.service.drop(
+            tournament.id, interaction.user.id, moderator(interaction), player.id
+        )
         verb = "were" if len(entrant.members) > 1 else "was"  # a team: "a1 & a2 were"
         await announce(interaction, f"🚫 {shown_name(entrant.name)} {verb} dropped.")
         if progress.snapshot.tournament.status == "signup":
@@ -365,10 +362,9 @@ class TournamentCommands(
     @app_commands.command(name="end", description="End the tournament now (organiser)")
     async def end(self, interaction: discord.Interaction) -> None:
         tournament = await self.current(interaction)
-        async with self.tables.recovering():
-            progress = await self.service.end(
-                tournament.id, interaction.user.id, moderator(interaction)
-            )
+        progress = await self.service.end(
+            tournament.id, interaction.user.id, moderator(interaction)
+        )
         status = progress.snapshot.tournament.status
         text = "ended" if status == "finished" else "cancelled before it started"
         await announce(interaction, f"🛑 **{shown_name(tournament.name)}** was {text}.")

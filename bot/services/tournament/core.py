@@ -1,6 +1,12 @@
 """What the tournament service's parts share: the store, the clock, one lock per tournament,
 reading a tournament, and recording a match's result (:class:`Progress` says what a change did
-for the Discord side to show)."""
+for the Discord side to show).
+
+A *step* (a result and the pairing it makes due, a seated lobby, a drop, a report, the end) runs
+under its tournament's lock in one transaction (:meth:`TournamentCore._step`), and writes what it
+did to the outbox in that transaction (:mod:`.steps`): it is saved whole or not at all, and what
+follows it (threads, messages, stopping games, the podium) is shown once it has committed, again
+after a crash if need be."""
 
 from __future__ import annotations
 
@@ -36,16 +42,25 @@ class Progress:
     called_off: list[MatchRecord] = field(default_factory=list)
     #: Lobbies this change closed (their messages lose their buttons).
     closed_lobbies: list[LobbyRecord] = field(default_factory=list)
-    #: Games this change cancelled (the table is told; timers stop).
+    #: Games to stop after the commit (the match was decided elsewhere; see
+    #: :meth:`~.steps.Steps.stop_games`).
+    stop_games: list[int] = field(default_factory=list)
+    #: Games stopped after the commit (the table is told; timers stop).
     cancelled_games: list[GameRecord] = field(default_factory=list)
     #: Rounds paired by this change.
     paired: list[int] = field(default_factory=list)
     #: New matches that need a thread and a seated lobby.
     to_open: list[MatchRecord] = field(default_factory=list)
-    #: Matches whose game must be played again in their thread (a fresh lobby was opened).
+    #: Matches whose game was drawn in a knockout: a tie-break game (a fresh lobby).
     replays: list[tuple[MatchRecord, LobbyRecord]] = field(default_factory=list)
+    #: Matches whose game was cancelled: played again (a fresh lobby).
+    reseated: list[tuple[MatchRecord, LobbyRecord]] = field(default_factory=list)
+    #: Matches just seated in their new thread (their lobby and match message to post).
+    seated: list[tuple[MatchRecord, LobbyRecord]] = field(default_factory=list)
     #: True when the tournament just finished.
     finished: bool = False
+    #: The outbox's id of this step (None: not stored; nothing to mark once shown).
+    step: int | None = None
 
 
 @dataclass(frozen=True)
@@ -86,13 +101,20 @@ class TournamentCore:
         self._locks = KeyedLocks()
 
     @contextlib.asynccontextmanager
+    async def _step(self, tournament_id: int) -> AsyncIterator[None]:
+        """A step of one tournament: under its lock, in one transaction (joined by every store
+        call of this task meanwhile), committed as the block ends, rolled back on an error."""
+        async with self._locks(tournament_id), self.db.transaction():
+            yield
+
+    @contextlib.asynccontextmanager
     async def _locked(self, found: MatchRecord | None) -> AsyncIterator[MatchRecord | None]:
-        """The match ``found``, read again under its tournament's lock (None: no match, or it
-        is gone): what a match is checked against is what it is while the lock is held."""
+        """A step on the match ``found``, read again in it (None: no match, or it is gone):
+        what a match is checked against is what it is while the lock is held."""
         if found is None:
             yield None
             return
-        async with self._locks(found.tournament_id):
+        async with self._step(found.tournament_id):
             yield await self.db.tournaments.match(found.id)
 
     async def snapshot(self, tournament_id: int) -> Snapshot:
@@ -142,7 +164,8 @@ class TournamentCore:
         progress.decided.append(match)
 
     async def _close_table(self, match: MatchRecord, progress: Progress) -> None:
-        """Close the match's lobby, or cancel its game, when the result comes from elsewhere."""
+        """Close the match's lobby, or have its game stopped once the step has committed (a
+        game is a change of its own), when the result comes from elsewhere."""
         if match.thread_id is None:
             return
         record = None
@@ -155,12 +178,14 @@ class TournamentCore:
             # Its host started the game just now (the match has not heard of it yet): stop it.
             record = self.games.find_in_channel(match.thread_id)
         if record is not None and not record.game.is_over():
-            # A game won as this lands has ended already: the decision here stands all the same.
-            with contextlib.suppress(UserError):
-                progress.cancelled_games.append(await self.games.cancel(record.id))
+            progress.stop_games.append(record.id)
 
     async def _advance(self, tournament_id: int, progress: Progress) -> None:
         """Pair the next round when the current one is complete (:mod:`.rounds`)."""
+        raise NotImplementedError
+
+    async def _record(self, progress: Progress) -> Progress:
+        """In the step's transaction: write what it did to the outbox (:mod:`.steps`)."""
         raise NotImplementedError
 
 

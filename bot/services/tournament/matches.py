@@ -1,6 +1,8 @@
 """Matches: a seated lobby in each match's thread, check-ins, the show-up deadline, and the
 match's game (started as drawn, finished, cancelled and replayed; a drawn knockout game is
-replayed as a tie-break game)."""
+replayed as a tie-break game). Each change is one step (:meth:`~.core.TournamentCore._step`);
+those that follow a game's events answer a second delivery of the same event without changing
+anything."""
 
 from __future__ import annotations
 
@@ -23,18 +25,22 @@ if TYPE_CHECKING:
 class Matches(TournamentCore):
     """One match from its table to its result."""
 
-    async def open_match(
-        self, match_id: int, thread_id: int
-    ) -> tuple[MatchRecord, LobbyRecord] | None:
-        """Seat the match's players in a lobby in its thread and start the show-up clock.
+    async def open_match(self, match_id: int, thread_id: int) -> Progress | None:
+        """Seat the match's players in a lobby in its thread and start the show-up clock (in
+        ``seated``).
 
-        None when the match was decided meanwhile (a drop, a report, the end)."""
+        None when the match was decided meanwhile (a drop, a report, the end), or was given
+        another thread already (a step shown twice)."""
         async with self._locked(await self.db.tournaments.match(match_id)) as match:
             if match is None or match.status != "pending" or match.entrant_b is None:
                 return None
+            if match.thread_id not in (None, thread_id):
+                return None
             snapshot = await self.snapshot(match.tournament_id)
             match.thread_id = thread_id
-            return match, await self._seat_lobby(snapshot, match)
+            progress = Progress(snapshot)
+            progress.seated.append((match, await self._seat_lobby(snapshot, match)))
+            return await self._record(progress)
 
     async def set_match_message(self, match: MatchRecord, message_id: int) -> MatchRecord | None:
         """Remember the match message (with its check-in button). Returns the match as it now
@@ -67,10 +73,14 @@ class Matches(TournamentCore):
         """A game began in a match thread: (match, seated as drawn). None if not a match.
 
         When the seating is wrong (someone left, joined or switched team), the caller cancels
-        the game; :meth:`game_cancelled` then opens a fresh lobby.
+        the game; :meth:`game_cancelled` then opens a fresh lobby. A second delivery of the
+        same start gets the same answer and changes nothing.
         """
         found = await self.db.tournaments.open_match_in_thread(record.channel_id)
         async with self._locked(found) as match:
+            if match is not None and match.status == "playing" and match.game_id == record.id:
+                snapshot = await self.snapshot(match.tournament_id)
+                return match, _seated_as_drawn(snapshot, match, record)
             if match is None or match.status != "pending":
                 return None
             snapshot = await self.snapshot(match.tournament_id)
@@ -81,7 +91,9 @@ class Matches(TournamentCore):
             return match, _seated_as_drawn(snapshot, match, record)
 
     async def game_finished(self, record: GameRecord) -> Progress | None:
-        """A match's game ended: record the result and pair the next round when it is due."""
+        """A match's game ended: record the result and pair the next round when it is due, in
+        one step. None when it is not a match's game, or its result is recorded already (a
+        second delivery of the game's end changes nothing)."""
         async with self._locked(await self.db.tournaments.match_for_game(record.id)) as match:
             if match is None or match.status != "playing" or match.game_id != record.id:
                 return None
@@ -89,22 +101,25 @@ class Matches(TournamentCore):
             progress = Progress(snapshot)
             winner = game_winner(snapshot, match, record)
             if winner is None and snapshot.tournament.format == ELIMINATION:
-                lobby = await self._replay(snapshot, match)  # a knockout needs a winner
+                lobby = await self._seat_lobby(snapshot, match)  # a knockout needs a winner
                 progress.replays.append((match, lobby))
-                return progress
+                return await self._record(progress)
             await self._decide(match, winner, WIN, progress)
             await self._advance(match.tournament_id, progress)
-            return progress
+            return await self._record(progress)
 
-    async def game_cancelled(self, record: GameRecord) -> tuple[MatchRecord, LobbyRecord] | None:
-        """A match's game was cancelled: the match is played again from a fresh lobby."""
+    async def game_cancelled(self, record: GameRecord) -> Progress | None:
+        """A match's game was cancelled: the match is played again from a fresh lobby (in
+        ``reseated``). None when it is not a running match's game, or was reseated already."""
         async with self._locked(await self.db.tournaments.match_for_game(record.id)) as match:
             if match is None or match.status != "playing" or match.game_id != record.id:
                 return None
             snapshot = await self.snapshot(match.tournament_id)
             if snapshot.tournament.status != "running":
                 return None
-            return match, await self._replay(snapshot, match)
+            progress = Progress(snapshot)
+            progress.reseated.append((match, await self._seat_lobby(snapshot, match)))
+            return await self._record(progress)
 
     async def expire(self, match_id: int) -> Progress | None:
         """The show-up time of a match ran out: forfeits by the check-in rule (see above).
@@ -136,7 +151,7 @@ class Matches(TournamentCore):
                 await self.db.tournaments.save_match(match)
                 return progress
             await self._advance(match.tournament_id, progress)
-            return progress
+            return await self._record(progress)
 
     async def thread_gone(self, thread_id: int) -> tuple[MatchRecord, Snapshot] | None:
         """A match's thread was deleted: nobody can check in or play there any more, so its
@@ -161,22 +176,6 @@ class Matches(TournamentCore):
                     threads.setdefault(tournament.guild_id, set()).add(match.thread_id)
         return threads
 
-    async def ended_match_games(self) -> list[GameRecord]:
-        """Games of matches still marked playing that ended in the store (a restart came
-        between a game's end and the tournament hearing of it): hand each to
-        :meth:`game_finished` or :meth:`game_cancelled`, which act only once."""
-        ended = []
-        for tournament in await self.db.tournaments.running():
-            for match in await self.db.tournaments.matches(tournament.id):
-                if match.status != "playing" or match.game_id is None:
-                    continue
-                if match.game_id in self.games.records:
-                    continue  # still being played
-                record = await self.db.games.load(match.game_id)
-                if record.status != "active":
-                    ended.append(record)
-        return ended
-
     async def pending_deadlines(self) -> list[MatchRecord]:
         """Every running tournament's matches waiting on a show-up deadline (for start-up)."""
         due = []
@@ -200,7 +199,7 @@ class Matches(TournamentCore):
         now = self.clock()
         existing = await self.db.lobbies.get_for_channel(match.thread_id)
         if existing is not None:
-            await self.db.lobbies.delete(existing.id, self.clock())
+            await self.db.lobbies.delete(existing.id, now)
         lobby = await self.db.lobbies.create(
             snapshot.tournament.guild_id,
             match.thread_id,
@@ -215,10 +214,6 @@ class Matches(TournamentCore):
         match.deadline = now + settings.show_up
         await self.db.tournaments.save_match(match)
         return lobby
-
-    async def _replay(self, snapshot: Snapshot, match: MatchRecord) -> LobbyRecord:
-        """Back to a seated lobby in the same thread (a cancelled or drawn knockout game)."""
-        return await self._seat_lobby(snapshot, match)
 
 
 def _seated_as_drawn(snapshot: Snapshot, match: MatchRecord, record: GameRecord) -> bool:

@@ -1,5 +1,6 @@
 """Rounds: the start (seeds, the first pairing), pairing each round when the last one is
-complete, the organiser's results by hand, drops, ending early, and resuming at start-up."""
+complete (in the step that completes it), the organiser's results by hand, drops and ending
+early. Each is one step (:meth:`~.core.TournamentCore._step`): saved whole or not at all."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ class Rounds(TournamentCore):
 
     async def start(self, tournament_id: int, actor_id: int, moderator: bool) -> Progress:
         """Close sign-up, fix the seeds and pair the first round (organiser only)."""
-        async with self._locks(tournament_id):
+        async with self._step(tournament_id):
             tournament = await self._get(tournament_id)
             require_organiser(tournament, actor_id, moderator, "start the tournament")
             if tournament.status != "signup":  # started, or ended by another organiser
@@ -59,7 +60,7 @@ class Rounds(TournamentCore):
             await self.db.tournaments.save(tournament)
             progress = Progress(await self.snapshot(tournament_id))
             await self._advance(tournament_id, progress)
-            return progress
+            return await self._record(progress)
 
     async def report(
         self,
@@ -71,7 +72,7 @@ class Rounds(TournamentCore):
     ) -> Progress:
         """The organiser enters a match result by hand (``winner_user_id`` None: a draw), or
         corrects the result of a decided match of the current round (see :meth:`_correct`)."""
-        async with self._locks(tournament_id):
+        async with self._step(tournament_id):
             tournament = await self._get(tournament_id)
             require_organiser(tournament, actor_id, moderator, "report results")
             if tournament.status not in ("signup", "running"):  # ended as the report came
@@ -100,12 +101,10 @@ class Rounds(TournamentCore):
             progress = Progress(snapshot)
             if match.is_open:
                 await self._decide(match, winner, REPORTED, progress)
-            else:
+            else:  # a correction leaves the round as complete as it was (no pairing due)
                 await self._correct(snapshot, match, winner, progress)
-            # A correction leaves the round as complete as it was: it pairs the next round only
-            # if that was already due (its pairing cut short by a store outage or a restart).
             await self._advance(tournament_id, progress)
-            return progress
+            return await self._record(progress)
 
     async def _correct(
         self, snapshot: Snapshot, match: MatchRecord, winner: int | None, progress: Progress
@@ -133,7 +132,7 @@ class Rounds(TournamentCore):
         self, tournament_id: int, actor_id: int, moderator: bool, user_id: int
     ) -> tuple[EntrantRecord, Progress]:
         """The organiser drops the entrant a user plays for: its open match is forfeited."""
-        async with self._locks(tournament_id):
+        async with self._step(tournament_id):
             tournament = await self._get(tournament_id)
             require_organiser(tournament, actor_id, moderator, "drop entrants")
             entrant = await self.db.tournaments.entrant_of(tournament_id, user_id)
@@ -141,7 +140,7 @@ class Rounds(TournamentCore):
                 raise UserError("That player is not in this tournament.")
             if tournament.status == "signup":
                 await self.db.tournaments.remove_entrant(entrant.id)
-                return entrant, Progress(await self.snapshot(tournament_id))
+                return entrant, await self._record(Progress(await self.snapshot(tournament_id)))
             if tournament.status != "running":
                 raise UserError("This tournament is over.")
             if entrant.dropped:
@@ -158,12 +157,12 @@ class Rounds(TournamentCore):
                     else:
                         await self._decide(match, other, FORFEIT, progress)
             await self._advance(tournament_id, progress)
-            return snapshot.entrants[entrant.id], progress
+            return snapshot.entrants[entrant.id], await self._record(progress)
 
     async def end(self, tournament_id: int, actor_id: int, moderator: bool) -> Progress:
         """The organiser ends the tournament now: the unfinished round's open matches and byes
         are cancelled; the standings are final."""
-        async with self._locks(tournament_id):
+        async with self._step(tournament_id):
             tournament = await self._get(tournament_id)
             require_organiser(tournament, actor_id, moderator, "end the tournament")
             if tournament.status not in ("signup", "running"):
@@ -186,24 +185,7 @@ class Rounds(TournamentCore):
             await self.db.tournaments.save(tournament)
             progress.finished = tournament.status == "finished"
             progress.snapshot = await self.snapshot(tournament_id)
-            return progress
-
-    async def resume(self) -> list[Progress]:
-        """At start-up: pair any round that is due, and list matches still without a table."""
-        resumed = []
-        for tournament in await self.db.tournaments.running():
-            async with self._locks(tournament.id):
-                progress = Progress(await self.snapshot(tournament.id))
-                await self._advance(tournament.id, progress)
-                known = {m.id for m in progress.to_open}
-                progress.to_open += [
-                    m
-                    for m in progress.snapshot.matches
-                    if m.status == "pending" and m.thread_id is None and m.id not in known
-                ]
-                if progress.to_open or progress.paired or progress.finished:
-                    resumed.append(progress)
-        return resumed
+            return await self._record(progress)
 
     async def _strength(self, guild_id: int, entrants: list[EntrantRecord]) -> dict[int, float]:
         """Each entrant's mean server rating (ordinal), for seeding."""

@@ -30,6 +30,7 @@ from .core import CheckIn, Correction, Progress, require_organiser
 from .matches import Matches
 from .rounds import Rounds, next_round
 from .signup import SignUp
+from .steps import Steps
 
 __all__ = [
     "CheckIn",
@@ -41,6 +42,7 @@ __all__ = [
 ]
 
 
-class TournamentService(SignUp, Rounds, Matches):
-    """Every tournament, kept in the store; one lock per tournament. Its parts: sign-up
-    (:mod:`.signup`), rounds (:mod:`.rounds`) and matches (:mod:`.matches`)."""
+class TournamentService(SignUp, Rounds, Matches, Steps):
+    """Every tournament, kept in the store; one lock per tournament, one transaction per step.
+    Its parts: sign-up (:mod:`.signup`), rounds (:mod:`.rounds`), matches (:mod:`.matches`)
+    and the steps' outbox (:mod:`.steps`)."""
