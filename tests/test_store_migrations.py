@@ -221,3 +221,33 @@ async def test_games_from_before_version_5_take_their_board_as_shown(
         assert (await db.games.load(new.id)).board_move_count is None
     finally:
         await db.close()
+
+
+async def test_an_undo_request_moves_from_the_options_to_the_votes_table(
+    store_location: str | Path,
+) -> None:
+    """Version 7: the host's undo request saved in the options loads as a vote (its teams'
+    agreements, message and time kept), the options keep the table's options only, and the
+    votes already stored survive the table's rebuild."""
+    from bot.game import Game, GameSettings
+    from bot.store.votes import RESIGN, UNDO, TeamVote
+
+    path = store_location
+    db = await open_database(path, migrations=tuple(m for m in known(path) if m[0] < 7))
+    game = Game.new(GameSettings.create(6), 1)
+    seats = [Seat(10 + i, f"p{i}") for i in range(6)]
+    request = {"count": 0, "agreed": [2], "host_team": 0, "at": 7.5, "message": 1234}
+    options = {"rated": True, "undo_request": request}
+    record = await db.games.create(1, 2, game, seats, options, None, now=5.0)
+    await db.votes.replace(record.id, [TeamVote(RESIGN, 1, (1,), created_at=6.0)])
+    await db.close()
+    db = await open_database(path)
+    try:
+        loaded = await db.games.load(record.id)
+        assert loaded.options == {"rated": True}
+        assert loaded.votes == {
+            (RESIGN, 1): TeamVote(RESIGN, 1, (1,), created_at=6.0),
+            (UNDO, 0): TeamVote(UNDO, 0, (2,), move_count=0, message_id=1234, created_at=7.5),
+        }
+    finally:
+        await db.close()

@@ -53,7 +53,7 @@ def held_until(record: GameRecord, hold: float) -> float | None:
         return offer.expires_at if offer.expires_at is not None else offer.created_at + hold
     request = open_request(record)
     if request is not None:
-        return float(request.get("at", 0.0)) + hold
+        return request.created_at + hold
     return None
 
 

@@ -4,27 +4,27 @@ computer move after it (:func:`takes_back`): it is that person's turn again.
 
 The request names the move it would take back (the move count when it was made): once the game
 moves on, the request lapses (:func:`bot.services.votes.settle_votes`) and an answer to it
-changes nothing. The request lives in the game's options and changes with the game, under its
-lock, in one transaction. The move log keeps both the move and its undoing."""
+changes nothing. The request is one of the game's votes (:data:`bot.store.votes.UNDO`) and
+changes with the game, under its lock, in one transaction. The move log keeps both the move
+and its undoing."""
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.game import Game, Move
+from bot.store.votes import UNDO, TeamVote, VoteMap
 
 from .errors import UserError
 from .events import UndoRefused, UndoRequestLapsed
 from .games import Draft, GameService, computer_seats_to_act, seat_of
 from .options import TableOptions
-from .votes import UNDO_REQUEST
 
 if TYPE_CHECKING:
     from bot.store.games.records import GameRecord
 
-REQUEST = UNDO_REQUEST
 LAPSED = "This undo request is no longer open: the game has moved on, or it was answered."
 
 
@@ -61,19 +61,16 @@ class UndoService:
             if not takes_back(draft.record, game):
                 raise UserError("No person has moved yet: there is no move of theirs to undo.")
             seat = seat_of(draft.record, user_id)
-            asked = draft.options.get(REQUEST)
-            if asked and asked.get("message") is not None:  # asked again: the first is closed
-                message_id = asked["message"]
-                draft.events.append(
-                    UndoRequestLapsed(draft.record, message_id=message_id, replaced=True)
-                )
-            request = {
-                "count": len(game.moves),
-                "agreed": [],
-                "host_team": game.team_of(seat) if seat is not None else None,
-                "at": draft.now,
-            }
-            draft.options[REQUEST] = request
+            asked = undo_request(draft.votes)
+            if asked is not None:
+                del draft.votes[(UNDO, asked.team)]
+                if asked.message_id is not None:  # asked again: the first is closed
+                    draft.events.append(
+                        UndoRequestLapsed(draft.record, message_id=asked.message_id, replaced=True)
+                    )
+            host_team = game.team_of(seat) if seat is not None else NO_TEAM
+            request = TeamVote(UNDO, host_team, move_count=len(game.moves), created_at=draft.now)
+            draft.votes[(UNDO, host_team)] = request
             return _settle(draft, request)
 
         state, _ = await self.games.change(game_id, work)
@@ -88,10 +85,10 @@ class UndoService:
         same move count (the game moved on, then moves were taken back), answers nothing."""
 
         async def work(draft: Draft) -> UndoState:
-            request = draft.options.get(REQUEST)
-            if not request or request["count"] != count or len(draft.game.moves) != count:
+            request = undo_request(draft.votes)
+            if request is None or request.move_count != count or len(draft.game.moves) != count:
                 raise UserError(LAPSED)
-            if message_id is not None and request.get("message") not in (None, message_id):
+            if message_id is not None and request.message_id not in (None, message_id):
                 raise UserError(LAPSED)
             seat = seat_of(draft.record, user_id)
             if seat is None:
@@ -99,14 +96,15 @@ class UndoService:
             if draft.game.out[seat]:
                 raise UserError("You are no longer in this game.")
             team = draft.game.team_of(seat)
-            if team == request.get("host_team"):
+            if team == request.team:
                 raise UserError("The other teams decide on an undo, not the host's own team.")
             if not agree:
-                draft.options.pop(REQUEST, None)
+                del draft.votes[(UNDO, request.team)]
                 draft.events.append(UndoRefused(draft.record))
                 return UndoState(draft.record, count, [], refused=True)
-            if team not in request["agreed"]:
-                request["agreed"].append(team)
+            if team not in agreed_teams(draft.game, request):
+                request = dataclasses.replace(request, seats=(*request.seats, seat))
+                draft.votes[(UNDO, request.team)] = request
             return _settle(draft, request)
 
         state, _ = await self.games.change(game_id, work)
@@ -117,11 +115,13 @@ class UndoService:
         is no longer open (it lapsed while its message was posted)."""
 
         async def work(draft: Draft) -> bool:
-            request = draft.options.get(REQUEST)
-            if request and request["count"] == state.count and request.get("at") == state.at:
-                request["message"] = message_id
-                return True
-            return False
+            request = undo_request(draft.votes)
+            if request is None or request.move_count != state.count:
+                return False
+            if request.created_at != state.at:
+                return False
+            draft.votes[(UNDO, request.team)] = dataclasses.replace(request, message_id=message_id)
+            return True
 
         try:
             still_open, _ = await self.games.change(game_id, work)
@@ -134,20 +134,34 @@ class UndoService:
         its message), so that nothing waits for its answer; a later request is left alone."""
 
         async def work(draft: Draft) -> None:
-            request = draft.options.get(REQUEST)
-            if request and request["count"] == count:
-                draft.options.pop(REQUEST, None)
+            request = undo_request(draft.votes)
+            if request is not None and request.move_count == count:
+                del draft.votes[(UNDO, request.team)]
                 draft.events.append(UndoRefused(draft.record))
 
         await self.games.change(game_id, work)
 
 
-def open_request(record: GameRecord) -> dict[str, Any] | None:
+#: The team of a host who has no seat at the table (an undo request's ``team``).
+NO_TEAM = -1
+
+
+def undo_request(votes: VoteMap) -> TeamVote | None:
+    """The game's undo request, if any (open or not: see :func:`open_request`)."""
+    return next((vote for vote in votes.values() if vote.kind == UNDO), None)
+
+
+def open_request(record: GameRecord) -> TeamVote | None:
     """The host's undo request still open for the game as it stands, if any."""
-    request = record.options.get(REQUEST)
-    if not request or request["count"] != len(record.game.moves):
+    request = undo_request(record.votes)
+    if request is None or request.move_count != len(record.game.moves):
         return None
-    return dict(request)
+    return request
+
+
+def agreed_teams(game: Game, request: TeamVote) -> set[int]:
+    """The teams that agreed to ``request``."""
+    return {game.team_of(seat) for seat in request.seats}
 
 
 def takes_back(record: GameRecord, game: Game) -> tuple[Move, ...]:
@@ -175,23 +189,23 @@ def _by_computer(record: GameRecord, move: Move) -> bool:
     return move.seat >= 0 and record.seats[move.seat].is_computer
 
 
-def _settle(draft: Draft, request: dict[str, Any]) -> UndoState:
+def _settle(draft: Draft, request: TeamVote) -> UndoState:
     """Undo now if every deciding team agreed, else say who is still waited for."""
     moves = takes_back(draft.record, draft.game)
-    waiting = [t for t in _deciding_teams(draft, request) if t not in request["agreed"]]
+    agreed = agreed_teams(draft.game, request)
+    waiting = [t for t in _deciding_teams(draft, request) if t not in agreed]
+    count = request.move_count
     if waiting:
-        return UndoState(
-            draft.record, request["count"], waiting, at=request.get("at"), moves=moves
-        )
-    draft.options.pop(REQUEST, None)
+        return UndoState(draft.record, count, waiting, at=request.created_at, moves=moves)
+    del draft.votes[(UNDO, request.team)]
     draft.undo_last(len(moves))
-    return UndoState(draft.record, request["count"], [], done=True, moves=moves)
+    return UndoState(draft.record, count, [], done=True, moves=moves)
 
 
-def _deciding_teams(draft: Draft, request: dict[str, Any]) -> list[int]:
+def _deciding_teams(draft: Draft, request: TeamVote) -> list[int]:
     """Other teams with a person still playing (computers always agree)."""
     game = draft.game
-    host_team = request.get("host_team")
+    host_team = request.team
     teams = []
     for team in game.active_teams():
         if team == host_team:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from bot.store.votes import DRAW, DRAW_COOLDOWN
+from bot.store.votes import DRAW, DRAW_COOLDOWN, UNDO
 
 from .events import DrawOfferClosed, UndoRequestLapsed
 
@@ -20,8 +20,6 @@ if TYPE_CHECKING:
 
 #: How a draw offer ended (the wording is the cog's).
 LAPSED, EXPIRED, DECLINED, ACCEPTED = "lapsed", "expired", "declined", "accepted"
-#: The table option that holds the host's open undo request (:mod:`bot.services.undo`).
-UNDO_REQUEST = "undo_request"
 
 
 def settle_votes(draft: Draft) -> None:
@@ -30,13 +28,14 @@ def settle_votes(draft: Draft) -> None:
     change."""
     game, before = draft.game, draft.record.game
     for key, vote in list(draft.votes.items()):
-        if vote.kind == DRAW and (vote.move_count != len(game.moves) or draft.cancelled):
+        if vote.kind not in (DRAW, UNDO):
+            continue
+        if vote.move_count != len(game.moves) or draft.cancelled:
             del draft.votes[key]
-            draft.events.append(DrawOfferClosed(draft.record, offer=vote, status=LAPSED))
-    request = draft.options.get(UNDO_REQUEST)
-    if request and (request["count"] != len(game.moves) or draft.cancelled):
-        del draft.options[UNDO_REQUEST]
-        draft.events.append(UndoRequestLapsed(draft.record, message_id=request.get("message")))
+            if vote.kind == DRAW:
+                draft.events.append(DrawOfferClosed(draft.record, offer=vote, status=LAPSED))
+            else:
+                draft.events.append(UndoRequestLapsed(draft.record, message_id=vote.message_id))
     if not draft.undone and game.turn_number > before.turn_number:
         key = (DRAW_COOLDOWN, before.team_of(before.turn))
         cooldown = draft.votes.get(key)

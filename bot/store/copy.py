@@ -109,7 +109,7 @@ TABLES: tuple[Table, ...] = (
 )
 
 #: The schema version :data:`TABLES` describes.
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 
 class CopyError(StoreError):

@@ -249,6 +249,39 @@ CREATE INDEX events_steps ON events (tournament_id, id)
 CREATE INDEX events_delivered ON events (delivered_at) WHERE delivered_at IS NOT NULL;
 """
 
+# 7: the host's undo request is a typed row of the votes table, as draw offers are, instead of a
+# dict in the game's options (which now hold the table's options only): ``team`` the host's team
+# (-1: the host has no seat), ``seats`` one seat of each team that agreed (seat ``t`` plays for
+# team ``t``), ``move_count`` the moves when asked, ``created_at`` when, ``message_id`` the public
+# request. SQLite changes a CHECK by copying the table.
+_V7 = """
+CREATE TABLE votes_new (
+    game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    kind        TEXT NOT NULL CHECK (kind IN ('resign', 'draw', 'draw_cooldown', 'undo')),
+    team        INTEGER NOT NULL,
+    seats       TEXT NOT NULL,
+    move_count  INTEGER NOT NULL DEFAULT 0,
+    turns_left  INTEGER NOT NULL DEFAULT 0,
+    message_id  INTEGER,
+    created_at  REAL NOT NULL,
+    expires_at  REAL,
+    PRIMARY KEY (game_id, kind, team)
+) WITHOUT ROWID;
+INSERT INTO votes_new SELECT * FROM votes;
+DROP TABLE votes;
+ALTER TABLE votes_new RENAME TO votes;
+INSERT INTO votes (game_id, kind, team, seats, move_count, message_id, created_at)
+SELECT id, 'undo', COALESCE(json_extract(options, '$.undo_request.host_team'), -1),
+       COALESCE(json_extract(options, '$.undo_request.agreed'), '[]'),
+       json_extract(options, '$.undo_request.count'),
+       json_extract(options, '$.undo_request.message'),
+       COALESCE(json_extract(options, '$.undo_request.at'), created_at)
+FROM games
+WHERE status = 'active' AND json_type(options, '$.undo_request') = 'object';
+UPDATE games SET options = json_remove(options, '$.undo_request')
+WHERE json_type(options, '$.undo_request') IS NOT NULL;
+"""
+
 #: Every migration, in order: (version, sql). Append only.
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, _V1),
@@ -257,6 +290,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (4, _V4),
     (5, _V5),
     (6, _V6),
+    (7, _V7),
 )
 
 #: The table of applied migrations, per dialect (``Store.dialect``).

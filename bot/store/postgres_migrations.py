@@ -233,6 +233,23 @@ CREATE INDEX events_steps ON events (tournament_id, id)
 CREATE INDEX events_delivered ON events (delivered_at) WHERE delivered_at IS NOT NULL;
 """
 
+# 7: the host's undo request moves from the game's options to the votes table (see migrations.py).
+_V7 = """
+ALTER TABLE votes DROP CONSTRAINT votes_kind_check;
+ALTER TABLE votes ADD CONSTRAINT votes_kind_check
+    CHECK (kind IN ('resign', 'draw', 'draw_cooldown', 'undo'));
+INSERT INTO votes (game_id, kind, team, seats, move_count, message_id, created_at)
+SELECT id, 'undo', COALESCE((options::jsonb #>> '{undo_request,host_team}')::int, -1),
+       COALESCE(options::jsonb #>> '{undo_request,agreed}', '[]'),
+       (options::jsonb #>> '{undo_request,count}')::int,
+       (options::jsonb #>> '{undo_request,message}')::bigint,
+       COALESCE((options::jsonb #>> '{undo_request,at}')::double precision, created_at)
+FROM games
+WHERE status = 'active' AND jsonb_typeof(options::jsonb -> 'undo_request') = 'object';
+UPDATE games SET options = (options::jsonb - 'undo_request')::text
+WHERE (options::jsonb -> 'undo_request') IS NOT NULL;
+"""
+
 #: Every PostgreSQL migration, in order: (version, sql). Append only.
 POSTGRES_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, _V1),
@@ -241,4 +258,5 @@ POSTGRES_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (4, _V4),
     (5, _V5),
     (6, _V6),
+    (7, _V7),
 )

@@ -1,5 +1,6 @@
 """Team votes of a game, in their own table: a vote to resign, a draw offer with the teams'
-answers, and a declined offer's cooldown. One row per (game, kind, team).
+answers, a declined offer's cooldown, and the host's undo request with the teams' agreements.
+One row per (game, kind, team).
 
 The game service keeps a game's votes with its record and writes them, when a change alters
 them, in the same transaction as the rest of the change (:meth:`Votes.replace`).
@@ -24,7 +25,11 @@ RESIGN = "resign"
 DRAW = "draw"
 #: A team whose offer was declined: ``turns_left`` of its own turns before it may offer again.
 DRAW_COOLDOWN = "draw_cooldown"
-KINDS = (RESIGN, DRAW, DRAW_COOLDOWN)
+#: The host asks to take back the last move: ``team`` the host's team (-1: the host has no
+#: seat), ``seats`` one seat of each team that agreed, ``move_count`` the game's moves when
+#: asked (any move lapses it), ``created_at`` when, ``message_id`` the public request.
+UNDO = "undo"
+KINDS = (RESIGN, DRAW, DRAW_COOLDOWN, UNDO)
 
 
 @dataclass(frozen=True, slots=True)
