@@ -1,7 +1,9 @@
 """Replay GIFs of finished games, rendered once and kept on disk.
 
-A finished game never changes, so its GIF is keyed by the game's id and its final number of
-moves (``game-12-87.gif``) in a ``replays`` folder beside the database. The oldest files go
+A finished game never changes, so its GIF is kept under the game's id, its final number of
+moves and a digest of everything it is drawn from (``game-12-87-3f2a9c0b1d4e5f60.gif``) in a
+``replays`` folder beside the database: a game that reuses an id (a backup restored, then new
+games played) never gets another game's replay. The oldest files go
 past :data:`KEEP` files. Rendering and file access run off the event loop, on the replays'
 own worker thread (:mod:`bot.services.workers`), not where boards and hands are drawn.
 """
@@ -9,6 +11,7 @@ own worker thread (:mod:`bot.services.workers`), not where boards and hands are 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import os
 from collections.abc import Callable
@@ -37,8 +40,8 @@ class ReplayCache:
         self.render = render
 
     def path(self, found: ReplayInput) -> Path:
-        """The file of a game's replay: its id and final move count."""
-        return self.folder / f"game-{found.game_id}-{len(found.moves)}.gif"
+        """The file of a game's replay: its id, final move count and :func:`drawn_from`."""
+        return self.folder / f"game-{found.game_id}-{len(found.moves)}-{drawn_from(found)}.gif"
 
     async def gif(self, found: ReplayInput) -> bytes:
         """The replay of a finished game, rendered at most once."""
@@ -64,6 +67,12 @@ class ReplayCache:
         for old in files[:-KEEP]:
             with contextlib.suppress(OSError):
                 old.unlink()
+
+
+def drawn_from(found: ReplayInput) -> str:
+    """A digest of what the replay shows: the settings, the seed, the moves and the names."""
+    what = repr((found.settings, found.seed, found.moves, found.names))
+    return hashlib.sha256(what.encode()).hexdigest()[:16]
 
 
 def _age(path: Path) -> float:
