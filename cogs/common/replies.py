@@ -44,19 +44,23 @@ async def show_answer(
     interaction: discord.Interaction,
     content: str,
     view: discord.ui.View | None,
+    *,
+    tell: bool = True,
     **fields: Any,
 ) -> None:
     """Edit the message of the button pressed (a question answered, a call ruled on, a lobby
     closed) to ``content``, ``view`` and ``fields`` (``embed=None``...). The answer is saved
     already: when Discord refuses the reply, the message is edited directly, so it never shows
-    a question that is no longer open, and the clicker is told."""
+    a question that is no longer open, and the clicker is told (unless not ``tell``: what
+    follows tells them)."""
     try:
         await interaction.response.edit_message(content=content, view=view, **fields)
     except discord.HTTPException:
         if interaction.message is not None:
             with contextlib.suppress(discord.HTTPException):
                 await interaction.message.edit(content=content, view=view, **fields)
-        await reply(interaction, content)
+        if tell:
+            await reply(interaction, content)
 
 
 @contextlib.asynccontextmanager

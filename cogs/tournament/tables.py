@@ -21,7 +21,7 @@ from bot.store.errors import OUTAGES
 from bot.store.tournaments.records import MatchRecord
 from cogs.lobby import Lobby
 
-from ..common.replies import refuse_without, table_permission_names
+from ..common.replies import refuse_without, reply, show_answer, table_permission_names
 from .places import PlacesGone
 from .posting import QUIET, match_text
 from .publish import Publishing
@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+
+#: The answer to an *I'm here* that crossed the one that began the game (a double click).
+BEGUN = "✅ You're here, and the game has begun: it is played in this thread."
 
 class TournamentTables(PlacesGone, Publishing, commands.Cog, name=CHECK_IN_COG):
     """Opens match tables, runs show-up clocks and reports results to the tournament."""
@@ -125,15 +128,17 @@ class TournamentTables(PlacesGone, Publishing, commands.Cog, name=CHECK_IN_COG):
         saved: if Discord refuses to update the match message, the game starts all the same),
         unless the bot could not post its board in the thread."""
         result = await self.service.check_in(match_id, interaction.user.id)
-        try:
-            await interaction.response.edit_message(
-                content=match_text(result.snapshot, result.match), allowed_mentions=QUIET
+        text = match_text(result.snapshot, result.match)
+        everyone = result.everyone_here  # then the game's beginning tells them
+        try:  # saved already: when Discord refuses the answer, the message is edited directly
+            await show_answer(
+                interaction, text, discord.utils.MISSING, tell=not everyone, allowed_mentions=QUIET
             )
         except discord.HTTPException as error:
-            if not result.everyone_here:
+            if not everyone:
                 raise
             log.info("Could not update the message of match %d (HTTP %s)", match_id, error.status)
-        if not result.everyone_here:
+        if not everyone:
             return
         in_thread = isinstance(interaction.channel, discord.Thread)
         refuse_without(  # as the host's Start would be: the check-ins are kept meanwhile
@@ -145,9 +150,15 @@ class TournamentTables(PlacesGone, Publishing, commands.Cog, name=CHECK_IN_COG):
         )
         thread_id = result.match.thread_id or 0
         lobby = await self.bot.db.lobbies.get_for_channel(thread_id)
-        if lobby is None:
-            raise UserError("The lobby of this match is closed: ask the organiser.")
-        record = await self.bot.lobbies.start(thread_id, lobby.host_id)
+        try:
+            if lobby is None:
+                raise UserError("The lobby of this match is closed: ask the organiser.")
+            record = await self.bot.lobbies.start(thread_id, lobby.host_id)
+        except UserError:
+            if self.bot.games.find_in_channel(thread_id) is None:
+                raise
+            await reply(interaction, BEGUN)  # a click that crossed the one that began it
+            return
         lobby_cog = self.bot.get_cog(Lobby.__cog_name__)
         if not isinstance(lobby_cog, Lobby):
             raise RuntimeError("The Lobby cog is not loaded")
