@@ -736,6 +736,26 @@ async def test_the_organiser_is_told_of_a_match_thread_deleted_while_the_bot_was
     assert after[kept.id].outcome == "double_forfeit"  # its clock ran as ever
 
 
+async def test_the_organiser_is_asked_once_about_a_deleted_match_thread(
+    simcord_env, bot_settings
+) -> None:
+    """A match's thread is deleted; the bot restarts twice (each a new session whose start
+    looks for places gone). Before, the organiser was pinged again about the same thread at
+    every start: 3 pings after 2 restarts."""
+    env = simcord_env
+    channel, (org, *_) = await started_cup(env, ["org", "ann", "ben"], organiser_plays=False)
+    (match,) = (await snapshot(env.bot, channel)).round_matches(1)
+    env.backend.delete_channel(match.thread_id)
+    await env.settle()
+    for _ in range(2):
+        await env.bot.close()
+        await env.restart_bot(create_bot(bot_settings))
+        await env.settle()
+    told = [m for m in channel.history() if "was deleted" in m.content]
+    assert len(told) == 1, [m.content for m in told]
+    assert [u.id for u in told[0].mentions] == [org.id]
+
+
 async def test_a_tournament_whose_channel_was_deleted_while_the_bot_was_down_ends(
     simcord_env, bot_settings
 ) -> None:

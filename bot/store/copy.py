@@ -96,7 +96,7 @@ TABLES: tuple[Table, ...] = (
     _table(
         "tournament_matches",
         "id tournament_id round number entrant_a entrant_b status outcome winner thread_id "
-        "game_id message_id checkins deadline finished_at",
+        "game_id message_id checkins deadline finished_at thread_gone_at",
         "id",
         identity=True,
     ),

@@ -253,7 +253,8 @@ CREATE INDEX events_delivered ON events (delivered_at) WHERE delivered_at IS NOT
 # dict in the game's options (which now hold the table's options only): ``team`` the host's team
 # (-1: the host has no seat), ``seats`` one seat of each team that agreed (seat ``t`` plays for
 # team ``t``), ``move_count`` the moves when asked, ``created_at`` when, ``message_id`` the public
-# request. SQLite changes a CHECK by copying the table.
+# request. SQLite changes a CHECK by copying the table. A match remembers when its thread was
+# found deleted, so that its organiser is asked for its result once, not at every start.
 _V7 = """
 CREATE TABLE votes_new (
     game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
@@ -280,6 +281,7 @@ FROM games
 WHERE status = 'active' AND json_type(options, '$.undo_request') = 'object';
 UPDATE games SET options = json_remove(options, '$.undo_request')
 WHERE json_type(options, '$.undo_request') IS NOT NULL;
+ALTER TABLE tournament_matches ADD COLUMN thread_gone_at REAL;
 """
 
 #: Every migration, in order: (version, sql). Append only.

@@ -248,6 +248,7 @@ FROM games
 WHERE status = 'active' AND jsonb_typeof(options::jsonb -> 'undo_request') = 'object';
 UPDATE games SET options = (options::jsonb - 'undo_request')::text
 WHERE (options::jsonb -> 'undo_request') IS NOT NULL;
+ALTER TABLE tournament_matches ADD COLUMN thread_gone_at DOUBLE PRECISION;
 """
 
 #: Every PostgreSQL migration, in order: (version, sql). Append only.

@@ -161,9 +161,11 @@ class Matches(TournamentCore):
         async with self._locked(found) as match:
             if match is None or not match.is_open or match.thread_id != thread_id:
                 return None
-            if match.deadline is not None:
-                match.deadline = None
-                await self.db.tournaments.save_match(match)
+            if match.thread_gone_at is not None:
+                return None  # the organiser was asked already
+            match.deadline = None
+            match.thread_gone_at = self.clock()
+            await self.db.tournaments.save_match(match)
             return match, await self.snapshot(match.tournament_id)
 
     async def open_threads(self) -> dict[int, set[int]]:

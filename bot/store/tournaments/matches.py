@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 _M_COLUMNS = (
     "id, tournament_id, round, number, entrant_a, entrant_b, status, outcome, winner, thread_id, "
-    "game_id, message_id, checkins, deadline, finished_at"
+    "game_id, message_id, checkins, deadline, finished_at, thread_gone_at"
 )
 
 
@@ -103,6 +103,7 @@ def _match_update(m: MatchRecord) -> tuple[Any, ...]:
         dumps(m.checkins),
         m.deadline,
         m.finished_at,
+        m.thread_gone_at,
     )
 
 
@@ -135,7 +136,7 @@ async def _select_m(conn: Connection, where: str, params: tuple[Any, ...]) -> li
         f"SELECT {_M_COLUMNS} FROM tournament_matches {where} ORDER BY round, number", params
     )
     return [
-        MatchRecord(*row[:12], loads(row[12]), row[13], row[14])  # type: ignore[call-arg]  # a row
+        MatchRecord(*row[:12], loads(row[12]), *row[13:16])  # type: ignore[call-arg]  # a row
         for row in rows
     ]
 
@@ -143,7 +144,8 @@ async def _select_m(conn: Connection, where: str, params: tuple[Any, ...]) -> li
 async def _save_m(conn: Connection, match_id: int, params: tuple[Any, ...]) -> None:
     updated = await conn.execute(
         "UPDATE tournament_matches SET status = ?, outcome = ?, winner = ?, thread_id = ?, "
-        "game_id = ?, checkins = ?, deadline = ?, finished_at = ? WHERE id = ?",
+        "game_id = ?, checkins = ?, deadline = ?, finished_at = ?, thread_gone_at = ? "
+        "WHERE id = ?",
         (*params, match_id),
     )
     if updated != 1:

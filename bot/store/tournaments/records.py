@@ -83,6 +83,8 @@ class MatchRecord:
     checkins: list[int] = field(default_factory=list)
     deadline: float | None = None
     finished_at: float | None = None
+    #: When its thread was found deleted (the organiser was asked for its result then, once).
+    thread_gone_at: float | None = None
 
     @property
     def is_open(self) -> bool:
