@@ -53,3 +53,21 @@ async def test_a_check_in_discord_refused_to_show_is_shown_and_said(simcord_env)
     (match,) = (await snapshot(env.bot, channel)).round_matches(1)
     assert ann.id in match.checkins
     assert env.bot.games.find_in_channel(thread_of(channel, match).id) is None
+
+
+async def test_a_player_who_left_the_match_lobby_sits_down_again_with_im_here(simcord_env):
+    """ben presses Leave on the match's lobby, then *I'm here*. Before, everyone was here and
+    no game began (a match lobby cannot be filled otherwise), and at the show-up time the
+    match stayed pending with nobody told. Now *I'm here* seats him on his side again."""
+    env = simcord_env
+    channel, (ann, ben) = await started_cup(env, ["ann", "ben"], show_up="1h")
+    (match,) = (await snapshot(env.bot, channel)).round_matches(1)
+    thread = thread_of(channel, match)
+    lobby = next(m for m in thread.history() if m.id != match.message_id and m.components)
+    await ben.click(lobby, label="Leave")
+    await ann.click(match_message(channel, match), label="I'm here")
+    await ben.click(match_message(channel, match), label="I'm here")
+    record = game_in(env.bot, match)
+    assert sorted(seat.user_id for seat in record.seats) == sorted([ann.id, ben.id])
+    (started,) = (await snapshot(env.bot, channel)).round_matches(1)
+    assert started.status == "playing" and started.game_id == record.id

@@ -15,13 +15,20 @@ from discord.ext import commands
 from bot.services.dispatch import Subscriptions
 from bot.services.errors import UserError
 from bot.services.events import GameEnded, GameStarted
+from bot.services.lobbies import Person
 from bot.services.scheduler import RETRY
 from bot.services.tournament import TournamentService
 from bot.store.errors import OUTAGES
 from bot.store.tournaments.records import MatchRecord
 from cogs.lobby import Lobby
 
-from ..common.replies import refuse_without, reply, show_answer, table_permission_names
+from ..common.replies import (
+    refuse_without,
+    reply,
+    show_answer,
+    table_permission_names,
+    user_name,
+)
 from .places import PlacesGone
 from .posting import QUIET, match_text
 from .publish import Publishing
@@ -128,6 +135,7 @@ class TournamentTables(PlacesGone, Publishing, commands.Cog, name=CHECK_IN_COG):
         saved: if Discord refuses to update the match message, the game starts all the same),
         unless the bot could not post its board in the thread."""
         result = await self.service.check_in(match_id, interaction.user.id)
+        await self._sit_down_again(result.match, interaction.user)
         text = match_text(result.snapshot, result.match)
         everyone = result.everyone_here  # then the game's beginning tells them
         try:  # saved already: when Discord refuses the answer, the message is edited directly
@@ -159,10 +167,23 @@ class TournamentTables(PlacesGone, Publishing, commands.Cog, name=CHECK_IN_COG):
                 raise
             await reply(interaction, BEGUN)  # a click that crossed the one that began it
             return
+        await self._lobby_cog().begin(interaction, record, edit=False)
+
+    async def _sit_down_again(self, match: MatchRecord, user: discord.abc.User) -> None:
+        """A drawn player who left the match's lobby and then presses *I'm here* sits down
+        again on their side (else everyone would be here and no game could begin)."""
+        thread_id = match.thread_id or 0
+        lobby = await self.bot.db.lobbies.get_for_channel(thread_id)
+        if lobby is None or any(seat.user_id == user.id for seat in lobby.seats):
+            return
+        lobby = await self.bot.lobbies.join(thread_id, Person(user.id, user_name(user)))
+        await self._lobby_cog().refresh_message(lobby)
+
+    def _lobby_cog(self) -> Lobby:
         lobby_cog = self.bot.get_cog(Lobby.__cog_name__)
         if not isinstance(lobby_cog, Lobby):
             raise RuntimeError("The Lobby cog is not loaded")
-        await lobby_cog.begin(interaction, record, edit=False)
+        return lobby_cog
 
     # ------------------------------------------------------------------ game events
     def subscriptions(self) -> Subscriptions:
