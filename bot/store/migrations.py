@@ -4,8 +4,9 @@ Add a migration by appending ``(next_version, sql)`` to :data:`MIGRATIONS` (SQLi
 :mod:`bot.store.sqlite_migrations`; PostgreSQL's in :mod:`bot.store.postgres_migrations`).
 Never edit or remove an applied one: its checksum is stored, and a database whose applied
 migrations differ from the code is refused. Each migration runs in its own transaction together
-with its ``schema_version`` row, so a crash leaves either all of it or none. (SQLite ignores ``PRAGMA foreign_keys`` inside
-a transaction: a migration that rebuilds a table must keep the foreign keys valid itself.)
+with its ``schema_version`` row, so a crash leaves either all of it or none. (SQLite ignores
+``PRAGMA foreign_keys`` inside a transaction: a migration that rebuilds a table must keep the
+foreign keys valid itself.)
 """
 
 from __future__ import annotations

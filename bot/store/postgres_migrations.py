@@ -3,8 +3,8 @@
 Each version here creates what the SQLite migration of the same number creates, with
 PostgreSQL's types: ``BIGINT`` for Discord ids (snowflakes pass 2**53), identity keys,
 ``DOUBLE PRECISION`` for times (never ``REAL``, which is 4 bytes in PostgreSQL) and the same
-partial unique indexes. Append only, like :data:`bot.store.sqlite_migrations.MIGRATIONS`; a new version
-is added to both lists together (and to ``bot/store/copy.py`` if it changes a table).
+partial unique indexes. Append only, like :data:`bot.store.sqlite_migrations.MIGRATIONS`; a new
+version is added to both lists together (and to ``bot/store/copy.py`` if it changes a table).
 Statements are split like SQLite's (:func:`bot.store.migrations.statements`): no dollar-quoted
 function bodies.
 """
@@ -233,7 +233,8 @@ CREATE INDEX events_steps ON events (tournament_id, id)
 CREATE INDEX events_delivered ON events (delivered_at) WHERE delivered_at IS NOT NULL;
 """
 
-# 7: the host's undo request moves from the game's options to the votes table (see sqlite_migrations.py).
+# 7: the host's undo request moves from the game's options to the votes table; a match keeps when
+# its thread was found deleted (see sqlite_migrations.py).
 _V7 = """
 ALTER TABLE votes DROP CONSTRAINT votes_kind_check;
 ALTER TABLE votes ADD CONSTRAINT votes_kind_check
