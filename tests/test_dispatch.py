@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot.services.dispatch import Dispatcher
+from bot.services.dispatch import Dispatcher, redelivered
 from bot.services.events import GameStarted, TurnStarted
 from bot.services.games import GameService
 from bot.store.location import open_database
@@ -55,10 +55,10 @@ class Second(Recorder):
         await self._see("turn", event)
 
 
-async def started_game(games: GameService) -> int:
+async def started_game(games: GameService, channel_id: int = 56) -> int:
     db = games.db
     async with db.transaction():
-        record = await db.games.create(1, 56, new_game(7), SEATS, {}, None, 1.0)
+        record = await db.games.create(1, channel_id, new_game(7), SEATS, {}, None, 1.0)
         events = await games.begin(record, [])
     games.started(record, events)
     return record.id
@@ -116,5 +116,43 @@ async def test_events_of_a_change_that_rolls_back_are_never_delivered(store_loca
     await games.reconcile()
     await games.bus.idle()
     assert seen.seen == []
+    await games.bus.close()
+    await db.close()
+
+
+class Asking(Recorder):
+    """Records, for each event, whether it was read back from the store (``redelivered``)."""
+
+    async def _see(self, what: str, event) -> None:
+        if self.stuck is not None:
+            await self.stuck.wait()
+        self.seen.append((what, redelivered()))
+
+
+async def test_a_handler_knows_an_event_read_back_from_the_store(store_location):
+    """Handed over at the commit: not redelivered. Read back after the process stopped while
+    the handler ran (it may have acted): redelivered, so it can check what it did."""
+    db = await open_database(store_location)
+    asking = Asking()
+    games = GameService(db, time.time, Dispatcher(time.time))
+    games.bus.register(asking)
+    await started_game(games)
+    await games.bus.idle()
+    assert asking.seen == [("started", False), ("turn", False)]
+    asking.stuck = asyncio.Event()  # the next game's first event: the process stops in it
+    await started_game(games, channel_id=57)
+    await asyncio.sleep(0.05)
+    await games.bus.close()
+    await db.close()
+
+    db = await open_database(store_location)
+    again = Asking()
+    games = GameService(db, time.time, Dispatcher(time.time))
+    games.bus.register(again)
+    await games.load_active()
+    await games.reconcile()
+    await games.bus.idle()
+    assert again.seen == [("started", True), ("turn", True)]
+    assert not redelivered()  # outside a handler
     await games.bus.close()
     await db.close()

@@ -17,6 +17,7 @@ and counts as delivered (one bad event never blocks a game for ever).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from collections import OrderedDict, defaultdict, deque
 from collections.abc import Awaitable, Callable, Iterable
@@ -50,6 +51,17 @@ KEEP_DELIVERED = 7 * 24 * 3600.0
 _RECENT = 20_000
 
 
+#: True while a handler is told of an event read back from the store (see :func:`redelivered`).
+_REDELIVERED: contextvars.ContextVar[bool] = contextvars.ContextVar("redelivered", default=False)
+
+
+def redelivered() -> bool:
+    """Whether the handler running now is told of an event read back from the store (after a
+    crash, a restart or another process's change): it may have acted on it before it died (a
+    post sent, not yet recorded), so one that cannot simply do it again checks first."""
+    return _REDELIVERED.get()
+
+
 class Consumer(Protocol):
     """Something that acts on events: it declares what it answers, each with its handler."""
 
@@ -75,6 +87,8 @@ class _Delivery:
     event_id: int | None
     event: GameEvent
     consumers: list[Subscription]
+    #: Read back from the store (:meth:`Dispatcher.recover`), not handed over at the commit.
+    recovered: bool = False
 
 
 class Dispatcher:
@@ -167,7 +181,8 @@ class Dispatcher:
             if not mine:
                 continue
             key = (lane, event.game_id)
-            self._queues.setdefault(key, deque()).append(_Delivery(event_id, event, mine))
+            delivery = _Delivery(event_id, event, mine, recovered=only is not None)
+            self._queues.setdefault(key, deque()).append(delivery)
             if key not in self._workers:
                 self._workers[key] = asyncio.create_task(self._drain(key))
 
@@ -177,7 +192,11 @@ class Dispatcher:
             while queue:
                 delivery = queue.popleft()
                 for subscription in delivery.consumers:
-                    await self._call(subscription, delivery.event)
+                    told = _REDELIVERED.set(delivery.recovered)
+                    try:
+                        await self._call(subscription, delivery.event)
+                    finally:
+                        _REDELIVERED.reset(told)
                     if delivery.event_id is not None:
                         self._done(delivery.event_id, subscription.name)
         finally:
