@@ -19,7 +19,7 @@ import copy
 import dataclasses
 import logging
 from collections import OrderedDict, defaultdict
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -27,15 +27,12 @@ from bot.game import ChoiceRequired, Game, IllegalMove, Move
 from bot.game.moves import FORFEIT, PLAY, REMOVE, RESIGN, TABLETALK
 from bot.game.sequences import Option
 from bot.store.errors import GameNotActiveError, NotFoundError, StaleMoveError
-from bot.store.snapshots import move_count
-from bot.store.timers import RETIRE, TimerRecord
 from bot.store.votes import RESIGN as RESIGN_VOTE
 from bot.store.votes import TeamVote
 
 from .dispatch import Dispatcher
 from .errors import UserError
 from .events import (
-    BoardBehind,
     GameEnded,
     GameEvent,
     GameStarted,
@@ -66,8 +63,6 @@ RACE_LOST = (
 #: The channel on which a process tells the others it changed a game they serve.
 GAMES_CHANNEL = "sequence_games"
 
-#: The stored timer of a finished game's final board that Discord refused (see the table).
-FINAL_BOARD = "final_board"
 #: Games that ended lately, still looked up by the consumers of their last events.
 _ENDED_KEPT = 512
 
@@ -204,14 +199,11 @@ class GameService:
     async def reconcile(self) -> None:
         """At start-up: the events a crash (or a process that was down) left undelivered are
         delivered, in order; a game of an older release whose final move was saved but not its
-        end is finished now; a board Discord refused before the restart is posted
-        (:class:`BoardBehind`, after the recovered events: a board they post is not posted
-        twice). Delivered events of long ago are pruned."""
+        end is finished now. Delivered events of long ago are pruned."""
         await self.bus.recover(self.stored)
         for record in [r for r in self.records.values() if r.game.is_over()]:
             log.warning("Game %d ended before a restart; recording its end now", record.id)
             await self.change(record.id, _nothing)
-        self.boards_behind(self.records.values())
         pruned = await self.bus.prune()
         if pruned:
             log.info("Pruned %d delivered event(s)", pruned)
@@ -243,18 +235,6 @@ class GameService:
         self._ended[record.id] = record
         while len(self._ended) > _ENDED_KEPT:
             self._ended.popitem(last=False)
-
-    def boards_behind(self, records: Iterable[GameRecord]) -> None:
-        """Publish :class:`BoardBehind` for each of ``records`` whose latest board shows an
-        earlier move (Discord refused the board of a later one)."""
-        self.bus.publish(
-            *(
-                BoardBehind(record, shown=record.board_move_count)
-                for record in records
-                if record.board_move_count is None
-                or record.board_move_count < move_count(record.game)  # decodes no stored game
-            )
-        )
 
     def add(self, record: GameRecord) -> None:
         """Start serving a game."""
@@ -339,34 +319,6 @@ class GameService:
         (presentation, not play)."""
         record.board_message_id, record.board_move_count = message_id, move_count
         await self.db.games.set_board_message(record.id, message_id, move_count)
-
-    async def keep_final_board(self, game_id: int, delay: float) -> TimerRecord:
-        """A finished game's final board that Discord refused, kept to be posted again in
-        ``delay`` seconds (stored: a restart keeps it)."""
-        payload = {"delay": delay}
-        return await self.db.timers.set(game_id, FINAL_BOARD, self.clock() + delay, payload)
-
-    async def kept_final_boards(self) -> list[TimerRecord]:
-        """The final boards waiting to be posted again (at start-up)."""
-        return await self.db.timers.all(FINAL_BOARD)
-
-    async def final_board_done(self, game_id: int) -> None:
-        """A kept final board was posted, or given up: forget it."""
-        await self.db.timers.clear(game_id, FINAL_BOARD)
-
-    async def keep_retires(self, game_id: int, due: float, payload: dict[str, Any]) -> None:
-        """Older boards of a game that Discord refused to retire, kept to be tried again at
-        ``due`` (stored: a restart, a new turn and the game's end keep them)."""
-        with contextlib.suppress(NotFoundError):  # the game was deleted: nothing to retire
-            await self.db.timers.set(game_id, RETIRE, due, payload)
-
-    async def kept_retires(self) -> list[TimerRecord]:
-        """The older boards waiting to be retired (at start-up)."""
-        return await self.db.timers.all(RETIRE)
-
-    async def retires_done(self, game_id: int) -> None:
-        """A game's older boards were retired, or given up: forget them."""
-        await self.db.timers.clear(game_id, RETIRE)
 
     # ------------------------------------------------------------------ the one path
     async def change(

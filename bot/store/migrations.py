@@ -230,6 +230,8 @@ UPDATE games SET board_move_count = (SELECT move_count FROM snapshots WHERE game
 # 6: the outbox. A change writes the events it causes in its own transaction; each process's
 # dispatcher delivers the undelivered ones of its games to their consumers (``pending`` names
 # the consumers still to be told, space-separated; empty once delivered) and later prunes them.
+# What the table kept in the timers table to try again (a final board, older boards to retire)
+# is the outbox's now: those rows go, and ``timers`` holds timers only.
 _V6 = """
 CREATE TABLE events (
     id          INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -242,6 +244,7 @@ CREATE TABLE events (
 );
 CREATE INDEX events_undelivered ON events (game_id, id) WHERE delivered_at IS NULL;
 CREATE INDEX events_delivered ON events (delivered_at) WHERE delivered_at IS NOT NULL;
+DELETE FROM timers WHERE kind IN ('final_board', 'retire');
 """
 
 #: Every migration, in order: (version, sql). Append only.
