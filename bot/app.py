@@ -163,7 +163,6 @@ class SequenceBotMixin:
         # What a crash (or a process that was down) left undelivered, from the outbox.
         await self.games.reconcile()
         await self.turn_clock.resume()
-        await self.table.resume()
         self.computers.resume()
         self._catching_up = asyncio.create_task(self._freeze_when_caught_up())
         self._stamping = asyncio.create_task(self._stamp_rules(active=False))  # the finished

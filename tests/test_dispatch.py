@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot.services.dispatch import Dispatcher, redelivered
+from bot.services.dispatch import DeliverLater, Dispatcher, delivered_late
 from bot.services.events import GameStarted, TurnStarted
 from bot.services.games import GameService
 from bot.store.location import open_database
@@ -120,18 +120,115 @@ async def test_events_of_a_change_that_rolls_back_are_never_delivered(store_loca
     await db.close()
 
 
+class Refusing(Recorder):
+    """A consumer that Discord refuses ``refusals`` times on the game's start (then answers),
+    with pauses of ``first`` seconds doubled up to ``most``."""
+
+    def __init__(self, refusals: int, first: float = 0.05, most: float = 0.2) -> None:
+        super().__init__()
+        self.refusals, self.first, self.most = refusals, first, most
+        self.tries = 0
+
+    async def started(self, event: GameStarted) -> None:
+        self.tries += 1
+        if self.tries <= self.refusals:
+            raise DeliverLater("HTTP 503", first=self.first, most=self.most)
+        await self._see("started", event)
+
+    async def turn(self, event: TurnStarted) -> None:
+        await self._see("turn", event)
+
+
+async def test_a_refused_handler_is_tried_again_and_its_later_events_wait_behind_it(
+    store_location,
+):
+    """The consumer Discord refused is tried again after a pause and told of the game's later
+    events after it, in order; another consumer of the same lane is not held up."""
+    db = await open_database(store_location)
+    refusing, other = Refusing(refusals=2), First()
+    games = GameService(db, time.time, Dispatcher(time.time))
+    games.bus.register(refusing)
+    games.bus.register(other)
+    game_id = await started_game(games)
+    await asyncio.sleep(0.01)
+    assert other.seen == [("started", game_id), ("turn", game_id)]
+    assert refusing.seen == [] and len(games.bus.holding(game_id)) == 2
+    for _ in range(100):
+        if refusing.seen == [("started", game_id), ("turn", game_id)]:
+            break
+        await asyncio.sleep(0.02)
+    assert refusing.seen == [("started", game_id), ("turn", game_id)]
+    assert refusing.tries == 3 and games.bus.holding() == []
+    await games.bus.idle()
+    assert await db.outbox.undelivered(game_id) == []
+    await games.bus.close()
+    await db.close()
+
+
+async def test_a_refused_handler_is_told_after_a_restart_and_is_given_up_only_until_then(
+    store_location,
+):
+    """Discord refuses the handler past the longest pause: it is given up (the game's later
+    events go on), but stays undelivered in the store, and the next start tells it once."""
+    db = await open_database(store_location)
+    refusing = Refusing(refusals=1000, first=0.01, most=0.02)
+    games = GameService(db, time.time, Dispatcher(time.time))
+    games.bus.register(refusing)
+    game_id = await started_game(games)
+    for _ in range(100):
+        if games.bus.given_up:
+            break
+        await asyncio.sleep(0.02)
+    await games.bus.idle()
+    assert refusing.tries == 4  # at once, when the turn came, after 0.01 and 0.02 s: given up
+    assert refusing.seen == [("turn", game_id)] and games.bus.holding() == []
+    (row,) = await db.outbox.undelivered(game_id)
+    assert row.kind == "GameStarted" and games.bus.given_up == {row.id}
+    await games.bus.close()
+    await db.close()
+
+    db = await open_database(store_location)
+    again = Refusing(refusals=0)  # the same consumer in a new process: Discord answers
+    games = GameService(db, time.time, Dispatcher(time.time))
+    games.bus.register(again)
+    await games.load_active()
+    await games.reconcile()
+    await games.bus.idle()
+    assert again.seen == [("started", game_id)]
+    assert await db.outbox.undelivered(game_id) == []
+    await games.bus.close()
+    await db.close()
+
+
+async def test_a_refused_handler_is_tried_at_once_when_woken(store_location):
+    """A long pause is cut short by :meth:`Dispatcher.wake` (a server's permissions changed)."""
+    db = await open_database(store_location)
+    refusing = Refusing(refusals=2, first=3600.0, most=3600.0)
+    games = GameService(db, time.time, Dispatcher(time.time))
+    games.bus.register(refusing)
+    game_id = await started_game(games)
+    await asyncio.sleep(0.01)
+    assert refusing.seen == [] and refusing.tries == 2  # at once, and when the turn came
+    games.bus.wake([game_id])
+    await asyncio.sleep(0)
+    await games.bus.idle()
+    assert refusing.seen == [("started", game_id), ("turn", game_id)]
+    await games.bus.close()
+    await db.close()
+
+
 class Asking(Recorder):
-    """Records, for each event, whether it was read back from the store (``redelivered``)."""
+    """Records, for each event, whether it comes late (``delivered_late``)."""
 
     async def _see(self, what: str, event) -> None:
         if self.stuck is not None:
             await self.stuck.wait()
-        self.seen.append((what, redelivered()))
+        self.seen.append((what, delivered_late()))
 
 
 async def test_a_handler_knows_an_event_read_back_from_the_store(store_location):
-    """Handed over at the commit: not redelivered. Read back after the process stopped while
-    the handler ran (it may have acted): redelivered, so it can check what it did."""
+    """Handed over at the commit: not late. Read back after the process stopped while the
+    handler ran (it may have acted on it): late, so it can check what it did."""
     db = await open_database(store_location)
     asking = Asking()
     games = GameService(db, time.time, Dispatcher(time.time))
@@ -153,6 +250,6 @@ async def test_a_handler_knows_an_event_read_back_from_the_store(store_location)
     await games.reconcile()
     await games.bus.idle()
     assert again.seen == [("started", True), ("turn", True)]
-    assert not redelivered()  # outside a handler
+    assert not delivered_late()  # outside a handler
     await games.bus.close()
     await db.close()

@@ -343,7 +343,10 @@ async def test_a_game_won_from_a_dm_while_its_owner_is_down_is_announced_at_its_
     await eventually(one, lambda env: True)
     assert len(boards(table)) == before + 1
     assert "wins" in boards(table)[-1].content
-    kept = await one.run(lambda env: env.bot.games.kept_final_boards())
+    async def held(env: Any) -> list[Any]:
+        return env.bot.bus.holding(record.id)
+
+    kept = await one.run(held)
     assert kept == []
 
 

@@ -10,7 +10,6 @@ import pytest
 from bot.app import create_bot
 from bot.config import Settings
 from bot.game import space_name
-from bot.store.timers import RETIRE
 from cogs.common import table as table_module
 
 from .conftest import make_settings
@@ -211,8 +210,11 @@ async def restart(env, settings) -> None:
 
 
 async def nothing_left_to_retry(bot) -> bool:
-    """True when the table tries nothing again: none in memory, none kept in the store."""
-    return bot.table._retries == {} and await bot.db.timers.all(RETIRE) == []
+    """True when the table tries nothing again: the outbox holds nothing back, and keeps
+    nothing undelivered in the store but what it gave up until the next start."""
+    await bot.bus.idle()
+    undelivered = {row.id for row in await bot.db.outbox.undelivered()}
+    return bot.bus.holding() == [] and undelivered <= bot.bus.given_up
 
 
 async def test_a_board_discord_refused_before_a_restart_is_posted_after_it(
@@ -329,7 +331,7 @@ async def test_retries_pending_when_the_game_ends_are_forgotten(simcord_env, end
     _seat, card, space = playable(record.game)
     await alice.slash(table.channel, "sequence play", card=card, space=space_name(space))
     assert len(record.game.moves) == 2 and "move 1" in boards(table.channel)[-1].embeds[0].title
-    assert table.bot.table._retries  # the board and the retirement wait
+    assert table.bot.bus.holding(record.id)  # the board and the retirement wait
     if ending == "resign":
         await alice.slash(table.channel, "sequence resign")
     else:
@@ -342,3 +344,25 @@ async def test_retries_pending_when_the_game_ends_are_forgotten(simcord_env, end
     if ending == "resign":
         assert live_boards(table.channel) == []
         assert "wins" in table.channel.last_message.content
+
+
+async def test_a_moves_board_refused_across_a_restart_is_posted_once(simcord_env, bot_settings):
+    """Discord refuses the computer's board (the outbox keeps it undelivered), the bot restarts
+    while it still refuses, then answers: the board of that move is posted once, with alice's
+    ping, and neither the start-up, the pending retry nor the hours after post it again."""
+    table, record = await against_a_computer(simcord_env, "medium", seed=3)
+    (alice,) = table.players
+    path = f"/channels/{table.channel.id}/messages"
+    simcord_env.inject_error("POST", path, status=503, times=None)
+    await simcord_env.advance_time(PAUSE + 90)  # the move, and a try a minute later: refused
+    assert len(record.game.moves) == 1 and len(boards(table.channel)) == 1
+    await restart(simcord_env, bot_settings)
+    await simcord_env.advance_time(30)  # the start-up's try: still refused
+    simcord_env.backend.faults.clear()
+    await simcord_env.advance_time(3 * 3600)
+    titles = [m.embeds[0].title for m in boards(table.channel)]
+    assert sum("move 1" in title for title in titles) == 1, titles
+    latest = boards(table.channel)[-1]
+    assert "move 1" in latest.embeds[0].title and f"<@{alice.id}>" in latest.content
+    assert [m.id for m in live_boards(table.channel)] == [latest.id]
+    assert await nothing_left_to_retry(simcord_env.bot)

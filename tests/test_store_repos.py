@@ -9,7 +9,6 @@ import pytest
 
 from bot.store import ChannelBusyError, NotFoundError, Seat, Store, StoreError
 from bot.store.connection import Connection
-from bot.store.timers import RETIRE, TimerRecord
 from bot.store.tournaments.records import MatchRecord
 from tests.store_util import create_game
 
@@ -125,22 +124,6 @@ async def test_timers(db: Store) -> None:
     assert [t.game_id for t in await db.timers.all()] == [two.id]
     with pytest.raises(NotFoundError):
         await db.timers.set(9999, "turn", 1.0)
-
-
-async def test_an_older_boards_retirement_outlives_turns_and_the_end(db: Store) -> None:
-    """A new turn, a time-out and the end of the game drop the game's timers, not the older
-    boards Discord refused to retire: a restart still retires them."""
-    record = await create_game(db, 1)
-    await db.timers.set(record.id, RETIRE, 50.0, {"retire": {"5": "↪️"}})
-    await db.timers.set(record.id, "turn", 60.0)
-    await db.timers.replace(record.id, [TimerRecord(record.id, "limit", 70.0, {})])
-    assert [t.kind for t in await db.timers.of_game(record.id)] == [RETIRE, "limit"]
-    assert await db.timers.clear_game(record.id) == 1
-    await db.timers.replace(record.id, [])
-    await db.timers.set(record.id, "turn", 80.0)
-    await db.games.finish(record.id, "finished", 90.0)
-    kept = [(t.kind, t.payload) for t in await db.timers.all()]
-    assert kept == [(RETIRE, {"retire": {"5": "↪️"}})]
 
 
 async def test_tabletalk_reports(db: Store) -> None:

@@ -12,12 +12,18 @@ side by side: ``quick`` (timers, computer players) is never held up by the Disco
 ``discord`` lane. A handler that fails because the store is unreachable is tried again after a
 growing pause (it holds its lane for that game meanwhile); one that fails otherwise is logged
 and counts as delivered (one bad event never blocks a game for ever).
+
+A handler that Discord refused (rate limited past discord.py's waits, down, a permission
+missing) raises :class:`DeliverLater`: the event stays undelivered for that consumer (in the
+store too: a restart delivers it again) and is tried again after a growing pause. Meanwhile
+that consumer's later events of the game wait behind it, in order, while its lane goes on for
+the other consumers and games; a later event for it, or :meth:`Dispatcher.wake`, tries it at
+once (a late handler then finds the game moved on and leaves the posting to the later event).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
 from collections import OrderedDict, defaultdict, deque
 from collections.abc import Awaitable, Callable, Iterable
@@ -26,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from bot.store.errors import OUTAGES
 
+from .deliver_later import DeliverLater, Held, delivered_late, delivering_late, owner
 from .event_codec import STORED, decode, encode
 from .events import GameEvent
 
@@ -50,18 +57,7 @@ KEEP_DELIVERED = 7 * 24 * 3600.0
 #: Ids of events delivered by this process lately, never delivered again by a recovery.
 _RECENT = 20_000
 
-
-#: True while a handler is told of an event read back from the store (see :func:`redelivered`).
-_REDELIVERED: contextvars.ContextVar[bool] = contextvars.ContextVar("redelivered", default=False)
-
-
-def redelivered() -> bool:
-    """Whether the handler running now is told of an event read back from the store (after a
-    crash, a restart or another process's change): it may have acted on it before it died (a
-    post sent, not yet recorded), so one that cannot simply do it again checks first."""
-    return _REDELIVERED.get()
-
-
+__all__ = ["DeliverLater", "Dispatcher", "Subscriptions", "delivered_late"]
 class Consumer(Protocol):
     """Something that acts on events: it declares what it answers, each with its handler."""
 
@@ -87,8 +83,8 @@ class _Delivery:
     event_id: int | None
     event: GameEvent
     consumers: list[Subscription]
-    #: Read back from the store (:meth:`Dispatcher.recover`), not handed over at the commit.
-    recovered: bool = False
+    #: Read back from the store (after a restart, or another process's change).
+    late: bool = False
 
 
 class Dispatcher:
@@ -105,6 +101,11 @@ class Dispatcher:
         self._marks: dict[int, frozenset[str]] = {}
         self._flushing: asyncio.Task[None] | None = None
         self._recent: OrderedDict[int, None] = OrderedDict()
+        #: What Discord refused, by (consumer, game); and the refusals tried on their own.
+        self._held: dict[tuple[object, int], Held] = {}
+        self._alone: set[Held] = set()
+        #: Ids of the events given up until the next start (after the longest wait).
+        self.given_up: set[int] = set()
         self._closed = False
 
     # ------------------------------------------------------------------ wiring
@@ -156,16 +157,17 @@ class Dispatcher:
 
     # ------------------------------------------------------------------ delivering
     def deliver(self, events: Iterable[tuple[int | None, GameEvent]]) -> None:
-        """Hand committed events to their consumers (``id`` None: an event that is not stored,
-        such as the table's own retry of a board)."""
+        """Hand committed events to their consumers (``id`` None: an event that is not stored)."""
         for event_id, event in events:
             self._enqueue(event_id, event, None)
 
-    def publish(self, *events: GameEvent) -> None:
-        """Deliver events that are not stored (they follow no change: a retry, a wake-up)."""
-        self.deliver((None, event) for event in events)
-
-    def _enqueue(self, event_id: int | None, event: GameEvent, only: frozenset[str] | None) -> None:
+    def _enqueue(
+        self,
+        event_id: int | None,
+        event: GameEvent,
+        only: frozenset[str] | None,
+        late: bool = False,
+    ) -> None:
         if self._closed:
             return
         consumers = [s for s in self.consumers(event) if only is None or s.name in only]
@@ -181,8 +183,7 @@ class Dispatcher:
             if not mine:
                 continue
             key = (lane, event.game_id)
-            delivery = _Delivery(event_id, event, mine, recovered=only is not None)
-            self._queues.setdefault(key, deque()).append(delivery)
+            self._queues.setdefault(key, deque()).append(_Delivery(event_id, event, mine, late))
             if key not in self._workers:
                 self._workers[key] = asyncio.create_task(self._drain(key))
 
@@ -192,24 +193,34 @@ class Dispatcher:
             while queue:
                 delivery = queue.popleft()
                 for subscription in delivery.consumers:
-                    told = _REDELIVERED.set(delivery.recovered)
-                    try:
-                        await self._call(subscription, delivery.event)
-                    finally:
-                        _REDELIVERED.reset(told)
-                    if delivery.event_id is not None:
+                    item = (subscription, delivery.event_id, delivery.event, delivery.late)
+                    held = self._held.get((owner(subscription), delivery.event.game_id))
+                    if held is not None:  # behind a refusal: in order, and tried at once
+                        held.waiting.append(item)
+                        held.wake()
+                        continue
+                    later = await self._call(subscription, delivery.event, delivery.late)
+                    if later is not None:
+                        self._hold(subscription, item, later)
+                    elif delivery.event_id is not None:
                         self._done(delivery.event_id, subscription.name)
         finally:
             self._workers.pop(key, None)
             if not queue:
                 self._queues.pop(key, None)
 
-    async def _call(self, subscription: Subscription, event: GameEvent) -> None:
+    async def _call(
+        self, subscription: Subscription, event: GameEvent, late: bool
+    ) -> DeliverLater | None:
+        """Run one handler (again while the store is down); what it asked to be tried later."""
         wait = RETRY_FIRST
         while True:
+            token = delivering_late.set(late)
             try:
                 await subscription.handler(event)
-                return
+                return None
+            except DeliverLater as later:
+                return later
             except OUTAGES as error:
                 log.warning(
                     "%s of game %d waits for the store (%s): tried again in %.0f s",
@@ -220,9 +231,90 @@ class Dispatcher:
                 )
             except Exception:
                 log.exception("%s failed on %s", subscription.name, type(event).__name__)
-                return
+                return None
+            finally:
+                delivering_late.reset(token)
             await asyncio.sleep(wait)
             wait = min(2 * wait, RETRY_MOST)
+
+    # ------------------------------------------------------------------ refused for now
+    def _hold(
+        self,
+        subscription: Subscription,
+        item: tuple[Subscription, int | None, GameEvent, bool],
+        later: DeliverLater,
+    ) -> None:
+        """Keep a refused delivery to try again (and, ``ordered``, the consumer's later events
+        of the game behind it)."""
+        event = item[2]
+        name, game_id = subscription.name, event.game_id
+        log.info("%s of game %d is tried again in %.0f s (%s)", name, game_id, later.first, later)
+        first = deque([(*item[:3], True)])  # tried again: late
+        held = Held(subscription, event.game_id, first, later.first, later.most)
+        if later.ordered:
+            self._held[(owner(subscription), event.game_id)] = held
+        else:
+            self._alone.add(held)
+        held.task = asyncio.create_task(self._retry(held))
+
+    async def _retry(self, held: Held) -> None:
+        """Try a held consumer's deliveries again, oldest first, after ever longer waits."""
+        try:
+            while held.waiting:
+                timed = not held.woken
+                if timed:
+                    held.resting.set()
+                    try:
+                        await asyncio.sleep(held.wait)
+                    except asyncio.CancelledError:
+                        if not held.woken or self._closed:
+                            raise
+                        asyncio.current_task().uncancel()  # type: ignore[union-attr]
+                        timed = False
+                held.woken = False
+                held.resting.clear()
+                while held.waiting:
+                    subscription, event_id, event, late = held.waiting[0]
+                    later = await self._call(subscription, event, late)
+                    held.waiting[0] = (subscription, event_id, event, True)
+                    if later is None:
+                        held.waiting.popleft()
+                        if event_id is not None:
+                            self._done(event_id, subscription.name)
+                        continue
+                    if not timed:  # woken: the same wait again
+                        break
+                    if held.wait < held.most:
+                        held.wait = min(2 * held.wait, held.most)
+                        break
+                    held.waiting.popleft()  # refused after the longest wait: given up
+                    held.wait = later.first
+                    name = subscription.name
+                    log.warning("%s of game %d: given up until the next start", name, event.game_id)
+                    if event_id is not None:
+                        self.given_up.add(event_id)
+        finally:
+            held.resting.set()
+            key = (owner(held.subscription), held.game_id)
+            if self._held.get(key) is held:
+                del self._held[key]
+            self._alone.discard(held)
+
+    def wake(self, game_ids: Iterable[int]) -> None:
+        """Try at once what Discord refused of these games (a server's permissions changed)."""
+        wanted = set(game_ids)
+        for held in [*self._held.values(), *self._alone]:
+            if held.game_id in wanted:
+                held.wake()
+
+    def holding(self, game_id: int | None = None) -> list[GameEvent]:
+        """The events kept to be tried again (of one game, or of all), oldest first by hold."""
+        return [
+            event
+            for held in [*self._held.values(), *self._alone]
+            if game_id is None or held.game_id == game_id
+            for _, _, event, _ in held.waiting
+        ]
 
     def _done(self, event_id: int, name: str | None) -> None:
         left = self._left.get(event_id)
@@ -255,7 +347,8 @@ class Dispatcher:
         self, load: Callable[[int], Awaitable[GameRecord | None]], game_id: int | None = None
     ) -> int:
         """Deliver the stored events not yet delivered (of one game, or of every game of this
-        process's shards): after a restart, or when another process changed our game. ``load``
+        process's shards: after a restart, and then late, see :func:`delivered_late`), or when
+        another process changed our game. ``load``
         gives a game as the store holds it now (None: no longer ours). How many were queued."""
         assert self.db is not None
         rows = await self.db.outbox.undelivered(game_id)
@@ -279,7 +372,7 @@ class Dispatcher:
                     self._left[row.id] = set()
                     self._done(row.id, None)
                     continue
-                self._enqueue(row.id, event, row.pending)
+                self._enqueue(row.id, event, row.pending, late=game_id is None)
                 queued += 1
         return queued
 
@@ -292,17 +385,22 @@ class Dispatcher:
     async def idle(self) -> None:
         """Wait until every queued event was handled and its delivery written (tests,
         shutdown)."""
-        while self._workers or (self._flushing is not None and not self._flushing.done()):
-            tasks = [*self._workers.values()]
-            if self._flushing is not None:
+        while True:
+            tasks: list[Awaitable[Any]] = [*self._workers.values()]
+            if self._flushing is not None and not self._flushing.done():
                 tasks.append(self._flushing)
+            holds = [*self._held.values(), *self._alone]
+            tasks += [held.resting.wait() for held in holds if not held.resting.is_set()]
+            if not tasks:
+                return
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def close(self) -> None:
         """Stop the workers and write what was delivered; what is still queued stays
         undelivered in the store (the next start delivers it)."""
         self._closed = True
-        tasks = [*self._workers.values()]
+        holds = [*self._held.values(), *self._alone]
+        tasks = [*self._workers.values(), *(h.task for h in holds if h.task is not None)]
         if self._flushing is not None:
             tasks.append(self._flushing)
         for task in tasks:
@@ -310,9 +408,12 @@ class Dispatcher:
         await asyncio.gather(*tasks, return_exceptions=True)
         self._workers.clear()
         self._queues.clear()
+        self._held.clear()
+        self._alone.clear()
         if self._marks and self.db is not None:
             try:
                 await self.db.outbox.mark(self._marks, self.clock())
             except Exception as error:  # delivered again at the next start
                 log.warning("What was delivered could not be written at the close (%s)", error)
             self._marks = {}
+

@@ -19,6 +19,7 @@ from bot.store.timers import TimerRecord
 from bot.store.votes import TeamVote
 
 from .events import (
+    BoardReplaced,
     DrawOfferClosed,
     DrawOffered,
     GameEnded,
@@ -55,6 +56,7 @@ STORED: dict[str, type[GameEvent]] = {
         UndoRefused,
         UndoRequestLapsed,
         GameEnded,
+        BoardReplaced,
     )
 }
 
@@ -77,7 +79,7 @@ def encode(event: GameEvent) -> dict[str, Any]:
     elif isinstance(event, (DrawOffered, DrawOfferClosed)):
         payload.update(_fields(event))
         payload["offer"] = dataclasses.asdict(event.offer)
-    elif isinstance(event, (UndoRequestLapsed, GameEnded)):
+    elif isinstance(event, (UndoRequestLapsed, GameEnded, BoardReplaced)):
         payload.update(_fields(event))
     return payload
 

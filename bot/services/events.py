@@ -148,13 +148,12 @@ class UndoRequestLapsed(GameEvent):
 
 
 @dataclass(frozen=True)
-class BoardBehind(GameEvent):
-    """The latest posted board shows an earlier move than the game: Discord refused the board
-    of a later move (the table's retry, a server whose permissions changed, a start-up after
-    such a refusal). Not stored: it follows no change. ``shown`` is the move count the board
-    shows (None: no board was posted)."""
+class BoardReplaced(GameEvent):
+    """A newer board was posted (the table wrote this with it): the board ``message_id`` it
+    replaced is to say ``content`` and lose its buttons."""
 
-    shown: int | None = field(kw_only=True)
+    message_id: int = field(kw_only=True)
+    content: str = field(kw_only=True)
 
 
 @dataclass(frozen=True)

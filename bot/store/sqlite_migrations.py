@@ -215,6 +215,8 @@ UPDATE games SET board_move_count = (SELECT move_count FROM snapshots WHERE game
 # dispatcher delivers the undelivered ones of its games to their consumers (``pending`` names
 # the consumers still to be told, space-separated; empty once delivered) and later prunes them.
 # An event is a game's (``game_id``) or a tournament step's (``tournament_id``), never both.
+# What the table kept in the timers table to try again (a final board, older boards to retire)
+# is the outbox's now: those rows go, and ``timers`` holds timers only.
 _V6 = """
 CREATE TABLE events (
     id          INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -231,6 +233,7 @@ CREATE INDEX events_undelivered ON events (game_id, id) WHERE delivered_at IS NU
 CREATE INDEX events_steps ON events (tournament_id, id)
     WHERE delivered_at IS NULL AND tournament_id IS NOT NULL;
 CREATE INDEX events_delivered ON events (delivered_at) WHERE delivered_at IS NOT NULL;
+DELETE FROM timers WHERE kind IN ('final_board', 'retire');
 """
 
 # 7: the host's undo request is a typed row of the votes table, as draw offers are, instead of a

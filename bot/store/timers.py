@@ -1,6 +1,6 @@
-"""Timers: one per (game, kind), resumed at start-up: a turn's reminder and time limit, a final
-board Discord refused, a turn another process began, older boards still to retire (the kinds are
-the services', but for :data:`RETIRE`)."""
+"""Timers: one per (game, kind), resumed at start-up: a turn's reminder and time limit, a turn
+another process began (the kinds are the services'). Timers only: what follows a change and
+Discord refused is retried by the outbox (:mod:`bot.services.dispatch`)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,6 @@ if TYPE_CHECKING:
     from .base import Store
     from .connection import Connection
 
-#: The kind of the timer of a game's older boards that Discord refused to retire (the table's):
-#: about messages, not turns, so a new turn, a time-out and the end of the game leave it in place.
-RETIRE = "retire"
-
-
 @dataclass(frozen=True, slots=True)
 class TimerRecord:
     """A pending timer: due at ``due_at`` (Unix seconds), with a JSON payload."""
@@ -30,8 +25,7 @@ class TimerRecord:
 
 
 class Timers:
-    """The timers repository (``db.timers``). Finishing a game clears its timers (but for
-    :data:`RETIRE`)."""
+    """The timers repository (``db.timers``). Finishing a game clears its timers."""
 
     def __init__(self, db: Store) -> None:
         self._db = db
@@ -45,7 +39,7 @@ class Timers:
         return record
 
     async def replace(self, game_id: int, timers: list[TimerRecord]) -> None:
-        """The game's timers become exactly ``timers`` (the new turn's), and :data:`RETIRE`."""
+        """The game's timers become exactly ``timers`` (the new turn's)."""
         rows = [(t.kind, t.due_at, dumps(t.payload)) for t in timers]
         replace = _replace_in_one if self._db.dialect == "postgresql" else _replace
         await self._db.run(replace, game_id, rows)
@@ -64,7 +58,7 @@ class Timers:
         return bool(await self._db.run(_clear, game_id, kind))
 
     async def clear_game(self, game_id: int) -> int:
-        """Remove all timers of a game (but :data:`RETIRE`); returns how many."""
+        """Remove all timers of a game; returns how many."""
         return await self._db.run(_clear, game_id, None)
 
     async def all(self, *kinds: str) -> list[TimerRecord]:
@@ -91,7 +85,7 @@ async def _set(conn: Connection, game_id: int, kind: str, due_at: float, payload
 
 
 async def _replace(conn: Connection, game_id: int, rows: list[tuple[str, float, str]]) -> None:
-    await conn.execute("DELETE FROM timers WHERE game_id = ? AND kind <> ?", (game_id, RETIRE))
+    await conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
     if rows:
         await conn.executemany(
             "INSERT INTO timers (game_id, kind, due_at, payload) VALUES (?, ?, ?, ?)",
@@ -101,9 +95,7 @@ async def _replace(conn: Connection, game_id: int, rows: list[tuple[str, float, 
 
 async def _clear(conn: Connection, game_id: int, kind: str | None) -> int:
     if kind is None:
-        return await conn.execute(
-            "DELETE FROM timers WHERE game_id = ? AND kind <> ?", (game_id, RETIRE)
-        )
+        return await conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
     cursor = await conn.execute(
         "DELETE FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind)
     )
@@ -111,8 +103,8 @@ async def _clear(conn: Connection, game_id: int, kind: str | None) -> int:
 
 
 async def clear_game(conn: Connection, game_id: int) -> int:
-    """Delete a game's timers (but :data:`RETIRE`) in the transaction open on ``conn`` (a
-    finished game's); how many."""
+    """Delete a game's timers in the transaction open on ``conn`` (a finished game's); how
+    many."""
     return await _clear(conn, game_id, None)
 
 
@@ -129,10 +121,8 @@ async def _replace_in_one(
     conn: Connection, game_id: int, rows: list[tuple[str, float, str]]
 ) -> None:
     """:func:`_replace` in one statement (PostgreSQL: one round trip instead of two): the kinds
-    not given (nor :data:`RETIRE`) are deleted, the given ones inserted or updated (disjoint
-    rows)."""
+    not given are deleted, the given ones inserted or updated (disjoint rows)."""
     kinds = [row[0] for row in rows]
-    kept = [*kinds, RETIRE]
     await conn.execute(
         "WITH gone AS (DELETE FROM timers WHERE game_id = ? AND NOT (kind = ANY(?::text[]))) "
         "INSERT INTO timers (game_id, kind, due_at, payload) "
@@ -140,5 +130,5 @@ async def _replace_in_one(
         "FROM unnest(?::text[], ?::double precision[], ?::text[]) AS t(kind, due_at, payload) "
         "ON CONFLICT (game_id, kind) DO UPDATE SET due_at = excluded.due_at, "
         "payload = excluded.payload",
-        (game_id, kept, game_id, kinds, [row[1] for row in rows], [row[2] for row in rows]),
+        (game_id, kinds, game_id, kinds, [row[1] for row in rows], [row[2] for row in rows]),
     )

@@ -19,7 +19,6 @@ What follows a change (timers, computers, tournaments) lives in services of its 
 from __future__ import annotations
 
 from ..events import MoveOutcome
-from .boards import FINAL_BOARD
 from .cluster import GAMES_CHANNEL
 from .commit import RACE_LOST, STALE
 from .draft import ChoiceNeeded, Draft
@@ -27,7 +26,6 @@ from .seats import computer_seats_to_act, nobody_playing, seat_of
 from .service import GameService, ResignVote
 
 __all__ = [
-    "FINAL_BOARD",
     "GAMES_CHANNEL",
     "RACE_LOST",
     "STALE",

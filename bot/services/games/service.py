@@ -53,14 +53,11 @@ class GameService(GameChanges, BoardBookkeeping):
     async def reconcile(self) -> None:
         """At start-up: the events a crash (or a process that was down) left undelivered are
         delivered, in order; a game of an older release whose final move was saved but not its
-        end is finished now; a board Discord refused before the restart is posted
-        (:class:`BoardBehind`, after the recovered events: a board they post is not posted
-        twice). Delivered events of long ago are pruned."""
+        end is finished now. Delivered events of long ago are pruned."""
         await self.bus.recover(self.stored)
         for record in [r for r in self.records.values() if r.game.is_over()]:
             log.warning("Game %d ended before a restart; recording its end now", record.id)
             await self.change(record.id, _nothing)
-        self.boards_behind(self.records.values())
         pruned = await self.bus.prune()
         if pruned:
             log.info("Pruned %d delivered event(s)", pruned)

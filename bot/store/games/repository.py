@@ -226,8 +226,7 @@ class Games:
         await self._db.run(writes.set_columns, game_id, "options = ?", (dumps(options),))
 
     async def finish(self, game_id: int, status: GameStatus, now: float) -> None:
-        """Close an active game as ``finished`` or ``cancelled``; its timers (but an older board's
-        retirement, :data:`~bot.store.timers.RETIRE`) and votes go."""
+        """Close an active game as ``finished`` or ``cancelled``; its timers and votes go."""
         if status not in (FINISHED, CANCELLED):
             raise ValueError("A game is finished with status 'finished' or 'cancelled'.")
         await self._db.run(writes.finish, game_id, status, now)

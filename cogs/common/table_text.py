@@ -1,0 +1,82 @@
+"""What a game's board message says and shows: its text (the result, or whose turn it is and
+when the time runs out), its embed and its buttons."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.services.options import TableOptions
+from bot.services.timing import LIMIT, clock_stopped, turn_began
+from render.theme import TEAM_COLOUR_VALUES
+
+from .components import Components
+from .describe import deadline_note, result_line, scoreline, turn_line
+
+if TYPE_CHECKING:
+    from bot.app import SequenceBot
+    from bot.store.games.records import GameRecord
+
+#: Makes a button for the board message of a game, or None (cogs register these).
+BoardButton = Callable[["GameRecord"], discord.ui.Item | None]
+
+
+class BoardText:
+    """The table's part that words and dresses a board message."""
+
+    bot: SequenceBot
+    board_buttons: list[BoardButton]
+
+    def board_view(self, record: GameRecord) -> Components | None:
+        """The buttons under a board message (none once the game is over)."""
+        if record.game.is_over():
+            return None
+        view = Components()
+        for make in self.board_buttons:
+            item = make(record)
+            if item is not None:
+                view.add_item(item)
+        return view
+
+    def board_embed(self, record: GameRecord, headline: str | None) -> discord.Embed:
+        """The embed around the board image."""
+        game = record.game
+        colour_team = game.winner if game.is_over() and game.winner is not None else None
+        if colour_team is None:
+            colour_team = game.team_of(game.turn)
+        moves = len(game.moves)
+        embed = discord.Embed(
+            title=f"Sequence · game #{record.id} · move {moves}",
+            description=headline or None,
+            colour=TEAM_COLOUR_VALUES[colour_team],
+        )
+        # The board is the message's attachment, shown full width under the text; inside the
+        # embed, Discord (and SimCord's preview) would shrink the tall image to a thumbnail.
+        embed.set_footer(text=scoreline(record))
+        return embed
+
+    async def board_line(self, record: GameRecord) -> str:
+        """The text above a board: the result, or whose turn it is (and when a time limit
+        runs out)."""
+        if record.game.is_over():
+            return result_line(record)
+        return turn_line(record) + await self.deadline_text(record)
+
+    async def deadline_text(self, record: GameRecord) -> str:
+        """`` ⏳ Time runs out <t:…:R>.`` for a turn with a time limit (else empty): the
+        turn's stored limit, so that every process shows the same moment."""
+        if record.game.is_over() or not TableOptions.from_dict(record.options).turn_time_limit:
+            return ""
+        if clock_stopped(record.game, len(record.seats)):
+            return " ⏸️ Nobody played a whole round: the clock waits for this move."
+        timer = await self.bot.db.timers.get(record.id, LIMIT)
+        if timer is None or timer.payload.get("turn") != record.game.turn_number:
+            return ""
+        return f" {deadline_note(timer.due_at)}"
+
+    async def waiting_for(self, record: GameRecord) -> float:
+        """Seconds since the turn being played began: how long its move is awaited."""
+        entries = await self.bot.db.games.log(record.id)
+        return self.bot.clock() - turn_began(record, entries)
