@@ -17,6 +17,7 @@ from discord import app_commands
 
 from bot.app import SequenceBot
 from bot.game import Game
+from bot.services.dispatch import delivered_late
 from bot.services.events import ReminderDue, TimedOut, TurnStarted
 from bot.services.options import format_duration
 from bot.store.games.records import GameRecord
@@ -53,6 +54,9 @@ def since_last_turn(record: GameRecord, game: Game, seat: int) -> list[str]:
         lines.insert(0, f"({counted(len(shown) - SINCE_MOST, 'earlier move')}: see the channel.)")
     return lines
 
+
+#: How many of a player's latest DMs a late turn DM looks through for itself.
+DM_LOOK_BACK = 10
 
 class Turns(SequenceCog):
     """Keeps slow games moving: the words of reminders, time-outs and turn DMs.
@@ -151,12 +155,27 @@ class Turns(SequenceCog):
             return
         happened = "".join(f"{line}\n" for line in since_last_turn(record, game, seat))
         deadline = await self.bot.table.deadline_text(dataclasses.replace(record, game=game))
-        await self.direct_message(
-            record,
-            seat,
-            f"{happened}🎲 Your turn in Sequence game #{record.id}: {board_link(record)}{deadline}",
-            panel_game=game,
-        )
+        link = board_link(record)
+        text = f"{happened}🎲 Your turn in Sequence game #{record.id}: {link}{deadline}"
+        if delivered_late() and await self._sent_already(record.seats[seat].user_id, text):
+            return  # sent before a crash: the event came again
+        await self.direct_message(record, seat, text, panel_game=game)
+
+    async def _sent_already(self, user_id: int, text: str) -> bool:
+        """Whether the bot's latest DMs to ``user_id`` hold ``text`` (a process sent it and
+        died before the delivery was written)."""
+        sent, me = text.replace("**", ""), self.bot.user
+        if me is None:
+            return False
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            channel = user.dm_channel or await user.create_dm()
+            async for message in channel.history(limit=DM_LOOK_BACK):
+                if message.author.id == me.id and message.content.startswith(sent):
+                    return True
+        except discord.HTTPException:  # not readable: send it (twice at worst, never lost)
+            return False
+        return False
 
     async def direct_message(
         self, record: GameRecord, seat: int, text: str, *, panel_game: Any = None

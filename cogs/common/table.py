@@ -62,6 +62,8 @@ PINGS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 QUIET = frozenset({FORFEIT, TABLETALK, DRAW})
 
 #: The headline of a board posted late (Discord refused it, or a restart came first).
+#: How many of a channel's latest messages a late board looks through for itself.
+LOOK_BACK = 25
 LATE = "The board as it stands (the board of the last move could not be posted)."
 LATE_FINAL = "The final board (it could not be posted when the game ended)."
 #: Seconds before a post or an edit Discord refused is tried again: doubled after each try;
@@ -221,10 +223,17 @@ class Table(BoardText, TablePlaces):
             kwargs["view"] = view
         # A board that waited (Discord's rate limits) past its turn pings nobody for it.
         moved_on = live.game.turn_number != record.game.turn_number
+        embed = self.board_embed(record, headline)
+        happened = headline if then is None else then
+        if delivered_late():  # sent before a crash, perhaps, and not yet remembered
+            posted = await self._posted_already(record, embed.title)
+            if posted is not None:
+                await self._remember(live, posted.id, len(record.game.moves), happened)
+                return posted
         try:
             message = await self.channel(record).send(
                 content,
-                embed=self.board_embed(record, headline),
+                embed=embed,
                 file=file,
                 allowed_mentions=discord.AllowedMentions.none() if moved_on else PINGS,
                 **kwargs,
@@ -242,11 +251,27 @@ class Table(BoardText, TablePlaces):
                     f"HTTP {error.status}", first=RETRY_FIRST, most=RETRY_MOST
                 ) from None
             return None
-        happened = headline if then is None else then
         await self._remember(live, message.id, len(record.game.moves), happened)
         if not record.game.is_over():
             _prepare_next_board(record.game)
         return message
+
+    async def _posted_already(
+        self, record: GameRecord, title: str | None
+    ) -> discord.Message | None:
+        """The bot's board titled ``title`` among the channel's latest messages: one a process
+        sent and died before remembering (its event then comes again, late)."""
+        me = self.bot.user
+        if me is None or title is None:
+            return None
+        try:
+            async for message in self.channel(record).history(limit=LOOK_BACK):
+                mine = message.author.id == me.id and message.embeds
+                if mine and message.embeds[0].title == title:
+                    return message
+        except discord.HTTPException:  # not readable: post it (twice at worst, never lost)
+            return None
+        return None
 
     async def _remember(
         self, live: GameRecord, message_id: int, count: int, happened: str | None
