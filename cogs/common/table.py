@@ -106,7 +106,9 @@ def refused_for_now(error: discord.HTTPException) -> bool:
 def overtaken(live: GameRecord, committed: GameRecord, game: Game) -> bool:
     """True when a later change than the one that left ``game`` (``committed``: its table)
     shows the players a newer board: the event of that change, delivered after this one,
-    posts it. A move taken back, a move a player sees, the end, or a cancel."""
+    posts it. A move taken back, a move a player sees, the end, or a cancel. Asked only of an
+    event that comes late: in the normal flow every move's board is posted, in order, even
+    when the next move (a computer's) was made while it was drawn."""
     count, moves = len(game.moves), live.game.moves
     if len(moves) < count or moves[:count] != game.moves:
         return True
@@ -162,15 +164,16 @@ class Table(BoardText, TablePlaces):
 
     async def _on_start(self, event: GameStarted) -> None:
         live = self.live(event.record)
-        if live.board_message_id is None and not overtaken(live, event.record, event.record.game):
+        late = delivered_late() and overtaken(live, event.record, event.record.game)
+        if live.board_message_id is None and not late:
             await self.post_board(event.record, "The game is on.")
 
     async def _on_move(self, event: MoveCommitted) -> None:
         outcome = event.outcome
         if self.shown(event.record, len(outcome.game.moves)):
             return  # delivered again: its board was posted
-        if overtaken(self.live(event.record), event.record, outcome.game):
-            return  # late (Discord refused it for a while): a later change posts its board
+        if delivered_late() and overtaken(self.live(event.record), event.record, outcome.game):
+            return  # late (refused for a while, or a crash): a later change posts its board
         if outcome.finished or any(move.kind not in QUIET for move in outcome.moves):
             if delivered_late():  # the board it replaces says nothing of what happened next
                 late = LATE_FINAL if outcome.finished else LATE
@@ -189,7 +192,7 @@ class Table(BoardText, TablePlaces):
             await self.retire_board(record, ended_line(record))
 
     async def _on_undo(self, event: MoveUndone) -> None:
-        if overtaken(self.live(event.record), event.record, event.game):
+        if delivered_late() and overtaken(self.live(event.record), event.record, event.game):
             return
         headline = f"↩️ Undone: {taken_back(event.record, event.undone)}."
         await self.post_board(event.record, headline, game=event.game)
