@@ -24,6 +24,7 @@ from bot.store.games.records import GameRecord
 
 from .base import SequenceCog, Subscription, works_in_dms
 from .common.describe import counted, describe_move, seat_label, shown_name, team_label
+from .common.lookup import sent_before
 from .common.replies import reply, reply_lines
 from .common.table import QUIET
 from .hand.panel import build_hand_panel
@@ -157,25 +158,22 @@ class Turns(SequenceCog):
         deadline = await self.bot.table.deadline_text(dataclasses.replace(record, game=game))
         link = board_link(record)
         text = f"{happened}🎲 Your turn in Sequence game #{record.id}: {link}{deadline}"
-        if delivered_late() and await self._sent_already(record.seats[seat].user_id, text):
+        if delivered_late() and await self._dm_sent_before(record.seats[seat].user_id, text):
             return  # sent before a crash: the event came again
         await self.direct_message(record, seat, text, panel_game=game)
 
-    async def _sent_already(self, user_id: int, text: str) -> bool:
-        """Whether the bot's latest DMs to ``user_id`` hold ``text`` (a process sent it and
-        died before the delivery was written)."""
-        sent, me = text.replace("**", ""), self.bot.user
-        if me is None:
-            return False
+    async def _dm_sent_before(self, user_id: int, text: str) -> bool:
+        """Whether the bot's latest DMs to ``user_id`` begin with ``text``."""
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             channel = user.dm_channel or await user.create_dm()
-            async for message in channel.history(limit=DM_LOOK_BACK):
-                if message.author.id == me.id and message.content.startswith(sent):
-                    return True
-        except discord.HTTPException:  # not readable: send it (twice at worst, never lost)
+        except discord.HTTPException:
             return False
-        return False
+        sent = text.replace("**", "")
+        found = await sent_before(
+            channel, self.bot.user, lambda message: message.content.startswith(sent), DM_LOOK_BACK
+        )
+        return found is not None
 
     async def direct_message(
         self, record: GameRecord, seat: int, text: str, *, panel_game: Any = None

@@ -6,6 +6,7 @@ name our bot class in its callback's signature), so these say once what the clie
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
@@ -45,3 +46,24 @@ def cog_of(interaction: discord.Interaction[Any], cog_class: type[CogT]) -> CogT
     if not isinstance(cog, cog_class):
         raise RuntimeError(f"The {cog_class.__cog_name__} cog is not loaded")
     return cog
+
+
+async def sent_before(
+    channel: discord.abc.Messageable,
+    author: discord.abc.User | None,
+    sent: Callable[[discord.Message], bool],
+    limit: int,
+) -> discord.Message | None:
+    """Among ``channel``'s latest ``limit`` messages, the one ``author`` (the bot) sent that
+    ``sent`` recognises: a post a process made and died before recording, whose event then
+    comes again. None when there is none, or the history cannot be read (it is sent again:
+    twice at worst, never lost)."""
+    if author is None:
+        return None
+    try:
+        async for message in channel.history(limit=limit):
+            if message.author.id == author.id and sent(message):
+                return message
+    except discord.HTTPException:
+        return None
+    return None

@@ -36,6 +36,7 @@ from render.board import prepare_board, render_board
 
 from .alt_text import board_alt
 from .describe import describe_outcome, ended_line, taken_back
+from .lookup import sent_before
 from .table_places import UNKNOWN_CHANNEL, TablePlaces
 from .table_text import BoardButton, BoardText
 
@@ -229,7 +230,12 @@ class Table(BoardText, TablePlaces):
         embed = self.board_embed(record, headline)
         happened = headline if then is None else then
         if delivered_late():  # sent before a crash, perhaps, and not yet remembered
-            posted = await self._posted_already(record, embed.title)
+            posted = await sent_before(
+                self.channel(record),
+                self.bot.user,
+                lambda message: bool(message.embeds) and message.embeds[0].title == embed.title,
+                LOOK_BACK,
+            )
             if posted is not None:
                 await self._remember(live, posted.id, len(record.game.moves), happened)
                 return posted
@@ -258,23 +264,6 @@ class Table(BoardText, TablePlaces):
         if not record.game.is_over():
             _prepare_next_board(record.game)
         return message
-
-    async def _posted_already(
-        self, record: GameRecord, title: str | None
-    ) -> discord.Message | None:
-        """The bot's board titled ``title`` among the channel's latest messages: one a process
-        sent and died before remembering (its event then comes again, late)."""
-        me = self.bot.user
-        if me is None or title is None:
-            return None
-        try:
-            async for message in self.channel(record).history(limit=LOOK_BACK):
-                mine = message.author.id == me.id and message.embeds
-                if mine and message.embeds[0].title == title:
-                    return message
-        except discord.HTTPException:  # not readable: post it (twice at worst, never lost)
-            return None
-        return None
 
     async def _remember(
         self, live: GameRecord, message_id: int, count: int, happened: str | None

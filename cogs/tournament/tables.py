@@ -19,6 +19,7 @@ from bot.services.lobbies import Person
 from bot.services.scheduler import RETRY
 from bot.services.tournament import TournamentService
 from bot.store.errors import OUTAGES
+from bot.store.lobbies import LobbyRecord
 from bot.store.tournaments.records import MatchRecord
 from cogs.lobby import Lobby
 
@@ -135,7 +136,7 @@ class TournamentTables(PlacesGone, Publishing, commands.Cog, name=CHECK_IN_COG):
         saved: if Discord refuses to update the match message, the game starts all the same),
         unless the bot could not post its board in the thread."""
         result = await self.service.check_in(match_id, interaction.user.id)
-        await self._sit_down_again(result.match, interaction.user)
+        lobby = await self._sit_down_again(result.match, interaction.user)
         text = match_text(result.snapshot, result.match)
         everyone = result.everyone_here  # then the game's beginning tells them
         try:  # saved already: when Discord refuses the answer, the message is edited directly
@@ -157,7 +158,6 @@ class TournamentTables(PlacesGone, Publishing, commands.Cog, name=CHECK_IN_COG):
             "then press **I'm here** again",
         )
         thread_id = result.match.thread_id or 0
-        lobby = await self.bot.db.lobbies.get_for_channel(thread_id)
         try:
             if lobby is None:
                 raise UserError("The lobby of this match is closed: ask the organiser.")
@@ -169,15 +169,19 @@ class TournamentTables(PlacesGone, Publishing, commands.Cog, name=CHECK_IN_COG):
             return
         await self._lobby_cog().begin(interaction, record, edit=False)
 
-    async def _sit_down_again(self, match: MatchRecord, user: discord.abc.User) -> None:
+    async def _sit_down_again(
+        self, match: MatchRecord, user: discord.abc.User
+    ) -> LobbyRecord | None:
         """A drawn player who left the match's lobby and then presses *I'm here* sits down
-        again on their side (else everyone would be here and no game could begin)."""
+        again on their side (else everyone would be here and no game could begin). The
+        match's open lobby, or None."""
         thread_id = match.thread_id or 0
         lobby = await self.bot.db.lobbies.get_for_channel(thread_id)
         if lobby is None or any(seat.user_id == user.id for seat in lobby.seats):
-            return
+            return lobby
         lobby = await self.bot.lobbies.join(thread_id, Person(user.id, user_name(user)))
         await self._lobby_cog().refresh_message(lobby)
+        return lobby
 
     def _lobby_cog(self) -> Lobby:
         lobby_cog = self.bot.get_cog(Lobby.__cog_name__)
