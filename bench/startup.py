@@ -74,10 +74,10 @@ async def fill(path: Path, games: int) -> dict[str, int]:
     """``games`` active games with their timers, around :data:`EPOCH` (none overdue there)."""
     from bot.game import Game, GameSettings
     from bot.game.randomplay import push_random
-    from bot.services.options import TableOptions
     from bot.store import Seat, SQLiteStore
     from bot.store.snapshots import move_count
     from bot.store.timers import TimerRecord
+    from bot.table.options import TableOptions
 
     rng = random.Random(14)
     db = await SQLiteStore.open(path)

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from bot.services.options import MAX_TURN_TIMER, format_duration
 from bot.store.shards import Shards
 from bot.store.urls import is_postgres_url, redact, url_problem, url_scheme
+from bot.table.options import MAX_TURN_TIMER, format_duration
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 TIME_LIMIT_POLICIES = ("skip", "computer", "remove")

@@ -16,8 +16,8 @@ from bot.game.ai import hint as suggest_move
 from bot.game.cards import is_one_eyed
 from bot.game.moves import DEAD, FORFEIT, PASS, PLAY, Move
 from bot.services.errors import UserError
-from bot.services.options import TableOptions
 from bot.services.workers import THINKING, run_on
+from bot.table.options import TableOptions
 
 from .base import SequenceCog
 from .common.replies import reply

@@ -12,9 +12,9 @@ from discord.ext import commands
 
 from bot.app import SequenceBot
 from bot.services.errors import UserError
-from bot.services.options import TableOptions
 from bot.services.tournament import require_organiser
 from bot.store.games.records import GameRecord
+from bot.table.options import TableOptions
 
 from .base import SequenceCog
 from .common.describe import listed, team_label

@@ -11,8 +11,8 @@ from discord import app_commands
 from bot.app import SequenceBot
 from bot.game import card_label
 from bot.services.draws import COOLDOWN_TURNS
-from bot.services.options import TableOptions, describe_house_rules, format_duration
 from bot.services.rulings import RULING_RULE
+from bot.table.options import TableOptions, describe_house_rules, format_duration
 
 from .base import SequenceCog, works_in_dms
 from .common.describe import counted, scoreline, seat_label, team_label

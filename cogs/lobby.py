@@ -18,9 +18,9 @@ from bot.app import SequenceBot
 from bot.services.durations import parse_duration
 from bot.services.errors import UserError
 from bot.services.lobbies import Person, tournament_match
-from bot.services.options import TableOptions
 from bot.store.games.records import GameRecord
 from bot.store.lobbies import LobbyRecord
+from bot.table.options import TableOptions
 
 from .base import SequenceCog, server_id
 from .common.answering import Answering

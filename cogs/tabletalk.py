@@ -15,11 +15,11 @@ from bot.app import SequenceBot
 from bot.services.errors import UserError
 from bot.services.events import GameEnded, RulingMade
 from bot.services.games import seat_of
-from bot.services.options import TableOptions
 from bot.services.rulings import describe_eligible, eligible
 from bot.services.tabletalk import TableTalkService
 from bot.store.games.records import GameRecord
 from bot.store.tabletalk import ReportRecord
+from bot.table.options import TableOptions
 
 from .base import SequenceCog, Subscription
 from .common.answering import Answering, answer_errors

@@ -19,8 +19,8 @@ from bot.app import SequenceBot
 from bot.game import Game
 from bot.services.dispatch import delivered_late
 from bot.services.events import ReminderDue, TimedOut, TurnStarted
-from bot.services.options import format_duration
 from bot.store.games.records import GameRecord
+from bot.table.options import format_duration
 
 from .base import SequenceCog, Subscription, works_in_dms
 from .common.describe import counted, describe_move, seat_label, shown_name, team_label

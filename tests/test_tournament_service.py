@@ -12,11 +12,11 @@ from bot.game.moves import RESIGN, Move
 from bot.services.errors import UserError
 from bot.services.games import GameService
 from bot.services.lobbies import LobbyService, Person
-from bot.services.options import TableOptions
 from bot.services.ratings import RatingService
 from bot.services.tournament import TournamentService, TournamentSettings, rounds
 from bot.store.base import Store
 from bot.store.errors import DatabaseUnavailableError
+from bot.table.options import TableOptions
 
 GUILD, CHANNEL, ORGANISER = 1, 10, 99
 #: Blue (team 0) resigns as a whole.

@@ -25,7 +25,7 @@ def parse_duration(text: str) -> int:
     (5400, 2700, 0)
     >>> parse_duration("²")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    bot.services.errors.UserError: '²' is not a duration: write it like 90s, ...
+    bot.errors.UserError: '²' is not a duration: write it like 90s, ...
     """
     cleaned = text.strip().lower().replace(" ", "")
     if len(cleaned) > MAX_DURATION_TEXT:

@@ -12,10 +12,10 @@ from bot.game.ai import LEVELS
 from bot.game.settings import MAX_PLAYERS, TEAM_NAMES, default_team_count
 from bot.store.errors import NotFoundError
 from bot.store.seats import Seat
+from bot.table.options import TableOptions
 
 from .errors import UserError
 from .locks import KeyedLocks
-from .options import TableOptions
 from .timing import turn_timers
 
 if TYPE_CHECKING:

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Literal
 
 from bot.game.settings import TEAM_NAMES
 from bot.store.errors import StoreError
+from bot.table.options import TableOptions
 
 from .draws import computer_team
 from .errors import UserError
 from .events import RulingMade
 from .games import Draft, GameService, seat_of
-from .options import TableOptions
 from .rulings import Call, Verdict, call_stands, may_rule, may_withdraw, stands_at
 
 if TYPE_CHECKING:

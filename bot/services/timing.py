@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING
 from bot.game import Game
 from bot.game.moves import FORFEIT, SKIP
 from bot.store.timers import TimerRecord
-
-from .options import TableOptions
+from bot.table.options import TableOptions
 
 if TYPE_CHECKING:
     from bot.store.games.records import GameRecord, LogEntry

@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 from bot.game import Move
 from bot.game.moves import FORFEIT, REMOVE, SKIP
 from bot.store.timers import TimerRecord
+from bot.table.options import TableOptions
 
 from .dispatch import Subscriptions
 from .errors import UserError
 from .events import GameEnded, ReminderDue, TimedOut, TurnStarted
 from .games import Draft, GameService
-from .options import TableOptions
 from .timing import LIMIT, REMINDER, turn_timers
 
 if TYPE_CHECKING:

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 
 from bot.game import Game, Move
 from bot.store.votes import UNDO, TeamVote, VoteMap
+from bot.table.options import TableOptions
 
 from .errors import UserError
 from .events import UndoRefused, UndoRequestLapsed
 from .games import Draft, GameService, computer_seats_to_act, seat_of
-from .options import TableOptions
 
 if TYPE_CHECKING:
     from bot.store.games.records import GameRecord

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from bot.services.errors import UserError
-from bot.services.options import format_duration
+from bot.table.options import format_duration
 
 if TYPE_CHECKING:
     import discord

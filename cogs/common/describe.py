@@ -23,7 +23,7 @@ from bot.game.moves import (
 )
 from bot.game.settings import TEAM_NAMES
 from bot.services.games import nobody_playing
-from bot.services.options import format_duration
+from bot.table.options import format_duration
 from render.theme import TEAM_EMOJI
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ import discord
 from bot.game import card_label
 from bot.game.settings import ALLOWED_PLAYER_COUNTS
 from bot.services.lobbies import lobby_options, lobby_teams, tournament_match
-from bot.services.options import TableOptions, describe_house_rules, format_duration
+from bot.table.options import TableOptions, describe_house_rules, format_duration
 from render.theme import TEAM_COLOUR_VALUES
 
 from .choices import LEVEL_CHOICES

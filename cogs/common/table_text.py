@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.services.options import TableOptions
 from bot.services.timing import LIMIT, clock_stopped, turn_began
+from bot.table.options import TableOptions
 from render.theme import TEAM_COLOUR_VALUES
 
 from .components import Components

@@ -16,7 +16,6 @@ from discord.ext import commands
 from bot.services.durations import parse_duration
 from bot.services.errors import UserError
 from bot.services.lobbies import Person
-from bot.services.options import TableOptions
 from bot.services.tournament import (
     DEFAULT_SHOW_UP,
     ELIMINATION,
@@ -25,6 +24,7 @@ from bot.services.tournament import (
     TournamentSettings,
 )
 from bot.store.tournaments.records import TournamentRecord
+from bot.table.options import TableOptions
 from cogs.common.answering import answer_errors
 from cogs.common.replies import can_manage, reply, require_table_permissions, user_name
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import discord
 
-from bot.services.options import describe_house_rules, format_duration
 from bot.services.tournament import (
     ELIMINATION,
     FORMAT_NAMES,
@@ -16,6 +15,7 @@ from bot.services.tournament import (
 from bot.services.tournament.pairing import bracket_size, elimination_rounds
 from bot.services.tournament.standings import BYE, DOUBLE_FORFEIT, FORFEIT, REPORTED
 from bot.store.tournaments.records import MatchRecord
+from bot.table.options import describe_house_rules, format_duration
 from render.bracket import BracketMatch
 
 from ..common.describe import counted, shown_name

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from bot.store.errors import GameNotActiveError, StaleMoveError
+from bot.table.options import TableOptions
 
 from ..errors import UserError
 from ..events import (
@@ -28,7 +29,6 @@ from ..events import (
     RulingMade,
     TurnStarted,
 )
-from ..options import TableOptions
 from ..timing import turn_timers
 from ..votes import settle_votes
 from .cluster import GAMES_CHANNEL, ClusterGames

@@ -8,8 +8,7 @@ if TYPE_CHECKING:
     from bot.game import Game
     from bot.store.base import Store
     from bot.store.games.records import GameRecord
-
-    from ..options import TableOptions
+    from bot.table.options import TableOptions
 
 
 async def record_result(

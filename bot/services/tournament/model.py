@@ -6,8 +6,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from bot.services.options import TableOptions
 from bot.store.tournaments.records import EntrantRecord, MatchRecord, TournamentRecord
+from bot.table.options import TableOptions
 
 from .pairing import elimination_rounds
 from .standings import ELIMINATION, SWISS, MatchResult, Standing, standings

@@ -9,9 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
+from bot.errors import UserError
 from bot.game import GameSettings, SettingsError
-
-from .errors import UserError
 
 POLICIES = ("skip", "computer", "remove")
 #: What each time-limit policy does, in words ("1 h per turn, then ...").
