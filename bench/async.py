@@ -33,6 +33,7 @@ from bot.game.randomplay import push_random  # noqa: E402
 from bot.services.scheduler import Scheduler  # noqa: E402
 from bot.services.turns import LIMIT, REMINDER  # noqa: E402
 from bot.store import Seat, SQLiteStore  # noqa: E402
+from bot.table.options import TableOptions  # noqa: E402
 
 DAY = 86400
 
@@ -65,11 +66,9 @@ async def fill(path: Path, games: int) -> int:
                 Seat(1_000_000 + number * 10 + seat, f"p{seat}")
                 for seat in range(players)
             ]
-            options = {
-                "reminder_delay": DAY,
-                "turn_time_limit": 2 * DAY,
-                "host_id": seats[0].user_id,
-            }
+            options = TableOptions(
+                reminder_delay=DAY, turn_time_limit=2 * DAY, host_id=seats[0].user_id
+            )
             record = await db.games.create(1, 10_000 + number, game, seats, options, None, now)
             payload = {"turn": game.turn_number, "seat": game.turn}
             await db.timers.set(record.id, REMINDER, now + DAY + rng.random() * DAY, payload)

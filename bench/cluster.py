@@ -67,6 +67,7 @@ async def fill(url: str, games: int, moves_per_game: int) -> int:
     from bot.game.randomplay import push_random
     from bot.store.location import open_database
     from bot.store.seats import Seat
+    from bot.table.options import TableOptions
 
     rng = random.Random(3)
     db = await open_database(url)
@@ -84,7 +85,8 @@ async def fill(url: str, games: int, moves_per_game: int) -> int:
             seats = [
                 Seat(10**17 + number * 12 + s, f"p{s}") for s in range(game.settings.players)
             ]
-            await db.games.create(guild, 10**17 + number, game, seats, {}, None, time.time())
+            options = TableOptions()
+            await db.games.create(guild, 10**17 + number, game, seats, options, None, time.time())
             total += len(game.moves)
     finally:
         await db.close()

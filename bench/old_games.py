@@ -181,7 +181,7 @@ def _stored_state(data: dict[str, Any]) -> dict[str, Any]:
 
 async def store(picked: list[dict[str, Any]], path: Path) -> None:
     """Store the games with the store this process imports, as the bot would have."""
-    from bot.services.options import TableOptions
+    from bot.services.options import TableOptions  # the old revision's module (PYTHONPATH)
 
     from bot.game import Game, GameSettings, Move
     from bot.game.randomplay import push_random

@@ -104,7 +104,7 @@ async def fill(path: Path, games: int) -> dict[str, int]:
                     ).but(host_id=seats[0].user_id)
                     guild = GUILD_BASE + number // PER_GUILD
                     record = await db.games.create(
-                        guild, 10**18 + number, game, seats, options.to_dict(), None,
+                        guild, 10**18 + number, game, seats, options, None,
                         EPOCH - 40 * DAY,
                     )
                     await db.games.set_board_message(

@@ -47,6 +47,7 @@ from bot.store.connection import Connection
 from bot.store.location import open_database
 from bot.store.timers import TimerRecord
 from bot.store.urls import is_postgres_url
+from bot.table.options import TableOptions
 
 
 async def commit_times(db: Store, count: int, writer: int = 0) -> list[float]:
@@ -59,7 +60,7 @@ async def commit_times(db: Store, count: int, writer: int = 0) -> list[float]:
     while len(times) < count:
         channel += 1
         game = Game.new(settings, channel)
-        record = await db.games.create(1, channel, game, [], {}, None, time.time())
+        record = await db.games.create(1, channel, game, [], TableOptions(), None, time.time())
         while not game.is_over() and len(times) < count:
             move = push_random(game, rng)
             number = len(game.moves) - 1
@@ -103,7 +104,7 @@ async def fill(db: Store, games: int, moves_per_game: int) -> int:
             if game.is_over():
                 break
             push_random(game, rng)
-        await db.games.create(1, 10_000 + channel, game, [], {}, None, time.time())
+        await db.games.create(1, 10_000 + channel, game, [], TableOptions(), None, time.time())
         total += len(game.moves)
     return total
 

@@ -17,7 +17,6 @@ from bot.game.cards import is_one_eyed
 from bot.game.moves import DEAD, FORFEIT, PASS, PLAY, Move
 from bot.services.errors import UserError
 from bot.services.workers import THINKING, run_on
-from bot.table.options import TableOptions
 
 from .base import SequenceCog
 from .common.replies import reply
@@ -51,7 +50,7 @@ class Computers(SequenceCog):
     async def hint(self, interaction: discord.Interaction[SequenceBot]) -> None:
         record = self.bot.games.for_channel(interaction.channel_id or 0)
         seat = self.bot.games.require_seat(record, interaction.user.id)
-        options = TableOptions.from_dict(record.options)
+        options = record.options
         if not options.hints or options.rated:
             raise UserError(
                 "Hints are off at this table: they are for unrated practice games "

@@ -14,7 +14,6 @@ from bot.app import SequenceBot
 from bot.services.errors import UserError
 from bot.services.tournament import require_organiser
 from bot.store.games.records import GameRecord
-from bot.table.options import TableOptions
 
 from .base import SequenceCog
 from .common.describe import listed, team_label
@@ -86,7 +85,7 @@ class Endings(SequenceCog):
                 "a side that gives up uses `/sequence resign`",
             )
             return
-        if interaction.user.id != TableOptions.from_dict(record.options).host_id and not moderator:
+        if interaction.user.id != record.options.host_id and not moderator:
             raise UserError("Only the host or someone with Manage Channels can cancel the game.")
 
     @commands.Cog.listener()

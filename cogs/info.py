@@ -12,7 +12,7 @@ from bot.app import SequenceBot
 from bot.game import card_label
 from bot.services.draws import COOLDOWN_TURNS
 from bot.services.rulings import RULING_RULE
-from bot.table.options import TableOptions, describe_house_rules, format_duration
+from bot.table.options import describe_house_rules, format_duration
 
 from .base import SequenceCog, works_in_dms
 from .common.describe import counted, scoreline, seat_label, team_label
@@ -125,7 +125,7 @@ class Info(SequenceCog):
                 f"{team_label(game.team_of(seat))} {seat_label(record, seat)}: "
                 f"{counted(len(game.hands[seat]), 'card')}, last discard {last}{extra}"
             )
-        rules = describe_house_rules(TableOptions.from_dict(record.options))
+        rules = describe_house_rules(record.options)
         if rules:
             lines.append("House rules: " + "; ".join(rules))
         await reply(interaction, "\n".join(lines))
@@ -138,7 +138,7 @@ class Info(SequenceCog):
         draws = draw_rules(settings.draw_offer_timeout)
         record = self.bot.games.find_in_channel(interaction.channel_id or 0)
         if record is not None:
-            rules = describe_house_rules(TableOptions.from_dict(record.options))
+            rules = describe_house_rules(record.options)
             if rules:
                 draws += "\n**House rules at this table**: " + "; ".join(rules)
         if len(text) + 1 + len(draws) <= MESSAGE_LIMIT:

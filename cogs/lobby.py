@@ -17,7 +17,7 @@ from discord import app_commands
 from bot.app import SequenceBot
 from bot.services.durations import parse_duration
 from bot.services.errors import UserError
-from bot.services.lobbies import Person, tournament_match
+from bot.services.lobbies import Person
 from bot.store.games.records import GameRecord
 from bot.store.lobbies import LobbyRecord
 from bot.table.options import TableOptions
@@ -87,7 +87,7 @@ class Lobby(SequenceCog):
     def schedule_expiry(self, lobby: LobbyRecord) -> None:
         """Close the lobby if nobody starts it within the configured time (a tournament
         match's lobby lives by its show-up deadline instead)."""
-        if tournament_match(lobby) is not None:
+        if lobby.match is not None:
             return
         due = lobby.created_at + self.bot.settings.lobby_expiry
         self.bot.scheduler.at(("lobby", lobby.id), due, partial(self._expire, lobby))

@@ -19,7 +19,6 @@ from bot.services.rulings import describe_eligible, eligible
 from bot.services.tabletalk import TableTalkService
 from bot.store.games.records import GameRecord
 from bot.store.tabletalk import ReportRecord
-from bot.table.options import TableOptions
 
 from .base import SequenceCog, Subscription
 from .common.answering import Answering, answer_errors
@@ -165,7 +164,7 @@ class TableTalk(SequenceCog):
         text = (
             f"🗣️ <@{report.reporter_id}> calls **table talk** on {team_label(report.team)}{where}."
         )
-        if TableOptions.from_dict(record.options).tabletalk_stands:
+        if record.options.tabletalk_stands:
             try:
                 await reply(interaction, text, ephemeral=False)
             except discord.HTTPException:  # nobody saw the call: it is not upheld unseen

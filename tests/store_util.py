@@ -7,6 +7,7 @@ import random
 from bot.game import Game, GameSettings
 from bot.game.randomplay import push_random
 from bot.store import GameRecord, Seat, Store
+from bot.table.options import TableOptions
 
 
 def new_game(seed: int = 1, players: int = 2) -> Game:
@@ -19,8 +20,9 @@ async def create_game(
 ) -> GameRecord:
     """Store a new game in a channel."""
     seats = [Seat(100 + i, f"P{i}") for i in range(players)]
+    options = TableOptions(turn_time_limit=60)
     return await db.games.create(
-        guild_id, channel_id, new_game(seed, players), seats, {"turn_timer": 60}, None, 1000.0
+        guild_id, channel_id, new_game(seed, players), seats, options, None, 1000.0
     )
 
 

@@ -15,6 +15,7 @@ import time
 
 from bot.services.games import Draft, GameService
 from bot.store import Seat, SQLiteStore
+from bot.table.options import TableOptions
 from tests.store_util import new_game, push_random
 
 CHANNEL = 1
@@ -40,7 +41,8 @@ async def main(path: str, seed: int) -> None:
         record = games.find_in_channel(CHANNEL)
         if record is None:
             game = new_game(rng.randrange(1 << 30))
-            record = await db.games.create(1, CHANNEL, game, SEATS, {}, None, time.time())
+            options = TableOptions()
+            record = await db.games.create(1, CHANNEL, game, SEATS, options, None, time.time())
             games.add(record)
         while not record.game.is_over():
             if record.game.moves and rng.random() < 0.03:

@@ -36,6 +36,7 @@ from bot.store.location import open_database
 from bot.store.seats import Seat
 from bot.store.shards import Shards
 from bot.store.timers import TimerRecord
+from bot.table.options import TableOptions
 from tests.engine_helpers import playable
 from tests.helpers.store import guild_on
 from tests.store_util import new_game
@@ -93,7 +94,8 @@ def pg_url(pg_database_url: str) -> str:
 async def cluster(pg_url: str) -> AsyncIterator[tuple[Process, Process, int]]:
     """Process 0 and process 1, and a game in a guild on shard 1 (process 1's)."""
     db = await open_database(pg_url)
-    record = await db.games.create(guild_on(1, 2), 55, new_game(7), SEATS, {}, None, 1.0)
+    options = TableOptions()
+    record = await db.games.create(guild_on(1, 2), 55, new_game(7), SEATS, options, None, 1.0)
     await db.close()
     zero, one = await Process.start(pg_url, 0), await Process.start(pg_url, 1)
     assert list(one.games.records) == [record.id] and zero.games.records == {}
@@ -142,7 +144,7 @@ async def test_an_undo_request_lapses_on_its_owner_when_another_process_moves(
     owned = one.games.records[game_id]
 
     async def host(draft) -> None:
-        draft.options["host_id"] = SEATS[0].user_id
+        draft.options = draft.options.but(host_id=SEATS[0].user_id)
 
     await one.games.change(game_id, host)
     for process in (one, zero):  # the host's move, then the undo request, then a move on zero
@@ -156,7 +158,7 @@ async def test_an_undo_request_lapses_on_its_owner_when_another_process_moves(
     await one.heard_of(2)
     lapsed = [e for e in one.events if isinstance(e, UndoRequestLapsed)]
     assert [e.message_id for e in lapsed] == [999]
-    assert "undo_request" not in owned.options
+    assert "undo_request" not in owned.options.to_dict()
 
 
 async def test_the_same_move_on_both_processes_commits_once(cluster) -> None:
@@ -231,7 +233,7 @@ async def test_a_timer_of_a_turn_played_on_another_process_lapses(pg_url: str, k
     DM on process 0, before the owner has heard of it: the timer lapses. The player who moved is
     not told they ran out of time, and the next turn keeps the timers its move stored."""
     db = await open_database(pg_url)
-    options = {"turn_time_limit": 3600, "time_limit_policy": "computer"}
+    options = TableOptions(turn_time_limit=3600, time_limit_policy="computer")
     record = await db.games.create(guild_on(1, 3), 56, new_game(7), SEATS, options, None, 1.0)
     await db.close()
     zero, one = await Process.start(pg_url, 0), await Process.start(pg_url, 1)
@@ -277,7 +279,7 @@ async def test_the_winning_move_on_both_processes_the_owner_loses_and_is_told(
     on our side), and the owner ends the game once."""
     game, move = one_move_from_the_end(8)
     db = await open_database(pg_url)
-    record = await db.games.create(guild_on(1, 4), 57, game, SEATS, {}, None, 1.0)
+    record = await db.games.create(guild_on(1, 4), 57, game, SEATS, TableOptions(), None, 1.0)
     await db.close()
     zero, one = await Process.start(pg_url, 0), await Process.start(pg_url, 1)
     try:

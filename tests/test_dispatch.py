@@ -11,6 +11,7 @@ from bot.services.events import GameStarted, TurnStarted
 from bot.services.games import GameService
 from bot.store.location import open_database
 from bot.store.seats import Seat
+from bot.table.options import TableOptions
 from tests.store_util import new_game
 
 SEATS = [Seat(1, "ada"), Seat(2, "bob")]
@@ -58,7 +59,7 @@ class Second(Recorder):
 async def started_game(games: GameService, channel_id: int = 56) -> int:
     db = games.db
     async with db.transaction():
-        record = await db.games.create(1, channel_id, new_game(7), SEATS, {}, None, 1.0)
+        record = await db.games.create(1, channel_id, new_game(7), SEATS, TableOptions(), None, 1.0)
         events = await games.begin(record, [])
     games.started(record, events)
     return record.id
@@ -107,7 +108,7 @@ async def test_events_of_a_change_that_rolls_back_are_never_delivered(store_loca
 
     try:
         async with db.transaction():
-            record = await db.games.create(1, 56, new_game(7), SEATS, {}, None, 1.0)
+            record = await db.games.create(1, 56, new_game(7), SEATS, TableOptions(), None, 1.0)
             await games.begin(record, [])
             raise Refused
     except Refused:

@@ -71,7 +71,7 @@ async def test_hints_only_in_practice_games(simcord_env):
     table.bot.lobbies.new_seed = lambda: 1
     await alice.click(lobby, label="Start")
     record = table.game()
-    assert record.options["rated"] is False
+    assert record.options.rated is False
     mover = alice if record.seats[record.game.turn].user_id == alice.id else bob
     waiting = bob if mover is alice else alice
     hint = await mover.slash(table.channel, "sequence hint")

@@ -67,8 +67,8 @@ async def test_bad_table_timers_are_refused_and_open_nothing(simcord_env, option
 async def test_the_shortest_timers_a_table_may_set(simcord_env):
     table = await make_table(simcord_env, ["alice", "bob"])
     record = await open_and_start(table, reminder="10m", time_limit="1m")
-    assert record.options["reminder_delay"] == 600
-    assert record.options["turn_time_limit"] == 60
+    assert record.options.reminder_delay == 600
+    assert record.options.turn_time_limit == 60
 
 
 async def test_the_longest_timers_the_settings_accept_still_open_lobbies_and_tournaments(

@@ -114,7 +114,7 @@ async def test_computer_players_fill_seats_and_play(simcord_env):
     assert start.acknowledged
     record = table.game()
     assert len(record.seats) == 4
-    assert record.options["rated"] is False  # games with computers are never rated
+    assert record.options.rated is False  # games with computers are never rated
     # the computers play their turns by themselves until it is the host's turn
     await simcord_env.settle()
     assert record.seats[record.game.turn].user_id == host.id or record.game.is_over()
@@ -394,7 +394,7 @@ async def test_the_lobby_says_a_game_with_a_computer_is_unrated(simcord_env):
     await host.slash(table.channel, "sequence addbot", level="easy")
     await host.click(lobby, label="Start")
     status = (await guest.slash(table.channel, "sequence status")).response.content
-    assert "unrated" in status and table.game().options["rated"] is False
+    assert "unrated" in status and table.game().options.rated is False
 
 
 async def test_the_host_moves_a_computer_to_another_team(simcord_env):

@@ -83,7 +83,7 @@ async def test_two_rulings_on_one_call(simcord_env, verdicts):
     """(b) Two rulings at once: exactly one takes effect; the other is told which one did."""
     table, record = await four_player_game(simcord_env)
     bot = table.bot
-    host = record.options["host_id"]
+    host = record.options.host_id
     host_seat = next(i for i, s in enumerate(record.seats) if s.user_id == host)
     host_team = record.game.team_of(host_seat)
     offenders = 1 - host_team
@@ -143,7 +143,7 @@ async def test_agree_and_refuse_together_with_three_teams(simcord_env):
     mover = record.seats[record.game.turn].user_id
     _, card, space = playable(record.game)
     await bot.games.play(record.id, mover, card, space, expected_turn=0)
-    host = record.options["host_id"]
+    host = record.options.host_id
     await bot.undo.request(record.id, host)
     others = [s.user_id for s in record.seats if s.user_id != host]
     refused, agreed = await asyncio.gather(
@@ -153,7 +153,7 @@ async def test_agree_and_refuse_together_with_three_teams(simcord_env):
     )
     assert refused.refused
     assert isinstance(agreed, UserError) and str(agreed) == LAPSED
-    assert len(record.game.moves) == 1 and "undo_request" not in record.options
+    assert len(record.game.moves) == 1 and "undo_request" not in record.options.to_dict()
 
 
 async def test_a_saved_final_move_finishes_the_game_at_start_up(simcord_env, bot_settings):

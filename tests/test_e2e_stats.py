@@ -55,7 +55,7 @@ async def test_rated_game_moves_ratings_and_unrated_does_not(simcord_env) -> Non
     guild = table.guild.id
 
     record = await open_and_start(table, seed=5, sequences_to_win=1)
-    assert record.options["rated"] is True
+    assert record.options.rated is True
     await play_to_the_end(table, record)
     game = record.game
     winner_seat = game.settings.seats_of(game.winner)[0]
@@ -87,7 +87,7 @@ async def test_rated_game_moves_ratings_and_unrated_does_not(simcord_env) -> Non
 
     # an unrated (casual) game: the loser resigns; ratings stay exactly as they were
     casual = await open_and_start(table, seed=6, rated=False)
-    assert casual.options["rated"] is False
+    assert casual.options.rated is False
     resigned = await loser.slash(table.channel, "sequence resign")
     assert not resigned.ephemeral
     assert casual.game.is_over()

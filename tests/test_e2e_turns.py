@@ -15,6 +15,7 @@ from bot.game.ai import choose_move
 from bot.game.cards import is_jack
 from bot.game.moves import DRAW, FORFEIT
 from bot.store import Seat
+from bot.table.options import TableOptions
 from cogs.common.describe import deadline_note
 
 from .e2e_driver import make_move
@@ -205,14 +206,14 @@ async def test_the_configured_time_limit_policy_is_the_default(simcord_env, bot_
     await simcord_env.restart_bot(create_bot(configured))
     table = await make_table(simcord_env, ["alice", "bob"])
     record = await open_and_start(table, time_limit="1h")
-    assert record.options["time_limit_policy"] == "computer"
+    assert record.options.time_limit_policy == "computer"
     seat = record.game.turn
     await simcord_env.advance_time(HOUR + 1)
     assert record.game.moves[-1].kind == "play" and record.game.moves[-1].seat == seat
     assert "computer player moves for them" in timeouts(table)[0].content
     await table.players[0].slash(table.channel, "sequence cancel")
     record = await open_and_start(table, time_limit="1h", on_timeout="skip")
-    assert record.options["time_limit_policy"] == "skip"
+    assert record.options.time_limit_policy == "skip"
 
 
 async def test_the_configured_time_limit_and_reminder_are_the_defaults_the_options_name(
@@ -225,8 +226,8 @@ async def test_the_configured_time_limit_and_reminder_are_the_defaults_the_optio
     await simcord_env.restart_bot(create_bot(configured))
     table = await make_table(simcord_env, ["alice", "bob"])
     record = await open_and_start(table)
-    assert record.options["turn_time_limit"] == HOUR
-    assert record.options["reminder_delay"] == HOUR // 2
+    assert record.options.turn_time_limit == HOUR
+    assert record.options.reminder_delay == HOUR // 2
     (new,) = [c for c in tree_commands(simcord_env.bot.tree) if c.name == "sequence new"]
     described = {option.name: option.description for option in new.options}
     for name in ("time_limit", "on_timeout", "reminder"):
@@ -545,7 +546,7 @@ async def test_mygames_lists_many_games_within_discords_message_limit(simcord_en
         channel = table.guild.create_text_channel(f"table-{n}")
         seats = [Seat(alice.id, "alice"), Seat(-1, "Ada (easy bot)", None, "easy")]
         record = await db.games.create(
-            table.guild.id, channel.id, new_game(n + 1), seats, {}, None, 1000.0
+            table.guild.id, channel.id, new_game(n + 1), seats, TableOptions(), None, 1000.0
         )
         ids.append(record.id)
     mine = await alice.slash(table.channel, "sequence mygames")
@@ -615,7 +616,7 @@ async def test_an_undo_request_the_game_moved_past_says_so_and_loses_its_buttons
     shown = next(m for m in table.channel.history() if m.id == ask.id)
     assert "lapsed" in shown.content and "the game moved on" in shown.content
     assert "Waiting for" not in shown.content and not shown.components
-    assert "undo_request" not in table.game().options
+    assert "undo_request" not in table.game().options.to_dict()
     ask = (await alice.slash(table.channel, "sequence undo")).response
     await alice.slash(table.channel, "sequence cancel")
     await simcord_env.settle()

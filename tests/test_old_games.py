@@ -34,6 +34,7 @@ from bot.store.copy import CopyError, verify_games
 from bot.store.location import open_database
 from bot.store.revisions import stamp_rules
 from bot.store.upgrades import upgrade_state
+from bot.table.options import TableOptions
 from cogs.common.describe import end_reason
 from tests.e2e_driver import make_move
 from tests.e2e_helpers import make_table
@@ -260,7 +261,8 @@ async def test_each_game_stored_without_a_revision_gets_the_one_its_log_was_play
     )
     db = await SQLiteStore.open(path)
     try:
-        record = await db.games.create(7, 999, Game.new(settings, game.seed), [], {}, None, 1.0)
+        new = Game.new(settings, game.seed)
+        record = await db.games.create(7, 999, new, [], TableOptions(), None, 1.0)
         replayed = Game.new(settings, game.seed)
         for number, move in enumerate(game.moves):
             replayed.push(move)

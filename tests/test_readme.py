@@ -223,8 +223,8 @@ async def test_a_match_lobby_waits_for_its_show_up_time_as_the_readme_says(simco
     """The README said a tournament match's lobby stays open until the match is played or the
     organiser reports it; its show-up time decides it too (forfeits by who pressed I'm here:
     tests/test_e2e_tournament.py), so the README names that option with its default."""
-    from bot.services.tournament.model import DEFAULT_SHOW_UP
     from bot.table.options import format_duration
+    from bot.table.tournament import DEFAULT_SHOW_UP
 
     live = tree_commands(simcord_env.bot.tree)
     (create,) = [c for c in live if c.name == "tournament create"]

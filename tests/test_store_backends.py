@@ -19,6 +19,7 @@ from bot.store.errors import IntegrityError
 from bot.store.location import open_database
 from bot.store.postgres import placeholders, rowcount
 from bot.store.timers import TimerRecord
+from bot.table.options import TableOptions
 from tests.store_util import create_game, play, push_random
 
 
@@ -192,13 +193,13 @@ async def test_a_channel_taken_by_another_process_meanwhile_is_busy(
 
         async def first() -> None:
             async with one.transaction():
-                await one.lobbies.create(1, 5, 100, {}, 1.0)
+                await one.lobbies.create(1, 5, 100, TableOptions(), 1.0)
                 inserted.set()
                 await commit.wait()
 
         async def second() -> None:
             await inserted.wait()
-            create = asyncio.create_task(two.lobbies.create(1, 5, 101, {}, 2.0))
+            create = asyncio.create_task(two.lobbies.create(1, 5, 101, TableOptions(), 2.0))
             await blocked(one)  # it checked, found no lobby, and waits on the unique index
             commit.set()
             with pytest.raises(ChannelBusyError, match="open lobby"):

@@ -18,6 +18,8 @@ from bot.store.copy import SCHEMA_VERSION, TABLES, CopyError, copy_store, verify
 from bot.store.location import open_database
 from bot.store.migrations import latest_version
 from bot.store.tournaments.records import MatchRecord
+from bot.table.options import TableOptions
+from bot.table.tournament import TournamentSettings
 from tests.helpers.store import query
 from tests.store_util import create_game, play, push_random
 
@@ -53,12 +55,13 @@ async def fill(db: Store, games: int, seed: int = 11) -> None:
                 if rng.random() < 0.5:
                     await db.tabletalk.resolve(report.id, "upheld", 4200.0, resolved_by=100)
     for channel in range(games + 1, games + 4):
-        lobby = await db.lobbies.create(7, channel, 100, {"players": 4}, 10.0 + channel)
+        lobby = await db.lobbies.create(7, channel, 100, TableOptions(), 10.0 + channel)
         if channel % 2:
             await db.lobbies.delete(lobby.id, 20.0)
     for user in range(5):
         await db.prefs.set(10**17 + user, "theme", {"board": "wood", "user": user})
-    cup = await db.tournaments.create(7, 9999, 100, "Cup", "swiss", 1, {"rounds": 3}, 50.0)
+    settings = TournamentSettings(TableOptions(), rounds=3)
+    cup = await db.tournaments.create(7, 9999, 100, "Cup", "swiss", 1, settings, 50.0)
     entrants = [
         await db.tournaments.add_entrant(cup.id, f"P{u}", [{"user_id": u}], 51.0) for u in (1, 2)
     ]
@@ -125,7 +128,7 @@ async def check_copy(
         # New rows get new ids: the sequences moved past the copied ones.
         game = await create_game(target, channel_id=123456)
         assert game.id > max(active)
-        lobby = await target.lobbies.create(7, 654321, 1, {}, 1.0)
+        lobby = await target.lobbies.create(7, 654321, 1, TableOptions(), 1.0)
         assert not await target.lobbies.was_opened(lobby.id + 1)
     finally:
         await target.close()
@@ -190,14 +193,14 @@ def test_a_forced_copy_that_fails_leaves_the_targets_ids_as_they_were(
         target = await open_database(pg_url)
         for channel in range(1, 11):
             await create_game(target, channel_id=channel, seed=channel)
-        await target.lobbies.create(7, 500, 1, {}, 1.0)
+        await target.lobbies.create(7, 500, 1, TableOptions(), 1.0)
         await target.close()
 
     async def more_data() -> tuple[int, int]:
         target = await open_database(pg_url)
         try:
             game = await create_game(target, channel_id=11, seed=11)
-            lobby = await target.lobbies.create(7, 501, 1, {}, 2.0)
+            lobby = await target.lobbies.create(7, 501, 1, TableOptions(), 2.0)
             return game.id, lobby.id
         finally:
             await target.close()

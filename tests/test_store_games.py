@@ -24,6 +24,7 @@ from bot.store import (
 )
 from bot.store.connection import Connection
 from bot.store.location import open_database
+from bot.table.options import TableOptions
 from tests.store_util import create_game, new_game, play, push_random
 
 
@@ -33,7 +34,8 @@ async def test_a_game_saved_closed_and_reopened_is_equal(store_location: str | P
     record = await create_game(db, channel_id=5, seed=42, players=4)
     await play(db, record, 60, random.Random(1))
     await db.games.set_board_message(record.id, 999, 57)
-    await db.games.set_options(record.id, {"turn_timer": 60, "votes": [1]})
+    options = TableOptions(turn_time_limit=60, reminder_delay=0, rated=False, hints=True)
+    await db.games.set_options(record.id, options)
     await db.close()
 
     db = await open_database(path)
@@ -45,7 +47,7 @@ async def test_a_game_saved_closed_and_reopened_is_equal(store_location: str | P
             == Game.replay(record.game.settings, 42, record.game.moves).to_dict()
         )
         assert (loaded.guild_id, loaded.channel_id, loaded.status) == (7, 5, "active")
-        assert loaded.seats == record.seats and loaded.options == {"turn_timer": 60, "votes": [1]}
+        assert loaded.seats == record.seats and loaded.options == options
         assert (loaded.board_message_id, loaded.board_move_count) == (999, 57)
         assert loaded.created_at == 1000.0
         assert await db.games.verify(record.id)
@@ -65,7 +67,7 @@ async def test_a_game_created_with_moves_keeps_them(db: Store) -> None:
     rng = random.Random(3)
     for _ in range(10):
         push_random(game, rng)
-    record = await db.games.create(1, 2, game, [], {}, 55, 10.0)
+    record = await db.games.create(1, 2, game, [], TableOptions(), 55, 10.0)
     loaded = await db.games.load(record.id, verify=True)
     assert loaded.game == game and loaded.lobby_message_id == 55
 
@@ -142,7 +144,7 @@ async def test_missing_and_finished_games(db: Store) -> None:
     with pytest.raises(NotFoundError):
         await db.games.load(404)
     with pytest.raises(NotFoundError):
-        await db.games.set_options(404, {})
+        await db.games.set_options(404, TableOptions())
     with pytest.raises(NotFoundError):
         await db.games.set_board_message(404, 1, 0)
     record = await create_game(db, 1)
@@ -177,17 +179,19 @@ async def test_one_active_game_per_channel(db: Store) -> None:
 
 
 async def test_a_lobby_becomes_a_game_in_one_transaction(db: Store) -> None:
-    lobby = await db.lobbies.create(1, 9, 100, {"players": 2}, 1.0)
+    lobby = await db.lobbies.create(1, 9, 100, TableOptions(), 1.0)
     with pytest.raises(ChannelBusyError):
-        await db.lobbies.create(1, 9, 101, {}, 1.0)
+        await db.lobbies.create(1, 9, 101, TableOptions(), 1.0)
     with pytest.raises(NotFoundError):
-        await db.games.create(1, 9, new_game(), [], {}, None, 2.0, lobby_id=lobby.id + 1)
+        await db.games.create(
+            1, 9, new_game(), [], TableOptions(), None, 2.0, lobby_id=lobby.id + 1
+        )
     assert await db.lobbies.get(lobby.id) is not None and await db.games.active() == []
-    record = await db.games.create(1, 9, new_game(), [], {}, 77, 2.0, lobby_id=lobby.id)
+    record = await db.games.create(1, 9, new_game(), [], TableOptions(), 77, 2.0, lobby_id=lobby.id)
     assert await db.lobbies.get_for_channel(9) is None
     assert record.lobby_message_id == 77
     with pytest.raises(ChannelBusyError, match="active game"):
-        await db.lobbies.create(1, 9, 100, {}, 3.0)
+        await db.lobbies.create(1, 9, 100, TableOptions(), 3.0)
 
 
 async def test_undo_keeps_the_move_in_the_log_and_loading_ignores_it(db: Store) -> None:
@@ -324,7 +328,7 @@ async def test_a_closed_database_says_so(store_location: str | Path) -> None:
 async def test_the_computer_players_of_games_are_named_by_their_id(db: Store) -> None:
     """What /sequence history shows for a computer player, whose results know only its id."""
     seats = [Seat(100, "ann"), Seat(-1, "Ada (easy bot)", None, "easy")]
-    with_computer = await db.games.create(7, 1, new_game(), seats, {}, None, 1.0)
+    with_computer = await db.games.create(7, 1, new_game(), seats, TableOptions(), None, 1.0)
     people = await create_game(db, 2)
     names = await db.games.computer_names([with_computer.id, people.id])
     assert names == {with_computer.id: {-1: "Ada (easy bot)"}, people.id: {}}

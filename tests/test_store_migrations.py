@@ -4,7 +4,9 @@ both backends (``store_location`` of conftest), with several processes starting 
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +17,7 @@ from bot.store.migrations import MIGRATIONS, checksum, latest_version
 from bot.store.postgres_migrations import POSTGRES_MIGRATIONS
 from bot.store.seats import Seat
 from bot.store.urls import is_postgres_url
+from bot.table.options import TableOptions
 from tests.helpers.store import query
 
 #: The version a migration appended after this code's last one would get.
@@ -45,6 +48,18 @@ async def tables(location: str | Path) -> set[object]:
 async def pragma(conn: Connection, name: str) -> object:
     row = await conn.fetchone(f"PRAGMA {name}")
     return row[0] if row else None
+
+
+async def store_options(conn: Connection, game_id: int, options: dict[str, Any]) -> None:
+    """Write a game's options column as an older version did (with what it no longer holds)."""
+    await conn.execute("UPDATE games SET options = ? WHERE id = ?", (json.dumps(options), game_id))
+
+
+async def stored_options(conn: Connection, game_id: int) -> Any:
+    """A game's options column, as stored."""
+    row = await conn.fetchone("SELECT options FROM games WHERE id = ?", (game_id,))
+    assert row is not None
+    return json.loads(row[0])
 
 
 async def test_empty_file_is_created_with_its_folder_and_migrated(tmp_path: Path) -> None:
@@ -180,13 +195,15 @@ async def test_resignation_votes_move_from_the_options_to_their_own_table(
     db = await open_database(path, migrations=before_votes)
     game = Game.new(GameSettings.create(4), 1)
     seats = [Seat(10 + i, f"p{i}") for i in range(4)]
-    options = {"rated": True, "resign_votes": [0, 1, 2]}
-    record = await db.games.create(1, 2, game, seats, options, None, now=5.0)
+    record = await db.games.create(1, 2, game, seats, TableOptions(), None, now=5.0)
+    await db.run(store_options, record.id, {"rated": True, "resign_votes": [0, 1, 2]})
     await db.close()
     db = await open_database(path)
     try:
         loaded = await db.games.load(record.id)
-        assert "resign_votes" not in loaded.options and loaded.options["rated"] is True
+        options = await db.read(stored_options, record.id)
+        assert "resign_votes" not in options and options["rated"] is True
+        assert loaded.options.rated is True
         assert loaded.votes == {
             (RESIGN, 0): TeamVote(RESIGN, 0, (0, 2), created_at=5.0),
             (RESIGN, 1): TeamVote(RESIGN, 1, (1,), created_at=5.0),
@@ -212,12 +229,14 @@ async def test_games_from_before_version_5_take_their_board_as_shown(
     rng = random.Random(3)
     for _ in range(7):
         push_random(game, rng)
-    old = await db.games.create(1, 2, game, [Seat(1, "a"), Seat(2, "b")], {}, None, now=5.0)
+    seats = [Seat(1, "a"), Seat(2, "b")]
+    old = await db.games.create(1, 2, game, seats, TableOptions(), None, now=5.0)
     await db.close()
     db = await open_database(path)
     try:
         assert (await db.games.load(old.id)).board_move_count == 7
-        new = await db.games.create(1, 3, Game.new(GameSettings.create(2), 2), [], {}, None, 6.0)
+        game = Game.new(GameSettings.create(2), 2)
+        new = await db.games.create(1, 3, game, [], TableOptions(), None, 6.0)
         assert (await db.games.load(new.id)).board_move_count is None
     finally:
         await db.close()
@@ -237,14 +256,14 @@ async def test_an_undo_request_moves_from_the_options_to_the_votes_table(
     game = Game.new(GameSettings.create(6), 1)
     seats = [Seat(10 + i, f"p{i}") for i in range(6)]
     request = {"count": 0, "agreed": [2], "host_team": 0, "at": 7.5, "message": 1234}
-    options = {"rated": True, "undo_request": request}
-    record = await db.games.create(1, 2, game, seats, options, None, now=5.0)
+    record = await db.games.create(1, 2, game, seats, TableOptions(), None, now=5.0)
+    await db.run(store_options, record.id, {"rated": True, "undo_request": request})
     await db.votes.replace(record.id, [TeamVote(RESIGN, 1, (1,), created_at=6.0)])
     await db.close()
     db = await open_database(path)
     try:
         loaded = await db.games.load(record.id)
-        assert loaded.options == {"rated": True}
+        assert await db.read(stored_options, record.id) == {"rated": True}
         assert loaded.votes == {
             (RESIGN, 1): TeamVote(RESIGN, 1, (1,), created_at=6.0),
             (UNDO, 0): TeamVote(UNDO, 0, (2,), move_count=0, message_id=1234, created_at=7.5),

@@ -4,23 +4,27 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pytest
 
 from bot.store import ChannelBusyError, NotFoundError, Seat, Store, StoreError
 from bot.store.connection import Connection
+from bot.store.lobbies import MatchLink, lobby_from_json, lobby_to_json
 from bot.store.tournaments.records import MatchRecord
+from bot.table.options import TableOptions
+from bot.table.tournament import TournamentSettings
 from tests.store_util import create_game
 
 
 async def test_lobbies(db: Store) -> None:
-    lobby = await db.lobbies.create(1, 10, 100, {"players": 4}, 5.0)
+    lobby = await db.lobbies.create(1, 10, 100, TableOptions(), 5.0)
     assert lobby.id and lobby.seats == [] and lobby.created_at == 5.0
     with pytest.raises(ChannelBusyError, match="open lobby"):
-        await db.lobbies.create(1, 10, 101, {}, 6.0)
+        await db.lobbies.create(1, 10, 101, TableOptions(), 6.0)
     lobby.seats.append(Seat(100, "Ann", team=0))
     lobby.seats.append(Seat(-1, "Bot", bot_level="easy"))
-    lobby.options["preset"] = "convoy"
+    lobby.options = lobby.options.but(preset="convoy")
     stale = await db.lobbies.get(lobby.id)
     await db.lobbies.save(lobby)
     posted = await db.lobbies.set_message(lobby.id, 555)
@@ -31,7 +35,7 @@ async def test_lobbies(db: Store) -> None:
     assert await db.lobbies.get(lobby.id) == dataclasses.replace(stale, message_id=555)
     await db.lobbies.save(lobby)
     assert await db.lobbies.get_for_channel(10) == lobby
-    old = await db.lobbies.create(1, 11, 100, {}, 1.0)
+    old = await db.lobbies.create(1, 11, 100, TableOptions(), 1.0)
     assert [x.id for x in await db.lobbies.list_all()] == [lobby.id, old.id]
     assert await db.lobbies.expire(older_than=3.0) == [old]
     assert await db.lobbies.list_all() == [lobby]
@@ -46,7 +50,7 @@ async def test_lobbies(db: Store) -> None:
 async def test_seats_stored_as_before_load_unchanged(db: Store) -> None:
     """Seats were dicts: a game's without ``team``, older test rows without ``bot_level``."""
     record = await create_game(db, 4)
-    lobby = await db.lobbies.create(1, 12, 100, {}, 1.0)
+    lobby = await db.lobbies.create(1, 12, 100, TableOptions(), 1.0)
     game_seats = '[{"user_id":100,"name":"P0","bot_level":null},{"user_id":-1,"name":"Ada"}]'
     lobby_seats = '[{"user_id":100,"name":"Ann","team":1,"bot_level":null}]'
 
@@ -62,16 +66,54 @@ async def test_seats_stored_as_before_load_unchanged(db: Store) -> None:
     assert await db.lobbies.seating(100) == 1
 
 
+async def test_a_match_lobby_keeps_its_link_apart_from_its_options(db: Store) -> None:
+    """A tournament match's lobby holds its options and its match apart; both are stored in the
+    options column as older versions wrote them (the link under "tournament"), so a row (or a
+    tournament step in the outbox) they stored loads with its match."""
+    options = TableOptions(teams=2, preset="convoy")
+    link = MatchLink(tournament_id=4, match_id=9)
+    lobby = await db.lobbies.create(1, 13, 100, options, 1.0, match=link)
+    again = await db.lobbies.get(lobby.id)
+    assert again is not None and again.match == link and again.options == options
+    assert again == lobby
+    written = {**options.to_dict(), "tournament": {"id": 4, "match": 9}}
+    assert json.loads((await db.read(_lobby_options, lobby.id))[0]) == written
+    casual = await db.lobbies.create(1, 14, 100, options, 1.0)
+    assert casual.match is None and "tournament" not in json.loads(
+        (await db.read(_lobby_options, casual.id))[0]
+    )
+    old = {"teams": 2, "tournament": {"id": 5, "match": 11}}
+
+    async def store_old_row(conn: Connection) -> None:
+        sql = "UPDATE lobbies SET options = ? WHERE id = ?"
+        await conn.execute(sql, (json.dumps(old), casual.id))
+
+    await db.run(store_old_row)
+    loaded = await db.lobbies.get(casual.id)
+    assert loaded is not None and loaded.match == MatchLink(5, 11)
+    assert loaded.options == TableOptions(teams=2)
+    step = {**lobby_to_json(loaded), "options": old}  # a stored step's lobby
+    assert lobby_from_json(json.loads(json.dumps(step))) == loaded
+    assert lobby_from_json(json.loads(json.dumps(lobby_to_json(lobby)))) == lobby
+
+
+async def _lobby_options(conn: Connection, lobby_id: int) -> tuple[object, ...]:
+    row = await conn.fetchone("SELECT options FROM lobbies WHERE id = ?", (lobby_id,))
+    assert row is not None
+    return tuple(row)
+
+
 async def test_no_lobby_in_a_channel_with_an_active_game(db: Store) -> None:
     await create_game(db, 3)
     with pytest.raises(ChannelBusyError, match="active game"):
-        await db.lobbies.create(1, 3, 100, {}, 1.0)
+        await db.lobbies.create(1, 3, 100, TableOptions(), 1.0)
 
 
 async def test_tournament_and_match_messages(db: Store) -> None:
     """The sign-up and match messages are written alone: a save made from a record read
     before the message was posted keeps them."""
-    cup = await db.tournaments.create(7, 70, 100, "Cup", "swiss", 1, {}, 1.0)
+    settings = TournamentSettings(TableOptions())
+    cup = await db.tournaments.create(7, 70, 100, "Cup", "swiss", 1, settings, 1.0)
     a = await db.tournaments.add_entrant(cup.id, "P1", [{"user_id": 1}], 2.0)
     b = await db.tournaments.add_entrant(cup.id, "P2", [{"user_id": 2}], 2.0)
     stale = await db.tournaments.get(cup.id)

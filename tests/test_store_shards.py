@@ -8,6 +8,8 @@ import pytest
 
 from bot.store import Store
 from bot.store.shards import Shards
+from bot.table.options import TableOptions
+from bot.table.tournament import TournamentSettings
 from tests.helpers.store import SHARD_COUNT, guild_on
 from tests.store_util import create_game
 
@@ -21,9 +23,10 @@ async def fill(db: Store) -> dict[int, dict[str, int]]:
         game = await create_game(db, 100 + shard, guild_id=guild)
         await db.timers.set(game.id, "turn", 50.0 + shard, {"turn": 0})
         report = await db.tabletalk.create(game.id, 100, 1, now=1.0)
-        lobby = await db.lobbies.create(guild, 200 + shard, 100, {}, 1.0)
+        lobby = await db.lobbies.create(guild, 200 + shard, 100, TableOptions(), 1.0)
         tournament = await db.tournaments.create(
-            guild, 300 + shard, 100, f"Cup {shard}", "swiss", 1, {}, 1.0
+            guild, 300 + shard, 100, f"Cup {shard}", "swiss", 1, TournamentSettings(TableOptions()),
+            1.0,
         )
         tournament.status = "running"
         await db.tournaments.save(tournament)

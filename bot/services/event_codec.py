@@ -8,7 +8,6 @@ game, replayed back to ``at`` moves if later changes came after it. The move log
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
@@ -128,7 +127,7 @@ def as_committed(stored: GameRecord, at: int, status: str) -> GameRecord:
         stored,
         game=game,
         status=status,
-        options=copy.deepcopy(stored.options),
+        options=stored.options,
         votes=dict(stored.votes),
         seats=list(stored.seats),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.game import Game
 from bot.game.ai import LEVELS
@@ -22,12 +22,9 @@ if TYPE_CHECKING:
     from bot.services.caps import Caps
     from bot.store.base import Store
     from bot.store.games.records import GameRecord
-    from bot.store.lobbies import LobbyRecord
+    from bot.store.lobbies import LobbyRecord, MatchLink
 
     from .games import GameService
-
-#: The lobby option naming the tournament match a lobby is seated for.
-MATCH_OPTION = "tournament"
 
 COMPUTER_NAMES = ("Ada", "Babbage", "Turing", "Hopper", "Lovelace", "Knuth", "Shannon", "Dijkstra")
 
@@ -103,7 +100,7 @@ class LobbyService:
                 guild_id,
                 channel_id,
                 host.user_id,
-                options.to_dict(),
+                options,
                 now=self.clock(),
                 seats=[_seat(host, None)],
             )
@@ -116,7 +113,7 @@ class LobbyService:
                 raise UserError("You are already in this lobby.")
             if len(lobby.seats) >= MAX_PLAYERS:
                 raise UserError(f"The lobby is full: {MAX_PLAYERS} players at most.")
-            match = tournament_match(lobby)
+            match = lobby.match
             team = None
             if match is not None:
                 sides = await self._match_sides(match)
@@ -141,7 +138,7 @@ class LobbyService:
                 raise UserError("You are not in this lobby.")
             lobby.seats = [seat for seat in lobby.seats if seat.user_id != user_id]
             humans = [seat for seat in lobby.seats if not seat.is_computer]
-            if not humans and tournament_match(lobby) is None:  # a match's stays for it
+            if not humans and lobby.match is None:  # a match's stays for it
                 await self.db.lobbies.delete(lobby.id, self.clock())
                 return lobby, False
             if lobby.host_id == user_id and humans:
@@ -212,20 +209,20 @@ class LobbyService:
     async def _require_not_match(self, lobby: LobbyRecord) -> None:
         """Refuse to close a tournament match's lobby: its players could then never start
         the match, and one who checks in alone would win it by forfeit."""
-        match = tournament_match(lobby)
+        match = lobby.match
         if match is None:
             return
-        tournament = await self.db.tournaments.get(int(match.get("id", 0)))
+        tournament = await self.db.tournaments.get(match.tournament_id)
         organiser = f" (<@{tournament.organiser_id}>)" if tournament is not None else ""
         raise UserError(
             "This lobby is a tournament match: it stays open until the match is played or "
             f"decided. The organiser{organiser} can decide it with `/tournament report`."
         )
 
-    async def _match_sides(self, match: dict[str, Any]) -> dict[int, int]:
+    async def _match_sides(self, match: MatchLink) -> dict[int, int]:
         """The people drawn for a tournament match, each with the team they play on (the
         first entrant's members Blue, the second's Green)."""
-        record = await self.db.tournaments.match(int(match.get("match", 0)))
+        record = await self.db.tournaments.match(match.match_id)
         if record is None:
             return {}
         entrants = {e.id: e for e in await self.db.tournaments.entrants(record.tournament_id)}
@@ -296,12 +293,12 @@ class LobbyService:
                         channel_id,
                         game,
                         seats,
-                        options.but(host_id=lobby.host_id).to_dict(),
+                        options.but(host_id=lobby.host_id),
                         lobby.message_id,
                         now=now,
                         lobby_id=lobby.id,
                     )
-                    timers = turn_timers(record, game, TableOptions.from_dict(record.options), now)
+                    timers = turn_timers(record, game, record.options, now)
                     await self.db.timers.replace(record.id, timers)
                     events = [] if self.games is None else await self.games.begin(record, timers)
             except NotFoundError:  # closed meanwhile (a tournament decided its match)
@@ -313,7 +310,7 @@ class LobbyService:
 
 def lobby_options(lobby: LobbyRecord) -> TableOptions:
     """The options the lobby's game starts with: a game with a computer is never rated."""
-    options = TableOptions.from_dict(lobby.options)
+    options = lobby.options
     if options.rated and any(seat.is_computer for seat in lobby.seats):
         return options.but(rated=False)
     return options
@@ -349,15 +346,9 @@ def find_computer(lobby: LobbyRecord, name: str) -> Seat:
     )
 
 
-def tournament_match(lobby: LobbyRecord) -> dict[str, Any] | None:
-    """The tournament and match a match's lobby is seated for (``id``, ``match``), or None
-    for a casual lobby."""
-    return lobby.options.get(MATCH_OPTION)
-
-
 def lobby_team_count(lobby: LobbyRecord) -> int:
     """The teams the lobby will play with (the option, or the automatic choice)."""
-    chosen = TableOptions.from_dict(lobby.options).teams
+    chosen = lobby.options.teams
     return chosen or default_team_count(max(len(lobby.seats), 2))
 
 
@@ -431,7 +422,7 @@ def _find(lobby: LobbyRecord, user_id: int, missing: str) -> Seat:
 def _require_open_seating(lobby: LobbyRecord) -> None:
     """Refuse to change a tournament match's seating: its teams are the entrants drawn for it
     (a game seated otherwise is stopped, and the match seated again)."""
-    if tournament_match(lobby) is not None:
+    if lobby.match is not None:
         raise UserError(
             "This lobby is a tournament match: its players sit on the sides drawn for them, "
             "and nobody else joins."

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Literal
 
 from bot.game.settings import TEAM_NAMES
 from bot.store.errors import StoreError
-from bot.table.options import TableOptions
 
 from .draws import computer_team
 from .errors import UserError
@@ -77,7 +76,7 @@ class TableTalkService:
         with a person still playing: a computer team rules on nothing)."""
         game = record.game
         reporter = seat_of(record, report.reporter_id)
-        host = seat_of(record, TableOptions.from_dict(record.options).host_id or 0)
+        host = seat_of(record, record.options.host_id or 0)
         return Call(
             accused=report.team,
             caller=game.team_of(reporter) if reporter is not None else -1,
@@ -125,7 +124,7 @@ class TableTalkService:
                     call,
                     draft.game.team_of(seat) if seat is not None else None,
                     actor_moderates=can_moderate,
-                    actor_is_host=actor_id == TableOptions.from_dict(draft.options).host_id,
+                    actor_is_host=actor_id == draft.options.host_id,
                 )
             if not verdict.allowed:
                 raise UserError(verdict.reason)

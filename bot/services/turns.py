@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 from bot.game import Move
 from bot.game.moves import FORFEIT, REMOVE, SKIP
 from bot.store.timers import TimerRecord
-from bot.table.options import TableOptions
 
 from .dispatch import Subscriptions
 from .errors import UserError
@@ -71,8 +70,7 @@ class TurnClock:
         """Store fresh timers for the game's current turn (after a crash lost them)."""
 
         async def work(draft: Draft) -> list[TimerRecord]:
-            options = TableOptions.from_dict(draft.options)
-            timers = turn_timers(draft.record, draft.game, options, draft.now)
+            timers = turn_timers(draft.record, draft.game, draft.options, draft.now)
             draft.write(partial(self.db.timers.replace, game_id, timers))
             return timers
 
@@ -117,7 +115,7 @@ class TurnClock:
             limit = await self.db.timers.get(game_id, LIMIT)
             if limit is not None and limit.due_at <= draft.now:
                 return None
-            delay = TableOptions.from_dict(draft.options).reminder_delay
+            delay = draft.options.reminder_delay
             seat = draft.game.turn
             timer = None
             if delay:
@@ -147,7 +145,7 @@ class TurnClock:
             while game.owed_forfeits[seat] and game.hands[seat]:
                 draft.push(Move(FORFEIT, seat, game.forfeit_choice(seat)), None)
                 forfeits += 1
-            policy = TableOptions.from_dict(draft.options).time_limit_policy
+            policy = draft.options.time_limit_policy
             draft.events.append(TimedOut(draft.record, seat=seat, forfeits=forfeits, policy=policy))
             if policy == "remove":
                 draft.push(Move(REMOVE, seat), None)
@@ -158,5 +156,5 @@ class TurnClock:
 
 
 def _wants_timers(record: GameRecord) -> bool:
-    options = TableOptions.from_dict(record.options)
+    options = record.options
     return bool(options.reminder_delay or options.turn_time_limit)

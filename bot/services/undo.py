@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 
 from bot.game import Game, Move
 from bot.store.votes import UNDO, TeamVote, VoteMap
-from bot.table.options import TableOptions
 
 from .errors import UserError
 from .events import UndoRefused, UndoRequestLapsed
@@ -53,7 +52,7 @@ class UndoService:
         """The host asks to take back the last move."""
 
         async def work(draft: Draft) -> UndoState:
-            if TableOptions.from_dict(draft.options).host_id != user_id:
+            if draft.options.host_id != user_id:
                 raise UserError("Only the host can ask to undo a move.")
             game = draft.game
             if not game.moves:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from bot.table.options import TableOptions
+
 from .codec import dumps, loads
 from .errors import ChannelBusyError, IntegrityError, NotFoundError
 from .seats import Seat, seats_from_json, seats_to_json
@@ -12,6 +14,14 @@ from .seats import Seat, seats_from_json, seats_to_json
 if TYPE_CHECKING:
     from .base import Store
     from .connection import Connection
+
+
+@dataclass(frozen=True, slots=True)
+class MatchLink:
+    """The tournament match a lobby is seated for."""
+
+    tournament_id: int
+    match_id: int
 
 
 @dataclass(slots=True)
@@ -22,14 +32,73 @@ class LobbyRecord:
     guild_id: int
     channel_id: int
     host_id: int
-    options: dict[str, Any]
+    options: TableOptions
     seats: list[Seat] = field(default_factory=list)
     message_id: int | None = None
     created_at: float = 0.0
+    #: The tournament match the lobby is seated for; None for a lobby people opened.
+    match: MatchLink | None = None
+
+
+#: Where a match's lobby keeps its link in the stored options: the ``options`` column (and a
+#: lobby in a stored tournament step) holds the table's options and, for a match's lobby, the
+#: link under this key, ``{"id": tournament, "match": match}``. The layout is the one older
+#: versions wrote and read, so stored rows and steps load as they are.
+_MATCH_KEY = "tournament"
+
+
+def options_to_json(options: TableOptions, match: MatchLink | None) -> dict[str, Any]:
+    """A lobby's options and match link as stored (see :data:`_MATCH_KEY`)."""
+    data = options.to_dict()
+    if match is not None:
+        data[_MATCH_KEY] = {"id": match.tournament_id, "match": match.match_id}
+    return data
+
+
+def options_from_json(data: dict[str, Any]) -> tuple[TableOptions, MatchLink | None]:
+    """A lobby's options and match link from their stored form."""
+    link = data.get(_MATCH_KEY)
+    match = None if link is None else MatchLink(int(link.get("id", 0)), int(link.get("match", 0)))
+    return TableOptions.from_dict(data), match
+
+
+def lobby_to_json(record: LobbyRecord) -> dict[str, Any]:
+    """The whole record as plain data (for a tournament step in the outbox)."""
+    return {
+        "id": record.id,
+        "guild_id": record.guild_id,
+        "channel_id": record.channel_id,
+        "host_id": record.host_id,
+        "options": options_to_json(record.options, record.match),
+        "seats": seats_to_json(record.seats),
+        "message_id": record.message_id,
+        "created_at": record.created_at,
+    }
+
+
+def lobby_from_json(data: dict[str, Any]) -> LobbyRecord:
+    """A record stored by :func:`lobby_to_json`."""
+    options, match = options_from_json(data["options"])
+    seats = seats_from_json(data.get("seats", []))
+    return LobbyRecord(
+        data["id"],
+        data["guild_id"],
+        data["channel_id"],
+        data["host_id"],
+        options,
+        seats,
+        data.get("message_id"),
+        data.get("created_at", 0.0),
+        match,
+    )
 
 
 def _seats(record: LobbyRecord) -> str:
     return dumps(seats_to_json(record.seats))
+
+
+def _options(record: LobbyRecord) -> str:
+    return dumps(options_to_json(record.options, record.match))
 
 
 _COLUMNS = "id, guild_id, channel_id, host_id, options, seats, message_id, created_at"
@@ -46,17 +115,19 @@ class Lobbies:
         guild_id: int,
         channel_id: int,
         host_id: int,
-        options: dict[str, Any],
+        options: TableOptions,
         now: float,
         *,
         seats: list[Seat] | None = None,
         message_id: int | None = None,
+        match: MatchLink | None = None,
     ) -> LobbyRecord:
-        """Open a lobby; :class:`ChannelBusyError` if the channel has a lobby or active game."""
+        """Open a lobby (with ``match``, a tournament match's); :class:`ChannelBusyError` if the
+        channel has a lobby or active game."""
         record = LobbyRecord(
-            0, guild_id, channel_id, host_id, dict(options), list(seats or []), message_id, now
+            0, guild_id, channel_id, host_id, options, list(seats or []), message_id, now, match
         )
-        record.id = await self._db.run(_create, record, dumps(record.options), _seats(record))
+        record.id = await self._db.run(_create, record, _options(record), _seats(record))
         return record
 
     async def get(self, lobby_id: int) -> LobbyRecord | None:
@@ -77,7 +148,7 @@ class Lobbies:
 
     async def save(self, record: LobbyRecord) -> None:
         """Store the record's host, options and seats (its message: :meth:`set_message`)."""
-        params = (record.host_id, dumps(record.options), _seats(record))
+        params = (record.host_id, _options(record), _seats(record))
         await self._db.run(_save, record.id, params)
 
     async def set_message(self, lobby_id: int, message_id: int) -> LobbyRecord | None:
@@ -120,8 +191,9 @@ _NOT_A_MATCH = (
 
 
 def _record(row: tuple[Any, ...]) -> LobbyRecord:
+    options, match = options_from_json(loads(row[4]))
     seats = seats_from_json(loads(row[5]))
-    return LobbyRecord(row[0], row[1], row[2], row[3], loads(row[4]), seats, row[6], row[7])
+    return LobbyRecord(row[0], row[1], row[2], row[3], options, seats, row[6], row[7], match)
 
 
 async def _select(conn: Connection, where: str, params: tuple[Any, ...]) -> list[LobbyRecord]:

@@ -1,7 +1,7 @@
 """Table options: the preset, teams, house rules and the table's own settings, validated.
 
-A lobby's and a game's ``options`` hold them as a dict (with a few other entries, such as votes
-in progress); read them through :meth:`TableOptions.from_dict`, never by key.
+A lobby's and a game's record hold a :class:`TableOptions`: the store parses it once, where it
+loads a row (:meth:`TableOptions.from_dict`), and writes :meth:`TableOptions.to_dict`.
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ import discord
 
 from bot.game import card_label
 from bot.game.settings import ALLOWED_PLAYER_COUNTS
-from bot.services.lobbies import lobby_options, lobby_teams, tournament_match
-from bot.table.options import TableOptions, describe_house_rules, format_duration
+from bot.services.lobbies import lobby_options, lobby_teams
+from bot.table.options import describe_house_rules, format_duration
 from render.theme import TEAM_COLOUR_VALUES
 
 from .choices import LEVEL_CHOICES
@@ -34,7 +34,7 @@ def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
     shown = {seat.user_id: shown_name(seat.name) for seat in lobby.seats}
     host = f"**{shown[lobby.host_id]}**" if lobby.host_id in shown else f"<@{lobby.host_id}>"
     *most, last = ALLOWED_PLAYER_COUNTS[options.preset]
-    if tournament_match(lobby) is not None:
+    if lobby.match is not None:
         how = (
             "A tournament match: the players drawn for it sit on their sides. Press **I'm "
             f"here** on the match message; the game begins when everyone has (or {host} "
@@ -112,7 +112,7 @@ class AddComputerSelect(
 def lobby_view(lobby: LobbyRecord) -> Components:
     """The buttons under the lobby message."""
     view = Components()
-    if tournament_match(lobby) is not None:  # its seating is the draw's: sit down again, start
+    if lobby.match is not None:  # its seating is the draw's: sit down again, start
         for action in ("join", "leave", "start"):
             view.add_item(LobbyButton(lobby.id, action))
         return view
@@ -137,7 +137,7 @@ def game_begins_text(record: GameRecord) -> str:
         f"🃏 **The game begins!** The cut: {cut}. {_dealer_cut(record)} and deals "
         f"{game.settings.hand_size} cards each.\nPlay order: {order}."
     )
-    limit = TableOptions.from_dict(record.options).turn_time_limit
+    limit = record.options.turn_time_limit
     if limit:
         text += f"\n⏱️ {format_duration(limit)} per turn."
     return text

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.services.errors import UserError
-from bot.services.lobbies import tournament_match
 
 if TYPE_CHECKING:
     from bot.app import SequenceBot
@@ -37,7 +36,7 @@ class TablePlaces:
         games for ever. An open lobby there is closed: nobody could join, start or cancel it,
         and it counted against its host's, its players' and the server's caps."""
         lobby = await self.bot.db.lobbies.get_for_channel(channel_id)
-        if lobby is not None and tournament_match(lobby) is None:  # a match: the organiser's
+        if lobby is not None and lobby.match is None:  # a match: the organiser's
             await self.bot.lobbies.expire(lobby.id, channel_id)
             log.info("Lobby %d was closed: its channel was deleted", lobby.id)
         record = self.bot.games.find_in_channel(channel_id)

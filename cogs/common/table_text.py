@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.services.timing import LIMIT, clock_stopped, turn_began
-from bot.table.options import TableOptions
 from render.theme import TEAM_COLOUR_VALUES
 
 from .components import Components
@@ -67,7 +66,7 @@ class BoardText:
     async def deadline_text(self, record: GameRecord) -> str:
         """`` ⏳ Time runs out <t:…:R>.`` for a turn with a time limit (else empty): the
         turn's stored limit, so that every process shows the same moment."""
-        if record.game.is_over() or not TableOptions.from_dict(record.options).turn_time_limit:
+        if record.game.is_over() or not record.options.turn_time_limit:
             return ""
         if clock_stopped(record.game, len(record.seats)):
             return " ⏸️ Nobody played a whole round: the clock waits for this move."

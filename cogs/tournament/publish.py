@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.services.lobbies import tournament_match
 from bot.services.scheduler import RETRY
 from bot.services.tournament import ELIMINATION, Progress, Snapshot, TournamentService
 from bot.store.errors import OUTAGES
@@ -121,7 +120,7 @@ class Publishing(TablesBase):
         lobby_cog = self.bot.get_cog(Lobby.__cog_name__)
         for lobby in progress.closed_lobbies:
             text = "🚪 This match was decided without a game."
-            if (tournament_match(lobby) or {}).get("match") in off:
+            if lobby.match is not None and lobby.match.match_id in off:
                 text = "🛑 This match is off: the tournament ended."
             if isinstance(lobby_cog, Lobby):
                 await lobby_cog.close_message(lobby, text)

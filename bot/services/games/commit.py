@@ -10,14 +10,12 @@ ever sees a move that is not saved.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from bot.store.errors import GameNotActiveError, StaleMoveError
-from bot.table.options import TableOptions
 
 from ..errors import UserError
 from ..events import (
@@ -99,8 +97,7 @@ class GameChanges(ClusterGames):
             and not draft.cancelled
             and (bool(draft.undone) or game.turn_number != before.turn_number)
         )
-        table = TableOptions.from_dict(draft.options)
-        timers = turn_timers(record, game, table, now) if new_turn else []
+        timers = turn_timers(record, game, draft.options, now) if new_turn else []
         events = committed_events(draft, finished=finished, new_turn=new_turn, timers=timers)
         live = len(before.moves)
         try:
@@ -123,7 +120,7 @@ class GameChanges(ClusterGames):
                     await self.db.games.finish(record.id, "cancelled", now=now)
                 elif finished:
                     await self.db.games.finish(record.id, "finished", now=now)
-                    await record_result(self.db, record, game, table, now)
+                    await record_result(self.db, record, game, draft.options, now)
                 elif new_turn:
                     await self.db.timers.replace(record.id, timers)
                 ids = await self.bus.record(events, now)
@@ -161,7 +158,7 @@ def committed_events(
     committed = dataclasses.replace(
         record,
         game=game if draft.moves or draft.undone else record.game,
-        options=copy.deepcopy(draft.options),
+        options=draft.options,
         votes=dict(draft.votes),
         seats=list(record.seats),
         status=("cancelled" if draft.cancelled else "finished") if ended else record.status,

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.game import ChoiceRequired, Game, IllegalMove, Move
 from bot.game.sequences import Option
@@ -14,6 +13,7 @@ from ..events import GameEvent, MoveOutcome
 
 if TYPE_CHECKING:
     from bot.store.games.records import GameRecord
+    from bot.table.options import TableOptions
 
 
 class ChoiceNeeded(UserError):
@@ -30,17 +30,17 @@ class ChoiceNeeded(UserError):
 class Draft:
     """A change being prepared under the game's lock, on a copy of the game.
 
-    ``push`` validates and applies moves to the copy; ``options`` is a copy of the table's
-    options and ``votes`` of the teams' votes (resignations, a draw offer); ``writes`` are
-    further store calls that belong to the same transaction; ``events`` are published (before
-    the derived ones) once it is committed.
+    ``push`` validates and applies moves to the copy; ``options`` are the table's options
+    (frozen: a change sets new ones) and ``votes`` a copy of the teams' votes (resignations, a
+    draw offer); ``writes`` are further store calls that belong to the same transaction;
+    ``events`` are published (before the derived ones) once it is committed.
     """
 
     def __init__(self, record: GameRecord, now: float) -> None:
         self.record = record
         self.now = now
         self.game = record.game.copy()
-        self.options: dict[str, Any] = copy.deepcopy(record.options)
+        self.options: TableOptions = record.options  # frozen: a change replaces it
         self.votes = dict(record.votes)  # values are frozen: a shallow copy is a copy
         self.moves: list[tuple[Move, int | None]] = []
         self.undone: tuple[Move, ...] = ()

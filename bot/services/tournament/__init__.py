@@ -1,6 +1,8 @@
 """Tournaments: pure pairing and standings, a snapshot model, and the service (no Discord)."""
 
-from .model import DEFAULT_SHOW_UP, FORMAT_NAMES, Snapshot, TournamentSettings
+from bot.table.tournament import DEFAULT_SHOW_UP, TournamentSettings
+
+from .model import FORMAT_NAMES, Snapshot
 from .service import CheckIn, Correction, Progress, TournamentService, require_organiser
 from .standings import ELIMINATION, FORMATS, ROUND_ROBIN, SWISS, TIEBREAK_NAMES
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.services.errors import UserError
-from bot.services.lobbies import MATCH_OPTION
+from bot.store.lobbies import MatchLink
 from bot.store.seats import Seat
 from bot.store.tournaments.records import MatchRecord
 
@@ -196,8 +196,7 @@ class Matches(TournamentCore):
             for team, entrant in enumerate((match.entrant_a, match.entrant_b))
             for m in snapshot.entrants[entrant].members
         ]
-        options = settings.table.but(teams=2, hints=False).to_dict()
-        options[MATCH_OPTION] = {"id": snapshot.tournament.id, "match": match.id}
+        options = settings.table.but(teams=2, hints=False)
         now = self.clock()
         existing = await self.db.lobbies.get_for_channel(match.thread_id)
         if existing is not None:
@@ -209,6 +208,7 @@ class Matches(TournamentCore):
             options,
             now=now,
             seats=seats,
+            match=MatchLink(snapshot.tournament.id, match.id),
         )
         match.status = "pending"
         match.game_id = None

@@ -1,52 +1,18 @@
-"""A tournament's settings and a read-only snapshot of it (entrants, matches, standings)."""
+"""A read-only snapshot of a tournament (entrants, matches, standings); its settings are
+:class:`bot.table.tournament.TournamentSettings`."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 from bot.store.tournaments.records import EntrantRecord, MatchRecord, TournamentRecord
-from bot.table.options import TableOptions
+from bot.table.tournament import TournamentSettings
 
 from .pairing import elimination_rounds
 from .standings import ELIMINATION, SWISS, MatchResult, Standing, standings
 
-#: Seconds the players of a match have, by default, to start their game.
-DEFAULT_SHOW_UP = 15 * 60
-
 FORMAT_NAMES = {"round_robin": "Round robin", "swiss": "Swiss", "elimination": "Single elimination"}
-
-
-@dataclass(frozen=True)
-class TournamentSettings:
-    """What the organiser chose: the table options of every match, the show-up time,
-    (Swiss) the number of rounds (None: automatic, fixed at the start), and the most entrants
-    it takes (None: no cap)."""
-
-    table: TableOptions
-    show_up: int = DEFAULT_SHOW_UP
-    rounds: int | None = None
-    max_entrants: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-compatible data."""
-        return {
-            "table": self.table.to_dict(),
-            "show_up": self.show_up,
-            "rounds": self.rounds,
-            "max_entrants": self.max_entrants,
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TournamentSettings:
-        """Settings saved by :meth:`to_dict`."""
-        return cls(
-            TableOptions.from_dict(data.get("table", {})),
-            int(data.get("show_up", DEFAULT_SHOW_UP)),
-            data.get("rounds"),
-            data.get("max_entrants"),
-        )
 
 
 def swiss_rounds(entrants: int, wanted: int | None) -> int:
@@ -75,7 +41,7 @@ class Snapshot:
     @property
     def settings(self) -> TournamentSettings:
         """The organiser's settings."""
-        return TournamentSettings.from_dict(self.tournament.options)
+        return self.tournament.settings
 
     def seeds(self) -> list[int]:
         """Entrant ids, top seed first (sign-up order until seeds are fixed at the start)."""

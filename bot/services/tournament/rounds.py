@@ -15,7 +15,7 @@ from bot.store.games.records import FINISHED
 from bot.store.tournaments.records import EntrantRecord, MatchRecord, StaleRoundError
 
 from .core import Correction, Progress, TournamentCore, entrant_with, game_winner, require_organiser
-from .model import Snapshot, TournamentSettings, swiss_rounds
+from .model import Snapshot, swiss_rounds
 from .pairing import (
     Pair,
     elimination_first_round,
@@ -52,10 +52,9 @@ class Rounds(TournamentCore):
             strength = await self._strength(tournament.guild_id, entrants)
             order = sorted(entrants, key=lambda e: (-strength.get(e.id, 0.0), e.joined_at, e.id))
             await self.db.tournaments.set_seeds({e.id: n for n, e in enumerate(order, start=1)})
-            settings = TournamentSettings.from_dict(tournament.options)
             if tournament.format == SWISS:
-                rounds = swiss_rounds(len(entrants), settings.rounds)
-                tournament.options = settings.to_dict() | {"rounds": rounds}
+                rounds = swiss_rounds(len(entrants), tournament.settings.rounds)
+                tournament.settings = dataclasses.replace(tournament.settings, rounds=rounds)
             tournament.status = "running"
             await self.db.tournaments.save(tournament)
             progress = Progress(await self.snapshot(tournament_id))

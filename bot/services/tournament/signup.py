@@ -10,9 +10,9 @@ from bot.services.caps import amount
 from bot.services.errors import UserError
 from bot.store.errors import ChannelBusyError
 from bot.store.tournaments.records import AlreadyEnteredError, EntrantRecord, TournamentRecord
+from bot.table.tournament import TournamentSettings
 
 from .core import TournamentCore
-from .model import TournamentSettings
 from .standings import FORMATS
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ class SignUp(TournamentCore):
                 name,
                 fmt,
                 team_size,
-                settings.to_dict(),
+                settings,
                 now=self.clock(),
             )
         except ChannelBusyError:
@@ -97,7 +97,7 @@ class SignUp(TournamentCore):
                     f"This tournament is for teams of {size}: sign up with "
                     f"`/tournament join` and name your {partners_needed}."
                 )
-            most = TournamentSettings.from_dict(tournament.options).max_entrants
+            most = tournament.settings.max_entrants
             if most is not None and len(await self.db.tournaments.entrants(tournament_id)) >= most:
                 raise UserError(f"This tournament is full: it takes {amount(most, 'entrant')}.")
             name = " & ".join(m.name for m in members)

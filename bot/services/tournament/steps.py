@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.services.errors import UserError
 from bot.store.errors import NotFoundError
-from bot.store.lobbies import LobbyRecord
-from bot.store.seats import seats_from_json, seats_to_json
+from bot.store.lobbies import lobby_from_json, lobby_to_json
 from bot.store.tournaments.records import MatchRecord
 
 from .core import Correction, Progress, TournamentCore
@@ -71,8 +70,9 @@ class Steps(TournamentCore):
             getattr(progress, name).extend(_match(data) for data in payload.get(name, []))
         for name in _SEATINGS:
             seatings = getattr(progress, name)
-            seatings.extend((_match(m), _lobby(lo)) for m, lo in payload.get(name, []))
-        progress.closed_lobbies = [_lobby(data) for data in payload.get("closed_lobbies", [])]
+            seatings.extend((_match(m), lobby_from_json(lo)) for m, lo in payload.get(name, []))
+        closed = payload.get("closed_lobbies", [])
+        progress.closed_lobbies = [lobby_from_json(data) for data in closed]
         progress.stop_games = [int(game_id) for game_id in payload.get("stop_games", [])]
         progress.paired = [int(number) for number in payload.get("paired", [])]
         progress.finished = bool(payload.get("finished"))
@@ -92,8 +92,8 @@ def encode(progress: Progress) -> dict[str, Any]:
     }
     for name in _SEATINGS:
         seatings = getattr(progress, name)
-        payload[name] = [[dataclasses.asdict(m), _lobby_data(lo)] for m, lo in seatings]
-    payload["closed_lobbies"] = [_lobby_data(lobby) for lobby in progress.closed_lobbies]
+        payload[name] = [[dataclasses.asdict(m), lobby_to_json(lo)] for m, lo in seatings]
+    payload["closed_lobbies"] = [lobby_to_json(lobby) for lobby in progress.closed_lobbies]
     payload["stop_games"] = list(progress.stop_games)
     payload["paired"] = list(progress.paired)
     payload["finished"] = progress.finished
@@ -111,13 +111,3 @@ def encode(progress: Progress) -> dict[str, Any]:
 
 def _match(data: dict[str, Any]) -> MatchRecord:
     return MatchRecord(**{**data, "checkins": list(data.get("checkins", []))})
-
-
-def _lobby_data(lobby: LobbyRecord) -> dict[str, Any]:
-    data = {f.name: getattr(lobby, f.name) for f in dataclasses.fields(lobby)}
-    data["seats"] = seats_to_json(lobby.seats)
-    return data
-
-
-def _lobby(data: dict[str, Any]) -> LobbyRecord:
-    return LobbyRecord(**{**data, "seats": seats_from_json(data.get("seats", []))})

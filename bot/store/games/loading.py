@@ -12,6 +12,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from bot.game import Game, GameSettings, Move
+from bot.table.options import TableOptions
 
 from ..codec import loads, loads_many
 from ..errors import CorruptGameError
@@ -104,7 +105,7 @@ async def load_games(
             row[1],
             row[2],
             seats_from_json(loads(row[5])),
-            loads(row[6]),
+            TableOptions.from_dict(loads(row[6])),
             row[7],
             row[8],
             row[9],

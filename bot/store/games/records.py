@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from bot.game import Game, Move
+from bot.table.options import TableOptions
 
 from ..seats import Seat
 from ..votes import VoteMap
@@ -25,7 +26,8 @@ class GameRecord:
     guild_id: int
     channel_id: int
     seats: list[Seat]
-    options: dict[str, Any]
+    #: The table's options (parsed once, where the store loads the row; frozen).
+    options: TableOptions
     status: str
     board_message_id: int | None
     lobby_message_id: int | None

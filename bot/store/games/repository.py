@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.game import Game, Move
+from bot.table.options import TableOptions
 
 from ..codec import dumps, loads
 from ..errors import NotFoundError
@@ -35,7 +36,7 @@ class Games:
         channel_id: int,
         game: Game,
         seats: list[Seat],
-        options: dict[str, Any],
+        options: TableOptions,
         lobby_message_id: int | None,
         now: float,
         *,
@@ -54,7 +55,7 @@ class Games:
             dumps(game.settings.to_dict()),
             dumps(game.seed),
             dumps(seats_to_json(seats)),
-            dumps(options),
+            dumps(options.to_dict()),
             lobby_message_id,
             now,
         )
@@ -65,7 +66,7 @@ class Games:
             guild_id,
             channel_id,
             list(seats),
-            loads(row[5]),
+            options,
             ACTIVE,
             None,
             lobby_message_id,
@@ -221,9 +222,9 @@ class Games:
             (message_id, move_count),
         )
 
-    async def set_options(self, game_id: int, options: dict[str, Any]) -> None:
-        """Replace the game's options (table options, votes in progress, ...)."""
-        await self._db.run(writes.set_columns, game_id, "options = ?", (dumps(options),))
+    async def set_options(self, game_id: int, options: TableOptions) -> None:
+        """Replace the table's options of a game."""
+        await self._db.run(writes.set_columns, game_id, "options = ?", (dumps(options.to_dict()),))
 
     async def finish(self, game_id: int, status: GameStatus, now: float) -> None:
         """Close an active game as ``finished`` or ``cancelled``; its timers and votes go."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.table.tournament import TournamentSettings
+
 from ..errors import StoreError
 
 
@@ -23,7 +25,7 @@ class StaleRoundError(StoreError):
 
 @dataclass(slots=True)
 class TournamentRecord:
-    """A tournament. ``options`` holds the table options and the tournament's own settings."""
+    """A tournament. ``settings``: the table options of its matches and its own settings."""
 
     id: int
     guild_id: int
@@ -32,7 +34,7 @@ class TournamentRecord:
     name: str
     format: str
     team_size: int
-    options: dict[str, Any]
+    settings: TournamentSettings
     status: str = "signup"
     round: int = 0
     message_id: int | None = None

@@ -1,4 +1,4 @@
-"""The tournaments table: the event itself (its options, status, round and sign-up message).
+"""The tournaments table: the event itself (its settings, status, round and sign-up message).
 
 At most one tournament is open (signing up or running) per channel.
 """
@@ -6,6 +6,8 @@ At most one tournament is open (signing up or running) per channel.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+
+from bot.table.tournament import TournamentSettings
 
 from ..codec import dumps, loads
 from ..errors import ChannelBusyError, IntegrityError, NotFoundError
@@ -35,15 +37,15 @@ class TournamentRows:
         name: str,
         fmt: str,
         team_size: int,
-        options: dict[str, Any],
+        settings: TournamentSettings,
         now: float,
     ) -> TournamentRecord:
         """A new tournament taking sign-ups; :class:`ChannelBusyError` if one is open here."""
         record = TournamentRecord(
-            0, guild_id, channel_id, organiser_id, name, fmt, team_size, dict(options)
+            0, guild_id, channel_id, organiser_id, name, fmt, team_size, settings
         )
         record.created_at = now
-        record.id = await self._db.run(_create, record, dumps(record.options))
+        record.id = await self._db.run(_create, record, dumps(settings.to_dict()))
         return record
 
     async def get(self, tournament_id: int) -> TournamentRecord | None:
@@ -88,9 +90,9 @@ class TournamentRows:
         return await self._db.read(_select_t, f"WHERE status = 'running' AND {mine}", params)
 
     async def save(self, record: TournamentRecord) -> None:
-        """Store the tournament's options, status, round and end time (its sign-up message:
+        """Store the tournament's settings, status, round and end time (its sign-up message:
         :meth:`set_message`)."""
-        await self._db.run(_save_t, record, dumps(record.options))
+        await self._db.run(_save_t, record, dumps(record.settings.to_dict()))
 
     async def set_message(self, tournament_id: int, message_id: int) -> TournamentRecord | None:
         """Remember the sign-up message; the tournament as it now stands, or None if there is
@@ -126,7 +128,11 @@ async def _select_t(
     # ``where`` is a constant of this module; values go in ``params``.
     rows = await conn.fetchall(f"SELECT {_T_COLUMNS} FROM tournaments {where} ORDER BY id", params)
     return [
-        TournamentRecord(*row[:7], loads(row[7]), *row[8:])  # type: ignore[call-arg]  # a row
+        TournamentRecord(
+            *row[:7],  # type: ignore[call-arg]  # a row
+            TournamentSettings.from_dict(loads(row[7])),
+            *row[8:],
+        )
         for row in rows
     ]
 
