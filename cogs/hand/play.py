@@ -25,12 +25,13 @@ async def play_and_announce(
     record: GameRecord,
     seat: int,
     move: Move,
-    turn: int,
+    revision: int,
     *,
     edit: bool,
 ) -> None:
-    """Apply a move for the clicking player and show their panel after it: edited in place
-    (``edit``, from a panel) or sent (from a command). The table posts the board.
+    """Apply a move for the clicking player, made for the game's ``revision`` (a panel's, or
+    the game's now for a command), and show their panel after it: edited in place (``edit``,
+    from a panel) or sent (from a command). The table posts the board.
 
     When a line of six or more needs a choice of five, the panel offers the choice instead.
     Where the bot could not post the board, the move is refused and nothing changes.
@@ -39,7 +40,7 @@ async def play_and_announce(
     bot = bot_of(interaction)
     try:
         outcome = await bot.games.apply(
-            record.id, move, actor_id=interaction.user.id, expected_turn=turn
+            record.id, move, actor_id=interaction.user.id, expected_revision=revision
         )
     except ChoiceNeeded as choice:
         shown = await panel.build_hand_panel(record, seat, choice=choice)

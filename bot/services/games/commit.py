@@ -68,19 +68,23 @@ class GameChanges(ClusterGames):
         work: Callable[[Draft], Awaitable[T]],
         *,
         expected_turn: int | None = None,
+        expected_revision: int | None = None,
     ) -> tuple[T, Draft]:
         """Run ``work`` on a draft of the game under its lock, commit it, then publish.
 
-        ``expected_turn`` is the turn the caller acted on: if the game has moved on, the change
+        ``expected_turn`` is the turn the caller acted on, ``expected_revision`` the
+        :attr:`~bot.store.games.records.GameRecord.revision` (a hand panel's, which an undo
+        never brings back): if the game has moved on, the change
         is refused with :data:`STALE` (or, moved on by another process unheard of yet,
         :data:`RACE_LOST`) and nothing is written. A change not made for a turn (a vote, an
         answer, a ruling) that finds the stored game moved on is made again on the stored game,
         ``work`` running once more. A :class:`UserError` raised by ``work`` changes nothing.
         """
         async with self.locks(game_id):
+            held = expected_turn is not None or expected_revision is not None
             for attempt in range(REDOS + 1):
                 foreign = game_id not in self.records
-                result, draft = await self._draft(game_id, work, expected_turn)
+                result, draft = await self._draft(game_id, work, expected_turn, expected_revision)
                 if not (draft.changed or draft.game.is_over()):
                     break
                 try:
@@ -90,14 +94,18 @@ class GameChanges(ClusterGames):
                     # The store held a newer game than the draft's (another process changed it,
                     # and this one had not heard yet). A change made for a turn is refused;
                     # another (a vote, an answer, a ruling) is made again on the stored game.
-                    if expected_turn is not None or attempt == REDOS:
+                    if held or attempt == REDOS:
                         raise UserError(RACE_LOST) from None
         if not foreign:  # the owner delivers, once it hears of the change
             self.bus.deliver(zip(draft.event_ids, draft.events, strict=True))
         return result, draft
 
     async def _draft(
-        self, game_id: int, work: Callable[[Draft], Awaitable[T]], expected_turn: int | None
+        self,
+        game_id: int,
+        work: Callable[[Draft], Awaitable[T]],
+        expected_turn: int | None,
+        expected_revision: int | None,
     ) -> tuple[T, Draft]:
         """Under the game's lock: ``work`` done on a draft of the game as this process knows it
         (another process's game: as stored), the votes settled."""
@@ -105,6 +113,8 @@ class GameChanges(ClusterGames):
         if record is None:  # another process's game (a cluster): a copy from the store
             record = await self._foreign(game_id)
         if expected_turn is not None and expected_turn != record.game.turn_number:
+            raise UserError(STALE)
+        if expected_revision is not None and expected_revision != record.revision:
             raise UserError(STALE)
         draft = Draft(record, self.clock())
         result = await work(draft)
@@ -168,6 +178,7 @@ class GameChanges(ClusterGames):
         # was: a reminder or a vote swaps in no copy).
         if draft.moves or draft.undone:
             record.game = game
+        record.taken_back += len(draft.undone)
         record.options = draft.options
         record.votes = draft.votes
         draft.events, draft.event_ids = events, ids
@@ -191,6 +202,7 @@ def committed_events(
         options=copy.deepcopy(draft.options),
         votes=dict(draft.votes),
         seats=list(record.seats),
+        taken_back=record.taken_back + len(draft.undone),
         status=("cancelled" if draft.cancelled else "finished") if ended else record.status,
         finished_at=now if ended else record.finished_at,
     )
