@@ -293,13 +293,8 @@ class FiveButton(
     def __init__(
         self, game: int, revision: int, card: str, space: int, index: int, label: str = ""
     ) -> None:
-        self.game, self.revision, self.card, self.space, self.index = (
-            game,
-            revision,
-            card,
-            space,
-            index,
-        )
+        self.game, self.revision = game, revision
+        self.card, self.space, self.index = card, space, index
         custom_id = self.ids(game=game, revision=revision, card=card, space=space, index=index)
         super().__init__(
             _button(custom_id, label or f"Option {index + 1}", discord.ButtonStyle.success)
@@ -327,13 +322,8 @@ class MoreFivesButton(
     """The next page of ways to pick the five, when there are more than one panel holds."""
 
     def __init__(self, game: int, revision: int, card: str, space: int, page: int) -> None:
-        self.game, self.revision, self.card, self.space, self.page = (
-            game,
-            revision,
-            card,
-            space,
-            page,
-        )
+        self.game, self.revision = game, revision
+        self.card, self.space, self.page = card, space, page
         custom_id = self.ids(game=game, revision=revision, card=card, space=space, page=page)
         super().__init__(_button(custom_id, "More ways", discord.ButtonStyle.primary))
 
