@@ -74,11 +74,11 @@ class GameChanges(ClusterGames):
 
         ``expected_turn`` is the turn the caller acted on, ``expected_revision`` the
         :attr:`~bot.store.games.records.GameRecord.revision` (a hand panel's, which an undo
-        never brings back): if the game has moved on, the change
-        is refused with :data:`STALE` (or, moved on by another process unheard of yet,
-        :data:`RACE_LOST`) and nothing is written. A change not made for a turn (a vote, an
-        answer, a ruling) that finds the stored game moved on is made again on the stored game,
-        ``work`` running once more. A :class:`UserError` raised by ``work`` changes nothing.
+        never brings back): if the game has moved on, the change is refused with :data:`STALE`
+        (or, moved on by another process not heard of yet, :data:`RACE_LOST`) and nothing is
+        written. A change not made for a turn (a vote, an answer, a ruling) that finds the
+        stored game moved on is made again on the stored game, ``work`` running once more. A
+        :class:`UserError` raised by ``work`` changes nothing.
         """
         async with self.locks(game_id):
             held = expected_turn is not None or expected_revision is not None
