@@ -242,6 +242,7 @@ class Turns(SequenceCog):
                 f"You are not in any active game {where}. Open one with `/sequence new`.",
             )
             return
+        servers = await self.server_names(records, interaction)
         lines = []
         for record in sorted(records, key=lambda r: r.id):
             game = record.game
@@ -251,19 +252,38 @@ class Turns(SequenceCog):
             deadline = await self.bot.table.deadline_text(record)
             lines.append(
                 f"• Game #{record.id} in <#{record.channel_id}>"
-                f"{self.server_of(record, interaction)}: {turn}{deadline} · "
+                f"{server_of(record, servers)}: {turn}{deadline} · "
                 f"[board]({board_link(record)})"
             )
         await reply_lines(interaction, lines)
 
-    def server_of(self, record: GameRecord, interaction: discord.Interaction[SequenceBot]) -> str:
-        """`` (on **Server**)`` in a listing of every server (a DM), where two channels may
-        share a name; empty in the game's own server, or for a server this process does not
-        know."""
-        guild = self.bot.get_guild(record.guild_id)
-        if interaction.guild_id is not None or guild is None:
-            return ""
-        return f" (on **{shown_name(guild.name)}**)"
+    async def server_names(
+        self, records: list[GameRecord], interaction: discord.Interaction[SequenceBot]
+    ) -> dict[int, str]:
+        """The names of the games' servers, for a listing of every server (a DM), where two
+        channels may share a name; none in a server's own listing. A server this process's
+        gateway does not show (in a cluster, another process runs its shard) is asked of
+        Discord's API (the answer deferred first: that takes a round trip)."""
+        if interaction.guild_id is not None:
+            return {}
+        names: dict[int, str] = {}
+        for guild_id in sorted({record.guild_id for record in records}):
+            guild = self.bot.get_guild(guild_id)
+            if guild is None:
+                if not interaction.response.is_done():
+                    await interaction.response.defer(ephemeral=True, thinking=True)
+                try:
+                    guild = await self.bot.fetch_guild(guild_id)
+                except discord.HTTPException:  # gone, or Discord refused: the channel only
+                    continue
+            names[guild_id] = guild.name
+        return names
+
+
+def server_of(record: GameRecord, servers: dict[int, str]) -> str:
+    """`` (on **Server**)`` when ``servers`` names the game's server, else empty."""
+    name = servers.get(record.guild_id)
+    return "" if name is None else f" (on **{shown_name(name)}**)"
 
 
 async def setup(bot: SequenceBot) -> None:

@@ -715,6 +715,20 @@ def test_backup_refuses_to_replace_a_file_unless_forced(tmp_path, capsys):
         assert conn.execute("SELECT count(*) FROM schema_version").fetchone()[0] > 0
 
 
+def test_a_backup_of_a_stopped_bots_database_leaves_nothing_beside_it(tmp_path, capsys):
+    """The bot is stopped (its database closed: no -wal or -shm file). The backup reads it and
+    leaves the folder as it found it, the database's bytes unchanged. Before, a -wal and a -shm
+    file were left beside it (a read-only connection cannot remove what it made)."""
+    path = tmp_path / "data" / "sequence.db"
+    asyncio.run(_create_database(path))
+    assert sorted(p.name for p in path.parent.iterdir()) == ["sequence.db"]
+    before = path.read_bytes()
+    assert main(["backup", str(tmp_path / "backups" / "x.db")]) == 0
+    assert "integrity check ok" in capsys.readouterr().out
+    assert sorted(p.name for p in path.parent.iterdir()) == ["sequence.db"]
+    assert path.read_bytes() == before
+
+
 def test_backup_refuses_a_postgresql_database_and_points_to_pg_dump(monkeypatch, tmp_path, capsys):
     monkeypatch.setenv("SEQUENCE_DATABASE", "postgresql://bot:hunter2@db.example/sequence")
     assert main(["backup", str(tmp_path / "x.db")]) == 2

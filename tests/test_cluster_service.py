@@ -303,3 +303,63 @@ async def test_the_winning_move_on_both_processes_the_owner_loses_and_is_told(
     finally:
         await zero.close()
         await one.close()
+
+
+async def _host_moves_first(one: Process, game_id: int) -> None:
+    """ada hosts and makes the first move on the owner."""
+
+    async def host(draft) -> None:
+        draft.options = draft.options.but(host_id=SEATS[0].user_id)
+
+    await one.games.change(game_id, host)
+    owned = one.games.records[game_id]
+    move = a_play(owned.game)
+    await one.games.play(
+        game_id, SEATS[move.seat].user_id, move.card, move.space, expected_turn=0
+    )
+
+
+@pytest.mark.parametrize("vote", ["draw offer", "undo request", "offer's message"])
+async def test_a_vote_on_a_copy_another_process_moved_past_is_made_on_the_stored_game(
+    cluster, vote: str
+) -> None:
+    """A move is made from a DM on process 0; before the owner has heard of it, a change there
+    writes only votes (a draw offer, the host's undo request, the offer's public message). It
+    is checked against the stored game like a move: the owner catches up and makes it on the
+    game as stored (the offer names the stored move count, the request takes back the move
+    just made, the lapsed offer's message revives nothing), never for a position gone."""
+    from bot.services.draws import LAPSED_TEXT, DrawService
+    from bot.store.votes import DRAW
+
+    zero, one, game_id = cluster
+    await _host_moves_first(one, game_id)
+    draws = DrawService(one.games, timeout=lambda: 3600)
+    offered = None
+    if vote == "offer's message":  # the offer is open before the move, its message comes after
+        offered = await draws.offer(game_id, SEATS[0].user_id)
+    release = hold_news(one)
+    owned = one.games.records[game_id]
+    move = a_play(owned.game)
+    await zero.games.play(game_id, SEATS[move.seat].user_id, move.card, move.space,
+                          expected_turn=1)
+    assert len(owned.game.moves) == 1  # the owner has not heard yet
+    if vote == "draw offer":
+        state = await draws.offer(game_id, SEATS[1].user_id)
+        assert state.status == "open" and state.offer.move_count == 2
+    elif vote == "undo request":
+        request = await UndoService(one.games).request(game_id, SEATS[0].user_id)
+        assert request.count == 2 and request.moves == (move,)
+    else:
+        assert offered is not None
+        assert not await draws.set_message(game_id, offered.offer, 999)
+    release.set()
+    await one.heard_of(2)
+    stored = await one.games.db.votes.of_game(game_id)
+    assert all(v.move_count == 2 for v in stored.values() if v.kind != "draw_cooldown")
+    if vote != "undo request":  # an answer to an offer of the gone position changes nothing
+        with pytest.raises(UserError, match=LAPSED_TEXT[:20]):
+            await draws.answer(game_id, SEATS[0 if vote == "draw offer" else 1].user_id, 1,
+                               accept=True)
+        assert (DRAW, 0) not in stored or vote == "draw offer"
+    finished = await one.games.db.games.load(game_id)
+    assert finished.status == "active" and len(finished.game.moves) == 2

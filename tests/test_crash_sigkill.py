@@ -178,3 +178,19 @@ def test_a_tournament_match_ending(store_location: str | Path, folder: Path) -> 
     in_final = [m["content"] for m in after["messages"][str(thread)]]
     assert sum("match is ready" in text for text in in_final) == 1  # pinged once
     assert again["rounds"] == after["rounds"] and again["threads"] == after["threads"]
+
+
+@pytest.mark.slow
+def test_a_tournament_match_starting(store_location: str | Path, folder: Path) -> None:
+    """The last I'm here starts the match's game, and the bot dies before the tournament hears
+    of it. At the restart the match is on with that game (not pending, to be double-forfeited
+    at its show-up time and its game cancelled), and the game goes on. Before, nothing at
+    start-up linked a pending match to the active game in its thread."""
+    facts, killed, after, again = crash_and_restart(
+        store_location, folder, "match start", "TournamentTables.game_started"
+    )
+    assert after["matches"] == {"1": [["playing", after["game"]]]}
+    assert after["status"] == "active" and after["result"] is None
+    check_once(facts, after, again)
+    assert again["matches"] == after["matches"]
+    assert killed["target"] == "TournamentTables.game_started"

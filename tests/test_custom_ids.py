@@ -44,5 +44,5 @@ async def test_every_hand_component_is_rebuilt_from_its_own_id(item):
     assert match is not None
     rebuilt = await type(item).from_custom_id(None, None, match)
     assert rebuilt.custom_id == item.custom_id
-    for name in ("game", "turn", "card", "space", "index"):
+    for name in ("game", "revision", "card", "space", "index"):
         assert getattr(rebuilt, name, None) == getattr(item, name, None)

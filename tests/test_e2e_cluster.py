@@ -548,3 +548,23 @@ async def test_a_second_bot_on_the_same_sqlite_file_is_refused_at_start(tmp_path
         assert second.bot.games.records.keys() == {record.id}
     finally:
         await second.stop()
+
+
+async def test_mygames_in_a_dm_names_the_server_of_a_game_another_process_serves(nodes) -> None:
+    """``/sequence mygames`` in a DM reaches process 0; the game is process 1's (its guild is on
+    shard 1, which process 0's gateway never shows it). The listing still names the server, as
+    it does for process 0's own (two servers' channels may share a name). Before, nothing."""
+    zero, one = nodes
+    table, record, _mover, person = await dm_game_on_one(zero, one)
+
+    async def mygames(env: Any) -> str:
+        # One Discord seen by both processes: the guild is there, on a shard process 0 does
+        # not run (so its gateway never sends it; its REST API answers for it).
+        env.create_guild(table.guild.name, id=table.guild.id, shard_id=1)
+        assert env.bot.get_guild(table.guild.id) is None
+        answer = await person.slash("sequence mygames")
+        assert answer.ephemeral
+        return str(answer.response.content)
+
+    listing = await zero.run(mygames)
+    assert f"Game #{record.id} in <#{table.channel.id}> (on **Club 1**)" in listing, listing

@@ -66,6 +66,34 @@ async def test_a_stale_dm_panel_changes_nothing(simcord_env):
 
 
 
+async def test_a_dm_move_whose_panel_discord_refused_says_what_shows_the_hand_there(simcord_env):
+    """The move from the turn DM is saved, and Discord refuses the panel that follows it (a
+    5xx): the player is told it is done and how to see their hand again from where they are.
+    Before, they read "`/sequence hand` shows your hand", a command that works in the game's
+    channel only (in a DM it answers that there is no game there)."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    for player in table.players:
+        await player.slash(table.channel, "sequence notify", setting="on")
+    record = await open_and_start(table)
+    seat = record.game.turn
+    mover = seat_actor(table, record, seat)
+    dm = mover.user.dm_channel
+    card, space = normal_play(record.game, seat)
+    await mover.user.select(
+        dm.last_message, [card], custom_id=find_component(dm.last_message, f"seq:card:{record.id}:")
+    )
+    go = find_component(dm.last_message, f"seq:go:{record.id}:")
+    simcord_env.inject_error("POST", "/interactions/*/callback", status=500)
+    answer = await mover.user.click(dm.last_message, custom_id=go)
+    assert [(m.kind, m.card, m.space) for m in record.game.moves] == [("play", card, space)]
+    told = answer.response.content
+    assert answer.ephemeral and told.startswith("✅ Done."), told
+    assert "/sequence hand" not in told and "Your hand" in told, told
+    # What it names works: the board's button, in the game's channel.
+    shown = await mover.click(table.channel.last_message, label="Your hand")
+    assert shown.ephemeral and "Your hand" in shown.response.content
+
+
 async def test_the_turn_dm_tells_every_move_since_the_players_last_turn(simcord_env):
     """Three players: Alice's turn DM said only what Carol just did ("carol played …"), not
     Bob's move before it; someone who plays from their DMs never learnt of it. Now it lists

@@ -18,7 +18,7 @@ from bot.config import Settings
 from bot.store.connection import Connection
 from bot.store.errors import DatabaseUnavailableError
 from cogs.common.replies import DATABASE_DOWN
-from tests.helpers.tournament import snapshot, started_cup
+from tests.helpers.tournament import check_in, game_in, snapshot, started_cup, thread_of
 
 from . import pg_server
 from .conftest import make_settings
@@ -236,3 +236,73 @@ async def test_a_report_cut_short_by_an_outage_saves_nothing_and_can_be_made_aga
     again = await ann.slash(channel, "tournament report", match=match.id, winner=ann)
     assert not again.ephemeral, again.response.content
     assert (await snapshot(env.bot, channel)).tournament.status == "finished"
+
+
+def down_when_the_tournament_hears(env: Any, outage: Any, monkeypatch: Any, step: str) -> None:
+    """The store stops answering just as the tournament's handler of a match game's start (or
+    end) runs: the game's change has committed, the handler's first store call is refused."""
+    service = env.bot.tournament_service
+    handler = getattr(service, step)
+
+    async def down_first(*args: Any) -> Any:
+        monkeypatch.undo()
+        await outage.begin(env.bot)
+        return await handler(*args)
+
+    monkeypatch.setattr(service, step, down_first)
+
+
+async def a_match_game(env: Any) -> tuple[Any, Any, list[Any]]:
+    """ann and ben's cup, its one match, both checked in except ben (his I'm here starts the
+    game): the channel, the match and the players."""
+    channel, players = await started_cup(env, ["ann", "ben"], show_up="10m")
+    (match,) = (await snapshot(env.bot, channel)).round_matches(1)
+    await check_in(channel, match, players[:1])
+    return channel, match, players
+
+
+async def test_a_match_game_begun_as_the_store_stops_answering_is_played_for_its_match(
+    simcord_env, outage, monkeypatch
+):
+    """The last I'm here starts the match's game; the store stops answering as the tournament
+    hears of it. Once the store is back, the match is on with that game: at the show-up time it
+    is not double-forfeited, and the game goes on. Before, the handler failed once, was logged
+    and never tried again: the match stayed pending and its show-up time cancelled the game."""
+    env = simcord_env
+    channel, match, players = await a_match_game(env)
+    down_when_the_tournament_hears(env, outage, monkeypatch, "game_started")
+    await check_in(channel, match, players[1:])
+    record = game_in(env.bot, match)
+    await outage.end()
+    # The handler was refused: the match waits for it (the store answers again).
+    assert (await snapshot(env.bot, channel)).round_matches(1)[0].status == "pending"
+    await env.advance_time(60)  # the handler is tried again
+    (on,) = (await snapshot(env.bot, channel)).round_matches(1)
+    assert (on.status, on.game_id) == ("playing", record.id)
+    await env.advance_time(10 * 60)  # past the show-up time
+    (on,) = (await snapshot(env.bot, channel)).round_matches(1)
+    assert (on.status, on.outcome) == ("playing", None)
+    assert game_in(env.bot, match) is record and not record.game.is_over()
+
+
+async def test_a_match_game_cancelled_during_an_outage_is_played_again(
+    simcord_env, outage, monkeypatch
+):
+    """The organiser cancels the match's game and the store stops answering as the tournament
+    hears of it. Once the store is back, the match is set to be played again: pending, a fresh
+    lobby in its thread. Before, the handler failed once and the match stayed "playing" a game
+    that no longer was, for ever."""
+    env = simcord_env
+    channel, match, players = await a_match_game(env)
+    await check_in(channel, match, players[1:])
+    record = game_in(env.bot, match)
+    down_when_the_tournament_hears(env, outage, monkeypatch, "game_cancelled")
+    thread = thread_of(channel, match)
+    cancelled = await players[0].slash(thread, "sequence cancel")
+    assert not cancelled.ephemeral, cancelled.response.content
+    await outage.end()
+    await env.advance_time(60)  # the handler is tried again
+    (again,) = (await snapshot(env.bot, channel)).round_matches(1)
+    assert again.status == "pending" and again.game_id != record.id
+    lobby = await env.bot.db.lobbies.get_for_channel(thread.id)
+    assert lobby is not None  # set for the match's players to sit down again

@@ -357,6 +357,44 @@ async def test_unknown_game_and_stale_and_double_clicks(simcord_env):
     assert gone.ephemeral and f"Game #{record.id} has ended." in gone.response.content
 
 
+async def test_a_panel_drawn_before_an_undo_is_out_of_date_after_it(simcord_env):
+    """The first player moves; the second opens their hand and chooses a card (its "Play on"
+    buttons); the move is taken back (alice hosts and asks, the other team agrees) and the first
+    player moves again, elsewhere. The turn number (and the move count) are what they were when
+    the panel was drawn, but the position is not: the old button plays nothing, and the panel
+    is redrawn as out of date (before, it played on the new position: "✅ Done.")."""
+    table, record = await two_player_game(simcord_env)
+    alice = table.players[0]
+    first = record.game.turn
+    second = 1 - first
+    mover, waiter = seat_actor(table, record, first), seat_actor(table, record, second)
+    card = normal_playable(record.game, first)
+    space = record.game.targets(first, card)[0]
+    await mover.slash(table.channel, "sequence play", card=card, space=space_name(space))
+    old = await open_hand(table, waiter)
+    theirs = normal_playable(record.game, second)
+    await waiter.select(old, [theirs], custom_id=find_component(old, "seq:card:")["custom_id"])
+    go = find_component(old, "seq:go:")["custom_id"]
+    ask = await alice.slash(table.channel, "sequence undo")
+    agreeing = waiter if alice is mover else mover
+    await agreeing.click(ask.response, label="Agree")
+    record = table.game()
+    assert record.game.moves == []
+    other = next(
+        (c, t)
+        for c in record.game.hands[first]
+        if not is_jack(c)
+        for t in record.game.targets(first, c)
+        if (c, t) != (card, space)
+    )
+    await mover.slash(table.channel, "sequence play", card=other[0], space=space_name(other[1]))
+    assert len(record.game.moves) == 1 and record.game.turn == second
+    stale = await waiter.click(old, custom_id=go)
+    assert stale.acknowledged
+    assert "earlier turn" in old.content and "Done" not in old.content, old.content
+    assert len(record.game.moves) == 1 and record.game.turn == second  # nothing was played
+
+
 async def test_another_user_cannot_see_or_use_a_hand(simcord_env):
     table, record = await two_player_game(simcord_env)
     game = record.game

@@ -236,6 +236,25 @@ async def test_an_undo_takes_back_several_moves_at_once(db: Store) -> None:
     assert (await db.games.load(record.id, verify=True)).game == game
 
 
+async def test_a_game_loads_with_the_moves_undo_took_back(db: Store) -> None:
+    """The record counts the moves taken back (its revision, which hand panels are drawn for,
+    never comes back after an undo, even across a restart or on another process)."""
+    record = await create_game(db, 1)
+    await play(db, record, 5, random.Random(5))
+    assert (await db.games.load(record.id)).taken_back == 0
+    revision = (await db.games.load(record.id)).revision
+    moves = list(record.game.moves)
+    before = Game.replay(record.game.settings, record.game.seed, moves[:-3])
+    await db.games.take_back(record.id, 5, 3, before, 9.0)
+    loaded = await db.games.load(record.id)
+    assert loaded.taken_back == 3 and loaded.revision > revision
+    game = before.copy()
+    await db.games.append_move(record.id, 2, push_random(game, random.Random(9)), None, game, 10.0)
+    again = await db.games.load(record.id)
+    assert again.taken_back == 3 and again.revision >= loaded.revision
+    assert [r.taken_back for r in await db.games.active()] == [3]
+
+
 async def test_a_stale_snapshot_is_rebuilt_from_the_log(
     db: Store, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -1,7 +1,10 @@
 """Caps on what one person or one server may have open at once: lobbies, tournaments, games.
 
 Each cap is a setting (``MAX_*``; 0 means no cap). A person's caps count everywhere the bot is;
-a server's count only that server. Tournament matches are seated by the tournament and never
+a server's count only that server. A check runs in the transaction that writes what it allows,
+with the person and the server locked (:meth:`~bot.store.base.Store.lock_keys`) until it
+commits: commands that arrive at once, in several channels or on several processes of a
+cluster, are counted one after the other. Tournament matches are seated by the tournament and never
 refused here, and their lobbies count against no lobby cap (their seats count as games).
 """
 
@@ -70,8 +73,11 @@ class Caps:
         self.caps = caps
 
     async def may_open_lobby(self, guild_id: int, user_id: int) -> None:
-        """Refuse a new lobby past the host's or the server's cap (and the host's seat cap)."""
+        """Refuse a new lobby past the host's or the server's cap (and the host's seat cap).
+        In the transaction that opens it (as every check here)."""
         caps = self.caps
+        if caps.lobbies_per_user or caps.lobbies_per_server or caps.games_per_user:
+            await self.db.lock_keys(user_id, guild_id)
         if reached(await self.db.lobbies.hosted_by(user_id), caps.lobbies_per_user):
             raise CapReached(
                 f"You already host {amount(caps.lobbies_per_user, 'open lobby', 'open lobbies')}: "
@@ -89,6 +95,7 @@ class Caps:
         cap = self.caps.games_per_user
         if cap <= 0:
             return
+        await self.db.lock_keys(user_id)
         # From the store: the player's games on every process of a cluster count.
         playing = await self.db.games.playing(user_id) + await self.db.lobbies.seating(user_id)
         if reached(playing, cap):
@@ -112,6 +119,8 @@ class Caps:
     async def may_open_tournament(self, guild_id: int, user_id: int) -> None:
         """Refuse a new tournament past the organiser's or the server's cap."""
         caps = self.caps
+        if caps.tournaments_per_user or caps.tournaments_per_server:
+            await self.db.lock_keys(user_id, guild_id)
         if reached(await self.db.tournaments.open_by(user_id), caps.tournaments_per_user):
             raise CapReached(
                 f"You already run {amount(caps.tournaments_per_user, 'open tournament')}: "

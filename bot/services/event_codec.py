@@ -1,9 +1,11 @@
 """Events as the outbox stores them, and back.
 
 A stored event is its kind (the class name), the number of live moves of the game as the change
-left it (``at``) and the fields of its own. Read back after a restart (or in the process that
-serves a game another process changed), it is rebuilt over the game as committed: the stored
-game, replayed back to ``at`` moves if later changes came after it. The move log is the truth.
+left it (``at``) and of the moves undo had taken back (``taken_back``: with the turn, the game's
+revision, which hand panels are drawn for), and the fields of its own. Read back after a restart
+(or in the process that serves a game another process changed), it is rebuilt over the game as
+committed: the stored game, replayed back to ``at`` moves if later changes came after it. The
+move log is the truth.
 """
 
 from __future__ import annotations
@@ -62,7 +64,12 @@ STORED: dict[str, type[GameEvent]] = {
 
 def encode(event: GameEvent) -> dict[str, Any]:
     """The stored payload of ``event`` (whose record is the game as its change committed it)."""
-    payload: dict[str, Any] = {"at": len(event.record.game.moves), "status": event.record.status}
+    record = event.record
+    payload: dict[str, Any] = {
+        "at": len(record.game.moves),
+        "taken_back": record.taken_back,
+        "status": record.status,
+    }
     if isinstance(event, MoveCommitted):
         payload["outcome"] = _outcome(event.outcome)
     elif isinstance(event, TurnStarted):
@@ -91,6 +98,7 @@ def decode(row: EventRow, stored: GameRecord) -> GameEvent | None:
         return None
     payload = row.payload
     record = as_committed(stored, int(payload["at"]), str(payload.get("status", stored.status)))
+    record.taken_back = int(payload.get("taken_back", stored.taken_back))
     game = record.game
     if kind is MoveCommitted:
         return MoveCommitted(record, outcome=_read_outcome(record, payload["outcome"]))
@@ -110,7 +118,7 @@ def decode(row: EventRow, stored: GameRecord) -> GameEvent | None:
             ruled_by=payload.get("ruled_by"),
             outcome=None if outcome is None else _read_outcome(record, outcome),
         )
-    fields = {k: v for k, v in payload.items() if k not in ("at", "status", "offer")}
+    fields = {k: v for k, v in payload.items() if k not in ("at", "taken_back", "status", "offer")}
     if "offer" in payload:
         offer = dict(payload["offer"])
         offer["seats"] = tuple(offer.get("seats", ()))

@@ -86,8 +86,9 @@ class LobbyService:
     async def open(
         self, guild_id: int, channel_id: int, host: Person, options: TableOptions
     ) -> LobbyRecord:
-        """Open a lobby with the host in the first seat."""
-        async with self._locks(channel_id):
+        """Open a lobby with the host in the first seat (the caps' check and the write: one
+        transaction)."""
+        async with self._locks(channel_id), self.db.transaction():
             if await self.db.lobbies.get_for_channel(channel_id) is not None:
                 raise UserError("A lobby is already open here: join it, or cancel it first.")
             if await self.db.games.active_for_channel(channel_id) is not None:
@@ -106,8 +107,8 @@ class LobbyService:
             )
 
     async def join(self, channel_id: int, person: Person) -> LobbyRecord:
-        """Take a seat."""
-        async with self._locks(channel_id):
+        """Take a seat (the cap's check and the write: one transaction)."""
+        async with self._locks(channel_id), self.db.transaction():
             lobby = await self.get(channel_id)
             if any(seat.user_id == person.user_id for seat in lobby.seats):
                 raise UserError("You are already in this lobby.")

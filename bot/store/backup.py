@@ -107,8 +107,14 @@ def _check_paths(source: Path, dest: Path, *, force: bool) -> None:
 
 
 def _copy(source: Path, target: Path) -> int:
-    """Copy ``source`` (opened read-only) into ``target`` in one step; the schema version."""
-    uri = f"{source.resolve().as_uri()}?mode=ro"
+    """Copy ``source`` into ``target`` in one step; the schema version.
+
+    ``source`` is only read. It is opened read-only while a bot has it open (its ``-wal`` file
+    is there); a stopped bot's (no ``-wal`` file) is opened read-write, so that, the last
+    connection to close, SQLite removes the ``-wal`` and ``-shm`` files that opening it in WAL
+    mode made (a read-only connection cannot, and would leave them beside the database)."""
+    in_use = any(source.with_name(source.name + suffix).exists() for suffix in SIDE_FILES)
+    uri = f"{source.resolve().as_uri()}?mode={'ro' if in_use else 'rw'}"
     with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT)) as src:
         version = stored_version(src)
         if version is None:

@@ -114,6 +114,15 @@ class Store(ABC):
         except Exception:
             return False
 
+    async def lock_keys(self, *keys: int) -> None:
+        """In the open transaction: wait for, then hold until it ends, the lock of each of
+        ``keys`` (a person's id, a server's), so that a count read next and the write it allows
+        are one step for every transaction that locks the same key, in every process of a
+        cluster (a cap's check and its write). SQLite needs nothing more: its transactions
+        take the write lock as they begin (``BEGIN IMMEDIATE``) and one process runs them."""
+        if self._joined() is None:
+            raise RuntimeError("lock_keys() holds its keys until a commit: open a transaction")
+
     def on_my_shards(self, column: str) -> tuple[str, tuple[object, ...]]:
         """SQL true for the rows whose guild (``column``) is on this process's shards."""
         return condition(self.shards, column)

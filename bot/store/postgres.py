@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 #: is the shard) and, shared, on the shard count it runs them out of.
 SHARD_LOCK = 0x5E0_5A1D
 COUNT_LOCK = 0x5E0_C047
+#: The first key of the transaction advisory locks of :meth:`PostgresStore.lock_keys`.
+KEY_LOCK = 0x5E0_CA95
 
 
 @functools.lru_cache(maxsize=1024)
@@ -229,6 +231,14 @@ class PostgresStore(Store):
                 f"{doing} {self.location}: {redact(str(error), self.url)}"
             ) from None
 
+    async def lock_keys(self, *keys: int) -> None:
+        """In the open transaction: a transaction advisory lock on each of ``keys`` (see
+        :meth:`Store.lock_keys`), taken in one order so that two transactions never wait for
+        each other's."""
+        await super().lock_keys(*keys)
+        for second in sorted({key % 2**31 for key in keys}):  # a key's low bits: an int4
+            await self.run(_lock_key, second)
+
     async def alive(self) -> bool:
         """True when the server answers and, if this process listens or holds shards, its
         listening connection is up (without it, it would not hear of the changes other
@@ -390,6 +400,10 @@ async def _claim(conn: asyncpg.Connection, shards: Shards, where: str) -> None:
             f"SHARD_IDS: {named} in another process on {where}: "
             "each shard must be in exactly one process's SHARD_IDS."
         )
+
+
+async def _lock_key(conn: Connection, key: int) -> None:
+    await conn.fetchone("SELECT pg_advisory_xact_lock(?, ?)", (KEY_LOCK, key))
 
 
 async def _notify(conn: Connection, channel: str, payload: str) -> None:

@@ -48,11 +48,11 @@ class Hand(SequenceCog, name=HAND_COG):
         record: GameRecord,
         seat: int,
         move: Move,
-        turn: int,
+        revision: int,
     ) -> None:
-        """Play ``move`` for the clicking player, drawn for ``turn``, and show the panel after it
-        in place of the one clicked."""
-        await play_and_announce(interaction, record, seat, move, turn, edit=True)
+        """Play ``move`` for the clicking player, drawn for the game's ``revision``, and show
+        the panel after it in place of the one clicked."""
+        await play_and_announce(interaction, record, seat, move, revision, edit=True)
 
     def board_button(self, record: GameRecord) -> discord.ui.Item | None:
         """The "Your hand" button under every board."""
@@ -82,7 +82,7 @@ class Hand(SequenceCog, name=HAND_COG):
         except (CardError, SpaceError) as error:
             raise UserError(str(error)) from None
         await play_and_announce(
-            interaction, record, seat, move, record.game.turn_number, edit=False
+            interaction, record, seat, move, record.revision, edit=False
         )
 
     def _own_seat(

@@ -1,8 +1,10 @@
 """The hand panel's components: the card, row and space selects and the play buttons.
 
-Every component is a :class:`discord.ui.DynamicItem`: its custom id carries the game id, the turn it
-was drawn for and the choice so far, so it survives restarts. Callbacks never trust the id alone:
-the clicking user's seat and the current turn are checked again by the services.
+Every component is a :class:`discord.ui.DynamicItem`: its custom id carries the game id, the
+revision of the game it was drawn for (:attr:`~bot.store.games.records.GameRecord.revision`, which
+an undo never brings back, as it does a turn number) and the choice so far, so it survives
+restarts. Callbacks never trust the id alone: the clicking user's seat and the game's revision
+are checked again by the services.
 
 A click is answered through the Hand cog (:class:`PanelAnswers`): drawing the next panel and
 playing a move build panels of these components in turn, so this module imports neither.
@@ -61,10 +63,10 @@ class PanelAnswers(Protocol):
         record: GameRecord,
         seat: int,
         move: Move,
-        turn: int,
+        revision: int,
     ) -> None:
-        """Play ``move`` for the clicking player, drawn for ``turn``, and show the panel after it
-        in place of the one clicked."""
+        """Play ``move`` for the clicking player, drawn for the game's ``revision``, and show
+        the panel after it in place of the one clicked."""
         ...
 
 
@@ -90,9 +92,13 @@ async def _show(
 
 
 async def _play(
-    interaction: discord.Interaction, record: GameRecord, seat: int, move: Move, turn: int | None
+    interaction: discord.Interaction,
+    record: GameRecord,
+    seat: int,
+    move: Move,
+    revision: int | None,
 ) -> None:
-    await _answers(interaction).play_from_panel(interaction, record, seat, move, turn or 0)
+    await _answers(interaction).play_from_panel(interaction, record, seat, move, revision or 0)
 
 
 def _select(
@@ -114,19 +120,20 @@ def _button(
 
 class PanelItem(Answering, Templated):
     """What every component of the hand panel does on a click: find the clicking player's own
-    seat (never trusting the custom id for it), check the panel's turn, then act.
+    seat (never trusting the custom id for it), check the panel's revision, then act.
 
-    A panel drawn for an earlier turn is redrawn with a note instead of acting."""
+    A panel drawn for an earlier position (a move since, or an undo) is redrawn with a note
+    instead of acting."""
 
     game: int
-    turn: int | None = None
+    revision: int | None = None
 
     async def clicked(self, interaction: discord.Interaction) -> None:
         record = await bot_of(interaction).games.fetch(self.game)
         seat = seat_of(record, interaction.user.id)
         if seat is None:
             raise UserError("These cards are not yours: you are not playing in this game.")
-        if self.turn is not None and self.turn != record.game.turn_number:
+        if self.revision is not None and self.revision != record.revision:
             await _show(interaction, record, seat, notice=STALE, keep_image=False)
             return
         await self.act(interaction, record, seat)
@@ -152,15 +159,15 @@ class PlayButton(PanelItem, discord.ui.DynamicItem[discord.ui.Button], custom_id
 
 
 class CardSelect(
-    PanelItem, discord.ui.DynamicItem[discord.ui.Select], custom_id="seq:card:{game}:{turn}"
+    PanelItem, discord.ui.DynamicItem[discord.ui.Select], custom_id="seq:card:{game}:{revision}"
 ):
     """Choose a card from the hand."""
 
     def __init__(
-        self, game: int, turn: int, options: list[discord.SelectOption] | None = None
+        self, game: int, revision: int, options: list[discord.SelectOption] | None = None
     ) -> None:
-        self.game, self.turn = game, turn
-        super().__init__(_select(self.ids(game=game, turn=turn), "Choose a card", options))
+        self.game, self.revision = game, revision
+        super().__init__(_select(self.ids(game=game, revision=revision), "Choose a card", options))
 
     @classmethod
     def make(cls, record: GameRecord, seat: int, selected: str | None) -> CardSelect:
@@ -173,7 +180,7 @@ class CardSelect(
             )
             for card in dict.fromkeys(record.game.hands[seat])
         ]
-        return cls(record.id, record.game.turn_number, options)
+        return cls(record.id, record.revision, options)
 
     async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
         card = selected(interaction)
@@ -185,20 +192,20 @@ class CardSelect(
 class RowSelect(
     PanelItem,
     discord.ui.DynamicItem[discord.ui.Select],
-    custom_id="seq:row:{game}:{turn}:{card:card}",
+    custom_id="seq:row:{game}:{revision}:{card:card}",
 ):
     """For a jack: choose the row of the space."""
 
     def __init__(
-        self, game: int, turn: int, card: str, options: list[discord.SelectOption] | None = None
+        self, game: int, revision: int, card: str, options: list[discord.SelectOption] | None = None
     ) -> None:
-        self.game, self.turn, self.card = game, turn, card
-        custom_id = self.ids(game=game, turn=turn, card=card)
+        self.game, self.revision, self.card = game, revision, card
+        custom_id = self.ids(game=game, revision=revision, card=card)
         super().__init__(_select(custom_id, "Choose a row", options))
 
     @classmethod
     def make(
-        cls, game: int, turn: int, card: str, targets: list[int], selected: int | None
+        cls, game: int, revision: int, card: str, targets: list[int], selected: int | None
     ) -> RowSelect:
         rows: dict[int, int] = {}
         for target in targets:
@@ -213,7 +220,7 @@ class RowSelect(
             )
             for row, count in sorted(rows.items())
         ]
-        return cls(game, turn, card, options)
+        return cls(game, revision, card, options)
 
     async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
         row = int(selected(interaction) or 0)
@@ -223,19 +230,19 @@ class RowSelect(
 class SpaceSelect(
     PanelItem,
     discord.ui.DynamicItem[discord.ui.Select],
-    custom_id="seq:space:{game}:{turn}:{card:card}",
+    custom_id="seq:space:{game}:{revision}:{card:card}",
 ):
     """For a jack: choose the space in the chosen row (only legal spaces are offered)."""
 
     def __init__(
-        self, game: int, turn: int, card: str, options: list[discord.SelectOption] | None = None
+        self, game: int, revision: int, card: str, options: list[discord.SelectOption] | None = None
     ) -> None:
-        self.game, self.turn, self.card = game, turn, card
-        custom_id = self.ids(game=game, turn=turn, card=card)
+        self.game, self.revision, self.card = game, revision, card
+        custom_id = self.ids(game=game, revision=revision, card=card)
         super().__init__(_select(custom_id, "Choose the space", options))
 
     @classmethod
-    def make(cls, game: int, turn: int, card: str, spaces: list[int]) -> SpaceSelect:
+    def make(cls, game: int, revision: int, card: str, spaces: list[int]) -> SpaceSelect:
         options = [
             discord.SelectOption(
                 label=space_name(s),
@@ -244,7 +251,7 @@ class SpaceSelect(
             )
             for s in spaces
         ]
-        return cls(game, turn, card, options)
+        return cls(game, revision, card, options)
 
     async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
         space = int(selected(interaction) or 0)
@@ -254,48 +261,49 @@ class SpaceSelect(
 class GoButton(
     PanelItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    custom_id="seq:go:{game}:{turn}:{card:card}:{space}",
+    custom_id="seq:go:{game}:{revision}:{card:card}:{space}",
 ):
     """Play the chosen card on the chosen space (for a jack, this is the confirm step)."""
 
-    def __init__(self, game: int, turn: int, card: str, space: int, label: str = "") -> None:
-        self.game, self.turn, self.card, self.space = game, turn, card, space
-        custom_id = self.ids(game=game, turn=turn, card=card, space=space)
+    def __init__(self, game: int, revision: int, card: str, space: int, label: str = "") -> None:
+        self.game, self.revision, self.card, self.space = game, revision, card, space
+        custom_id = self.ids(game=game, revision=revision, card=card, space=space)
         super().__init__(
             _button(custom_id, label or space_name(space), discord.ButtonStyle.success)
         )
 
     @classmethod
-    def make(cls, game: int, turn: int, card: str, space: int, *, confirm: bool) -> GoButton:
+    def make(cls, game: int, revision: int, card: str, space: int, *, confirm: bool) -> GoButton:
         where = space_name(space)
         label = f"Confirm {card_label(card)} on {where}" if confirm else f"Play on {where}"
-        return cls(game, turn, card, space, label)
+        return cls(game, revision, card, space, label)
 
     async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
         move = Move.play(seat, self.card, self.space)
-        await _play(interaction, record, seat, move, self.turn)
+        await _play(interaction, record, seat, move, self.revision)
 
 
 class FiveButton(
     PanelItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    custom_id="seq:five:{game}:{turn}:{card:card}:{space}:{index}",
+    custom_id="seq:five:{game}:{revision}:{card:card}:{space}:{index}",
 ):
     """Choose which five chips of a long line form the sequence."""
 
     def __init__(
-        self, game: int, turn: int, card: str, space: int, index: int, label: str = ""
+        self, game: int, revision: int, card: str, space: int, index: int, label: str = ""
     ) -> None:
-        self.game, self.turn, self.card, self.space, self.index = game, turn, card, space, index
-        custom_id = self.ids(game=game, turn=turn, card=card, space=space, index=index)
+        self.game, self.revision = game, revision
+        self.card, self.space, self.index = card, space, index
+        custom_id = self.ids(game=game, revision=revision, card=card, space=space, index=index)
         super().__init__(
             _button(custom_id, label or f"Option {index + 1}", discord.ButtonStyle.success)
         )
 
     @classmethod
-    def make(cls, game: int, turn: int, move: Move, index: int, option: Option) -> FiveButton:
+    def make(cls, game: int, revision: int, move: Move, index: int, option: Option) -> FiveButton:
         label = " + ".join(f"{space_name(w[0])}–{space_name(w[-1])}" for w in option)
-        return cls(game, turn, move.card or "", move.space or 0, index, label)
+        return cls(game, revision, move.card or "", move.space or 0, index, label)
 
     async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
         move = Move.play(seat, self.card, self.space)
@@ -303,24 +311,25 @@ class FiveButton(
         if not 0 <= self.index < len(options):
             raise UserError("That choice is no longer on offer.")
         move = move._replace(five=options[self.index])
-        await _play(interaction, record, seat, move, self.turn)
+        await _play(interaction, record, seat, move, self.revision)
 
 
 class MoreFivesButton(
     PanelItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    custom_id="seq:morefives:{game}:{turn}:{card:card}:{space}:{page}",
+    custom_id="seq:morefives:{game}:{revision}:{card:card}:{space}:{page}",
 ):
     """The next page of ways to pick the five, when there are more than one panel holds."""
 
-    def __init__(self, game: int, turn: int, card: str, space: int, page: int) -> None:
-        self.game, self.turn, self.card, self.space, self.page = game, turn, card, space, page
-        custom_id = self.ids(game=game, turn=turn, card=card, space=space, page=page)
+    def __init__(self, game: int, revision: int, card: str, space: int, page: int) -> None:
+        self.game, self.revision = game, revision
+        self.card, self.space, self.page = card, space, page
+        custom_id = self.ids(game=game, revision=revision, card=card, space=space, page=page)
         super().__init__(_button(custom_id, "More ways", discord.ButtonStyle.primary))
 
     @classmethod
-    def make(cls, game: int, turn: int, move: Move, page: int) -> MoreFivesButton:
-        return cls(game, turn, move.card or "", move.space or 0, page)
+    def make(cls, game: int, revision: int, move: Move, page: int) -> MoreFivesButton:
+        return cls(game, revision, move.card or "", move.space or 0, page)
 
     async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
         move = Move.play(seat, self.card, self.space)
@@ -334,46 +343,46 @@ class MoreFivesButton(
 class DeadButton(
     PanelItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    custom_id="seq:dead:{game}:{turn}:{card:card}",
+    custom_id="seq:dead:{game}:{revision}:{card:card}",
 ):
     """Turn in a dead card and draw a replacement."""
 
-    def __init__(self, game: int, turn: int, card: str) -> None:
-        self.game, self.turn, self.card = game, turn, card
-        custom_id = self.ids(game=game, turn=turn, card=card)
+    def __init__(self, game: int, revision: int, card: str) -> None:
+        self.game, self.revision, self.card = game, revision, card
+        custom_id = self.ids(game=game, revision=revision, card=card)
         label = f"Turn in dead {card_label(card)}"
         super().__init__(_button(custom_id, label, discord.ButtonStyle.secondary, "♻️"))
 
     async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
         move = Move(DEAD, seat, self.card)
-        await _play(interaction, record, seat, move, self.turn)
+        await _play(interaction, record, seat, move, self.revision)
 
 
 class PassButton(
-    PanelItem, discord.ui.DynamicItem[discord.ui.Button], custom_id="seq:pass:{game}:{turn}"
+    PanelItem, discord.ui.DynamicItem[discord.ui.Button], custom_id="seq:pass:{game}:{revision}"
 ):
     """Pass when no card can be played."""
 
-    def __init__(self, game: int, turn: int) -> None:
-        self.game, self.turn = game, turn
+    def __init__(self, game: int, revision: int) -> None:
+        self.game, self.revision = game, revision
         super().__init__(
-            _button(self.ids(game=game, turn=turn), "Pass", discord.ButtonStyle.secondary)
+            _button(self.ids(game=game, revision=revision), "Pass", discord.ButtonStyle.secondary)
         )
 
     async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:
         move = Move(PASS, seat)
-        await _play(interaction, record, seat, move, self.turn)
+        await _play(interaction, record, seat, move, self.revision)
 
 
 class BackButton(
-    PanelItem, discord.ui.DynamicItem[discord.ui.Button], custom_id="seq:back:{game}:{turn}"
+    PanelItem, discord.ui.DynamicItem[discord.ui.Button], custom_id="seq:back:{game}:{revision}"
 ):
     """Back to choosing a card."""
 
-    def __init__(self, game: int, turn: int) -> None:
-        self.game, self.turn = game, turn
+    def __init__(self, game: int, revision: int) -> None:
+        self.game, self.revision = game, revision
         super().__init__(
-            _button(self.ids(game=game, turn=turn), "Back", discord.ButtonStyle.secondary)
+            _button(self.ids(game=game, revision=revision), "Back", discord.ButtonStyle.secondary)
         )
 
     async def act(self, interaction: discord.Interaction, record: GameRecord, seat: int) -> None:

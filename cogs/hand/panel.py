@@ -100,7 +100,7 @@ async def build_hand_panel(
     """
     game = record.game
     hand = game.hands[seat]
-    turn = game.turn_number
+    revision = record.revision
     lines = []
     if notice:
         lines.append(notice)
@@ -143,7 +143,7 @@ async def build_hand_panel(
             lines.append("No card can be played, but you can turn in a dead card first.")
         else:
             lines.append("No card in your hand can be played: you pass.")
-            view.add_item(components.PassButton(record.id, turn))
+            view.add_item(components.PassButton(record.id, revision))
     if hand:
         view.add_item(components.CardSelect.make(record, seat, card))
     if card is not None and card in hand:
@@ -158,20 +158,20 @@ def _add_five_choices(
 ) -> None:
     """A button for each way to pick the five, a page at a time when there are more than fit
     (a chip where three long lines cross has dozens), then Back."""
-    turn = record.game.turn_number
+    revision = record.revision
     options = choice.options
     pages = -(-len(options) // FIVES_PER_PAGE)
     first = page % pages * FIVES_PER_PAGE
     shown = options[first : first + FIVES_PER_PAGE]
     for index, option in enumerate(shown, start=first):
-        view.add_item(components.FiveButton.make(record.id, turn, choice.move, index, option))
+        view.add_item(components.FiveButton.make(record.id, revision, choice.move, index, option))
     if pages > 1:
         lines.append(
             f"Ways {first + 1}–{first + len(shown)} of {len(options)}: **More ways** shows the "
             "others."
         )
-        view.add_item(components.MoreFivesButton.make(record.id, turn, choice.move, page + 1))
-    view.add_item(components.BackButton(record.id, turn))
+        view.add_item(components.MoreFivesButton.make(record.id, revision, choice.move, page + 1))
+    view.add_item(components.BackButton(record.id, revision))
 
 
 def _add_card_step(
@@ -185,7 +185,7 @@ def _add_card_step(
 ) -> None:
     """The components after a card is chosen: its spaces, or a jack's row, space and confirm."""
     game = record.game
-    turn = game.turn_number
+    revision = record.revision
     targets = game.targets(seat, card)
     if not targets and is_jack(card):  # a jack is never dead: it waits for a target
         what = "no opponent chip it may remove" if is_one_eyed(card) else "no open space"
@@ -198,22 +198,24 @@ def _add_card_step(
             )
         else:
             lines.append(f"{card_label(card)} is dead: both its spaces are covered.")
-            view.add_item(components.DeadButton(record.id, turn, card))
+            view.add_item(components.DeadButton(record.id, revision, card))
         return
     if not is_jack(card):
         lines.append(f"Play {card_label(card)} on:")
         for target in targets:
-            view.add_item(components.GoButton.make(record.id, turn, card, target, confirm=False))
+            view.add_item(
+                components.GoButton.make(record.id, revision, card, target, confirm=False)
+            )
         return
     verb = "remove a chip from" if is_one_eyed(card) else "place a chip on"
     if space is not None and space in targets:
         lines.append(f"Confirm: play {card_label(card)} to {verb} **{space_name(space)}**?")
-        view.add_item(components.GoButton.make(record.id, turn, card, space, confirm=True))
-        view.add_item(components.BackButton(record.id, turn))
+        view.add_item(components.GoButton.make(record.id, revision, card, space, confirm=True))
+        view.add_item(components.BackButton(record.id, revision))
         return
     lines.append(f"{card_label(card)}: choose a row, then the space to {verb}.")
-    view.add_item(components.RowSelect.make(record.id, turn, card, targets, row))
+    view.add_item(components.RowSelect.make(record.id, revision, card, targets, row))
     if row is not None:
         in_row = [t for t in targets if t // 10 == row]
         if in_row:
-            view.add_item(components.SpaceSelect.make(record.id, turn, card, in_row))
+            view.add_item(components.SpaceSelect.make(record.id, revision, card, in_row))

@@ -19,27 +19,37 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: Where a player sees their hand again when the panel after their move could not be shown:
+#: in the game's channel, and from a turn DM (where ``/sequence hand`` finds no game).
+_SEE_HAND = "`/sequence hand` shows your hand."
+_SEE_HAND_IN_DM = (
+    "**Your hand** under the board in the game's channel shows your hand; your next turn's "
+    "DM brings it too."
+)
+
 
 async def play_and_announce(
     interaction: discord.Interaction,
     record: GameRecord,
     seat: int,
     move: Move,
-    turn: int,
+    revision: int,
     *,
     edit: bool,
 ) -> None:
-    """Apply a move for the clicking player and show their panel after it: edited in place
-    (``edit``, from a panel) or sent (from a command). The table posts the board.
+    """Apply a move for the clicking player, made for the game's ``revision`` (a panel's, or
+    the game's now for a command), and show their panel after it: edited in place (``edit``,
+    from a panel) or sent (from a command). The table posts the board.
 
     When a line of six or more needs a choice of five, the panel offers the choice instead.
     Where the bot could not post the board, the move is refused and nothing changes.
     """
     require_board_permissions(interaction, record.channel_id)
+    in_dm = interaction.guild_id is None  # a turn DM's panel
     bot = bot_of(interaction)
     try:
         outcome = await bot.games.apply(
-            record.id, move, actor_id=interaction.user.id, expected_turn=turn
+            record.id, move, actor_id=interaction.user.id, expected_revision=revision
         )
     except ChoiceNeeded as choice:
         shown = await panel.build_hand_panel(record, seat, choice=choice)
@@ -58,4 +68,4 @@ async def play_and_announce(
     except discord.HTTPException as error:
         # The move is saved: a refused panel must not read as a failure ("please try again").
         log.info("Could not show a panel in game %d (HTTP %s)", record.id, error.status)
-        await reply(interaction, f"{done} (`/sequence hand` shows your hand.)")
+        await reply(interaction, f"{done} ({_SEE_HAND_IN_DM if in_dm else _SEE_HAND})")

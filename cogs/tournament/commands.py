@@ -152,7 +152,6 @@ class TournamentCommands(
         require_tournament_permissions(interaction)
         with self.bot.limits.counting(interaction, "new tournament"):  # refusals: free
             guild_id = server_id(interaction)
-            await self.bot.caps.may_open_tournament(guild_id, interaction.user.id)
             table = TableOptions(
                 preset=preset,
                 teams=2,
@@ -180,6 +179,7 @@ class TournamentCommands(
                 fmt,
                 team_size,
                 settings,
+                caps=self.bot.caps,
             )
         snapshot = await self.service.snapshot(tournament.id)
         try:

@@ -229,11 +229,28 @@ async def a_tournament_match_ending(env: Any) -> tuple[dict[str, Any], Action]:
     return facts, lambda: resign(thread, [loser])
 
 
+async def a_tournament_match_starting(env: Any) -> tuple[dict[str, Any], Action]:
+    """ann and ben's cup: ann has checked in; ben's I'm here starts the match's game (its id
+    is the store's to give: ``game`` is found in the thread afterwards)."""
+    channel, (ann, ben) = await started_cup(env, ["ann", "ben"], show_up="10m")
+    snap = await snapshot(env.bot, channel)
+    (match,) = snap.round_matches(1)
+    await check_in(channel, match, [ann])
+    facts = {
+        "game": None,
+        "channel": match.thread_id,
+        "tournament_channel": channel.id,
+        "tournament": snap.tournament.id,
+    }
+    return facts, lambda: check_in(channel, match, [ben])
+
+
 SCENARIOS: dict[str, Callable[[Any], Awaitable[tuple[dict[str, Any], Action]]]] = {
     "move": a_move,
     "computer": a_move_against_a_computer,
     "resign": a_resignation,
     "tournament": a_tournament_match_ending,
+    "match start": a_tournament_match_starting,
 }
 
 
@@ -273,7 +290,7 @@ async def observe(env: Any, facts: dict[str, Any]) -> dict[str, Any]:
     for _ in range(3):  # what one consumer does may wake another (a computer's reply)
         await settle(env)
     bot = env.bot
-    game_id = facts["game"]
+    game_id = facts["game"] or await bot.db.read(_latest_game, facts["channel"])
     record = await bot.db.games.load(game_id)
     result = await bot.db.results.get(game_id)
     timers = await bot.db.timers.of_game(game_id)
@@ -297,6 +314,12 @@ async def observe(env: Any, facts: dict[str, Any]) -> dict[str, Any]:
             for n in range(1, 4)
             if (matches := snap.round_matches(n))
         }
+        seen["matches"] = {
+            str(n): [[m.status, m.game_id] for m in matches]
+            for n in range(1, 4)
+            if (matches := snap.round_matches(n))
+        }
+        seen["game"] = game_id
         seen["tournament_status"] = snap.tournament.status
         seen["threads"] = [
             channel.id
@@ -304,6 +327,12 @@ async def observe(env: Any, facts: dict[str, Any]) -> dict[str, Any]:
             if channel.parent_id == facts["tournament_channel"]
         ]
     return seen
+
+
+async def _latest_game(conn: Any, channel_id: int) -> int:
+    """The id of the newest game of a channel (one the scenario's action created)."""
+    row = await conn.fetchone("SELECT max(id) FROM games WHERE channel_id = ?", (channel_id,))
+    return int(row[0])
 
 
 async def restart(store: str, folder: Path) -> None:

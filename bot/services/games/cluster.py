@@ -116,6 +116,7 @@ class ClusterGames(GameRegistry):
         changed it); the events of that change come from the outbox."""
         stored = await self.db.games.load(record.id)
         record.game, record.options, record.votes = stored.game, stored.options, stored.votes
+        record.taken_back = stored.taken_back
         if stored.status != "active":
             record.status, record.finished_at = stored.status, stored.finished_at
             self._forget(record)

@@ -46,7 +46,14 @@ RACE_LOST = (
     "not made. Open your hand again."
 )
 
+#: How many times a change not made for a turn is made again after another process's.
+REDOS = 2
+
 T = TypeVar("T")
+
+
+class MovedOnError(Exception):
+    """The store holds a newer game than the one a change was drafted on."""
 
 
 class GameChanges(ClusterGames):
@@ -59,36 +66,66 @@ class GameChanges(ClusterGames):
         work: Callable[[Draft], Awaitable[T]],
         *,
         expected_turn: int | None = None,
+        expected_revision: int | None = None,
     ) -> tuple[T, Draft]:
         """Run ``work`` on a draft of the game under its lock, commit it, then publish.
 
-        ``expected_turn`` is the turn the caller acted on: if the game has moved on, the change
-        is refused with :data:`STALE` and nothing is written. A :class:`UserError` raised by
-        ``work`` also changes nothing.
+        ``expected_turn`` is the turn the caller acted on, ``expected_revision`` the
+        :attr:`~bot.store.games.records.GameRecord.revision` (a hand panel's, which an undo
+        never brings back): if the game has moved on, the change is refused with :data:`STALE`
+        (or, moved on by another process not heard of yet, :data:`RACE_LOST`) and nothing is
+        written. A change not made for a turn (a vote, an answer, a ruling) that finds the
+        stored game moved on is made again on the stored game, ``work`` running once more. A
+        :class:`UserError` raised by ``work`` changes nothing.
         """
         async with self.locks(game_id):
-            record = self.records.get(game_id)
-            foreign = record is None
-            if record is None:  # another process's game (a cluster): a copy from the store
-                record = await self._foreign(game_id)
-            if expected_turn is not None and expected_turn != record.game.turn_number:
-                raise UserError(STALE)
-            draft = Draft(record, self.clock())
-            result = await work(draft)
-            if draft.moves and not draft.cancelled and nobody_playing(record, draft.game):
-                draft.cancelled = draft.unattended = True  # nobody is left to watch it
-            settle_votes(draft)
-            if draft.changed or draft.game.is_over():
-                await self._commit(draft, foreign=foreign, held=expected_turn is not None)
+            held = expected_turn is not None or expected_revision is not None
+            for attempt in range(REDOS + 1):
+                foreign = game_id not in self.records
+                result, draft = await self._draft(game_id, work, expected_turn, expected_revision)
+                if not (draft.changed or draft.game.is_over()):
+                    break
+                try:
+                    await self._commit(draft, foreign=foreign)
+                    break
+                except MovedOnError:
+                    # The store held a newer game than the draft's (another process changed it,
+                    # and this one had not heard yet). A change made for a turn is refused;
+                    # another (a vote, an answer, a ruling) is made again on the stored game.
+                    if held or attempt == REDOS:
+                        raise UserError(RACE_LOST) from None
         if not foreign:  # the owner delivers, once it hears of the change
             self.bus.deliver(zip(draft.event_ids, draft.events, strict=True))
         return result, draft
 
-    async def _commit(self, draft: Draft, *, foreign: bool = False, held: bool = False) -> None:
-        """Write the draft, and the events it causes (the outbox), in one transaction.
-        ``held``: the change was made for the current turn, so even one that writes no move (a
-        reminder, a time-out) is refused if another process moved the game on in the store
-        meanwhile."""
+    async def _draft(
+        self,
+        game_id: int,
+        work: Callable[[Draft], Awaitable[T]],
+        expected_turn: int | None,
+        expected_revision: int | None,
+    ) -> tuple[T, Draft]:
+        """Under the game's lock: ``work`` done on a draft of the game as this process knows it
+        (another process's game: as stored), the votes settled."""
+        record = self.records.get(game_id)
+        if record is None:  # another process's game (a cluster): a copy from the store
+            record = await self._foreign(game_id)
+        if expected_turn is not None and expected_turn != record.game.turn_number:
+            raise UserError(STALE)
+        if expected_revision is not None and expected_revision != record.revision:
+            raise UserError(STALE)
+        draft = Draft(record, self.clock())
+        result = await work(draft)
+        if draft.moves and not draft.cancelled and nobody_playing(record, draft.game):
+            draft.cancelled = draft.unattended = True  # nobody is left to watch it
+        settle_votes(draft)
+        return result, draft
+
+    async def _commit(self, draft: Draft, *, foreign: bool = False) -> None:
+        """Write the draft, and the events it causes (the outbox), in one transaction, if the
+        store still holds the game the draft was made on: every change, one that writes only
+        votes, options or timers too, is checked against the stored move count. Else
+        :class:`MovedOnError`, nothing written, and (our game) the stored game is served."""
         record, game, now = draft.record, draft.game, draft.now
         before = record.game
         finished = game.is_over() and record.status == "active" and not draft.cancelled
@@ -102,7 +139,7 @@ class GameChanges(ClusterGames):
         live = len(before.moves)
         try:
             async with self.db.transaction():
-                if held and not draft.moves and not draft.undone:
+                if not draft.moves and not draft.undone:  # the moves' writes are guarded
                     await self.db.games.keep_at(record.id, live)
                 if draft.undone:
                     count = len(draft.undone)
@@ -133,11 +170,12 @@ class GameChanges(ClusterGames):
             if not foreign:
                 await self._take_in(record)
                 await self.bus.recover(self.stored, record.id)
-            raise UserError(RACE_LOST) from None
+            raise MovedOnError(record.id) from None
         # Committed: only now does anyone see the change (a game no move changed stays as it
         # was: a reminder or a vote swaps in no copy).
         if draft.moves or draft.undone:
             record.game = game
+        record.taken_back += len(draft.undone)
         record.options = draft.options
         record.votes = draft.votes
         draft.events, draft.event_ids = events, ids
@@ -161,6 +199,7 @@ def committed_events(
         options=draft.options,
         votes=dict(draft.votes),
         seats=list(record.seats),
+        taken_back=record.taken_back + len(draft.undone),
         status=("cancelled" if draft.cancelled else "finished") if ended else record.status,
         finished_at=now if ended else record.finished_at,
     )

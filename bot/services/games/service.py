@@ -89,13 +89,21 @@ class GameService(GameChanges, BoardBookkeeping):
         *,
         actor_id: int | None,
         expected_turn: int | None = None,
+        expected_revision: int | None = None,
     ) -> MoveOutcome:
-        """Validate ``move``, apply it and commit it; a :class:`UserError` changes nothing."""
+        """Validate ``move``, apply it and commit it; a :class:`UserError` changes nothing.
+        ``expected_turn`` or ``expected_revision``: what the player acted on (see
+        :meth:`change`)."""
 
         async def work(draft: Draft) -> None:
             draft.push(move, actor_id)
 
-        _, draft = await self.change(game_id, work, expected_turn=expected_turn)
+        _, draft = await self.change(
+            game_id,
+            work,
+            expected_turn=expected_turn,
+            expected_revision=expected_revision,
+        )
         assert draft.outcome is not None
         return draft.outcome
 

@@ -16,6 +16,7 @@ from .core import TournamentCore
 from .standings import FORMATS
 
 if TYPE_CHECKING:
+    from bot.services.caps import Caps
     from bot.services.lobbies import Person
 
 MAX_NAME = 60
@@ -35,8 +36,11 @@ class SignUp(TournamentCore):
         fmt: str,
         team_size: int,
         settings: TournamentSettings,
+        *,
+        caps: Caps | None = None,
     ) -> TournamentRecord:
-        """Open a tournament for sign-ups in a channel."""
+        """Open a tournament for sign-ups in a channel (within the organiser's and the
+        server's ``caps``)."""
         name = " ".join(name.split())
         if not 1 <= len(name) <= MAX_NAME:
             raise UserError(f"Give the tournament a name of 1 to {MAX_NAME} characters.")
@@ -61,16 +65,19 @@ class SignUp(TournamentCore):
         if settings.max_entrants is not None and settings.max_entrants < 2:
             raise UserError("A tournament takes at least 2 entrants.")
         try:
-            return await self.db.tournaments.create(
-                guild_id,
-                channel_id,
-                organiser.user_id,
-                name,
-                fmt,
-                team_size,
-                settings,
-                now=self.clock(),
-            )
+            async with self.db.transaction():  # the caps' check and the write: one step
+                if caps is not None:
+                    await caps.may_open_tournament(guild_id, organiser.user_id)
+                return await self.db.tournaments.create(
+                    guild_id,
+                    channel_id,
+                    organiser.user_id,
+                    name,
+                    fmt,
+                    team_size,
+                    settings,
+                    now=self.clock(),
+                )
         except ChannelBusyError:
             raise UserError(
                 "A tournament is already open in this channel: end it first, or use another "

@@ -39,6 +39,8 @@ _GAME_COLUMNS = (
 _LIVE_COUNT = (
     "SELECT count(*) FROM moves m WHERE m.game_id = g.id AND m.undone_at IS NULL AND m.number >= 0"
 )
+#: The number of moves ever logged for game ``g``, undone ones included (from an index alone).
+_LOGGED_COUNT = "SELECT count(*) FROM moves m WHERE m.game_id = g.id"
 #: Which games to load (a condition on ``games g``); each is served by an index.
 BY_ID = "g.id = ?"
 ACTIVE_GAMES = "g.status = 'active'"
@@ -67,7 +69,7 @@ async def load_games(
     """
     # ``where`` is one of this module's conditions; values go in ``params``.
     rows = await conn.fetchall(
-        f"SELECT {_GAME_COLUMNS}, ({_LIVE_COUNT}) FROM games g "
+        f"SELECT {_GAME_COLUMNS}, ({_LIVE_COUNT}), ({_LOGGED_COUNT}) FROM games g "
         f"LEFT JOIN snapshots s ON s.game_id = g.id WHERE {where} ORDER BY g.id",
         params,
     )
@@ -114,6 +116,7 @@ async def load_games(
             game,
             votes.get(game_id, {}),
             row[14],
+            taken_back=row[16] - row[15],
         )
         loaded.append((record, snapshot_ok))
     return loaded

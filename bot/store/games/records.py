@@ -38,6 +38,16 @@ class GameRecord:
     votes: VoteMap = field(default_factory=dict)
     #: The move count the latest posted board shows (None: no board posted yet).
     board_move_count: int | None = None
+    #: The moves undo took back (they stay in the log, marked undone).
+    taken_back: int = 0
+
+    @property
+    def revision(self) -> int:
+        """What a hand panel is drawn for: the turn number, plus two for each move an undo took
+        back. It changes with every turn and no undo brings an earlier value back (an undo of
+        ``k`` moves lowers the turn number by ``k`` at most and adds ``2k``), so a panel drawn
+        before an undo is out of date after it, though the turn number comes back."""
+        return self.game.turn_number + 2 * self.taken_back
 
 
 @dataclass(frozen=True, slots=True)
