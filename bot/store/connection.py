@@ -98,3 +98,12 @@ def waiting(limits: Patience) -> Iterator[None]:
         yield
     finally:
         patience.reset(token)
+
+
+def in_background() -> contextvars.Context:
+    """A copy of the current context in which store calls wait as :data:`BACKGROUND` (for a
+    task nobody waits on, started perhaps while answering a player:
+    ``asyncio.create_task(work(), context=in_background())``)."""
+    context = contextvars.copy_context()
+    context.run(patience.set, BACKGROUND)
+    return context
