@@ -178,3 +178,27 @@ async def test_background_work_waiting_on_a_lock_times_out_as_an_outage(store_ur
     finally:
         await holder.close()
         await db.close()
+
+
+async def test_an_autocomplete_waiting_on_a_lock_gives_up_in_time(simcord_env, store_url):
+    """The lobby's table is locked whole (``ACCESS EXCLUSIVE``, as ``ALTER TABLE`` takes it):
+    the computer players offered by ``/sequence kick``'s autocomplete are read within a
+    player's patience, so the autocomplete ends (without choices) in time. Before, it waited
+    for the server's limit of background work (30 s)."""
+    table = await make_table(simcord_env, ["alice"])
+    (alice,) = table.players
+    await alice.slash(table.channel, "sequence new")
+    await alice.slash(table.channel, "sequence addbot", level="easy")
+    holder = await asyncpg.connect(store_url)
+    try:
+        await holder.execute("BEGIN")
+        await holder.execute("LOCK TABLE lobbies IN ACCESS EXCLUSIVE MODE")
+        started = time.perf_counter()
+        choices = await alice.autocomplete(table.channel, "sequence kick", "computer", "")
+        took = time.perf_counter() - started
+    finally:
+        await holder.execute("ROLLBACK")
+        await holder.close()
+    assert choices == [] and took < ANSWERED_WITHIN, f"after {took:.2f} s: {choices}"
+    offered = await alice.autocomplete(table.channel, "sequence kick", "computer", "")
+    assert len(offered) == 1
