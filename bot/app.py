@@ -26,6 +26,7 @@ from bot.services.tabletalk import TableTalkService
 from bot.services.turns import TurnClock
 from bot.services.undo import UndoService
 from bot.store.base import Store
+from bot.store.connection import INTERACTIVE, patience
 from bot.store.errors import StoreError
 from bot.store.location import open_database
 from bot.store.revisions import stamp_rules
@@ -63,6 +64,12 @@ def utc_timestamp() -> float:
 
 class SequenceTree(app_commands.CommandTree):
     """Answers unexpected errors with an apology instead of silence (and logs them)."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Every command and autocomplete answers a player within Discord's deadline: its
+        store calls (the rest of this interaction's task) wait as one can."""
+        patience.set(INTERACTIVE)
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -103,6 +103,26 @@ class Endings(SequenceCog):
         await self.bot.table.servers_left()
 
     @commands.Cog.listener()
+    async def on_shard_connect(self, shard_id: int) -> None:
+        self.bot.table.shard_connected(shard_id)
+
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        self.bot.table.guild_announced(guild)
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        self.bot.table.guild_announced(guild)
+
+    @commands.Cog.listener()
+    async def on_shard_ready(self, shard_id: int) -> None:
+        """One shard's new session after the bot was ready (with ``SHARD_COUNT``, a shard that
+        reconnects fires no ``on_ready``): the servers of that shard that removed the bot
+        while it was down are gone. At the first session, :meth:`on_ready` does it for all."""
+        if self.bot.is_ready():
+            await self.bot.table.servers_left(shard_id)
+
+    @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         await self.bot.table.table_gone(payload.thread_id)
 

@@ -48,6 +48,7 @@ from .common.replies import (
     show_answer,
     user_name,
 )
+from .common.reposting import edit_or_post_anew
 
 
 class LobbyButtonClick(Answering, LobbyButton, custom_id=LobbyButton.ids.format):
@@ -72,6 +73,10 @@ class AddComputerPick(Answering, AddComputerSelect, custom_id=AddComputerSelect.
         await interaction.response.edit_message(
             embed=lobby_embed(lobby), view=lobby_view(lobby)
         )
+
+
+#: The text of a lobby's message (above its embed, which lists the seats).
+LOBBY_OPENED = "🎲 A game of **Sequence** is starting! Press **Join** to play."
 
 
 class Lobby(SequenceCog):
@@ -173,7 +178,7 @@ class Lobby(SequenceCog):
             )
         try:
             await interaction.response.send_message(
-                "🎲 A game of **Sequence** is starting! Press **Join** to play.",
+                LOBBY_OPENED,
                 embed=lobby_embed(lobby),
                 view=lobby_view(lobby),
             )
@@ -357,11 +362,16 @@ class Lobby(SequenceCog):
         if lobby.message_id is None:
             return
         channel = self.bot.get_partial_messageable(lobby.channel_id, guild_id=lobby.guild_id)
-        # The lobby itself is saved; if Discord refuses, the next change edits the message again.
-        with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(lobby.message_id).edit(
-                embed=lobby_embed(lobby), view=lobby_view(lobby)
-            )
+        # The lobby itself is saved; if Discord refuses, the next change edits the message
+        # again. One that may be edited no more is posted anew.
+        await edit_or_post_anew(
+            channel,
+            lobby.message_id,
+            lambda message_id: self.bot.lobbies.set_message(lobby, message_id),
+            content=LOBBY_OPENED,
+            embed=lobby_embed(lobby),
+            view=lobby_view(lobby),
+        )
 
     async def close_message(
         self, lobby: LobbyRecord, text: str = "🚪 The lobby was cancelled."

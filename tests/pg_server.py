@@ -12,6 +12,7 @@ import concurrent.futures
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -68,6 +69,41 @@ class Server:
     def start(self) -> None:
         """``pg_ctl start``, waiting until it accepts connections."""
         _run(*self.pg_ctl, *self.start_args, "-w", "start")
+
+    def processes(self) -> list[int]:
+        """The server's processes: the postmaster (``postmaster.pid``) and its children."""
+        data = Path(self.pg_ctl[self.pg_ctl.index("-D") + 1])
+        postmaster = int((data / "postmaster.pid").read_text().split()[0])
+        children = [
+            int(stat.parent.name)
+            for stat in Path("/proc").glob("[0-9]*/stat")
+            if _parent_pid(stat) == postmaster
+        ]
+        return [postmaster, *children]
+
+    def pause(self) -> None:
+        """``SIGSTOP`` every process of the server: it hangs (connections stay open, nothing
+        answers), as a server behind a network black hole does, until :meth:`resume`."""
+        self._signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """``SIGCONT`` every process of the server."""
+        self._signal(signal.SIGCONT)
+
+    def _signal(self, number: signal.Signals) -> None:
+        """Send ``number`` to every process of the server (the postmaster first, so that it forks
+        no new one meanwhile); a backend that ended since it was listed is passed over."""
+        for pid in self.processes():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, number)
+
+
+def _parent_pid(stat: Path) -> int | None:
+    """The parent pid in a ``/proc/PID/stat`` file (None when the process has gone)."""
+    try:
+        return int(stat.read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def _run(*args: str) -> None:

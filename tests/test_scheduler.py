@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.services.scheduler import Scheduler
+from bot.store.connection import BACKGROUND, INTERACTIVE, Patience, patience, waiting
 
 
 class FakeTime:
@@ -251,3 +252,20 @@ async def test_a_timer_set_while_closing_never_runs() -> None:
     scheduler.close()
     await fake.advance(60)
     assert log == [] and len(scheduler) == 0
+
+
+async def test_a_timer_set_while_answering_a_player_waits_for_the_store_as_background_work():
+    """A player's store calls give up within Discord's deadline; a timer set while answering
+    one (a turn clock armed by a move) runs later, when nobody waits: it waits as background
+    work does (and is tried again after a timeout, as after an outage)."""
+    fake = FakeTime()
+    scheduler = scheduler_on(fake)
+    seen: list[Patience] = []
+
+    async def callback() -> None:
+        seen.append(patience.get())
+
+    with waiting(INTERACTIVE):
+        scheduler.at("turn", fake.now + 10, callback)
+    await fake.advance(11)
+    assert seen == [BACKGROUND]

@@ -14,6 +14,7 @@ import asyncio
 import sys
 from pathlib import Path
 
+from bot.store.connection import UNHURRIED, waiting
 from bot.store.copy import CopyError, copy_store
 from bot.store.errors import DatabaseInUseError, StoreError
 from bot.store.location import open_database
@@ -69,7 +70,8 @@ async def migrate(source: str, target: str, *, force: bool) -> tuple[dict[str, i
     try:
         dst = await open_database(target)
         try:
-            report = await copy_store(src, dst, force=force, progress=_say)
+            with waiting(UNHURRIED):  # a copy's pages take as long as they take
+                report = await copy_store(src, dst, force=force, progress=_say)
         finally:
             await dst.close()
     finally:

@@ -30,6 +30,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
+from bot.store.connection import in_background
 from bot.store.errors import OUTAGES
 
 from .deliver_later import DeliverLater, Held, delivered_late, delivering_late, owner
@@ -185,7 +186,9 @@ class Dispatcher:
             key = (lane, event.game_id)
             self._queues.setdefault(key, deque()).append(_Delivery(event_id, event, mine, late))
             if key not in self._workers:
-                self._workers[key] = asyncio.create_task(self._drain(key))
+                self._workers[key] = asyncio.create_task(
+                    self._drain(key), context=in_background()
+                )
 
     async def _drain(self, key: tuple[Lane, int]) -> None:
         queue = self._queues[key]
@@ -255,7 +258,7 @@ class Dispatcher:
             self._held[(owner(subscription), event.game_id)] = held
         else:
             self._alone.add(held)
-        held.task = asyncio.create_task(self._retry(held))
+        held.task = asyncio.create_task(self._retry(held), context=in_background())
 
     async def _retry(self, held: Held) -> None:
         """Try a held consumer's deliveries again, oldest first, after ever longer waits."""
@@ -328,7 +331,7 @@ class Dispatcher:
             while len(self._recent) > _RECENT:
                 self._recent.popitem(last=False)
         if self._flushing is None or self._flushing.done():
-            self._flushing = asyncio.create_task(self._flush())
+            self._flushing = asyncio.create_task(self._flush(), context=in_background())
 
     async def _flush(self) -> None:
         """Write what was delivered, a batch at a time (a crash before it: delivered again)."""

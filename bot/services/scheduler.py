@@ -18,6 +18,7 @@ import itertools
 import logging
 from collections.abc import Awaitable, Callable, Hashable
 
+from bot.store.connection import in_background
 from bot.store.errors import OUTAGES
 
 log = logging.getLogger(__name__)
@@ -76,7 +77,7 @@ class Scheduler:
         if due < self._sleeping_until:
             self._sleeping_until = due
             if self._sleeper is None:
-                self._sleeper = asyncio.create_task(self._work())
+                self._sleeper = asyncio.create_task(self._work(), context=in_background())
             elif self._napping and not self._woken:
                 self._woken = True  # wake it: it sleeps towards a later deadline
                 self._sleeper.cancel()
@@ -152,7 +153,7 @@ class Scheduler:
             await self._slots.acquire()
             heapq.heappop(self._heap)
             _, _, callback = self._entries.pop(key)
-            task = asyncio.create_task(self._run(key, callback))
+            task = asyncio.create_task(self._run(key, callback), context=in_background())
             self._running.add(task)
             task.add_done_callback(self._finished)
             started += 1

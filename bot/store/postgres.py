@@ -4,6 +4,7 @@ The repositories run unchanged: :class:`PostgresConnection` takes their ``?`` pl
 (turned into ``$1 .. $n`` once per statement text), returns the rows a statement changed and
 rows as tuples, and raises :class:`~bot.store.errors.IntegrityError` for a refused constraint.
 A transaction holds one pooled connection; store calls made inside it by the same task join it.
+Each wait for the server is limited by the task's patience (:mod:`bot.store.postgres_waits`).
 Statements run at PostgreSQL's default isolation (read committed): the repositories' guards are
 conditional updates and unique indexes, which hold there too, across processes.
 
@@ -16,16 +17,25 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import asyncpg
 
 from .base import Store
-from .connection import Connection, OwnedConnection, current
+from .connection import (
+    BACKGROUND,
+    UNHURRIED,
+    Connection,
+    OwnedConnection,
+    current,
+    patience,
+    waiting,
+)
 from .errors import DatabaseUnavailableError, IntegrityError, StoreError
 from .migrations import current_version, migrate
 from .postgres_migrations import POSTGRES_MIGRATIONS
+from .postgres_waits import acquired, rolled_back, statement_timeout, too_slow
 from .shards import Shards
 from .urls import redact
 
@@ -91,40 +101,37 @@ class PostgresConnection(OwnedConnection):
     def __init__(self, raw: asyncpg.Connection, owner: PostgresStore) -> None:
         super().__init__(owner)
         self._raw = raw
+        self._location = owner.location
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one statement; the number of rows it changed."""
-        try:
-            status = await self._raw.execute(placeholders(sql), *params)
-        except asyncpg.PostgresError as error:
-            raise _store_error(error) from None
-        return rowcount(status)
+        return rowcount(await self._call(self._raw.execute, sql, *params))
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """Run one statement for each row of parameters (one prepared statement, pipelined)."""
         rows = list(rows)
-        if not rows:
-            return
-        try:
-            await self._raw.executemany(placeholders(sql), rows)
-        except asyncpg.PostgresError as error:
-            raise _store_error(error) from None
+        if rows:
+            await self._call(self._raw.executemany, sql, rows)
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Every row of a query (or of a statement with ``RETURNING``)."""
-        try:
-            records = await self._raw.fetch(placeholders(sql), *params)
-        except asyncpg.PostgresError as error:
-            raise _store_error(error) from None
+        records = await self._call(self._raw.fetch, sql, *params)
         return [tuple(record) for record in records]
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
         """The first row of a query, or None."""
+        record = await self._call(self._raw.fetchrow, sql, *params)
+        return None if record is None else tuple(record)
+
+    async def _call(self, method: Callable[..., Awaitable[Any]], sql: str, *args: Any) -> Any:
+        """``method(sql, *args)`` within the current patience's statement limit."""
+        limit = patience.get().answer
         try:
-            record = await self._raw.fetchrow(placeholders(sql), *params)
+            return await method(placeholders(sql), *args, timeout=limit)
         except asyncpg.PostgresError as error:
             raise _store_error(error) from None
-        return None if record is None else tuple(record)
+        except TimeoutError:
+            raise too_slow(self._location, "a statement", limit) from None
 
 
 class PostgresStore(Store):
@@ -163,7 +170,12 @@ class PostgresStore(Store):
         where = redact(url)
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=min_size, max_size=max_size, timeout=30.0, reset=_keep_session
+                url,
+                min_size=min_size,
+                max_size=max_size,
+                timeout=30.0,
+                reset=_keep_session,
+                server_settings={"statement_timeout": statement_timeout(BACKGROUND)},
             )
         except Exception as error:  # refused, unreachable, a bad URL: told without password
             raise DatabaseUnavailableError(
@@ -173,7 +185,8 @@ class PostgresStore(Store):
             ) from None
         db = cls(pool, url)
         try:
-            await migrate(db, migrations)
+            with waiting(UNHURRIED):  # a migration takes as long as it takes
+                await migrate(db, migrations)
             if check:
                 problems = await db.integrity_check()
                 if problems != ["ok"]:
@@ -303,21 +316,37 @@ class PostgresStore(Store):
             yield joined
             return
         with self._translated():
-            async with self._pool.acquire() as raw:
+            async with acquired(self._pool, self.location) as raw:
                 conn = PostgresConnection(raw, self)
                 token = current.set(conn)
                 try:
-                    async with raw.transaction():
+                    limits = patience.get()
+                    if limits.statement == BACKGROUND.statement:
+                        await conn.execute("BEGIN")
+                    else:  # one round trip: the server's limit for this transaction's statements
+                        await conn.execute(
+                            f"BEGIN; SET LOCAL statement_timeout = '{statement_timeout(limits)}'"
+                        )
+                    try:
                         yield conn
+                    except BaseException:
+                        await rolled_back(raw)
+                        raise
+                    await conn.execute("COMMIT")
                 finally:
                     conn.open = False
                     current.reset(token)
 
     @contextlib.asynccontextmanager
     async def _reading(self) -> AsyncIterator[Connection]:
-        """A pooled connection, outside any transaction."""
+        """A pooled connection, outside any transaction (inside one of its own when the
+        server's limit on statements is not the connections' default)."""
+        if patience.get().statement != BACKGROUND.statement:
+            async with self.transaction() as conn:
+                yield conn
+            return
         with self._translated():
-            async with self._pool.acquire() as raw:
+            async with acquired(self._pool, self.location) as raw:
                 yield PostgresConnection(raw, self)
 
     @contextlib.contextmanager
@@ -326,6 +355,8 @@ class PostgresStore(Store):
             yield
         except asyncpg.PostgresError as error:
             raise _store_error(error) from None
+        except TimeoutError:
+            raise too_slow(self.location, "a request", None) from None
         except asyncpg.InterfaceError as error:
             if self._pool.is_closing():
                 raise StoreError(f"The database {self.location} is closed.") from None

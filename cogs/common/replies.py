@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot.services.errors import UserError
+from bot.store.connection import INTERACTIVE, waiting
 from bot.store.errors import OUTAGES
 
 from .lengths import message_chunks
@@ -67,9 +68,12 @@ async def show_answer(
 async def reporting(interaction: discord.Interaction) -> AsyncIterator[None]:
     """Turn a :class:`UserError` raised inside into an ephemeral answer to the user, and a store
     that cannot be used now into :data:`DATABASE_DOWN`; answer a bug with an apology before it
-    propagates."""
+    propagates. The store calls made inside wait for the database as a player can
+    (:data:`~bot.store.connection.INTERACTIVE`): one that hangs is answered as unusable, well
+    within Discord's 3 seconds."""
     try:
-        yield
+        with waiting(INTERACTIVE):
+            yield
     except UserError as error:
         await reply(interaction, f"⚠️ {error}")
     except OUTAGES as error:  # not a bug: the admin is told once per try, without a traceback

@@ -133,6 +133,7 @@ class Table(BoardText, TablePlaces):
     def __init__(self, bot: SequenceBot) -> None:
         self.bot = bot
         self.board_buttons: list[BoardButton] = []
+        self.announced = {}
 
     def channel(self, record: GameRecord) -> discord.abc.Messageable:
         """The channel or thread of a game (cached, or a partial one that can still send)."""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.services.errors import UserError
+from bot.store.shards import shard_of
 
 if TYPE_CHECKING:
     from bot.app import SequenceBot
@@ -29,6 +30,8 @@ class TablePlaces:
     """The table's part that ends the games and lobbies of places that are gone."""
 
     bot: SequenceBot
+    #: Per shard, the servers Discord announced since its current session's READY.
+    announced: dict[int, set[int]]
 
     async def table_gone(self, channel_id: int) -> None:
         """The channel or thread of a game was deleted: nobody can play it any more, so it is
@@ -68,15 +71,18 @@ class TablePlaces:
             await self.table_gone(channel_id)
         self.bot.ratings.forget(guild_id)
 
-    async def servers_left(self) -> None:
+    async def servers_left(self, shard_id: int | None = None) -> None:
         """At READY (a new session): a server whose tables this process serves but which is
         not among the bot's guilds removed the bot while it was down (Discord then sends no
         removal), and is gone as on a removal. A server in an outage is among the guilds,
-        unavailable, and keeps its tables."""
-        present = self.present_guilds()
+        unavailable, and keeps its tables. ``shard_id``: only that shard's servers, at its own
+        READY (:meth:`present_guilds`)."""
+        present = self.present_guilds(shard_id)
         if present is None:
             return
         places = await self._places_by_server()
+        if shard_id is not None:
+            places = {g: p for g, p in places.items() if self.shard_of(g) == shard_id}
         for guild_id in sorted(places.keys() - present):
             log.info("Server %d removed the bot while it was down: its tables end", guild_id)
             await self.server_gone(guild_id)
@@ -106,12 +112,34 @@ class TablePlaces:
             if guild.get_channel_or_thread(channel_id) is None and await self._unknown(channel_id)
         ]
 
-    def present_guilds(self) -> set[int] | None:
+    def present_guilds(self, shard_id: int | None = None) -> set[int] | None:
         """The ids of the bot's guilds on this process's shards (None if unknown: without the
-        guilds intent, discord.py keeps none)."""
+        guilds intent, discord.py keeps none). ``shard_id``: of that shard after its READY of
+        a new session: discord.py keeps the guilds of the shard's previous session (a server
+        that removed the bot meanwhile among them), so only those Discord announced since
+        that READY, and those it says are unavailable (an outage), are present."""
         if not self.bot.intents.guilds:
             return None
-        return {guild.id for guild in self.bot.guilds}
+        if shard_id is None:
+            return {guild.id for guild in self.bot.guilds}
+        announced = self.announced.get(shard_id, set())
+        return {
+            guild.id
+            for guild in self.bot.guilds
+            if guild.shard_id == shard_id and (guild.unavailable or guild.id in announced)
+        }
+
+    def shard_connected(self, shard_id: int) -> None:
+        """A shard's new session began (its READY): the servers it announces are counted anew."""
+        self.announced[shard_id] = set()
+
+    def guild_announced(self, guild: discord.Guild) -> None:
+        """Discord sent a server (as available, or joined) on its shard's current session."""
+        self.announced.setdefault(guild.shard_id, set()).add(guild.id)
+
+    def shard_of(self, guild_id: int) -> int:
+        """The shard of a server, on this bot's shard count."""
+        return shard_of(guild_id, self.bot.shard_count or 1)
 
     async def _places(self, guild_id: int) -> set[int]:
         """The channels and threads of a server's active games (of this process) and open

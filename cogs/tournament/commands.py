@@ -31,7 +31,13 @@ from cogs.common.replies import can_manage, reply, require_table_permissions, us
 from ..base import server_id
 from ..common.choices import PRESET_CHOICES
 from ..common.describe import shown_name
-from .messages import add_now_playing, decided_note, signup_embed, standings_embed
+from .messages import (
+    SIGNUP_OPEN,
+    add_now_playing,
+    decided_note,
+    signup_embed,
+    standings_embed,
+)
 from .views import SIGNUP_COG, SignupButton, signup_view
 
 if TYPE_CHECKING:
@@ -184,7 +190,7 @@ class TournamentCommands(
         snapshot = await self.service.snapshot(tournament.id)
         try:
             await interaction.response.send_message(
-                "🏆 A tournament is open for sign-up!",
+                SIGNUP_OPEN,
                 embed=signup_embed(snapshot),
                 view=signup_view(tournament.id),
             )

@@ -36,6 +36,10 @@ def team_word(size: int) -> str:
     return f"{size} player{'s' if size > 1 else ''} a team"
 
 
+#: The text of a sign-up message (above its embed, which lists the entrants).
+SIGNUP_OPEN = "🏆 A tournament is open for sign-up!"
+
+
 def signup_embed(snapshot: Snapshot) -> discord.Embed:
     """The sign-up message: format, rules, entrants, how to join (while sign-up is open)."""
     tournament = snapshot.tournament

@@ -58,14 +58,24 @@ class PlacesGone(TablesBase):
             for thread_id in await self.bot.table.unknown_places(guild_id, threads):
                 await self._thread_gone(thread_id)
 
-    async def _end_left(self) -> None:
+    @commands.Cog.listener()
+    async def on_shard_ready(self, shard_id: int) -> None:
+        """One shard's new session after the bot was ready (no ``on_ready`` then): the
+        tournaments of that shard's servers that removed the bot meanwhile end."""
+        if self.bot.is_ready():
+            await self._end_left(shard_id)
+
+    async def _end_left(self, shard_id: int | None = None) -> None:
         """End the tournaments of servers not among the bot's guilds (they removed it while it
         was down, and Discord sends no removal then), and those whose channel Discord no longer
-        knows (deleted while the bot was down)."""
-        present = self.bot.table.present_guilds()
+        knows (deleted while the bot was down). ``shard_id``: only that shard's, at its READY."""
+        table = self.bot.table
+        present = table.present_guilds(shard_id)
         if present is None:
             return
         for tournament in await self.bot.db.tournaments.open_all():
+            if shard_id is not None and table.shard_of(tournament.guild_id) != shard_id:
+                continue
             if tournament.guild_id not in present:
                 await self._end_gone(tournament, "the bot left its server while it was down")
             elif await self.bot.table.unknown_places(tournament.guild_id, [tournament.channel_id]):

@@ -9,7 +9,6 @@ stopped only if still on)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import io
 import logging
@@ -29,7 +28,9 @@ from render.bracket import render_bracket
 
 from ..common.alt_text import bracket_alt
 from ..common.describe import shown_name
+from ..common.reposting import edit_or_post_anew
 from .messages import (
+    SIGNUP_OPEN,
     bracket,
     correction_text,
     entrant_name,
@@ -179,10 +180,14 @@ class Publishing(TablesBase):
         snapshot = await self.service.snapshot(tournament.id)
         view = signup_view(tournament.id) if snapshot.tournament.status == "signup" else None
         channel = self.bot.get_partial_messageable(tournament.channel_id)
-        with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(tournament.message_id).edit(
-                embed=signup_embed(snapshot), view=view
-            )
+        await edit_or_post_anew(
+            channel,
+            tournament.message_id,
+            lambda message_id: self.service.set_message(tournament, message_id),
+            content=SIGNUP_OPEN if view is not None else None,
+            embed=signup_embed(snapshot),
+            view=view,
+        )
 
     async def post_final(self, snapshot: Snapshot) -> None:
         """The final standings, the champion and (knockout) the bracket."""
