@@ -92,14 +92,10 @@ async def test_a_large_tournaments_step_is_deferred_first(
     service = bot.tournament_service
     snap = await snapshot(bot, channel)
     first = snap.round_matches(1)[0]
-    refused = await stranger.slash(
-        channel, "tournament report", match=first.id, winner=members[1]
-    )
+    refused = await stranger.slash(channel, "tournament report", match=first.id, winner=members[1])
     assert refused.ephemeral and "Only the organiser" in refused.response.content
     monkeypatch.setattr(service, "report", slowed(service.report))
-    winner = next(
-        m for m in members if m.id == snap.entrants[first.entrant_a].user_ids[0]
-    )
+    winner = next(m for m in members if m.id == snap.entrants[first.entrant_a].user_ids[0])
     done = await org.slash(channel, "tournament report", match=first.id, winner=winner)
     assert not first_response_clock.late(), late_message(first_response_clock.late())
     assert not done.ephemeral and done.response.content == f"📝 Match #{first.id} is recorded."
