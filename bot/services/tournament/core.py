@@ -61,6 +61,9 @@ class Progress:
     finished: bool = False
     #: The outbox's id of this step (None: not stored; nothing to mark once shown).
     step: int | None = None
+    #: The outbox's id of the event that opens ``to_open``'s threads, one by one in the
+    #: background (None: none stored; see :mod:`~.steps`).
+    threads_step: int | None = None
 
 
 @dataclass(frozen=True)
