@@ -251,15 +251,11 @@ class Publishing(TablesBase):
                 type=discord.ChannelType.public_thread,
                 auto_archive_duration=ARCHIVE_AFTER,
             )
-        except discord.HTTPException as error:
-            if error.status == 429 or error.status >= 500:
+        except (discord.HTTPException, TypeError) as error:
+            if isinstance(error, discord.HTTPException) and (
+                error.status == 429 or error.status >= 500
+            ):
                 raise TryLater(f"HTTP {error.status}") from error
-            log.warning(
-                "No thread for match %d of tournament %d: %s", match.id, tournament.id, error
-            )
-            await self._ask_organiser(snapshot, match, "I could not open a thread for {match}.")
-            return
-        except TypeError as error:
             log.warning(
                 "No thread for match %d of tournament %d: %s", match.id, tournament.id, error
             )
