@@ -99,3 +99,38 @@ async def test_a_large_tournaments_step_is_deferred_first(
     done = await org.slash(channel, "tournament report", match=first.id, winner=winner)
     assert not first_response_clock.late(), late_message(first_response_clock.late())
     assert not done.ephemeral and done.response.content == f"📝 Match #{first.id} is recorded."
+
+
+async def test_drawing_the_board_again_is_deferred_first(
+    simcord_env, first_response_clock: FirstResponseClock, monkeypatch
+):
+    """/sequence board draws the board before posting it (a cold first render, a busy machine):
+    it defers first now, and the board it posts is still the one remembered."""
+    import sys
+
+    from tests.e2e_helpers import make_table, open_and_start
+
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table)
+    bot = simcord_env.bot
+    info = sys.modules[type(bot.get_cog("Info")).__module__]
+    monkeypatch.setattr(info, "public_board_file", slowed(info.public_board_file))
+    asked = await table.players[0].slash(table.channel, "sequence board")
+    assert not first_response_clock.late(), late_message(first_response_clock.late())
+    assert not asked.ephemeral and asked.response.attachments
+    stored = await bot.db.games.load(record.id)
+    assert stored.board_message_id == asked.response.id
+
+
+async def test_the_standings_are_deferred_before_they_are_read(
+    simcord_env, first_response_clock: FirstResponseClock, monkeypatch
+):
+    """/tournament standings read every match of the tournament before deferring."""
+    from tests.helpers.tournament import started_cup
+
+    channel, members = await started_cup(simcord_env, ["org", "ann", "ben", "cat"])
+    service = simcord_env.bot.tournament_service
+    monkeypatch.setattr(service, "snapshot", slowed(service.snapshot))
+    standings = await members[1].slash(channel, "tournament standings")
+    assert not first_response_clock.late(), late_message(first_response_clock.late())
+    assert not standings.ephemeral and standings.response.embeds

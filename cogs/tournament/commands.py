@@ -398,8 +398,8 @@ class TournamentCommands(
     async def standings(self, interaction: discord.Interaction) -> None:
         with self.bot.limits.counting(interaction, "standings"):  # refusals: free
             tournament = await self.current(interaction, latest=True)
+        await interaction.response.defer(thinking=True)  # the read grows with the matches
         snapshot = await self.service.snapshot(tournament.id)
-        await interaction.response.defer(thinking=True)
         file = discord.utils.MISSING
         if tournament.format == ELIMINATION and tournament.status != "signup":
             file = await self.tables.bracket_file(snapshot)
