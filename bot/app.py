@@ -150,6 +150,7 @@ class SequenceBotMixin:
             budget_ms=lambda: settings.computer_budget_ms,
             hold=lambda: settings.draw_offer_timeout,
         )
+        self.turn_clock.stand_in = self.computers.play_turn_in  # a time-out's move, in its change
         self.tabletalk = TableTalkService(self.db, self.games, self.clock)
         self.undo = UndoService(self.games)
         self.draws = DrawService(self.games, timeout=lambda: settings.draw_offer_timeout)

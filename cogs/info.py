@@ -76,13 +76,14 @@ class Info(SequenceCog):
         # Bind the game now: a move may be made while this board is drawn and posted.
         record = dataclasses.replace(live, game=live.game)
         shown = len(record.game.moves)
+        await interaction.response.defer(thinking=True)  # drawing the board takes a while
         file = await public_board_file(record)
         content = await self.bot.table.board_line(record)
         kwargs: dict[str, Any] = {}
         view = self.bot.table.board_view(record)
         if view is not None:
             kwargs["view"] = view
-        await interaction.response.send_message(
+        await interaction.followup.send(
             content,
             embed=self.bot.table.board_embed(record, None),
             file=file,

@@ -126,8 +126,9 @@ class LeaderboardButton(
     async def clicked(self, interaction: discord.Interaction) -> None:
         cog = cog_of(interaction, Stats)
         target = self.page + (1 if self.direction == "next" else -1)
+        await interaction.response.defer()  # the read grows with the players
         embed, view = await cog.leaderboard_page(interaction.guild_id or 0, target)
-        await interaction.response.edit_message(embed=embed, view=view)
+        await interaction.edit_original_response(embed=embed, view=view)
 
 
 class Stats(SequenceCog):
@@ -148,8 +149,9 @@ class Stats(SequenceCog):
         guild_id = server_id(interaction)
         self.bot.limits.check(interaction, "stats")
         who = player or interaction.user
+        await interaction.response.defer(thinking=True)  # the read grows with the games played
         stats = await self.stats.player(guild_id, who.id)
-        await interaction.response.send_message(
+        await interaction.followup.send(
             embed=stats_embed(user_name(who), stats), allowed_mentions=NO_PINGS
         )
 
@@ -160,10 +162,9 @@ class Stats(SequenceCog):
     ) -> None:
         guild_id = server_id(interaction)
         self.bot.limits.check(interaction, "leaderboard")
+        await interaction.response.defer(thinking=True)  # the read grows with the players
         embed, view = await self.leaderboard_page(guild_id, page)
-        await interaction.response.send_message(
-            embed=embed, view=view, allowed_mentions=NO_PINGS
-        )
+        await interaction.followup.send(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
     async def leaderboard_page(self, guild_id: int, page: int) -> tuple[discord.Embed, Components]:
         """The embed and buttons of one leaderboard page."""
@@ -189,6 +190,8 @@ class Stats(SequenceCog):
     ) -> None:
         guild_id = server_id(interaction)
         who = player or interaction.user
+        # the read grows with the games played; the answer is the player's alone
+        await interaction.response.defer(ephemeral=True, thinking=True)
         entries, total = await self.stats.history(guild_id, who.id)
         if not entries:
             await reply(interaction, f"{user_name(who)} has no finished game here yet.")

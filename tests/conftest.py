@@ -13,6 +13,7 @@ from bot.app import create_bot
 from bot.config import Settings
 from bot.store.location import open_database
 from tests import pg_server
+from tests.helpers.deadlines import FirstResponseClock, late_message
 from tests.helpers.postgres import require_postgresql
 
 #: The store backends every store test runs on.
@@ -28,6 +29,28 @@ def make_settings(tmp_path: Path, **overrides: object) -> Settings:
         computer_budget_ms=20,
     )
     return base.with_overrides(**overrides)
+
+
+@pytest.fixture(autouse=True)
+def first_response_clock(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[FirstResponseClock]:
+    """Every interaction's first response, timed on real time (the test fails in
+    :func:`pytest_runtest_call` when one took longer than a second)."""
+    clock = FirstResponseClock()
+    clock.install(monkeypatch)
+    yield clock
+    clock.write_log(request.node.nodeid)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """Fail a test in which an interaction was answered first after the deadline."""
+    result = yield
+    clock = getattr(item, "funcargs", {}).get("first_response_clock")
+    if isinstance(clock, FirstResponseClock) and clock.late():
+        pytest.fail(late_message(clock.late()))
+    return result
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 
 import discord
 import pytest
@@ -76,6 +77,79 @@ async def test_an_expiry_first_refuses_the_late_move(simcord_env):
     assert expired is None and isinstance(played, UserError) and str(played) == STALE
     assert [m.kind for m in record.game.moves] == ["skip"]
     assert len(timeouts(table)) == 1
+
+
+async def until_waiting_or_done(bot, game_id: int, task: asyncio.Task) -> None:
+    """Until ``task`` (a move) is done or waits for the game's lock (real time, not SimCord's)."""
+    while not task.done():
+        entry = bot.games.locks._locks.get(game_id)
+        if entry is not None and entry.users >= 2:
+            return
+        await asyncio.to_thread(time.sleep, 0.002)
+
+
+@pytest.mark.parametrize("first", ["time-out", "move"])
+async def test_a_computer_stand_in_and_the_late_players_own_move_at_once(
+    simcord_env, monkeypatch, first
+):
+    """Issue #35, item 8: the time limit fired (policy ``computer``) and, while the computer
+    thought for dave, dave's own move landed. Before, the channel read "⌛ dave ran out of
+    time. A computer player moves for them this turn." and then dave's move was the one that
+    counted: the time-out committed no move, so the turn was still his. Now the notice and the
+    computer's move are one change: exactly one of the two moves counts, and the channel says
+    "ran out of time" only when the computer's did."""
+    import bot.services.computers as computers
+
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, time_limit="10m", on_timeout="computer")
+    bot = table.bot
+    timer = await bot.db.timers.get(record.id, LIMIT)
+    seat, card, space = playable(record.game)
+    user, turn = record.seats[seat].user_id, record.game.turn_number
+    thinking, go_on = asyncio.Event(), asyncio.Event()
+    think = computers.run_on
+
+    async def held_thought(*args, **kwargs):
+        thinking.set()  # the computer is thinking for the late player...
+        await go_on.wait()  # ...until the player's own move is in flight too
+        return await think(*args, **kwargs)
+
+    monkeypatch.setattr(computers, "run_on", held_thought)
+
+    async def own_move():
+        if first == "time-out":
+            await thinking.wait()
+        return await bot.games.play(record.id, user, card, space, expected_turn=turn)
+
+    async def time_out():
+        while first == "move" and record.id not in bot.games.locks._locks and not moving.done():
+            await asyncio.sleep(0)  # the move holds the game's lock first
+        return await bot.turn_clock.fire(timer)
+
+    async def release():
+        if first == "time-out":
+            await thinking.wait()
+        await until_waiting_or_done(bot, record.id, moving)
+        go_on.set()
+
+    moving = asyncio.ensure_future(own_move())
+    timing = asyncio.ensure_future(time_out())
+    releasing = asyncio.ensure_future(release())
+    played, expired, _ = await asyncio.gather(moving, timing, releasing, return_exceptions=True)
+    go_on.set()
+    await settle(simcord_env)
+    moves = [(m.kind, m.seat) for m in record.game.moves]
+    assert len(moves) == 1 and moves[0] == ("play", seat), moves  # one move counted for the turn
+    own_counted = not isinstance(played, Exception)
+    if own_counted:
+        assert record.game.moves[0].card == card and record.game.moves[0].space == space
+        assert timeouts(table) == [], [m.content for m in timeouts(table)]  # no false notice
+    else:
+        assert isinstance(played, UserError) and str(played) == STALE
+        (notice,) = timeouts(table)
+        assert "computer player moves for them" in notice.content
+    assert expired is None
+    assert own_counted == (first == "move")
 
 
 @pytest.mark.parametrize("verdicts", [("uphold", "uphold"), ("uphold", "dismiss")])

@@ -102,8 +102,35 @@ class ComputerPlayers:
         self.wake(event.game_id, sooner=True)
 
     async def _on_timeout(self, event: TimedOut) -> None:
-        if event.policy == "computer":
+        if event.policy == "computer" and not event.stood_in:  # a time-out stored before
             await self.stand_in(event.game_id, event.seat)
+
+    async def play_turn_in(self, draft: Draft, seat: int) -> bool:
+        """In a change (a time-out's, under the game's lock): play the whole turn of ``seat``
+        on the draft, as :meth:`stand_in` does, so that the time-out and the move that answers
+        it commit together. True if a move was played."""
+        turn = draft.game.turn_number
+        played = False
+        while not draft.game.is_over() and (
+            draft.game.turn_number == turn or draft.game.owed_draws.get(seat) == turn
+        ):
+            view = player_view(draft.game, seat)
+            rng = random.Random(f"{draft.game.seed}:{len(draft.game.moves)}:{seat}")
+            try:
+                move = await run_on(
+                    THINKING,
+                    choose_move,
+                    view,
+                    "medium",
+                    rng,
+                    self.budget_ms(),
+                    clock=time.perf_counter,
+                )
+            except NoMoveError:
+                break
+            draft.push(move, None)
+            played = True
+        return played
 
     async def stand_in(self, game_id: int, seat: int) -> None:
         """Play the whole turn of ``seat``, whose time ran out: a dead card turned in or an

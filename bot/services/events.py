@@ -80,11 +80,14 @@ class TurnStarted(GameEvent):
 
 @dataclass(frozen=True)
 class TimedOut(GameEvent):
-    """The turn's time ran out for ``seat``; the policy's move (if any) follows as a move."""
+    """The turn's time ran out for ``seat``; the policy's move (if any) follows as a move.
+    ``stood_in``: a computer played the seat's turn in the same change (else, with the
+    computer policy, it is asked to once this event is delivered)."""
 
     seat: int = field(kw_only=True)
     forfeits: int = 0
     policy: str = "skip"
+    stood_in: bool = False
 
 
 @dataclass(frozen=True)

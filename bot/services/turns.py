@@ -5,7 +5,7 @@ service: a reminder re-arms itself, a time limit forfeits owed cards and applies
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: Plays a late seat's whole turn on a draft (the computer players'), True if it moved.
+StandIn = Callable[[Draft, int], Awaitable[bool]]
+
 __all__ = ["LIMIT", "REMINDER", "TurnClock"]
 
 
@@ -39,11 +42,15 @@ class TurnClock:
         games: GameService,
         scheduler: Scheduler,
         clock: Callable[[], float],
+        stand_in: StandIn | None = None,
     ) -> None:
         self.db = db
         self.games = games
         self.scheduler = scheduler
         self.clock = clock
+        #: With the computer policy, the computer's turn for the late seat, in the time-out's
+        #: own change (without it, the computer players answer the TimedOut event).
+        self.stand_in = stand_in
 
     def subscriptions(self) -> Subscriptions:
         """A new turn arms its timers; the end of a game drops them."""
@@ -134,7 +141,9 @@ class TurnClock:
         """The turn's time ran out: forfeit owed cards at random, then apply the policy.
 
         Under the game's lock and only for the turn the timer was set for: a player who moved in
-        time is never skipped, removed or announced as late.
+        time is never skipped, removed or announced as late. With the computer policy the
+        computer's move for the late player is in the same change as the notice: a move the
+        player made meanwhile waits for the lock and is then refused as stale.
         """
 
         async def work(draft: Draft) -> None:
@@ -146,7 +155,14 @@ class TurnClock:
                 draft.push(Move(FORFEIT, seat, game.forfeit_choice(seat)), None)
                 forfeits += 1
             policy = draft.options.time_limit_policy
-            draft.events.append(TimedOut(draft.record, seat=seat, forfeits=forfeits, policy=policy))
+            stood_in = False
+            if policy == "computer" and self.stand_in is not None and game.turn == seat:
+                stood_in = await self.stand_in(draft, seat)
+            draft.events.append(
+                TimedOut(
+                    draft.record, seat=seat, forfeits=forfeits, policy=policy, stood_in=stood_in
+                )
+            )
             if policy == "remove":
                 draft.push(Move(REMOVE, seat), None)
             elif policy == "skip":

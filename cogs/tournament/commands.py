@@ -23,6 +23,7 @@ from bot.services.tournament import (
     TournamentService,
     TournamentSettings,
 )
+from bot.services.tournament.core import require_organiser
 from bot.store.tournaments.records import TournamentRecord
 from bot.table.options import TableOptions
 from cogs.common.answering import answer_errors
@@ -68,6 +69,13 @@ def require_tournament_permissions(interaction: discord.Interaction) -> None:
     )
 
 
+#: From this many entrants an organiser's step (start, report, drop, end) may pair or rank a
+#: round past Discord's 3 seconds: the command defers first, in the channel (its answer is
+#: public). A smaller field answers at once, so that a refusal found inside the step (another
+#: organiser's change landed first) is still told only to the organiser.
+DEFER_FROM_ENTRANTS = 16
+
+
 def moderator(interaction: discord.Interaction) -> bool:
     """Manage Server (or Administrator): may act as the organiser of any tournament."""
     return can_manage(interaction, "manage_guild")
@@ -103,6 +111,16 @@ class TournamentCommands(
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(SignupButton)
+
+    async def defer_large(
+        self, interaction: discord.Interaction, tournament: TournamentRecord, action: str
+    ) -> None:
+        """Before an organiser's step: defer in the channel when the field is large (see
+        :data:`DEFER_FROM_ENTRANTS`); the organiser is checked first, so that a stranger is
+        still refused privately."""
+        require_organiser(tournament, interaction.user.id, moderator(interaction), action)
+        if await self.service.entrant_count(tournament.id) >= DEFER_FROM_ENTRANTS:
+            await interaction.response.defer(thinking=True)
 
     async def current(
         self, interaction: discord.Interaction, *, latest: bool = False
@@ -283,6 +301,7 @@ class TournamentCommands(
     async def start(self, interaction: discord.Interaction) -> None:
         tournament = await self.current(interaction)
         require_tournament_permissions(interaction)
+        await self.defer_large(interaction, tournament, "start the tournament")
         progress = await self.service.start(
             tournament.id, interaction.user.id, moderator(interaction)
         )
@@ -313,6 +332,7 @@ class TournamentCommands(
         tournament = await self.current(interaction)
         if (winner is None) == (not draw):
             raise UserError("Name the winner, or set draw (but not both).")
+        await self.defer_large(interaction, tournament, "report results")
         progress = await self.service.report(
             tournament.id,
             interaction.user.id,
@@ -356,6 +376,7 @@ class TournamentCommands(
     @app_commands.describe(player="A player of the entrant to drop")
     async def drop(self, interaction: discord.Interaction, player: discord.Member) -> None:
         tournament = await self.current(interaction)
+        await self.defer_large(interaction, tournament, "drop entrants")
         entrant, progress = await self.service.drop(
             tournament.id, interaction.user.id, moderator(interaction), player.id
         )
@@ -368,6 +389,7 @@ class TournamentCommands(
     @app_commands.command(name="end", description="End the tournament now (organiser)")
     async def end(self, interaction: discord.Interaction) -> None:
         tournament = await self.current(interaction)
+        await self.defer_large(interaction, tournament, "end the tournament")
         progress = await self.service.end(
             tournament.id, interaction.user.id, moderator(interaction)
         )
@@ -382,8 +404,8 @@ class TournamentCommands(
     async def standings(self, interaction: discord.Interaction) -> None:
         with self.bot.limits.counting(interaction, "standings"):  # refusals: free
             tournament = await self.current(interaction, latest=True)
+        await interaction.response.defer(thinking=True)  # the read grows with the matches
         snapshot = await self.service.snapshot(tournament.id)
-        await interaction.response.defer(thinking=True)
         file = discord.utils.MISSING
         if tournament.format == ELIMINATION and tournament.status != "signup":
             file = await self.tables.bracket_file(snapshot)

@@ -166,7 +166,11 @@ def pairings_text(snapshot: Snapshot, number: int) -> str:
                 f"• #{match.id} · {mentions(snapshot, match.entrant_a)} v "
                 f"{mentions(snapshot, match.entrant_b)}"
             )
-    lines.append("Each match has its own thread with the lobby seated: press **I'm here** there.")
+    lines.append(
+        "Each match gets its own thread with the lobby seated: press **I'm here** there. The "
+        "threads open one by one (Discord may make the last ones wait a few minutes); your "
+        "time to show up starts when your thread opens."
+    )
     return "\n".join(lines)
 
 

@@ -42,6 +42,7 @@ from .messages import (
     standings_embed,
 )
 from .posting import PINGS, QUIET, TablesBase, match_text
+from .threads import ARCHIVE_AFTER, ThreadQueue, TryLater
 from .views import check_in_view, signup_view
 
 if TYPE_CHECKING:
@@ -74,6 +75,8 @@ class Publishing(TablesBase):
         super().__init__(bot, service)
         self._showing: set[int] = set()
         self._shown: OrderedDict[int, None] = OrderedDict()
+        #: The match threads still to open, one by one in the background.
+        self.threads = ThreadQueue(self._open_thread, service.step_shown)
 
     async def publish(self, progress: Progress) -> None:
         """Show what a step did, then mark it shown. A store outage meanwhile leaves it to be
@@ -159,8 +162,9 @@ class Publishing(TablesBase):
                 title = f"📊 {tournament.name}: standings after round {number - 1}"
                 await self._send(channel, embed=standings_embed(before, title))
             await self._send(channel, pairings_text(snapshot, number))
-        for match in progress.to_open:
-            await self.open_table(snapshot, match)
+        self.threads.enqueue(  # in the background: Discord may hold threads for minutes
+            tournament.id, [match.id for match in progress.to_open], progress.threads_step
+        )
         for match, lobby in progress.seated:
             thread = self._messageable(match.thread_id or 0, tournament.guild_id)
             await self.seat(thread, snapshot, match, lobby)
@@ -216,10 +220,22 @@ class Publishing(TablesBase):
         return discord.File(io.BytesIO(png), filename="bracket.png", description=alt)
 
     # ------------------------------------------------------------------ match tables
+    async def _open_thread(self, tournament_id: int, match_id: int) -> None:
+        """The queue's work (:mod:`.threads`): open one match's table, as the tournament now
+        stands; :class:`TryLater` when Discord or the store refuses it for now."""
+        try:
+            snapshot = await self.service.snapshot(tournament_id)
+            match = next((m for m in snapshot.matches if m.id == match_id), None)
+            if match is not None:
+                await self.open_table(snapshot, match)
+        except OUTAGES as error:
+            raise TryLater(f"the store: {error}") from error
+
     async def open_table(self, snapshot: Snapshot, match: MatchRecord) -> None:
         """A public thread for the match in the tournament's channel; the step that seats its
         lobby there is shown at once (none for a match decided, called off or given a thread
-        since it was paired)."""
+        since it was paired). :class:`TryLater` when Discord refuses the thread for now (rate
+        limited, or down); another refusal asks the organiser to report the match."""
         tournament = snapshot.tournament
         current = await self.bot.db.tournaments.match(match.id)
         if current is None or current.status != "pending" or current.thread_id is not None:
@@ -234,8 +250,16 @@ class Publishing(TablesBase):
                 parent = await self.bot.fetch_channel(tournament.channel_id)
             if not isinstance(parent, discord.TextChannel):
                 raise TypeError(f"channel {tournament.channel_id} cannot hold threads")
-            thread = await parent.create_thread(name=name, type=discord.ChannelType.public_thread)
+            thread = await parent.create_thread(
+                name=name,
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=ARCHIVE_AFTER,
+            )
         except (discord.HTTPException, TypeError) as error:
+            if isinstance(error, discord.HTTPException) and (
+                error.status == 429 or error.status >= 500
+            ):
+                raise TryLater(f"HTTP {error.status}") from error
             log.warning(
                 "No thread for match %d of tournament %d: %s", match.id, tournament.id, error
             )

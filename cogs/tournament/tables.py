@@ -64,6 +64,7 @@ class TournamentTables(PlacesGone, Publishing, commands.Cog, name=CHECK_IN_COG):
         self.bot.bus.unregister(self)
         if self._startup is not None:
             self._startup.cancel()
+        self.threads.stop()
         for match_id in list(self.deadlines):
             self.disarm(match_id)
 

@@ -61,6 +61,9 @@ class Progress:
     finished: bool = False
     #: The outbox's id of this step (None: not stored; nothing to mark once shown).
     step: int | None = None
+    #: The outbox's id of the event that opens ``to_open``'s threads, one by one in the
+    #: background (None: none stored; see :mod:`~.steps`).
+    threads_step: int | None = None
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,10 @@ class TournamentCore:
         entrants = await self.db.tournaments.entrants(tournament_id)
         matches = await self.db.tournaments.matches(tournament_id)
         return Snapshot(tournament, {e.id: e for e in entrants}, matches)
+
+    async def entrant_count(self, tournament_id: int) -> int:
+        """How many entrants a tournament has (signed up, or playing)."""
+        return len(await self.db.tournaments.entrants(tournament_id))
 
     async def for_channel(self, channel_id: int) -> TournamentRecord:
         """The tournament signing up or running in a channel, or a clear error."""

@@ -6,6 +6,11 @@ The stored form holds the records as the step left them (matches, lobbies) and i
 read back, the tournament is read as it stands now and the games to stop are looked up again.
 Showing a step is at least once: the tables stop a game only if it is still on, and open a
 thread only for a match that has none.
+
+A step that pairs matches also writes a second event, :data:`THREADS`: the threads of those
+matches, opened one by one in the background (Discord limits thread creation for minutes at a
+time). It is delivered once every one of them is open (or no longer needs one), so a crash or a
+restart meanwhile opens the rest.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ if TYPE_CHECKING:
 
 #: The kind of a stored step.
 STEP = "TournamentStepped"
+#: The kind of a stored event whose matches' threads are still to open.
+THREADS = "MatchThreadsToOpen"
 #: The Progress fields that are lists of matches.
 _MATCHES = ("decided", "called_off", "to_open")
 #: The Progress fields that are lists of (match, lobby).
@@ -40,6 +47,11 @@ class Steps(TournamentCore):
         tournament_id = progress.snapshot.tournament.id
         payload = encode(progress)
         progress.step = await self.db.outbox.add_step(tournament_id, STEP, payload, self.clock())
+        if progress.to_open:
+            threads = {"matches": [match.id for match in progress.to_open]}
+            progress.threads_step = await self.db.outbox.add_step(
+                tournament_id, THREADS, threads, self.clock()
+            )
         return progress
 
     async def undelivered_steps(self) -> list[Progress]:
@@ -65,6 +77,11 @@ class Steps(TournamentCore):
 
     async def _decode(self, row: StepRow) -> Progress:
         payload = row.payload
+        if row.kind == THREADS:  # only threads to open: the matches as they stand now
+            snapshot = await self.snapshot(row.tournament_id)
+            wanted = {int(match_id) for match_id in payload.get("matches", [])}
+            to_open = [m for m in snapshot.matches if m.id in wanted]
+            return Progress(snapshot, to_open=to_open, threads_step=row.id)
         progress = Progress(await self.snapshot(row.tournament_id), step=row.id)
         for name in _MATCHES:
             getattr(progress, name).extend(_match(data) for data in payload.get(name, []))
