@@ -13,7 +13,7 @@ from bot.app import create_bot
 from bot.config import Settings
 from bot.store.location import open_database
 from tests import pg_server
-from tests.helpers.deadlines import FirstResponseClock, late_message
+from tests.helpers.deadlines import DEADLINE, FirstResponseClock, late_message
 from tests.helpers.postgres import require_postgresql
 
 #: The store backends every store test runs on.
@@ -48,8 +48,10 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
     """Fail a test in which an interaction was answered first after the deadline."""
     result = yield
     clock = getattr(item, "funcargs", {}).get("first_response_clock")
-    if isinstance(clock, FirstResponseClock) and clock.late():
-        pytest.fail(late_message(clock.late()))
+    within = item.get_closest_marker("first_answer_within")
+    deadline = within.args[0] if within is not None else DEADLINE
+    if isinstance(clock, FirstResponseClock) and clock.late(deadline):
+        pytest.fail(late_message(clock.late(deadline)))
     return result
 
 
