@@ -48,6 +48,7 @@ from .common.replies import (
     show_answer,
     user_name,
 )
+from .common.threads import edit_message
 
 
 class LobbyButtonClick(Answering, LobbyButton, custom_id=LobbyButton.ids.format):
@@ -356,23 +357,25 @@ class Lobby(SequenceCog):
         """Edit the lobby message after a change made by a command."""
         if lobby.message_id is None:
             return
-        channel = self.bot.get_partial_messageable(lobby.channel_id, guild_id=lobby.guild_id)
         # The lobby itself is saved; if Discord refuses, the next change edits the message again.
         with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(lobby.message_id).edit(
-                embed=lobby_embed(lobby), view=lobby_view(lobby)
+            await edit_message(
+                self.bot,
+                lobby.channel_id,
+                lobby.message_id,
+                embed=lobby_embed(lobby),
+                view=lobby_view(lobby),
             )
 
     async def close_message(
         self, lobby: LobbyRecord, text: str = "🚪 The lobby was cancelled."
     ) -> None:
-        """Strip the buttons from a closed lobby's message."""
+        """Strip the buttons from a closed lobby's message (its thread unarchived if need be)."""
         if lobby.message_id is None:
             return
-        channel = self.bot.get_partial_messageable(lobby.channel_id, guild_id=lobby.guild_id)
         with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(lobby.message_id).edit(
-                content=text, embed=None, view=None
+            await edit_message(
+                self.bot, lobby.channel_id, lobby.message_id, content=text, embed=None, view=None
             )
 
     async def begin(
@@ -394,9 +397,8 @@ class Lobby(SequenceCog):
         """Edit a started game's lobby message, if it has one and Discord lets us."""
         if not record.lobby_message_id:
             return
-        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
         with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(record.lobby_message_id).edit(**fields)
+            await edit_message(self.bot, record.channel_id, record.lobby_message_id, **fields)
 
 
 async def setup(bot: SequenceBot) -> None:

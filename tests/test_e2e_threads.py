@@ -1,0 +1,162 @@
+"""Tables in threads as Discord has them: a thread that archived (edits there fail with 50083
+until it is unarchived), one a moderator locked (every post fails with 160005), a private thread
+the bot was removed from (50001). SimCord never archives or locks a thread by itself: the tests
+set its state and inject Discord's errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import pytest
+from simcord.backend.models import Overwrite
+from simcord.builders import ChannelHandle
+from simcord.enums import ChannelType, OverwriteType
+
+from tests.helpers.tournament import game_in, match_message, snapshot, started_cup, thread_of
+
+from .e2e_helpers import Table, make_table, open_and_start, play_one, seat_actor, settle
+
+LOCKED, MISSING_ACCESS, ARCHIVED = 160005, 50001, 50083
+
+
+def boards(channel: Any) -> list[Any]:
+    return [m for m in channel.history() if m.attachments]
+
+
+async def game_in_a_thread(env: Any, *, private: bool = False, **options: Any) -> tuple[Table, Any]:
+    """Alice and Bob (turn DMs on) play in a thread of #sequence; the table and the game."""
+    table = await make_table(env, ["alice", "bob"])
+    alice, bob = table.players
+    if private:  # with Manage Threads the bot could post in any private thread
+        deny = discord.PermissionOverwrite(manage_threads=False).pair()[1].value
+        overwrite = Overwrite(env.bot.user.id, OverwriteType.MEMBER, allow=0, deny=deny)
+        env.backend.set_overwrite(table.channel.id, overwrite)
+    kind = ChannelType.PRIVATE_THREAD if private else ChannelType.PUBLIC_THREAD
+    made = env.backend.create_thread(table.channel.id, "game", alice.id, type=kind)
+    for member in (bob.id, env.bot.user.id):
+        env.backend.add_thread_member(made.id, member)
+    thread = ChannelHandle(env, table.guild, made)
+    for player in table.players:
+        await player.slash(table.channel, "sequence notify", setting="on")
+    played = Table(env, table.guild, thread, [alice, bob])
+    return played, await open_and_start(played, **options)
+
+
+def refuse_posts(env: Any, thread_id: int, code: int) -> None:
+    """Discord refuses the bot every post and edit in the thread with ``code``."""
+    status = 403 if code in (LOCKED, MISSING_ACCESS) else 400
+    for method in ("POST", "PATCH"):
+        env.inject_error(
+            method, f"/channels/{thread_id}/messages*", status=status, code=code, times=None
+        )
+
+
+def lock(env: Any, thread_id: int, locked: bool) -> None:
+    """A moderator locks (or unlocks) the thread: Discord announces it."""
+    env.backend.edit_channel(thread_id, {}, thread_metadata={"locked": locked})
+
+
+# ---------------------------------------------------------------------- archived threads
+def archive(env: Any, thread_id: int) -> None:
+    """The thread archives itself (a while without messages): Discord announces it."""
+    env.backend.edit_channel(thread_id, {}, thread_metadata={"archived": True})
+
+
+def archived(env: Any, thread_id: int) -> bool:
+    return env.backend.get_channel(thread_id).thread_metadata.archived
+
+
+def refuse_edits_while_archived(env: Any, thread_id: int, message_id: int, times: int) -> None:
+    """Edits of the message fail with 50083 ``times`` times (the first try; and a retry, when
+    the thread archives again at once)."""
+    env.inject_error(
+        "PATCH",
+        f"/channels/{thread_id}/messages/{message_id}",
+        status=400,
+        code=ARCHIVED,
+        message="Thread is archived",
+        times=times,
+    )
+
+
+def now(channel: Any, message_id: int) -> Any:
+    return next(m for m in channel.history() if m.id == message_id)
+
+
+def a_thread(env: Any, table: Table) -> ChannelHandle:
+    made = env.backend.create_thread(table.channel.id, "game", table.players[0].id)
+    for player in table.players[1:]:
+        env.backend.add_thread_member(made.id, player.id)
+    return ChannelHandle(env, table.guild, made)
+
+
+@pytest.mark.parametrize("refusals", [1, 2])
+async def test_a_lobby_that_expires_in_an_archived_thread_loses_its_buttons(simcord_env, refusals):
+    """Measured in issue 35: a lobby in a thread that archived before its expiry kept Join,
+    Start and Cancel after it closed (the edit failed with 50083, and nothing tried again)."""
+    env = simcord_env
+    table = await make_table(env, ["alice", "bob"])
+    thread = a_thread(env, table)
+    lobby = (await table.players[0].slash(thread, "sequence new")).response
+    assert now(thread, lobby.id).components
+    archive(env, thread.id)
+    refuse_edits_while_archived(env, thread.id, lobby.id, refusals)
+    await env.advance_time(86400 + 60)
+    await settle(env)
+    closed = now(thread, lobby.id)
+    assert closed.components == [] and "expired" in closed.content
+    assert not archived(env, thread.id)
+
+
+@pytest.mark.parametrize("refusals", [1, 2])
+async def test_a_lapsed_draw_offer_and_undo_request_lose_their_buttons_in_an_archived_thread(
+    simcord_env, refusals
+):
+    """A draw offer, then an undo request, lapse when the game moves on; their thread had
+    archived, so the edits that take their buttons off failed (50083) and the buttons stayed."""
+    env = simcord_env
+    table, record = await game_in_a_thread(env)
+    thread = table.channel
+    waiting = seat_actor(table, record, 1 - record.game.turn)
+    offer = (await waiting.slash(thread, "sequence draw")).response
+    archive(env, thread.id)
+    refuse_edits_while_archived(env, thread.id, offer.id, refusals)
+    assert "Done" in (await play_one(table, record)).response.content
+    await settle(env)
+    lapsed = now(thread, offer.id)
+    assert lapsed.components == [] and "lapsed" in lapsed.content
+
+    host = table.players[0]  # alice opened the lobby
+    ask = (await host.slash(thread, "sequence undo")).response
+    assert now(thread, ask.id).components
+    archive(env, thread.id)
+    refuse_edits_while_archived(env, thread.id, ask.id, refusals)
+    assert "Done" in (await play_one(table, table.game())).response.content
+    await settle(env)
+    lapsed = now(thread, ask.id)
+    assert lapsed.components == [], lapsed.content
+
+
+@pytest.mark.parametrize("refusals", [1, 2])
+async def test_im_here_in_an_archived_match_thread(simcord_env, refusals):
+    """*I'm here* edits the match message before anything posts in the thread: archived, the
+    answer and the direct edit failed (50083), so the message did not list the player, and the
+    last press left the button on the message of a match under way."""
+    env = simcord_env
+    channel, (ann, ben) = await started_cup(env, ["ann", "ben"], show_up="1h")
+    (match,) = (await snapshot(env.bot, channel)).round_matches(1)
+    thread = thread_of(channel, match)
+    for player in (ann, ben):
+        archive(env, thread.id)
+        env.inject_error(
+            "POST", "/interactions/*/callback", status=400, code=ARCHIVED, times=1
+        )
+        refuse_edits_while_archived(env, thread.id, match.message_id, refusals)
+        await player.click(match_message(channel, match), label="I'm here")
+        await settle(env)
+        if player is ann:
+            shown = match_message(channel, match).content
+            assert shown.endswith(f"Here: <@{ann.id}>"), shown
+    assert game_in(env.bot, match) is not None
+    assert match_message(channel, match).components == []
