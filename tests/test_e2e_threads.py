@@ -13,9 +13,12 @@ from simcord.backend.models import Overwrite
 from simcord.builders import ChannelHandle
 from simcord.enums import ChannelType, OverwriteType
 
+from bot.game import space_name
 from tests.helpers.tournament import game_in, match_message, snapshot, started_cup, thread_of
+from tests.helpers.turn_dms import play_from_dm
 
 from .e2e_helpers import Table, make_table, open_and_start, play_one, seat_actor, settle
+from .engine_helpers import normal_play
 
 LOCKED, MISSING_ACCESS, ARCHIVED = 160005, 50001, 50083
 
@@ -55,6 +58,62 @@ def refuse_posts(env: Any, thread_id: int, code: int) -> None:
 def lock(env: Any, thread_id: int, locked: bool) -> None:
     """A moderator locks (or unlocks) the thread: Discord announces it."""
     env.backend.edit_channel(thread_id, {}, thread_metadata={"locked": locked})
+
+
+async def test_a_locked_thread_pauses_its_table_until_it_is_unlocked(simcord_env):
+    """Measured in issue 35: with the thread locked (160005 on posts and edits), three moves
+    made from the turn-DM panel were saved and answered "✅ Done.", but no board or ping
+    appeared and nothing caught up after the unlock. Now the first move, made before the bot
+    knew, is saved and its player told that the table cannot show it; the next moves are
+    refused, from the DM panel and from the thread, with why and what a moderator can do; and
+    the unlock posts the board as it stands, with whose turn it is."""
+    env = simcord_env
+    table, record = await game_in_a_thread(env)
+    thread = table.channel
+    refuse_posts(env, thread.id, LOCKED)  # locked while the bot was not told (down, say)
+
+    seat = record.game.turn
+    mover = seat_actor(table, record, seat)
+    card, space = normal_play(record.game, seat)
+    shown = len(boards(thread))
+    answer = await play_from_dm(mover.user, record.id, card, space)
+    text = mover.user.dm_channel.last_message.content
+    assert "✅ Done" not in text, text
+    assert "Your move is saved, but the table cannot show it" in text
+    assert f"its thread <#{thread.id}> is locked" in text and "A moderator can unlock" in text
+    assert answer.acknowledged
+    assert len(record.game.moves) == 1  # saved: nothing is lost
+    assert len(boards(thread)) == shown
+
+    # the next player's move is refused up front, from the DM panel and from the thread
+    record = table.game()
+    seat = record.game.turn
+    nxt = seat_actor(table, record, seat)
+    card, space = normal_play(record.game, seat)
+    refused = await play_from_dm(nxt.user, record.id, card, space)
+    assert refused.ephemeral and refused.response.content == (
+        f"⚠️ Game #{record.id} is paused: its thread <#{thread.id}> is locked, so I cannot post "
+        "the board there. A moderator can unlock the thread: the game then carries on where it "
+        "stopped (`/sequence board` there tries again at once). Nothing was played; your cards "
+        "are kept."
+    )
+    result = await nxt.slash(thread, "sequence play", card=card, space=space_name(space))
+    assert result.ephemeral and f"Game #{record.id} is paused" in result.response.content
+    assert "A moderator can unlock the thread" in result.response.content
+    assert "Nothing was played" in result.response.content
+    assert len(table.game().game.moves) == 1
+
+    # unlocked: the table catches up (the board as it stands, pinging whose turn it is)
+    env.backend.faults.clear()
+    lock(env, thread.id, False)
+    await settle(env)
+    latest = boards(thread)[-1]
+    assert len(boards(thread)) == shown + 1
+    assert f"<@{nxt.id}>" in latest.content
+    assert table.game().board_move_count == 1
+    answer = await nxt.slash(thread, "sequence play", card=card, space=space_name(space))
+    assert "✅ Done." in answer.response.content
+    assert len(table.game().game.moves) == 2
 
 
 # ---------------------------------------------------------------------- archived threads
@@ -160,3 +219,66 @@ async def test_im_here_in_an_archived_match_thread(simcord_env, refusals):
             assert shown.endswith(f"Here: <@{ann.id}>"), shown
     assert game_in(env.bot, match) is not None
     assert match_message(channel, match).components == []
+
+
+# ---------------------------------------------------------------------- the bot removed, a retry
+async def test_a_private_thread_the_bot_was_removed_from_pauses_its_table_and_its_clock(
+    simcord_env,
+):
+    """A moderator removes the bot from the private thread of a game with 10 minutes a turn:
+    Discord refuses it every post there (50001). Moves are refused up front (the bot was told),
+    the clock does not skip the player who cannot move, and when the bot is added back the
+    board is posted with a fresh clock for the turn."""
+    env = simcord_env
+    table, record = await game_in_a_thread(env, private=True, time_limit="10m")
+    thread = table.channel
+    env.backend.remove_thread_member(thread.id, env.bot.user.id)
+    refuse_posts(env, thread.id, MISSING_ACCESS)
+    await settle(env)
+    seat = record.game.turn
+    mover = seat_actor(table, record, seat)
+    card, space = normal_play(record.game, seat)
+    refused = await play_from_dm(mover.user, record.id, card, space)
+    assert refused.ephemeral and f"I was removed from its thread <#{thread.id}>" in (
+        refused.response.content
+    )
+    assert "A moderator can add me back to the thread" in refused.response.content
+    await env.advance_time(3 * 3600)
+    assert table.game().game.moves == []  # nobody was skipped for a table nobody could use
+
+    env.backend.faults.clear()
+    shown = len(boards(thread))
+    env.backend.add_thread_member(thread.id, env.bot.user.id)
+    await settle(env)
+    assert len(boards(thread)) == shown + 1
+    assert f"<@{mover.id}>" in boards(thread)[-1].content
+    await env.advance_time(9 * 60)
+    assert table.game().game.moves == []  # a fresh 10 minutes from the catch-up
+    await env.advance_time(2 * 60)
+    assert [m.kind for m in table.game().game.moves] == ["skip"]
+
+
+async def test_a_thread_locked_on_the_boards_retry(simcord_env):
+    """The board of a move is refused for a while (a 429), and on its retry the thread is
+    locked (160005): the next move is refused with why. Unlocked without the bot hearing it,
+    ``/sequence board`` tries again at once: the board comes, and the game goes on."""
+    env = simcord_env
+    table, record = await game_in_a_thread(env)
+    thread = table.channel
+    env.inject_error("POST", f"/channels/{thread.id}/messages", status=429, times=1)
+    shown = len(boards(thread))
+    assert "✅ Done." in (await play_one(table, record)).response.content
+    refuse_posts(env, thread.id, LOCKED)
+    await env.advance_time(61)  # the retry
+    await settle(env)
+    assert len(boards(thread)) == shown
+    refused = await play_one(table, table.game())
+    assert refused.ephemeral and "is paused: its thread" in refused.response.content
+    assert len(table.game().game.moves) == 1
+    # unlocked unheard (the bot was down, say): a moderator's /sequence board tries again
+    env.backend.faults.clear()
+    tried = await table.players[0].slash(thread, "sequence board")
+    assert tried.ephemeral and "I try again now" in tried.response.content
+    await settle(env)
+    assert len(boards(thread)) == shown + 1
+    assert "✅ Done." in (await play_one(table, table.game())).response.content
