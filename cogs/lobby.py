@@ -38,6 +38,7 @@ from .common.lobby_message import (
     game_begins_text,
     lobby_embed,
     lobby_view,
+    no_reminder_warning,
 )
 from .common.lookup import cog_of, selected
 from .common.replies import (
@@ -182,6 +183,9 @@ class Lobby(SequenceCog):
             await self.bot.lobbies.expire(lobby.id, lobby.channel_id)
             raise
         self.schedule_expiry(lobby)
+        warning = no_reminder_warning(interaction.channel, options)
+        if warning is not None:
+            await interaction.followup.send(warning, ephemeral=True)
         message = await interaction.original_response()
         current = await self.bot.lobbies.set_message(lobby, message.id)
         if current is not None and current.seats != lobby.seats:  # changed as it was posted

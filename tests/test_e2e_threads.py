@@ -282,3 +282,21 @@ async def test_a_thread_locked_on_the_boards_retry(simcord_env):
     await settle(env)
     assert len(boards(thread)) == shown + 1
     assert "✅ Done." in (await play_one(table, table.game())).response.content
+
+
+# ---------------------------------------------------------------------- no reminders in a thread
+async def test_a_lobby_in_a_thread_without_reminders_warns_its_host(simcord_env):
+    env = simcord_env
+    table = await make_table(env, ["alice"])
+    (alice,) = table.players
+    thread = a_thread(env, table)
+    opened = await alice.slash(thread, "sequence new", reminder="none")
+    (warning,) = opened.followups
+    assert warning.ephemeral and "No reminders at this table" in warning.content
+    assert "a thread archives itself" in warning.content
+    await alice.slash(thread, "sequence cancel")
+    quiet = await alice.slash(thread, "sequence new", reminder="12h")
+    assert quiet.followups == []
+    await alice.slash(thread, "sequence cancel")
+    in_channel = await alice.slash(table.channel, "sequence new", reminder="none")
+    assert in_channel.followups == []
