@@ -71,8 +71,14 @@ class TableThreads:
 
     # ------------------------------------------------------------------ learning it
     def thread_blocked(self, channel_id: int, code: int) -> None:
-        """Discord refused the bot the thread ``channel_id`` with ``code``: its table pauses."""
-        if code not in BLOCKED_WHY:
+        """Discord refused the bot the thread ``channel_id`` with ``code``: its table pauses. A
+        channel known here that is not a thread is left to its permissions (a 50001 there: see
+        ``permissions_changed``); an archived thread is not kept by discord.py, so one not
+        known here counts as a thread."""
+        channel = self.bot.get_channel(channel_id)
+        if code not in BLOCKED_WHY or (
+            channel is not None and not isinstance(channel, discord.Thread)
+        ):
             return
         if self.blocked.get(channel_id) != code:
             log.info("Thread %d cannot be used (code %d): its table pauses", channel_id, code)
