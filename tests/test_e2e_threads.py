@@ -27,22 +27,24 @@ def boards(channel: Any) -> list[Any]:
     return [m for m in channel.history() if m.attachments]
 
 
-async def game_in_a_thread(env: Any, *, private: bool = False, **options: Any) -> tuple[Table, Any]:
-    """Alice and Bob (turn DMs on) play in a thread of #sequence; the table and the game."""
-    table = await make_table(env, ["alice", "bob"])
-    alice, bob = table.players
+async def game_in_a_thread(
+    env: Any, names: tuple[str, ...] = ("alice", "bob"), *, private: bool = False, **options: Any
+) -> tuple[Table, Any]:
+    """Alice and Bob (and ``names``; turn DMs on) play in a thread of #sequence; the table
+    and the game."""
+    table = await make_table(env, list(names))
     if private:  # with Manage Threads the bot could post in any private thread
         deny = discord.PermissionOverwrite(manage_threads=False).pair()[1].value
         overwrite = Overwrite(env.bot.user.id, OverwriteType.MEMBER, allow=0, deny=deny)
         env.backend.set_overwrite(table.channel.id, overwrite)
     kind = ChannelType.PRIVATE_THREAD if private else ChannelType.PUBLIC_THREAD
-    made = env.backend.create_thread(table.channel.id, "game", alice.id, type=kind)
-    for member in (bob.id, env.bot.user.id):
+    made = env.backend.create_thread(table.channel.id, "game", table.players[0].id, type=kind)
+    for member in [p.id for p in table.players[1:]] + [env.bot.user.id]:
         env.backend.add_thread_member(made.id, member)
     thread = ChannelHandle(env, table.guild, made)
     for player in table.players:
         await player.slash(table.channel, "sequence notify", setting="on")
-    played = Table(env, table.guild, thread, [alice, bob])
+    played = Table(env, table.guild, thread, table.players)
     return played, await open_and_start(played, **options)
 
 
@@ -302,3 +304,25 @@ async def test_a_lobby_in_a_thread_without_reminders_warns_its_host(simcord_env)
     await alice.slash(thread, "sequence cancel")
     in_channel = await alice.slash(table.channel, "sequence new", reminder="none")
     assert in_channel.followups == []
+
+
+@pytest.mark.parametrize("refusals", [1, 2])
+async def test_an_unruled_table_talk_call_loses_its_buttons_in_an_archived_thread(
+    simcord_env, refusals
+):
+    """A table-talk call nobody ruled on closes when its game is cancelled; its thread had
+    archived, so the edit failed (50083) and the call kept Uphold, Dismiss and Withdraw."""
+    env = simcord_env
+    table, record = await game_in_a_thread(env, ("alice", "bob", "carol", "dave"))
+    thread = table.channel
+    alice = table.players[0]
+    seat = next(i for i, s in enumerate(record.seats) if s.user_id == alice.id)
+    other_team = 1 - record.game.team_of(seat)
+    call = (await alice.slash(thread, "sequence tabletalk", team=other_team)).response
+    assert now(thread, call.id).components
+    archive(env, thread.id)
+    refuse_edits_while_archived(env, thread.id, call.id, refusals)
+    await alice.slash(thread, "sequence cancel")
+    await settle(env)
+    closed = now(thread, call.id)
+    assert closed.components == [] and "was not ruled on" in closed.content

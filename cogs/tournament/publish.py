@@ -30,6 +30,7 @@ from render.bracket import render_bracket
 
 from ..common.alt_text import bracket_alt
 from ..common.describe import shown_name
+from ..common.threads import edit_message
 from .messages import (
     bracket,
     correction_text,
@@ -179,10 +180,13 @@ class Publishing(TablesBase):
             return
         snapshot = await self.service.snapshot(tournament.id)
         view = signup_view(tournament.id) if snapshot.tournament.status == "signup" else None
-        channel = self.bot.get_partial_messageable(tournament.channel_id)
         with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(tournament.message_id).edit(
-                embed=signup_embed(snapshot), view=view
+            await edit_message(
+                self.bot,
+                tournament.channel_id,
+                tournament.message_id,
+                embed=signup_embed(snapshot),
+                view=view,
             )
 
     async def post_final(self, snapshot: Snapshot) -> None:
