@@ -91,6 +91,8 @@ async def test_a_locked_thread_pauses_its_table_until_it_is_unlocked(simcord_env
     record = table.game()
     seat = record.game.turn
     nxt = seat_actor(table, record, seat)
+    ping = nxt.user.dm_channel.last_message.content
+    assert "Your turn" in ping and "⏸️ The game is paused: its thread" in ping, ping
     card, space = normal_play(record.game, seat)
     refused = await play_from_dm(nxt.user, record.id, card, space)
     assert refused.ephemeral and refused.response.content == (
