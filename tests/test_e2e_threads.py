@@ -328,3 +328,30 @@ async def test_an_unruled_table_talk_call_loses_its_buttons_in_an_archived_threa
     await settle(env)
     closed = now(thread, call.id)
     assert closed.components == [] and "was not ruled on" in closed.content
+
+
+async def test_a_move_in_a_private_thread_the_bot_was_removed_from_unseen(simcord_env):
+    """The bot was removed from the private thread without hearing it (it was down): the first
+    move is saved, and its player told that the table cannot show it (50001), not "✅ Done.";
+    the next is refused; the bot added back, the board is posted and the game goes on."""
+    env = simcord_env
+    table, record = await game_in_a_thread(env, private=True)
+    thread = table.channel
+    refuse_posts(env, thread.id, MISSING_ACCESS)
+    first = await play_one(table, record)
+    assert "✅ Done" not in first.response.content
+    assert "Your move is saved, but the table cannot show it: I was removed from its thread" in (
+        first.response.content
+    )
+    refused = await play_one(table, table.game())
+    assert refused.ephemeral and "is paused: I was removed from" in refused.response.content
+    assert len(table.game().game.moves) == 1
+
+    shown = len(boards(thread))
+    env.backend.faults.clear()
+    env.backend.remove_thread_member(thread.id, env.bot.user.id)
+    env.backend.add_thread_member(thread.id, env.bot.user.id)  # a moderator adds it back
+    await settle(env)
+    assert len(boards(thread)) == shown + 1
+    assert "✅ Done." in (await play_one(table, table.game())).response.content
+    assert len(table.game().game.moves) == 2
