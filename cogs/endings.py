@@ -126,9 +126,18 @@ class Endings(SequenceCog):
     @commands.Cog.listener()
     async def on_thread_remove(self, thread: discord.Thread) -> None:
         """The bot was removed from a thread: a private one it can no longer post in pauses
-        its table (a public one it still may post in)."""
-        if thread.is_private() and not _may_manage(thread):
+        its table (a public one it still may post in). discord.py also says so of a thread
+        that merely left its cache (archived, in a thread list sync): Discord is asked."""
+        me = self.bot.user
+        if not thread.is_private() or _may_manage(thread) or me is None:
+            return
+        try:
+            await thread.fetch_member(me.id)
+            return  # still a member
+        except (discord.NotFound, discord.Forbidden):
             self.bot.table.bot_in_thread(thread.id, member=False)
+        except discord.HTTPException:
+            return  # unknown for now: a refused post will tell
 
     @commands.Cog.listener()
     async def on_thread_join(self, thread: discord.Thread) -> None:
