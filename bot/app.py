@@ -156,6 +156,7 @@ class SequenceBotMixin:
         self.draws = DrawService(self.games, timeout=lambda: settings.draw_offer_timeout)
         self.ratings = RatingService(self.db)
         self.turn_dms = TurnDMs(self.db, self.clock)
+        self.turn_clock.paused = self.computers.paused = self.table.paused
         for consumer in (self.turn_clock, self.computers, self.draws):
             self.bus.register(consumer, lane="quick")
         self.bus.register(self.table)

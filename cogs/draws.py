@@ -24,6 +24,7 @@ from .common.components import Components
 from .common.describe import seat_label, team_label
 from .common.lookup import cog_of
 from .common.replies import show_answer
+from .common.threads import edit_message
 
 
 class DrawButton(
@@ -121,7 +122,13 @@ class Draws(SequenceCog):
         """Keep the offer's message; one that lapsed meanwhile is edited to say so."""
         if not await self.service.set_message(record.id, offer, message.id):
             with contextlib.suppress(discord.HTTPException):
-                await message.edit(content=closed_text(offer, "lapsed"), view=None)
+                await edit_message(
+                    self.bot,
+                    record.channel_id,
+                    message.id,
+                    content=closed_text(offer, "lapsed"),
+                    view=None,
+                )
 
     def schedule(self, game_id: int, offer: TeamVote) -> None:
         """The offer lapses by itself at its time (resumed at start-up)."""
@@ -160,10 +167,13 @@ class Draws(SequenceCog):
         offer = event.offer
         if event.status in (ACCEPTED, DECLINED) or offer.message_id is None:
             return  # the answer's click edits the message itself
-        channel = self.bot.get_partial_messageable(event.record.channel_id)
         with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(offer.message_id).edit(
-                content=closed_text(offer, event.status), view=None
+            await edit_message(
+                self.bot,
+                event.record.channel_id,
+                offer.message_id,
+                content=closed_text(offer, event.status),
+                view=None,
             )
 
 

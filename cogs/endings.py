@@ -134,6 +134,36 @@ class Endings(SequenceCog):
             self.bot.table.permissions_changed(after.guild.id)
 
     @commands.Cog.listener()
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A thread locked by a moderator pauses its table; unlocked, the table catches up."""
+        locked = bool(payload.data.get("thread_metadata", {}).get("locked"))
+        thread = payload.thread or self.bot.get_channel(payload.thread_id)
+        self.bot.table.thread_changed(
+            payload.thread_id, locked=locked, may_manage=_may_manage(thread)
+        )
+
+    @commands.Cog.listener()
+    async def on_thread_remove(self, thread: discord.Thread) -> None:
+        """The bot was removed from a thread: a private one it can no longer post in pauses
+        its table (a public one it still may post in). discord.py also says so of a thread
+        that merely left its cache (archived, in a thread list sync): Discord is asked."""
+        me = self.bot.user
+        if not thread.is_private() or _may_manage(thread) or me is None:
+            return
+        try:
+            await thread.fetch_member(me.id)
+            return  # still a member
+        except (discord.NotFound, discord.Forbidden):
+            self.bot.table.bot_in_thread(thread.id, member=False)
+        except discord.HTTPException:
+            return  # unknown for now: a refused post will tell
+
+    @commands.Cog.listener()
+    async def on_thread_join(self, thread: discord.Thread) -> None:
+        """The bot was added (back) to a thread: its table catches up."""
+        self.bot.table.bot_in_thread(thread.id, member=True)
+
+    @commands.Cog.listener()
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
         if before.permissions != after.permissions:
             self.bot.table.permissions_changed(after.guild.id)
@@ -145,6 +175,14 @@ class Endings(SequenceCog):
         game ends), instead of being waited for for ever."""
         for game_id in await self.bot.games.leave_server(user.id, guild.id):
             log.info("Game %d: a banned player left the game", game_id)
+
+
+def _may_manage(thread: object) -> bool:
+    """True when the bot has Manage Threads in ``thread`` (it may post in a locked or private
+    thread all the same); False when unknown."""
+    if not isinstance(thread, discord.Thread) or thread.guild.me is None:
+        return False
+    return thread.permissions_for(thread.guild.me).manage_threads
 
 
 async def setup(bot: SequenceBot) -> None:

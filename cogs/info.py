@@ -19,6 +19,7 @@ from .common.describe import counted, scoreline, seat_label, team_label
 from .common.lengths import MESSAGE_LIMIT
 from .common.replies import reply
 from .common.table import public_board_file
+from .common.table_threads import TRYING_AGAIN
 
 if TYPE_CHECKING:
     from bot.store.games.records import GameRecord
@@ -73,6 +74,10 @@ class Info(SequenceCog):
     async def board(self, interaction: discord.Interaction[SequenceBot]) -> None:
         with self.bot.limits.counting(interaction, "board"):  # refusals: free
             live = self.bot.games.for_channel(interaction.channel_id or 0)
+        if self.bot.table.blocked_code(live) is not None:  # a moderator unlocked it, say
+            self.bot.table.thread_reopened(live.channel_id)
+            await reply(interaction, TRYING_AGAIN)
+            return
         # Bind the game now: a move may be made while this board is drawn and posted.
         record = dataclasses.replace(live, game=live.game)
         shown = len(record.game.moves)

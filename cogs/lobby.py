@@ -38,6 +38,7 @@ from .common.lobby_message import (
     game_begins_text,
     lobby_embed,
     lobby_view,
+    no_reminder_warning,
 )
 from .common.lookup import cog_of, selected
 from .common.replies import (
@@ -49,6 +50,7 @@ from .common.replies import (
     user_name,
 )
 from .common.reposting import edit_or_post_anew
+from .common.threads import edit_message
 
 
 class LobbyButtonClick(Answering, LobbyButton, custom_id=LobbyButton.ids.format):
@@ -186,6 +188,9 @@ class Lobby(SequenceCog):
             await self.bot.lobbies.expire(lobby.id, lobby.channel_id)
             raise
         self.schedule_expiry(lobby)
+        warning = no_reminder_warning(interaction.channel, options)
+        if warning is not None:
+            await interaction.followup.send(warning, ephemeral=True)
         message = await interaction.original_response()
         current = await self.bot.lobbies.set_message(lobby, message.id)
         if current is not None and current.seats != lobby.seats:  # changed as it was posted
@@ -361,11 +366,11 @@ class Lobby(SequenceCog):
         """Edit the lobby message after a change made by a command."""
         if lobby.message_id is None:
             return
-        channel = self.bot.get_partial_messageable(lobby.channel_id, guild_id=lobby.guild_id)
         # The lobby itself is saved; if Discord refuses, the next change edits the message
         # again. One that may be edited no more is posted anew.
         await edit_or_post_anew(
-            channel,
+            self.bot,
+            lobby.channel_id,
             lobby.message_id,
             lambda message_id: self.bot.lobbies.set_message(lobby, message_id),
             content=LOBBY_OPENED,
@@ -376,13 +381,12 @@ class Lobby(SequenceCog):
     async def close_message(
         self, lobby: LobbyRecord, text: str = "🚪 The lobby was cancelled."
     ) -> None:
-        """Strip the buttons from a closed lobby's message."""
+        """Strip the buttons from a closed lobby's message (its thread unarchived if need be)."""
         if lobby.message_id is None:
             return
-        channel = self.bot.get_partial_messageable(lobby.channel_id, guild_id=lobby.guild_id)
         with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(lobby.message_id).edit(
-                content=text, embed=None, view=None
+            await edit_message(
+                self.bot, lobby.channel_id, lobby.message_id, content=text, embed=None, view=None
             )
 
     async def begin(
@@ -404,9 +408,8 @@ class Lobby(SequenceCog):
         """Edit a started game's lobby message, if it has one and Discord lets us."""
         if not record.lobby_message_id:
             return
-        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
         with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(record.lobby_message_id).edit(**fields)
+            await edit_message(self.bot, record.channel_id, record.lobby_message_id, **fields)
 
 
 async def setup(bot: SequenceBot) -> None:

@@ -28,6 +28,7 @@ from .common.custom_ids import Templated
 from .common.describe import counted, seat_label, team_label
 from .common.lookup import bot_of, cog_of
 from .common.replies import can_manage, reply, show_answer
+from .common.threads import edit_message
 from .hand.panel import build_hand_panel
 
 
@@ -219,9 +220,11 @@ class TableTalk(SequenceCog):
         except UserError:
             return  # ruled on or withdrawn meanwhile, or the game is over
         if report.message_id is not None:
-            channel = self.bot.get_partial_messageable(channel_id)
             with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(report.message_id).edit(
+                await edit_message(
+                    self.bot,
+                    channel_id,
+                    report.message_id,
                     content=f"🗣️ Table talk on {team_label(resolved.team)}: nobody ruled in "
                     "time and the call was not withdrawn, so it **stands** ⚖️.",
                     view=None,
@@ -254,9 +257,11 @@ class TableTalk(SequenceCog):
             self.bot.scheduler.cancel(("call-stands", report.id))
             if report.message_id is None:
                 continue
-            channel = self.bot.get_partial_messageable(channel_id)
             with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(report.message_id).edit(
+                await edit_message(
+                    self.bot,
+                    channel_id,
+                    report.message_id,
                     content=f"🗣️ The table-talk call on {team_label(report.team)} was not "
                     f"ruled on: {why}.",
                     view=None,

@@ -27,6 +27,7 @@ from .common.describe import counted, describe_move, seat_label, shown_name, tea
 from .common.lookup import sent_before
 from .common.replies import reply, reply_lines
 from .common.table import QUIET
+from .common.threads import blocked_sentence
 from .hand.panel import build_hand_panel
 
 log = logging.getLogger(__name__)
@@ -158,6 +159,9 @@ class Turns(SequenceCog):
         deadline = await self.bot.table.deadline_text(dataclasses.replace(record, game=game))
         link = board_link(record)
         text = f"{happened}🎲 Your turn in Sequence game #{record.id}: {link}{deadline}"
+        paused = self.bot.table.blocked_code(record)
+        if paused is not None:  # the table learnt it as it posted this move's board
+            text += f"\n⏸️ The game is paused: {blocked_sentence(paused, record.channel_id)}."
         if delivered_late() and await self._dm_sent_before(record.seats[seat].user_id, text):
             return  # sent before a crash: the event came again
         await self.direct_message(record, seat, text, panel_game=game)

@@ -19,6 +19,7 @@ from .common.components import Components
 from .common.describe import taken_back, team_label
 from .common.lookup import cog_of
 from .common.replies import show_answer
+from .common.threads import edit_message
 
 
 def lapsed_text(why: str) -> str:
@@ -97,7 +98,13 @@ class Undo(SequenceCog):
             message = await interaction.original_response()
             if not await self.service.set_message(record.id, state, message.id):
                 with contextlib.suppress(discord.HTTPException):  # lapsed as it was posted
-                    await message.edit(content=lapsed_text("the game moved on"), view=None)
+                    await edit_message(
+                        self.bot,
+                        record.channel_id,
+                        message.id,
+                        content=lapsed_text("the game moved on"),
+                        view=None,
+                    )
         else:
             await interaction.response.send_message(text)
 
@@ -112,10 +119,13 @@ class Undo(SequenceCog):
             "cancelled": "the game was cancelled",
             "finished": "the game ended",
         }.get(status, "the game moved on")
-        channel = self.bot.get_partial_messageable(event.record.channel_id)
         with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(event.message_id).edit(
-                content=lapsed_text(why), view=None
+            await edit_message(
+                self.bot,
+                event.record.channel_id,
+                event.message_id,
+                content=lapsed_text(why),
+                view=None,
             )
 
 

@@ -77,6 +77,8 @@ class ComputerPlayers:
         #: Games with a computer move scheduled or under way; woken meanwhile: in ``_again``.
         self._busy: set[int] = set()
         self._again: set[int] = set()
+        #: True for a game whose table cannot be used for now: its computers wait to be woken.
+        self.paused: Callable[[int], bool] = lambda _game_id: False
 
     def subscriptions(self) -> Subscriptions:
         """A turn or a move wakes the game's computers; an answer to what they held their
@@ -152,7 +154,7 @@ class ComputerPlayers:
         """Schedule the game's next computer move after the pause (and after any answer the
         teams are asked for), if a computer must act; ``sooner``: an answer came, reschedule."""
         record = self.games.records.get(game_id)
-        if record is None or not computer_seats_to_act(record):
+        if record is None or not computer_seats_to_act(record) or self.paused(game_id):
             return
         key = ("computer", game_id)
         if game_id in self._busy:  # one move at a time
@@ -181,7 +183,7 @@ class ComputerPlayers:
                 self._again.add(game_id)  # asked while it paused: it waits for the answer
                 return
             seats = [] if record is None else computer_seats_to_act(record)
-            if seats:
+            if seats and not self.paused(game_id):
                 await self.move_for(game_id, seats[0], hold=True)
         finally:
             # A move's events (the move, the next turn) woke the game while it thought: the

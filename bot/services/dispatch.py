@@ -310,6 +310,10 @@ class Dispatcher:
             if held.game_id in wanted:
                 held.wake()
 
+    def delivering(self, game_id: int, lane: Lane = "discord") -> bool:
+        """True while events of the game are being handed to the consumers of ``lane``."""
+        return (lane, game_id) in self._workers
+
     def holding(self, game_id: int | None = None) -> list[GameEvent]:
         """The events kept to be tried again (of one game, or of all), oldest first by hold."""
         return [

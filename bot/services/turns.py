@@ -51,6 +51,9 @@ class TurnClock:
         #: With the computer policy, the computer's turn for the late seat, in the time-out's
         #: own change (without it, the computer players answer the TimedOut event).
         self.stand_in = stand_in
+        #: True for a game whose table cannot be used for now (a locked thread): its timers
+        #: wait, and the table arms fresh ones when it can be used again (see ``rebuild``).
+        self.paused: Callable[[int], bool] = lambda _game_id: False
 
     def subscriptions(self) -> Subscriptions:
         """A new turn arms its timers; the end of a game drops them."""
@@ -106,6 +109,9 @@ class TurnClock:
     async def fire(self, timer: TimerRecord) -> None:
         """A reminder or a time limit is due: act only if its turn is still being played."""
         turn = timer.payload.get("turn")
+        if self.paused(timer.game_id):
+            log.info("Timer %s of game %d waits: its table is paused", timer.kind, timer.game_id)
+            return
         try:
             if timer.kind == REMINDER:
                 await self.remind(timer.game_id, turn)

@@ -15,7 +15,7 @@ import discord
 from bot.game import card_label
 from bot.game.settings import ALLOWED_PLAYER_COUNTS
 from bot.services.lobbies import lobby_options, lobby_teams
-from bot.table.options import describe_house_rules, format_duration
+from bot.table.options import TableOptions, describe_house_rules, format_duration
 from render.theme import TEAM_COLOUR_VALUES
 
 from .choices import LEVEL_CHOICES
@@ -153,3 +153,19 @@ def _dealer_cut(record: GameRecord) -> str:
     if sum(card[0] == rank for card in game.cut) > 1:
         return f"{dealer} tied for the {lowest} card, won the re-cut"
     return f"{dealer} cut the {lowest} card"
+
+
+#: Said to the host of a lobby in a thread whose game has no reminders.
+NO_REMINDER_IN_THREAD = (
+    "⚠️ No reminders at this table: a thread archives itself after a while without messages, "
+    "and without reminders nobody's post brings it back (its buttons then stop working until "
+    "someone writes in it). Consider a reminder shorter than the thread's auto-archive time, "
+    "like `reminder:12h`."
+)
+
+
+def no_reminder_warning(channel: object, options: TableOptions) -> str | None:
+    """The warning for a lobby opened in a thread without reminders, or None."""
+    if isinstance(channel, discord.Thread) and not options.reminder_delay:
+        return NO_REMINDER_IN_THREAD
+    return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
@@ -14,6 +14,10 @@ from bot.store.connection import INTERACTIVE, waiting
 from bot.store.errors import OUTAGES
 
 from .lengths import message_chunks
+from .threads import unarchiving
+
+if TYPE_CHECKING:
+    from bot.app import SequenceBot
 
 log = logging.getLogger(__name__)
 
@@ -57,9 +61,14 @@ async def show_answer(
     try:
         await interaction.response.edit_message(content=content, view=view, **fields)
     except discord.HTTPException:
-        if interaction.message is not None:
+        message = interaction.message
+        if message is not None:
             with contextlib.suppress(discord.HTTPException):
-                await interaction.message.edit(content=content, view=view, **fields)
+                await unarchiving(
+                    cast("SequenceBot", interaction.client),
+                    message.channel.id,
+                    lambda: message.edit(content=content, view=view, **fields),
+                )
         if tell:
             await reply(interaction, content)
 

@@ -39,6 +39,8 @@ from .describe import describe_outcome, ended_line, taken_back
 from .lookup import sent_before
 from .table_places import UNKNOWN_CHANNEL, TablePlaces
 from .table_text import BoardButton, BoardText
+from .table_threads import TableThreads
+from .threads import blocking_code, edit_message, unarchiving
 
 if TYPE_CHECKING:
     from bot.app import SequenceBot
@@ -127,13 +129,14 @@ def retired_text(happened: str | None) -> str:
     return f"↪️ Then: {line}" if line else "↪️ An older board: the newest is below."
 
 
-class Table(BoardText, TablePlaces):
+class Table(BoardText, TablePlaces, TableThreads):
     """Posts to the channel of each game."""
 
     def __init__(self, bot: SequenceBot) -> None:
         self.bot = bot
         self.board_buttons: list[BoardButton] = []
         self.announced = {}
+        self._thread_state()
 
     def channel(self, record: GameRecord) -> discord.abc.Messageable:
         """The channel or thread of a game (cached, or a partial one that can still send)."""
@@ -171,6 +174,16 @@ class Table(BoardText, TablePlaces):
             await self.post_board(event.record, "The game is on.")
 
     async def _on_move(self, event: MoveCommitted) -> None:
+        """Post the move's board; the move's answer waits for it (see :meth:`board_refusal`)."""
+        count = len(event.outcome.game.moves)
+        try:
+            await self._post_move(event)
+        finally:
+            settled = self._boards_settled.get(event.game_id)
+            if settled is None or settled[0] < count:
+                self.board_settled(event.game_id, count, None)
+
+    async def _post_move(self, event: MoveCommitted) -> None:
         outcome = event.outcome
         if self.shown(event.record, len(outcome.game.moves)):
             return  # delivered again: its board was posted
@@ -240,13 +253,20 @@ class Table(BoardText, TablePlaces):
             if posted is not None:
                 await self._remember(live, posted.id, len(record.game.moves), happened)
                 return posted
+        channel = self.channel(record)
+        mentions = discord.AllowedMentions.none() if moved_on else PINGS
+        png = file.fp.read()
+
+        def fresh() -> discord.File:  # a send closes its file: a retry sends a new one
+            return discord.File(io.BytesIO(png), filename="board.png", description=file.description)
+
         try:
-            message = await self.channel(record).send(
-                content,
-                embed=embed,
-                file=file,
-                allowed_mentions=discord.AllowedMentions.none() if moved_on else PINGS,
-                **kwargs,
+            message = await unarchiving(
+                self.bot,
+                record.channel_id,
+                lambda: channel.send(
+                    content, embed=embed, file=fresh(), allowed_mentions=mentions, **kwargs
+                ),
             )
         except discord.HTTPException as error:
             log.warning(
@@ -255,13 +275,21 @@ class Table(BoardText, TablePlaces):
                 error.status,
             )
             await self._refused(record, error)
-            # Forbidden too: an admin may give the permission back (see permissions_changed).
-            if refused_for_now(error) or error.status == 403:
+            code = blocking_code(error)
+            if code is not None:  # a locked thread, or one the bot was removed from
+                self.thread_blocked(record.channel_id, code)
+                self.board_settled(record.id, len(record.game.moves), code)
+            # Forbidden too: an admin may give the permission back (see permissions_changed);
+            # a moderator may unlock the thread (see thread_reopened).
+            if refused_for_now(error) or error.status == 403 or code is not None:
                 raise DeliverLater(
                     f"HTTP {error.status}", first=RETRY_FIRST, most=RETRY_MOST
                 ) from None
             return None
         await self._remember(live, message.id, len(record.game.moves), happened)
+        self.board_settled(record.id, len(record.game.moves), None)
+        if record.channel_id in self.blocked:  # posted after all: the table can be used again
+            self.thread_reopened(record.channel_id)
         if not record.game.is_over():
             _prepare_next_board(record.game)
         return message
@@ -299,10 +327,14 @@ class Table(BoardText, TablePlaces):
         """Edit an older board to its retired text, without its buttons; refused for a while,
         tried again later (on its own: newer boards do not wait for it), so that no older board
         keeps its buttons and "your turn" for good."""
-        channel = self.bot.get_partial_messageable(event.record.channel_id)
         try:
-            await channel.get_partial_message(event.message_id).edit(
-                content=event.content, view=None, allowed_mentions=discord.AllowedMentions.none()
+            await edit_message(
+                self.bot,
+                event.record.channel_id,
+                event.message_id,
+                content=event.content,
+                view=None,
+                allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException as error:
             log.info(
@@ -327,9 +359,17 @@ class Table(BoardText, TablePlaces):
         self, record: GameRecord, content: str, **kwargs: Any
     ) -> discord.Message | None:
         """A plain message at the table; None if Discord refused."""
+        channel = self.channel(record)
         try:
-            return await self.channel(record).send(content, allowed_mentions=PINGS, **kwargs)
+            return await unarchiving(
+                self.bot,
+                record.channel_id,
+                lambda: channel.send(content, allowed_mentions=PINGS, **kwargs),
+            )
         except discord.HTTPException as error:
             log.warning("Could not post to game %d (HTTP %s)", record.id, error.status)
             await self._refused(record, error)
+            code = blocking_code(error)
+            if code is not None:
+                self.thread_blocked(record.channel_id, code)
             return None

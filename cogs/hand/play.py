@@ -12,6 +12,8 @@ from bot.services.games import ChoiceNeeded
 
 from ..common.lookup import bot_of
 from ..common.replies import reply, require_board_permissions
+from ..common.table import QUIET
+from ..common.threads import blocked_sentence
 from . import panel
 
 if TYPE_CHECKING:
@@ -42,11 +44,14 @@ async def play_and_announce(
     from a panel) or sent (from a command). The table posts the board.
 
     When a line of six or more needs a choice of five, the panel offers the choice instead.
-    Where the bot could not post the board, the move is refused and nothing changes.
+    Where the bot could not post the board, the move is refused and nothing changes; where
+    Discord refuses the board of a move it had no reason to refuse (a thread locked unseen),
+    the move is saved and its player told that the table cannot show it (never "✅ Done.").
     """
     require_board_permissions(interaction, record.channel_id)
     in_dm = interaction.guild_id is None  # a turn DM's panel
     bot = bot_of(interaction)
+    bot.table.require_usable(record)
     try:
         outcome = await bot.games.apply(
             record.id, move, actor_id=interaction.user.id, expected_revision=revision
@@ -56,6 +61,13 @@ async def play_and_announce(
         await (shown.edit(interaction) if edit else shown.send(interaction))
         return
     done = "✅ Done." if outcome.turn_passed or outcome.finished else "✅ Done: carry on."
+    if outcome.finished or any(played.kind not in QUIET for played in outcome.moves):
+        refused = await bot.table.board_refusal(record.id, len(outcome.game.moves))
+        if refused is not None:
+            done = (
+                f"⚠️ Your move is saved, but the table cannot show it: "
+                f"{blocked_sentence(refused, record.channel_id)}."
+            )
     # Still this player's turn (a dead card turned in): the hand changed, so the image is redrawn.
     shown = await panel.build_hand_panel(
         outcome.record, seat, notice=done, with_image=not outcome.turn_passed

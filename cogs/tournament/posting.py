@@ -14,6 +14,7 @@ from bot.store.tournaments.records import MatchRecord
 
 from ..common.describe import shown_name
 from ..common.lengths import message_chunks
+from ..common.threads import edit_message
 from .messages import entrant_name, mentions
 
 if TYPE_CHECKING:
@@ -83,9 +84,8 @@ class TablesBase:
         """Take the *I'm here* button off the match message."""
         if match.thread_id is None or match.message_id is None:
             return
-        thread = self._messageable(match.thread_id, None)
         with contextlib.suppress(discord.HTTPException):
-            await thread.get_partial_message(match.message_id).edit(view=None)
+            await edit_message(self.bot, match.thread_id, match.message_id, view=None)
 
     def _messageable(self, channel_id: int, guild_id: int | None) -> Any:
         channel = self.bot.get_channel(channel_id)

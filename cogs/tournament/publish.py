@@ -183,9 +183,9 @@ class Publishing(TablesBase):
             return
         snapshot = await self.service.snapshot(tournament.id)
         view = signup_view(tournament.id) if snapshot.tournament.status == "signup" else None
-        channel = self.bot.get_partial_messageable(tournament.channel_id)
         await edit_or_post_anew(
-            channel,
+            self.bot,
+            tournament.channel_id,
             tournament.message_id,
             lambda message_id: self.service.set_message(tournament, message_id),
             content=SIGNUP_OPEN if view is not None else None,

@@ -1,0 +1,184 @@
+"""Tables in threads that cannot be used for a while: a thread a moderator locked, a private
+thread the bot was removed from. Discord refuses the bot every post there (160005, 50001), so
+the board and whose turn it is could not be shown: moves are refused (from the channel and from
+the turn DM's panel alike) with why and what a moderator can do, the turn clock waits, and what
+was saved meanwhile stays in the outbox. When the thread is unlocked or the bot added back, the
+table catches up: the board as it stands (with its pings), and a fresh clock for the turn.
+
+The bot learns it from Discord's thread events or, first, from a refused post (a thread locked
+while the bot was down): the move whose board was refused is saved, and its player is told that
+it cannot be shown, never "✅ Done."
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.services.deliver_later import DeliverLater
+from bot.services.errors import UserError
+from bot.services.events import GameStarted, MoveCommitted, MoveUndone
+
+from .threads import BLOCKED_WHY, LOCKED, MISSING_ACCESS, blocked_sentence
+
+if TYPE_CHECKING:
+    from bot.app import SequenceBot
+    from bot.store.games.records import GameRecord
+
+log = logging.getLogger(__name__)
+
+#: The events whose delivery posts a board.
+POSTS_A_BOARD = (GameStarted, MoveCommitted, MoveUndone)
+#: Seconds a move's answer waits for its board to be posted (or refused) before it says "done":
+#: longer, the board was held up by Discord's rate limits and is posted later all the same.
+BOARD_WAIT = 2.0
+
+
+class TableThreads:
+    """The table's part that knows which of its threads cannot be used, and catches up."""
+
+    bot: SequenceBot
+
+    def _thread_state(self) -> None:
+        #: Channel id -> the error code that makes it unusable (see :data:`.threads.BLOCKED_WHY`).
+        self.blocked: dict[int, int] = {}
+        #: Game id -> the move count of its latest board posted or refused, and the code of the
+        #: refusal that blocked it (None: posted, or refused only for a while).
+        self._boards_settled: dict[int, tuple[int, int | None]] = {}
+        self._board_waiters: dict[int, list[tuple[int, asyncio.Future[int | None]]]] = {}
+
+    # ------------------------------------------------------------------ what players are told
+    def blocked_code(self, record: GameRecord) -> int | None:
+        """The code that makes the table of ``record`` unusable, or None."""
+        return self.blocked.get(record.channel_id)
+
+    def require_usable(self, record: GameRecord) -> None:
+        """Refuse, before anything changes, a move at a table the bot cannot post to."""
+        code = self.blocked_code(record)
+        if code is not None:
+            raise UserError(
+                f"Game #{record.id} is paused: {blocked_sentence(code, record.channel_id)}. "
+                "Nothing was played; your cards are kept."
+            )
+
+    def paused(self, game_id: int) -> bool:
+        """True while a game's table cannot be used: its turn clock waits."""
+        record = self.bot.games.live(game_id)
+        return record is not None and self.blocked_code(record) is not None
+
+    # ------------------------------------------------------------------ learning it
+    def thread_blocked(self, channel_id: int, code: int) -> None:
+        """Discord refused the bot the thread ``channel_id`` with ``code``: its table pauses. A
+        channel known here that is not a thread is left to its permissions (a 50001 there: see
+        ``permissions_changed``); an archived thread is not kept by discord.py, so one not
+        known here counts as a thread."""
+        channel = self.bot.get_channel(channel_id)
+        if code not in BLOCKED_WHY or (
+            channel is not None and not isinstance(channel, discord.Thread)
+        ):
+            return
+        if self.blocked.get(channel_id) != code:
+            log.info("Thread %d cannot be used (code %d): its table pauses", channel_id, code)
+        self.blocked[channel_id] = code
+
+    def thread_changed(self, channel_id: int, *, locked: bool, may_manage: bool) -> None:
+        """Discord says the thread ``channel_id`` was locked or unlocked (``may_manage``: the
+        bot may post in a locked thread all the same)."""
+        if locked and not may_manage:
+            self.thread_blocked(channel_id, LOCKED)
+        elif self.blocked.get(channel_id) == LOCKED:
+            self.thread_reopened(channel_id)
+
+    def bot_in_thread(self, channel_id: int, *, member: bool) -> None:
+        """The bot was added to (``member``) or removed from a private thread."""
+        if not member:
+            self.thread_blocked(channel_id, MISSING_ACCESS)
+        elif self.blocked.get(channel_id) == MISSING_ACCESS:
+            self.thread_reopened(channel_id)
+
+    def thread_reopened(self, channel_id: int) -> None:
+        """The thread can be used again (a moderator unlocked it, or added the bot back, or
+        gave back access; or ``/sequence board`` asks to try again): its games catch up."""
+        if self.blocked.pop(channel_id, None) is None:
+            return
+        log.info("Thread %d can be used again: its tables catch up", channel_id)
+        records = [r for r in self.bot.games.records.values() if r.channel_id == channel_id]
+        for record in records:
+            # A board the outbox holds, refused, is posted now it is woken: not a second one.
+            held = self._board_held(record.id)
+            task = asyncio.get_running_loop().create_task(self._catch_up(record.id, held))
+            task.add_done_callback(_log_failure)
+        self.bot.bus.wake(record.id for record in records)
+
+    def _board_held(self, game_id: int) -> bool:
+        """True when the outbox holds a board of the game that Discord refused for now."""
+        return any(isinstance(e, POSTS_A_BOARD) for e in self.bot.bus.holding(game_id))
+
+    async def _catch_up(self, game_id: int, held: bool) -> None:
+        """A game whose table can be used again: a fresh clock for the turn being played, and
+        the board as it stands with whose turn it is (unless the outbox posts a refused one
+        now, woken), so that the players learn that they can play again."""
+        if self.bot.games.live(game_id) is None:
+            return
+        for timer in await self.bot.turn_clock.rebuild(game_id):
+            self.bot.turn_clock.schedule(timer)
+        self.bot.computers.wake(game_id)
+        record = self.bot.games.live(game_id)
+        if record is None or held:
+            return  # ended meanwhile, or its refused board is posted by the outbox
+        try:
+            await self.post_board(record, CAUGHT_UP)  # whose turn it is: the table is back
+        except DeliverLater:  # refused again (still locked): paused again, and said so
+            log.info("Game %d could not catch up: its table is still paused", game_id)
+
+    async def post_board(
+        self, record: GameRecord, headline: str | None = None
+    ) -> discord.Message | None:
+        """The table's (see ``cogs.common.table.Table.post_board``)."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ a move's answer
+    def board_settled(self, game_id: int, count: int, code: int | None) -> None:
+        """The board of the game's move ``count`` was posted (``code`` None) or refused."""
+        previous = self._boards_settled.get(game_id)
+        if previous is None or previous[0] <= count:
+            self._boards_settled[game_id] = (count, code)
+        waiting = self._board_waiters.get(game_id, [])
+        for wanted, future in list(waiting):
+            if wanted <= count and not future.done():
+                future.set_result(code)
+        self._board_waiters[game_id] = [(w, f) for w, f in waiting if not f.done()]
+        if not self._board_waiters[game_id]:
+            del self._board_waiters[game_id]
+
+    async def board_refusal(self, game_id: int, count: int) -> int | None:
+        """After a move that left ``count`` moves: wait (a little) for its board, and say the
+        code that refused it for good (the table cannot be used), or None."""
+        settled = self._boards_settled.get(game_id)
+        if settled is not None and settled[0] >= count:
+            return settled[1]
+        if self._board_held(game_id) or not self.bot.bus.delivering(game_id):
+            return None  # behind a refusal for a while (posted later), or not on its way
+        future: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        self._board_waiters.setdefault(game_id, []).append((count, future))
+        try:
+            return await asyncio.wait_for(future, BOARD_WAIT)
+        except TimeoutError:
+            return None
+
+
+#: ``/sequence board`` at a table that could not be used: it is tried again.
+TRYING_AGAIN = (
+    "🔄 This table could not be used (its thread was locked, or I was removed from it): I try "
+    "again now. If I can post here, the board follows, with whose turn it is."
+)
+#: The headline of the board a table that could not be used posts when it can again.
+CAUGHT_UP = "▶️ The table can be used again: the board as it stands."
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("A table could not catch up", exc_info=task.exception())
