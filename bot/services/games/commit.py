@@ -33,7 +33,7 @@ from ..timing import turn_timers
 from ..votes import settle_votes
 from .cluster import GAMES_CHANNEL, ClusterGames
 from .draft import Draft
-from .results import record_result
+from .results import count_tallies, record_result
 from .seats import nobody_playing
 
 if TYPE_CHECKING:
@@ -103,6 +103,7 @@ class GameChanges(ClusterGames):
         timers = turn_timers(record, game, table, now) if new_turn else []
         events = committed_events(draft, finished=finished, new_turn=new_turn, timers=timers)
         live = len(before.moves)
+        tallies = await count_tallies(record, game) if finished else None
         try:
             async with self.db.transaction():
                 if held and not draft.moves and not draft.undone:
@@ -123,7 +124,7 @@ class GameChanges(ClusterGames):
                     await self.db.games.finish(record.id, "cancelled", now=now)
                 elif finished:
                     await self.db.games.finish(record.id, "finished", now=now)
-                    await record_result(self.db, record, game, table, now)
+                    await record_result(self.db, record, game, table, now, tallies)
                 elif new_turn:
                     await self.db.timers.replace(record.id, timers)
                 ids = await self.bus.record(events, now)
