@@ -22,6 +22,7 @@ import pytest
 from bot.config import Settings
 from bot.game import GameSettings
 from bot.store.codec import dumps
+from bot.store.rebuild import rebuild_guild
 from bot.store.results import ResultRecord
 from bot.store.seats import Seat, seats_to_json
 from bot.store.standings import player_rows
@@ -101,8 +102,6 @@ async def fill(db, guild_id: int, heavy: list[int]) -> None:
             "sequences, jacks) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             players,
         )
-
-    from bot.store.rebuild import rebuild_guild
 
     await db.run(write)
     await db.run(rebuild_guild, guild_id)
