@@ -149,10 +149,9 @@ class Standings:
         rows = await self._db.read(
             _all,
             "SELECT game_id, delta FROM rating_changes WHERE guild_id = ? AND user_id = ? "
-            f"AND seq IN (SELECT seq FROM results WHERE guild_id = ? AND game_id IN ({marks}))",
+            f"AND seq IN (SELECT seq FROM results WHERE game_id IN ({marks}))",
             guild_id,
             user_id,
-            guild_id,
             *game_ids,
         )
         return {int(game): change for game, change in rows}
