@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import TYPE_CHECKING
 
 from bot.store.tallies import Tally, seat_tallies
@@ -15,17 +16,24 @@ if TYPE_CHECKING:
     from ..options import TableOptions
 
 
+log = logging.getLogger(__name__)
+
 #: Longer games are counted on a worker thread.
 INLINE_MOVES = 200
 
 
 async def count_tallies(record: GameRecord, game: Game) -> dict[int, Tally]:
     """What each player of a finished game did (its log replayed: a long one off the loop),
-    by user id; counted before the transaction that records the end."""
-    if len(game.moves) > INLINE_MOVES:
-        tallies = await asyncio.to_thread(seat_tallies, game.settings, game.seed, game.moves)
-    else:
-        tallies = seat_tallies(game.settings, game.seed, game.moves)
+    by user id; counted before the transaction that records the end. A log that does not
+    replay counts nothing (logged): the game still ends."""
+    try:
+        if len(game.moves) > INLINE_MOVES:
+            tallies = await asyncio.to_thread(seat_tallies, game.settings, game.seed, game.moves)
+        else:
+            tallies = seat_tallies(game.settings, game.seed, game.moves)
+    except Exception:
+        log.exception("Game %d cannot be replayed for statistics; counted as none", record.id)
+        return {}
     return {seat.user_id: tally for seat, tally in zip(record.seats, tallies, strict=False)}
 
 
