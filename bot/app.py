@@ -205,7 +205,7 @@ class SequenceBotMixin:
     async def _stamp_rules(self, *, active: bool) -> None:
         """Record the rules revision of the games stored without one (see bot/store/revisions)."""
         try:
-            stamped = await stamp_rules(self.db, active=active)
+            stamped = await stamp_rules(self.db, active=active, remember=True)
         except StoreError as error:  # the finished games' turn comes at the next start
             log.warning("The rules revisions of the stored games wait: %s", error)
             return

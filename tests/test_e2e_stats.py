@@ -28,10 +28,12 @@ def field(embed, name: str) -> str:
 async def test_stats_keep_a_bounded_number_of_games_in_memory(simcord_env, monkeypatch) -> None:
     """Every game anyone's /sequence stats counted stayed in the bot's memory for as long as
     it ran (its tallies: the sequences and jacks of each player), so a bot running for weeks
-    kept one entry per finished game ever looked up, growing without end. Now it keeps the
-    most recently asked for (``KEEP_TALLIES``, 3 here) and counts the others again if asked."""
+    kept one entry per finished game ever looked up, growing without end. It then kept the
+    most recently asked for (``KEEP_TALLIES``, 3 here) and counted the others again if asked.
+    Now the tallies are stored with each result (issue #37): the stats service keeps nothing
+    per game at all, and answers the same."""
     monkeypatch.setattr(stats_service, "KEEP_TALLIES", 3, raising=False)
-    tallies = simcord_env.bot.get_cog("Stats").stats._tallies
+    stats = simcord_env.bot.get_cog("Stats").stats
     first = None
     for number in range(6):
         table = await make_table(simcord_env, [f"ann{number}", f"ben{number}"])
@@ -40,12 +42,12 @@ async def test_stats_keep_a_bounded_number_of_games_in_memory(simcord_env, monke
         await ben.slash(table.channel, "sequence resign")
         shown = await ann.slash(table.channel, "sequence stats")
         assert field(shown.response.embeds[0], "Games").startswith("**1** (1 won · 0 lost")
-        assert len(tallies) == min(number + 1, 3)
+        assert set(vars(stats)) == {"db", "ratings"}  # nothing kept per game (was: <= 3)
         first = first or table
     ann = first.players[0]
     again = await ann.slash(first.channel, "sequence stats")  # counted again: the same answer
     assert field(again.response.embeds[0], "Games").startswith("**1** (1 won · 0 lost")
-    assert len(tallies) == 3
+    assert set(vars(stats)) == {"db", "ratings"}
 
 
 async def test_rated_game_moves_ratings_and_unrated_does_not(simcord_env) -> None:

@@ -284,3 +284,21 @@ async def test_each_game_stored_without_a_revision_gets_the_one_its_log_was_play
 
 async def _set_settings(conn: Connection, game_id: int, text: str) -> None:
     await conn.execute("UPDATE games SET settings = ? WHERE id = ?", (text, game_id))
+
+
+async def test_start_up_stamps_the_rules_revisions_once_for_all(tmp_path: Path) -> None:
+    """Each start scanned the settings of every stored game for one without a rules revision
+    (issue #37: a query over the whole history at every start). The bot's pass over every
+    game is now recorded once done (``chores``), and later starts skip it."""
+    path = restore(tmp_path / "old.db")
+    db = await SQLiteStore.open(path)
+    try:
+        assert await stamp_rules(db, remember=True) == len(KINDS)
+        settings = GameSettings.create(2)
+        record = await db.games.create(7, 998, Game.new(settings, 3), [], TableOptions(), None, 1.0)
+        text = json.dumps({k: v for k, v in settings.to_dict().items() if k != "rules"})
+        await db.run(_set_settings, record.id, text)
+        assert await stamp_rules(db, remember=True) == 0  # done: not scanned again
+        assert await stamp_rules(db, active=True) == 0
+    finally:
+        await db.close()

@@ -1,5 +1,5 @@
 """``sequence-bot``: ``run`` (on Discord), ``demo`` and ``play-local`` (offline), ``check``,
-``commands``, ``backup`` and ``migrate-db``."""
+``commands``, ``backup``, ``standings`` and ``migrate-db``."""
 
 from __future__ import annotations
 
@@ -85,6 +85,15 @@ def build_parser() -> argparse.ArgumentParser:
     _env_file(backup)
     backup.add_argument("dest", type=Path, metavar="DEST", help="the backup file to write")
     backup.add_argument("--force", action="store_true", help="replace DEST if it exists")
+
+    standings = commands.add_parser(
+        "standings",
+        help="check the stored ratings and stats against a replay of the results (--rebuild)",
+    )
+    _env_file(standings)
+    standings.add_argument(
+        "--rebuild", action="store_true", help="compute them again from the results first"
+    )
 
     move = commands.add_parser(
         "migrate-db",
@@ -211,6 +220,10 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         from .backup import backup_command
 
         return backup_command(args)
+    if args.command == "standings":
+        from .standings import standings_command
+
+        return standings_command(args)
     if args.command == "migrate-db":
         from .migrate import migrate_db_command
 

@@ -1,118 +1,61 @@
-"""Ratings per server with openskill's Plackett-Luce model (teams, and three-way games).
+"""Ratings per server with openskill's Plackett-Luce model (the model: :mod:`bot.skill`).
 
-Ratings are not stored: they are computed from the server's rated results, oldest first, so they
-are deterministic and always agree with the results table. A :class:`RatingService` keeps each
-server's book in memory and only applies the results it has not seen yet.
+Ratings are stored: each rated result updates them in the transaction that records it, in the
+order results are recorded (:mod:`bot.store.standings`), and the leaderboard, a player's
+place and a tournament's seeding read them from there. This module replays a server's results
+in that order into a :class:`RatingBook`: the recomputation that checks the stored ratings
+(:meth:`RatingService.check`, ``sequence-bot standings``), never a read path of a command.
 
-* Winners rank first, every other team shares second place; a draw is a tie between the teams
-  still playing at the end (a team that resigned or left before the draw ranks below them).
 * Only rated results count. Games with computer players are never rated (the game service marks
   them unrated), and computer seats (negative ids) are left out in any case. Tournament
   forfeits are not games and never touch ratings.
-* The rating shown is openskill's ordinal, μ − 3σ: 0 for a newcomer, rising as the bot
-  becomes sure a player is strong.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
-from openskill.models import PlackettLuce
+from bot.skill import (
+    DEFAULT_MU,
+    DEFAULT_SIGMA,
+    MODEL,
+    RatedResult,
+    Rating,
+    human_teams,
+    ranks_for,
+    rate_game,
+    rate_result,
+    result_ranks,
+    teams_left,
+)
 
 from .locks import KeyedLocks
 
 if TYPE_CHECKING:
     from bot.store.base import Store
 
-MODEL = PlackettLuce()
-DEFAULT_MU: float = MODEL.mu
-DEFAULT_SIGMA: float = MODEL.sigma
+__all__ = [
+    "DEFAULT_MU",
+    "DEFAULT_SIGMA",
+    "MODEL",
+    "RatedResult",
+    "Rating",
+    "RatingBook",
+    "RatingService",
+    "build_book",
+    "human_teams",
+    "places",
+    "ranks_for",
+    "rate_game",
+    "result_ranks",
+    "teams_left",
+]
+
 #: More new results than this are rated on a worker thread.
 INLINE_UPDATES = 50
-
-
-class RatedResult(Protocol):
-    """What a rating update needs from a result (``bot.store.results.ResultRecord`` fits)."""
-
-    @property
-    def game_id(self) -> int: ...
-    @property
-    def teams(self) -> list[list[int]]: ...
-    @property
-    def winner_team(self) -> int | None: ...
-    @property
-    def rated(self) -> bool: ...
-    @property
-    def summary(self) -> dict[str, Any]: ...
-
-
-@dataclass(frozen=True)
-class Rating:
-    """A player's skill estimate: mean μ and uncertainty σ."""
-
-    mu: float = DEFAULT_MU
-    sigma: float = DEFAULT_SIGMA
-
-    @property
-    def ordinal(self) -> float:
-        """The conservative rating shown to people: μ − 3σ."""
-        return self.mu - 3 * self.sigma
-
-
-def ranks_for(teams: int, winner: int | None, left: Collection[int] = ()) -> list[int]:
-    """Openskill ranks (lower is better): the winner 0, the rest tied at 1; a draw 0 for the
-    teams still playing and 1 for those that ``left`` (resigned or left) before it.
-
-    >>> ranks_for(3, 1), ranks_for(2, None), ranks_for(3, None, left=[1])
-    ([1, 0, 1], [0, 0], [0, 1, 0])
-    """
-    if winner is None:
-        if set(range(teams)) <= set(left):  # nobody stayed: a tie between all
-            return [0] * teams
-        return [1 if team in left else 0 for team in range(teams)]
-    return [0 if team == winner else 1 for team in range(teams)]
-
-
-def teams_left(result: RatedResult) -> list[int]:
-    """The teams that resigned or left before the end (``summary["left"]``; none in results
-    stored before it was kept)."""
-    return [int(team) for team in result.summary.get("left", [])]
-
-
-def result_ranks(result: RatedResult) -> list[int]:
-    """The ranks of a result's teams (see :func:`ranks_for`)."""
-    return ranks_for(len(result.teams), result.winner_team, teams_left(result))
-
-
-def rate_game(
-    ratings: dict[int, Rating],
-    teams: Sequence[Sequence[int]],
-    winner: int | None,
-    left: Collection[int] = (),
-) -> dict[int, Rating]:
-    """The new ratings of everyone in one game (``ratings`` gives the old ones; default new)."""
-    if len(teams) < 2 or any(not team for team in teams):
-        return {}
-    before = [[_model_rating(ratings.get(user, Rating())) for user in team] for team in teams]
-    ranks = ranks_for(len(teams), winner, left)
-    after = MODEL.rate(before, ranks=[float(rank) for rank in ranks])
-    return {
-        user: Rating(new.mu, new.sigma)
-        for team, new_team in zip(teams, after, strict=True)
-        for user, new in zip(team, new_team, strict=True)
-    }
-
-
-def _model_rating(rating: Rating) -> Any:
-    return MODEL.rating(mu=rating.mu, sigma=rating.sigma)
-
-
-def human_teams(teams: Iterable[Iterable[int]]) -> list[list[int]]:
-    """The teams without computer seats (negative ids)."""
-    return [[user for user in team if user > 0] for team in teams]
 
 
 @dataclass
@@ -128,11 +71,7 @@ class RatingBook:
     def apply(self, result: RatedResult) -> None:
         """Apply one result (unrated ones are remembered as applied but change nothing)."""
         self.applied.append(result.game_id)
-        if not result.rated:
-            return
-        changed = rate_game(
-            self.ratings, human_teams(result.teams), result.winner_team, teams_left(result)
-        )
+        changed = rate_result(self.ratings, result)
         for user, rating in changed.items():
             self.ratings[user] = rating
             self.history.setdefault(user, []).append((result.game_id, rating.ordinal))
@@ -183,7 +122,8 @@ def build_book(results: Iterable[RatedResult]) -> RatingBook:
 
 
 class RatingService:
-    """Each server's :class:`RatingBook`, kept up to date from the results table."""
+    """Each server's :class:`RatingBook` replayed from the results table (the recomputation),
+    and the check that the stored ratings equal it."""
 
     def __init__(self, db: Store) -> None:
         self.db = db
@@ -191,7 +131,8 @@ class RatingService:
         self._locks = KeyedLocks()
 
     async def book(self, guild_id: int) -> RatingBook:
-        """The server's ratings now: only results not yet seen are applied."""
+        """The server's ratings replayed from its results (only results not yet seen are
+        applied to a book already built)."""
         async with self._locks(guild_id):
             return await self._update(guild_id)
 
@@ -200,7 +141,7 @@ class RatingService:
         self._books.pop(guild_id, None)
 
     async def _update(self, guild_id: int) -> RatingBook:
-        results = await self.db.results.for_guild(guild_id, rated_only=True)
+        results = await self.db.results.in_order(guild_id, rated_only=True)
         book = self._books.get(guild_id)
         ids = [result.game_id for result in results]
         if book is None or ids[: len(book.applied)] != book.applied:
@@ -212,6 +153,28 @@ class RatingService:
             _apply_all(book, fresh)
         self._books[guild_id] = book
         return book
+
+
+    async def check(self, guild_id: int) -> list[str]:
+        """How the server's stored ratings differ from a replay of its results (none: equal)."""
+        book = RatingBook()
+        results = await self.db.results.in_order(guild_id, rated_only=True)
+        await asyncio.to_thread(_apply_all, book, results)
+        stored = await self.db.standings.all_ratings(guild_id)
+        replayed = {
+            user: (rating, len(book.history[user]))
+            for user, rating in book.ratings.items()
+        }
+        problems = [
+            f"server {guild_id}, player {user}: stored {stored.get(user)}, replayed {want}"
+            for user, want in sorted(replayed.items())
+            if stored.get(user) != want
+        ]
+        problems += [
+            f"server {guild_id}, player {user}: stored {stored[user]}, not in the replay"
+            for user in sorted(set(stored) - set(replayed))
+        ]
+        return problems
 
 
 def _apply_all(book: RatingBook, results: Iterable[RatedResult]) -> None:

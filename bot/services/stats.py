@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from bot.game import Game, GameSettings, Move, Outcome
-from bot.game.cards import is_jack
-from bot.game.moves import PLAY
+from bot.game import GameSettings, Move, Outcome
+from bot.skill import Rating, outcome_for
 from bot.store.errors import StoreError
 from bot.store.seats import Seat
+from bot.store.tallies import Tally, seat_tallies
 
 from .errors import UserError
-from .ratings import Rating, RatingBook, RatingService, places, result_ranks
+from .ratings import RatingService
 
 if TYPE_CHECKING:
     from bot.store.base import Store
@@ -24,17 +22,18 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+__all__ = [
+    "HistoryEntry",
+    "PlayerStats",
+    "ReplayInput",
+    "StatsService",
+    "Tally",
+    "outcome_for",
+    "sparkline",
+    "tally_game",
+]
+
 LEADERBOARD_PAGE = 10
-#: Finished games whose tallies are kept (the least recently asked for go first past it).
-KEEP_TALLIES = 10_000
-
-
-@dataclass(frozen=True)
-class Tally:
-    """What one player did in one game."""
-
-    sequences: int = 0
-    jacks: int = 0
 
 
 def tally_game(
@@ -42,19 +41,8 @@ def tally_game(
 ) -> dict[int, Tally]:
     """Replay a game and count, per user, the sequences their plays completed and the jacks
     they played (a computer seat counts under its negative id)."""
-    game = Game.new(settings, seed)
-    sequences: dict[int, int] = defaultdict(int)
-    jacks: dict[int, int] = defaultdict(int)
-    for move in moves:
-        before = len(game.sequences)
-        game.push(move)
-        if move.kind == PLAY and move.seat >= 0:
-            sequences[move.seat] += len(game.sequences) - before
-            jacks[move.seat] += is_jack(move.card or "")
-    return {
-        seat.user_id: Tally(sequences[index], jacks[index])
-        for index, seat in enumerate(seats)
-    }
+    tallies = seat_tallies(settings, seed, moves)
+    return {seat.user_id: tally for seat, tally in zip(seats, tallies, strict=False)}
 
 
 @dataclass(frozen=True)
@@ -104,47 +92,33 @@ class ReplayInput:
     outcome: Outcome | None = None
 
 
-def outcome_for(result: ResultRecord, team: int) -> str:
-    """ "won", "lost" or "draw" for one team of a result (a team that resigned or left before
-    the others drew lost)."""
-    if result.winner_team is None:
-        return "lost" if result_ranks(result)[team] else "draw"
-    return "won" if result.winner_team == team else "lost"
-
-
 class StatsService:
-    """Answers ``/sequence stats``, ``leaderboard``, ``history`` and ``replay``."""
+    """Answers ``/sequence stats``, ``leaderboard``, ``history`` and ``replay`` from the
+    standings kept as results are recorded (``db.standings``): indexed reads, whatever the
+    history stored."""
 
     def __init__(self, db: Store, ratings: RatingService) -> None:
         self.db = db
         self.ratings = ratings
-        self._tallies: dict[int, dict[int, Tally]] = {}
 
     async def player(self, guild_id: int, user_id: int) -> PlayerStats:
         """A player's games, wins, sequences, jacks and rating in one server."""
-        results = await self.db.results.for_user(user_id, guild_id=guild_id)
-        tallies = await self.tallies([result.game_id for result in results])
-        outcomes = [outcome_for(r, r.team_of(user_id) or 0) for r in results]
-        book = await self.ratings.book(guild_id)
-        mine = [tallies.get(r.game_id, {}).get(user_id, Tally()) for r in results]
-        rated = len(book.history.get(user_id, []))
-        rows = book.leaderboard()
-        place = next(
-            (n for n, (user, _, _) in zip(places(rows), rows, strict=True) if user == user_id),
-            None,
-        )
+        standings = self.db.standings
+        totals = await standings.totals(guild_id, user_id)
+        rated = await standings.rating(guild_id, user_id)
+        rating, rated_games = rated if rated else (None, 0)
         return PlayerStats(
             user_id=user_id,
-            games=len(results),
-            wins=outcomes.count("won"),
-            draws=outcomes.count("draw"),
-            losses=outcomes.count("lost"),
-            rated_games=rated,
-            sequences=sum(t.sequences for t in mine),
-            jacks=sum(t.jacks for t in mine),
-            rating=book.rating(user_id) if rated else None,
-            place=place,
-            trend=book.trend(user_id),
+            games=totals.games,
+            wins=totals.wins,
+            draws=totals.draws,
+            losses=totals.losses,
+            rated_games=rated_games,
+            sequences=totals.sequences,
+            jacks=totals.jacks,
+            rating=rating,
+            place=await standings.place(guild_id, rating) if rating else None,
+            trend=await standings.trend(guild_id, user_id),
         )
 
     async def leaderboard(
@@ -154,31 +128,33 @@ class StatsService:
 
         ``page`` counts from 1 and is clamped to the pages there are; players with the same
         rating share a place."""
-        rows = (await self.ratings.book(guild_id)).leaderboard()
-        pages = max(1, -(-len(rows) // LEADERBOARD_PAGE))
+        standings = self.db.standings
+        rated = await standings.rated_players(guild_id)
+        pages = max(1, -(-rated // LEADERBOARD_PAGE))
         page = min(max(page, 1), pages)
         start = (page - 1) * LEADERBOARD_PAGE
-        shown = [
-            (place, user, rating, games)
-            for place, (user, rating, games) in list(zip(places(rows), rows, strict=True))[
-                start : start + LEADERBOARD_PAGE
-            ]
-        ]
+        rows = await standings.board(guild_id, start, LEADERBOARD_PAGE)
+        shown: list[tuple[int, int, Rating, int]] = []
+        for index, row in enumerate(rows):
+            if index == 0:
+                place = await standings.place(guild_id, row.rating) if start else 1
+            elif row.rating.ordinal != rows[index - 1].rating.ordinal:
+                place = start + index + 1
+            shown.append((place, row.user_id, row.rating, row.games))
         return shown, page, pages
 
     async def history(
         self, guild_id: int, user_id: int, limit: int = 10
     ) -> tuple[list[HistoryEntry], int]:
         """The player's last ``limit`` finished games here, newest first, and how many in all."""
-        results = await self.db.results.for_user(user_id, guild_id=guild_id)
-        book: RatingBook = await self.ratings.book(guild_id)
-        changes = _rating_changes(book, user_id)
-        shown = results[-limit:]
+        shown = await self.db.results.latest_for_user(user_id, guild_id, limit)
+        total = (await self.db.standings.totals(guild_id, user_id)).games
+        changes = await self.db.standings.changes(guild_id, user_id, [r.game_id for r in shown])
         names = await self.db.games.computer_names(
             [r.game_id for r in shown if any(u < 0 for team in r.teams for u in team)]
         )
         entries = []
-        for result in reversed(shown):
+        for result in shown:
             team = result.team_of(user_id) or 0
             entries.append(
                 HistoryEntry(
@@ -191,7 +167,7 @@ class StatsService:
                     computers=names.get(result.game_id, {}),
                 )
             )
-        return entries, len(results)
+        return entries, total
 
     async def replay(self, guild_id: int, game_id: int) -> ReplayInput:
         """The settings, seed, live moves and names of a finished game of this server."""
@@ -212,52 +188,6 @@ class StatsService:
         return ReplayInput(
             game_id, game.settings, game.seed, moves, names, game.winner, game.outcome
         )
-
-    async def tallies(self, game_ids: Sequence[int]) -> dict[int, dict[int, Tally]]:
-        """Per-game tallies, replayed once per game (finished games never change) while among
-        the :data:`KEEP_TALLIES` most recently asked for."""
-        for game_id in game_ids:  # asked for again: the most recent now
-            if game_id in self._tallies:
-                self._tallies[game_id] = self._tallies.pop(game_id)
-        missing = [game_id for game_id in game_ids if game_id not in self._tallies]
-        jobs = []
-        for game_id in missing:
-            try:
-                record = await self.db.games.load(game_id)
-            except StoreError:
-                log.warning("Game %d cannot be loaded for statistics; skipped", game_id)
-                self._tallies[game_id] = {}
-                continue
-            game = record.game
-            jobs.append((game_id, game.settings, game.seed, list(game.moves), record.seats))
-        if jobs:
-            done = await asyncio.to_thread(_tally_all, jobs)
-            self._tallies.update(done)
-        asked = {game_id: self._tallies.get(game_id, {}) for game_id in game_ids}
-        for game_id in list(self._tallies)[: max(0, len(self._tallies) - KEEP_TALLIES)]:
-            del self._tallies[game_id]
-        return asked
-
-
-def _tally_all(jobs: list[tuple[int, GameSettings, int, list[Move], Any]]) -> dict[int, Any]:
-    done = {}
-    for game_id, settings, seed, moves, seats in jobs:
-        try:
-            done[game_id] = tally_game(settings, seed, moves, seats)
-        except Exception:
-            log.exception("Game %d cannot be replayed for statistics; skipped", game_id)
-            done[game_id] = {}
-    return done
-
-
-def _rating_changes(book: RatingBook, user_id: int) -> dict[int, float]:
-    """game_id -> how much that rated game moved the player's rating."""
-    changes = {}
-    previous = Rating().ordinal
-    for game_id, ordinal in book.history.get(user_id, []):
-        changes[game_id] = ordinal - previous
-        previous = ordinal
-    return changes
 
 
 def sparkline(values: Sequence[float]) -> str:

@@ -25,6 +25,7 @@ from .outbox import Outbox
 from .prefs import Prefs
 from .results import Results
 from .shards import Shards, condition
+from .standings import Standings
 from .tabletalk import TableTalk
 from .timers import Timers
 from .tournaments import Tournaments
@@ -50,6 +51,7 @@ class Store(ABC):
         self.lobbies = Lobbies(self)
         self.games = Games(self)
         self.results = Results(self)
+        self.standings = Standings(self)
         self.prefs = Prefs(self)
         self.timers = Timers(self)
         self.tabletalk = TableTalk(self)

@@ -45,7 +45,7 @@ def _table(name: str, columns: str, key: str, *, identity: bool = False) -> Tabl
     return Table(name, tuple(columns.split()), tuple(key.split()), identity)
 
 
-#: Every table of the schema (version 6), parents before children.
+#: Every table of the schema (version 8), parents before children.
 TABLES: tuple[Table, ...] = (
     _table(
         "lobbies",
@@ -77,8 +77,24 @@ TABLES: tuple[Table, ...] = (
         "game_id kind team",
     ),
     _table("preferences", "user_id key value", "user_id key"),
-    _table("results", "game_id guild_id teams winner_team rated summary finished_at", "game_id"),
-    _table("result_players", "game_id team user_id", "game_id team user_id"),
+    _table(
+        "results", "game_id guild_id teams winner_team rated summary finished_at seq", "game_id"
+    ),
+    _table(
+        "result_players",
+        "game_id team user_id guild_id seq outcome sequences jacks",
+        "game_id team user_id",
+    ),
+    _table("ratings", "guild_id user_id mu sigma ordinal games", "guild_id user_id"),
+    _table(
+        "rating_changes", "guild_id user_id seq game_id ordinal delta", "guild_id user_id seq"
+    ),
+    _table(
+        "player_totals",
+        "guild_id user_id games wins draws losses sequences jacks",
+        "guild_id user_id",
+    ),
+    _table("chores", "name done_at", "name"),
     _table(
         "tournaments",
         "id guild_id channel_id organiser_id name format team_size options status round "
@@ -109,7 +125,7 @@ TABLES: tuple[Table, ...] = (
 )
 
 #: The schema version :data:`TABLES` describes.
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 
 class CopyError(StoreError):

@@ -17,6 +17,7 @@ import time
 from typing import TYPE_CHECKING
 
 from .errors import MigrationError, SchemaTooNewError, StoreError
+from .rebuild import fill_standings
 from .sqlite_migrations import MIGRATIONS
 
 if TYPE_CHECKING:
@@ -47,6 +48,9 @@ _TABLES = {
     "postgresql": "SELECT table_name FROM information_schema.tables "
     "WHERE table_schema = current_schema()",
 }
+
+#: The second step of a migration, computed in Python after its SQL (in its transaction).
+FILLS = {8: fill_standings}
 
 #: The key of the PostgreSQL advisory lock that serialises migrations across processes.
 MIGRATION_LOCK = 0x5E0_0E1CE
@@ -139,7 +143,10 @@ async def _apply(conn: Connection, dialect: str, version: int, sql: str) -> None
     try:
         for statement in statements(sql):
             await conn.execute(statement)
-    except (sqlite3.OperationalError, StoreError) as error:
+        fill = FILLS.get(version)
+        if fill is not None:
+            await fill(conn)
+    except (sqlite3.OperationalError, StoreError, ValueError) as error:
         raise MigrationError(f"Migration {version} failed: {error}") from error
     await conn.execute(
         "INSERT INTO schema_version (version, checksum, applied_at) VALUES (?, ?, ?)",

@@ -253,6 +253,65 @@ WHERE (options::jsonb -> 'undo_request') IS NOT NULL;
 ALTER TABLE tournament_matches ADD COLUMN thread_gone_at DOUBLE PRECISION;
 """
 
+# 8: standings kept as results are recorded, partial indexes, chores (see sqlite_migrations.py).
+_V8 = """
+ALTER TABLE results ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+UPDATE results SET seq = o.n
+FROM (SELECT game_id, row_number() OVER (PARTITION BY guild_id ORDER BY finished_at, game_id) AS n
+      FROM results) AS o
+WHERE o.game_id = results.game_id;
+CREATE UNIQUE INDEX results_in_order ON results (guild_id, seq);
+ALTER TABLE result_players ADD COLUMN guild_id BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE result_players ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE result_players ADD COLUMN outcome TEXT NOT NULL DEFAULT 'lost';
+ALTER TABLE result_players ADD COLUMN sequences INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE result_players ADD COLUMN jacks INTEGER NOT NULL DEFAULT 0;
+UPDATE result_players SET guild_id = r.guild_id, seq = r.seq
+FROM results AS r WHERE r.game_id = result_players.game_id;
+CREATE INDEX result_players_latest ON result_players (user_id, guild_id, seq);
+
+CREATE TABLE ratings (
+    guild_id  BIGINT NOT NULL,
+    user_id   BIGINT NOT NULL,
+    mu        DOUBLE PRECISION NOT NULL,
+    sigma     DOUBLE PRECISION NOT NULL,
+    ordinal   DOUBLE PRECISION NOT NULL,
+    games     INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, user_id)
+);
+CREATE INDEX ratings_board ON ratings (guild_id, ordinal DESC, games DESC, user_id);
+
+CREATE TABLE rating_changes (
+    guild_id  BIGINT NOT NULL,
+    user_id   BIGINT NOT NULL,
+    seq       INTEGER NOT NULL,
+    game_id   BIGINT NOT NULL REFERENCES results (game_id) ON DELETE CASCADE,
+    ordinal   DOUBLE PRECISION NOT NULL,
+    delta     DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (guild_id, user_id, seq)
+);
+
+CREATE TABLE player_totals (
+    guild_id   BIGINT NOT NULL,
+    user_id    BIGINT NOT NULL,
+    games      INTEGER NOT NULL,
+    wins       INTEGER NOT NULL,
+    draws      INTEGER NOT NULL,
+    losses     INTEGER NOT NULL,
+    sequences  INTEGER NOT NULL,
+    jacks      INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, user_id)
+);
+
+CREATE INDEX games_active ON games (id) WHERE status = 'active';
+CREATE INDEX lobbies_open ON lobbies (guild_id) WHERE closed_at IS NULL;
+
+CREATE TABLE chores (
+    name     TEXT PRIMARY KEY,
+    done_at  DOUBLE PRECISION NOT NULL
+);
+"""
+
 #: Every PostgreSQL migration, in order: (version, sql). Append only.
 POSTGRES_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, _V1),
@@ -262,4 +321,5 @@ POSTGRES_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (5, _V5),
     (6, _V6),
     (7, _V7),
+    (8, _V8),
 )

@@ -9,13 +9,15 @@ replays to its snapshot is written into its settings: the active games before th
 the others after the bot is ready. A game that replays the same under both
 never met a rule that changed: it goes on under revision 2, the fixed rules. A game that
 replays to neither (a snapshot behind its log, say) is left to the checks that report it, and
-loads as revision 1.
+loads as revision 1. Once every game has been through it, the chore is recorded as done
+(``chores``) and later starts skip it (new games are stored with their revision).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from bot.game.settings import RULES_REVISION
@@ -31,18 +33,25 @@ log = logging.getLogger(__name__)
 
 #: Games read at a time.
 BATCH = 200
+#: The ``chores`` row that records that every stored game has been stamped.
+CHORE = "rules_stamped"
 
 
-async def stamp_rules(db: Store, *, active: bool = False) -> int:
+async def stamp_rules(db: Store, *, active: bool = False, remember: bool = False) -> int:
     """Write the rules revision into the settings of every game stored without one (see the
     module), or of the active ones only; the number of games stamped. The replays run off the
     event loop. Safe with several processes at once: each write applies only to settings still
-    as read."""
+    as read. With ``remember``, a pass over every game records the chore as done; nothing is
+    done (no query of the games) once it is recorded."""
+    if await db.read(_done):
+        return 0
     stamped = 0
     last = 0
     while True:
         rows = await db.read(_unstamped, last, active)
         if not rows:
+            if remember and not active:
+                await db.run(_record_done, time.time())
             return stamped
         ids = [row[0] for row in rows]
         logs = await db.read(live_move_texts, _where(active), (last,), ids)
@@ -94,4 +103,15 @@ async def _unstamped(conn: Connection, after: int, active: bool) -> list[tuple[A
 async def _stamp(conn: Connection, game_id: int, before: str, after: str) -> int:
     return await conn.execute(
         "UPDATE games SET settings = ? WHERE id = ? AND settings = ?", (after, game_id, before)
+    )
+
+
+async def _done(conn: Connection) -> bool:
+    return await conn.fetchone("SELECT 1 FROM chores WHERE name = ?", (CHORE,)) is not None
+
+
+async def _record_done(conn: Connection, now: float) -> None:
+    await conn.execute(
+        "INSERT INTO chores (name, done_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+        (CHORE, now),
     )

@@ -271,6 +271,71 @@ WHERE json_type(options, '$.undo_request') IS NOT NULL;
 ALTER TABLE tournament_matches ADD COLUMN thread_gone_at REAL;
 """
 
+# 8: standings kept as results are recorded (bot/store/standings.py): each server's results
+# numbered in the order recorded (``seq``; the results stored before are numbered by the time
+# they ended, the order ratings applied them); each player's outcome, sequences and jacks per
+# game; the ratings, each rated game's change and each player's totals. The migration's second
+# step (bot/store/rebuild.py fill_standings) fills them from the results and checks them
+# against a replay. Partial indexes for the active games and the open lobbies, and ``chores``,
+# the start-up chores done once for all (the rules revisions of old games).
+_V8 = """
+ALTER TABLE results ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+UPDATE results SET seq = o.n
+FROM (SELECT game_id, row_number() OVER (PARTITION BY guild_id ORDER BY finished_at, game_id) AS n
+      FROM results) AS o
+WHERE o.game_id = results.game_id;
+CREATE UNIQUE INDEX results_in_order ON results (guild_id, seq);
+ALTER TABLE result_players ADD COLUMN guild_id INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE result_players ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE result_players ADD COLUMN outcome TEXT NOT NULL DEFAULT 'lost';
+ALTER TABLE result_players ADD COLUMN sequences INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE result_players ADD COLUMN jacks INTEGER NOT NULL DEFAULT 0;
+UPDATE result_players SET guild_id = r.guild_id, seq = r.seq
+FROM results AS r WHERE r.game_id = result_players.game_id;
+CREATE INDEX result_players_latest ON result_players (user_id, guild_id, seq);
+
+CREATE TABLE ratings (
+    guild_id  INTEGER NOT NULL,
+    user_id   INTEGER NOT NULL,
+    mu        REAL NOT NULL,
+    sigma     REAL NOT NULL,
+    ordinal   REAL NOT NULL,
+    games     INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX ratings_board ON ratings (guild_id, ordinal DESC, games DESC, user_id);
+
+CREATE TABLE rating_changes (
+    guild_id  INTEGER NOT NULL,
+    user_id   INTEGER NOT NULL,
+    seq       INTEGER NOT NULL,
+    game_id   INTEGER NOT NULL REFERENCES results (game_id) ON DELETE CASCADE,
+    ordinal   REAL NOT NULL,
+    delta     REAL NOT NULL,
+    PRIMARY KEY (guild_id, user_id, seq)
+) WITHOUT ROWID;
+
+CREATE TABLE player_totals (
+    guild_id   INTEGER NOT NULL,
+    user_id    INTEGER NOT NULL,
+    games      INTEGER NOT NULL,
+    wins       INTEGER NOT NULL,
+    draws      INTEGER NOT NULL,
+    losses     INTEGER NOT NULL,
+    sequences  INTEGER NOT NULL,
+    jacks      INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, user_id)
+) WITHOUT ROWID;
+
+CREATE INDEX games_active ON games (id) WHERE status = 'active';
+CREATE INDEX lobbies_open ON lobbies (guild_id) WHERE closed_at IS NULL;
+
+CREATE TABLE chores (
+    name     TEXT PRIMARY KEY,
+    done_at  REAL NOT NULL
+) WITHOUT ROWID;
+"""
+
 #: Every migration, in order: (version, sql). Append only.
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, _V1),
@@ -280,6 +345,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (5, _V5),
     (6, _V6),
     (7, _V7),
+    (8, _V8),
 )
 
 __all__ = ["MIGRATIONS"]

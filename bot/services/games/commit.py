@@ -31,7 +31,7 @@ from ..timing import turn_timers
 from ..votes import settle_votes
 from .cluster import GAMES_CHANNEL, ClusterGames
 from .draft import Draft
-from .results import record_result
+from .results import count_tallies, record_result
 from .seats import nobody_playing
 
 if TYPE_CHECKING:
@@ -137,6 +137,7 @@ class GameChanges(ClusterGames):
         timers = turn_timers(record, game, draft.options, now) if new_turn else []
         events = committed_events(draft, finished=finished, new_turn=new_turn, timers=timers)
         live = len(before.moves)
+        tallies = await count_tallies(record, game) if finished else None
         try:
             async with self.db.transaction():
                 if not draft.moves and not draft.undone:  # the moves' writes are guarded
@@ -157,7 +158,7 @@ class GameChanges(ClusterGames):
                     await self.db.games.finish(record.id, "cancelled", now=now)
                 elif finished:
                     await self.db.games.finish(record.id, "finished", now=now)
-                    await record_result(self.db, record, game, draft.options, now)
+                    await record_result(self.db, record, game, draft.options, now, tallies)
                 elif new_turn:
                     await self.db.timers.replace(record.id, timers)
                 ids = await self.bus.record(events, now)

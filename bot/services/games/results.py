@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import TYPE_CHECKING
+
+from bot.store.tallies import Tally, seat_tallies
 
 if TYPE_CHECKING:
     from bot.game import Game
@@ -11,11 +15,39 @@ if TYPE_CHECKING:
     from bot.table.options import TableOptions
 
 
+log = logging.getLogger(__name__)
+
+#: Longer games are counted on a worker thread.
+INLINE_MOVES = 200
+
+
+async def count_tallies(record: GameRecord, game: Game) -> dict[int, Tally]:
+    """What each player of a finished game did (its log replayed: a long one off the loop),
+    by user id; counted before the transaction that records the end. A log that does not
+    replay counts nothing (logged): the game still ends."""
+    try:
+        if len(game.moves) > INLINE_MOVES:
+            tallies = await asyncio.to_thread(seat_tallies, game.settings, game.seed, game.moves)
+        else:
+            tallies = seat_tallies(game.settings, game.seed, game.moves)
+    except Exception:
+        log.exception("Game %d cannot be replayed for statistics; counted as none", record.id)
+        return {}
+    return {seat.user_id: tally for seat, tally in zip(record.seats, tallies, strict=False)}
+
+
 async def record_result(
-    db: Store, record: GameRecord, game: Game, options: TableOptions, now: float
+    db: Store,
+    record: GameRecord,
+    game: Game,
+    options: TableOptions,
+    now: float,
+    tallies: dict[int, Tally] | None = None,
 ) -> None:
     """Write the result of ``game``, just finished: the teams, the winner, whether it is rated
-    (no computer played) and its summary."""
+    (no computer played), its summary and what each player did (``tallies``, from
+    :func:`count_tallies`); the store updates the server's standings in the same
+    transaction."""
     teams = [
         [seat.user_id for seat in record.seats[team :: game.settings.teams]]
         for team in range(game.settings.teams)
@@ -31,4 +63,6 @@ async def record_result(
         "leaving_team": game.leaving_team,
         "preset": game.settings.preset,
     }
-    await db.results.record(record.id, record.guild_id, teams, game.winner, rated, summary, now=now)
+    await db.results.record(
+        record.id, record.guild_id, teams, game.winner, rated, summary, now=now, tallies=tallies
+    )

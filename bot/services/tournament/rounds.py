@@ -10,6 +10,7 @@ import dataclasses
 import logging
 
 from bot.services.errors import UserError
+from bot.skill import Rating
 from bot.store.errors import NotFoundError
 from bot.store.games.records import FINISHED
 from bot.store.tournaments.records import EntrantRecord, MatchRecord, StaleRoundError
@@ -190,9 +191,10 @@ class Rounds(TournamentCore):
         """Each entrant's mean server rating (ordinal), for seeding."""
         if self.ratings is None:
             return {}
-        book = await self.ratings.book(guild_id)
+        users = sorted({user for e in entrants for user in e.user_ids})
+        ratings = await self.db.standings.ratings_of(guild_id, users)  # the stored ratings
         return {
-            e.id: sum(book.rating(u).ordinal for u in e.user_ids) / len(e.user_ids)
+            e.id: sum(ratings.get(u, Rating()).ordinal for u in e.user_ids) / len(e.user_ids)
             for e in entrants
         }
 
