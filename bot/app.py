@@ -169,7 +169,9 @@ class SequenceBotMixin:
         await self.db.listen(GAMES_CHANNEL, self.games.heard)
         for extension in EXTENSIONS:
             await bot.load_extension(extension)
-        # What a crash (or a process that was down) left undelivered, from the outbox.
+        # What a crash (or a process that was down) left undelivered, from the outbox: a game
+        # whose board is among it waits for that board before its clock and computers act.
+        await self.table.hold_unshown()
         await self.games.reconcile()
         await self.turn_clock.resume()
         self.computers.resume()

@@ -13,11 +13,20 @@ from simcord.backend.models import Overwrite
 from simcord.builders import ChannelHandle
 from simcord.enums import ChannelType, OverwriteType
 
+from bot.app import create_bot
 from bot.game import space_name
 from tests.helpers.tournament import game_in, match_message, snapshot, started_cup, thread_of
 from tests.helpers.turn_dms import play_from_dm
 
-from .e2e_helpers import Table, make_table, open_and_start, play_one, seat_actor, settle
+from .e2e_helpers import (
+    Table,
+    make_table,
+    open_and_start,
+    play_one,
+    seat_actor,
+    settle,
+    timeouts,
+)
 from .engine_helpers import normal_play
 
 LOCKED, MISSING_ACCESS, ARCHIVED = 160005, 50001, 50083
@@ -118,6 +127,79 @@ async def test_a_locked_thread_pauses_its_table_until_it_is_unlocked(simcord_env
     answer = await nxt.slash(thread, "sequence play", card=card, space=space_name(space))
     assert "✅ Done." in answer.response.content
     assert len(table.game().game.moves) == 2
+
+
+async def restart(env: Any, settings: Any) -> None:
+    """The bot stops and starts again, as a new process (Discord's refusals stay)."""
+    await env.bot.close()
+    await env.restart_bot(create_bot(settings))
+
+
+async def test_a_restart_keeps_a_locked_tables_clock_waiting(simcord_env, bot_settings):
+    """A locked table's pause was kept in memory only: after a restart, its time limit, due
+    meanwhile, could fire before the re-posted board found the thread still locked, and skip a
+    player nobody could see. Now a game whose board the outbox still holds counts as paused
+    until that board is delivered; unlocked, the table catches up with a fresh clock."""
+    env = simcord_env
+    table, record = await game_in_a_thread(env, time_limit="10m")
+    thread = table.channel
+    refuse_posts(env, thread.id, LOCKED)
+    first = await play_one(table, record)
+    assert "Your move is saved, but the table cannot show it" in first.response.content
+    await env.advance_time(3600)  # the next player's 10 minutes are long past
+    await restart(env, bot_settings)
+    await settle(env)
+    await env.advance_time(3 * 3600)
+    assert len(table.game().game.moves) == 1  # nobody was skipped at a table nobody could use
+    assert timeouts(table) == []
+
+    env.backend.faults.clear()
+    shown = len(boards(thread))
+    lock(env, thread.id, False)
+    await settle(env)
+    assert len(boards(thread)) == shown + 1
+    record = table.game()
+    waiting = seat_actor(table, record, record.game.turn)
+    assert f"<@{waiting.id}>" in boards(thread)[-1].content
+    await env.advance_time(9 * 60)
+    assert len(table.game().game.moves) == 1  # a fresh 10 minutes from the catch-up
+    await env.advance_time(2 * 60)
+    assert [m.kind for m in table.game().game.moves][1:] == ["skip"]
+
+
+async def test_a_restart_keeps_a_locked_tables_computer_waiting(simcord_env, bot_settings):
+    """The same with a computer player on turn: it does not move, after a restart (that
+    starts it without delay), at a table nobody can see; unlocked, the board is posted and
+    the computer plays."""
+    env = simcord_env
+    table = await make_table(env, ["alice"])
+    made = env.backend.create_thread(table.channel.id, "game", table.players[0].id)
+    env.backend.add_thread_member(made.id, env.bot.user.id)
+    thread = ChannelHandle(env, table.guild, made)
+    table = Table(env, table.guild, thread, table.players)
+    (alice,) = table.players
+    lobby = (await alice.slash(thread, "sequence new")).response
+    await alice.slash(thread, "sequence addbot", level="easy")
+    env.bot.lobbies.new_seed = lambda: 1  # Alice starts
+    await alice.click(lobby, label="Start")
+    record = table.game()
+    env.bot.computers.delay = lambda: 5.0  # this process learns of the lock before it moves
+    refuse_posts(env, thread.id, LOCKED)
+    first = await play_one(table, record)
+    assert "Your move is saved, but the table cannot show it" in first.response.content
+    assert len(table.game().game.moves) == 1
+    await restart(env, bot_settings)
+    await settle(env)
+    await env.advance_time(3600)
+    assert len(table.game().game.moves) == 1  # the computer waits for the table
+
+    env.backend.faults.clear()
+    shown = len(boards(thread))
+    lock(env, thread.id, False)
+    await settle(env)
+    await env.advance_time(60)
+    assert len(table.game().game.moves) > 1
+    assert len(boards(thread)) > shown
 
 
 # ---------------------------------------------------------------------- archived threads

@@ -76,6 +76,21 @@ class TurnClock:
             for timer in timers:
                 await self.db.timers.clear(game_id, timer.kind)
 
+    async def rearm(self, game_id: int) -> None:
+        """Schedule the stored timers of one game again (its table was paused: those that fell
+        due meanwhile fire now); rebuild them if a crash did not store its turn's."""
+        stored = [await self.db.timers.get(game_id, kind) for kind in (REMINDER, LIMIT)]
+        timers = [timer for timer in stored if timer is not None]
+        record = self.games.live(game_id)
+        if record is None:
+            return
+        if any(t.payload.get("turn") != record.game.turn_number for t in timers) or (
+            not timers and _wants_timers(record)
+        ):
+            timers = await self.rebuild(game_id)
+        for timer in timers:
+            self.schedule(timer)
+
     async def rebuild(self, game_id: int) -> list[TimerRecord]:
         """Store fresh timers for the game's current turn (after a crash lost them)."""
 

@@ -172,12 +172,14 @@ class Table(BoardText, TablePlaces, TableThreads):
         late = delivered_late() and overtaken(live, event.record, event.record.game)
         if live.board_message_id is None and not late:
             await self.post_board(event.record, "The game is on.")
+        self.board_delivered(event.game_id)
 
     async def _on_move(self, event: MoveCommitted) -> None:
         """Post the move's board; the move's answer waits for it (see :meth:`board_refusal`)."""
         count = len(event.outcome.game.moves)
         try:
             await self._post_move(event)
+            self.board_delivered(event.game_id)
         finally:
             settled = self._boards_settled.get(event.game_id)
             if settled is None or settled[0] < count:
@@ -211,6 +213,7 @@ class Table(BoardText, TablePlaces, TableThreads):
             return
         headline = f"↩️ Undone: {taken_back(event.record, event.undone)}."
         await self.post_board(event.record, headline, game=event.game)
+        self.board_delivered(event.game_id)
 
     async def post_board(
         self,
@@ -288,6 +291,7 @@ class Table(BoardText, TablePlaces, TableThreads):
             return None
         await self._remember(live, message.id, len(record.game.moves), happened)
         self.board_settled(record.id, len(record.game.moves), None)
+        self.known_usable(record.id)  # before a catch-up's fresh clock, which it leaves be
         if record.channel_id in self.blocked:  # posted after all: the table can be used again
             self.thread_reopened(record.channel_id)
         if not record.game.is_over():

@@ -8,6 +8,11 @@ table catches up: the board as it stands (with its pings), and a fresh clock for
 The bot learns it from Discord's thread events or, first, from a refused post (a thread locked
 while the bot was down): the move whose board was refused is saved, and its player is told that
 it cannot be shown, never "✅ Done."
+
+What is learnt is kept in memory only: the outbox is the truth. After a restart, a game whose
+board the outbox still holds for the table counts as paused until that board is delivered, so
+that a time limit that fell due meanwhile waits for the re-delivered board to find the thread
+usable again (or locked: paused as above, until it is unlocked).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.services.deliver_later import DeliverLater
+from bot.services.dispatch import Subscriptions
 from bot.services.errors import UserError
 from bot.services.events import GameStarted, MoveCommitted, MoveUndone
 
@@ -49,6 +55,9 @@ class TableThreads:
         #: refusal that blocked it (None: posted, or refused only for a while).
         self._boards_settled: dict[int, tuple[int, int | None]] = {}
         self._board_waiters: dict[int, list[tuple[int, asyncio.Future[int | None]]]] = {}
+        #: Game id -> how many of its boards a restart found still to post (see
+        #: :meth:`hold_unshown`): the game counts as paused until none is left.
+        self._unshown: dict[int, int] = {}
 
     # ------------------------------------------------------------------ what players are told
     def blocked_code(self, record: GameRecord) -> int | None:
@@ -65,9 +74,64 @@ class TableThreads:
             )
 
     def paused(self, game_id: int) -> bool:
-        """True while a game's table cannot be used: its turn clock waits."""
+        """True while a game's table cannot be used, or is not yet known usable after a
+        restart (its board is still to post): its turn clock and computer players wait."""
+        if game_id in self._unshown:
+            return True
         record = self.bot.games.live(game_id)
         return record is not None and self.blocked_code(record) is not None
+
+    # ------------------------------------------------------------------ after a restart
+    async def hold_unshown(self) -> None:
+        """At start-up, before the outbox delivers what the restart left: each game whose
+        board is still pending for the table (refused before the restart, by a locked thread
+        perhaps, or never sent) counts as paused until that board is delivered."""
+        handlers = {
+            (kind.__name__, getattr(handler, "__qualname__", ""))
+            for kind, handler in self.subscriptions()
+            if issubclass(kind, POSTS_A_BOARD)
+        }
+        for row in await self.bot.db.outbox.undelivered():
+            if any(kind == row.kind and name in row.pending for kind, name in handlers):
+                self._unshown[row.game_id] = self._unshown.get(row.game_id, 0) + 1
+        if self._unshown:
+            log.info("%d game(s) wait for their boards to be posted again", len(self._unshown))
+
+    def board_delivered(self, game_id: int) -> None:
+        """A board event of the game reached the table (posted, or not needed): once the last
+        one a restart found is delivered, the game's timers and computer players resume
+        (those that fell due meanwhile act now, the table being usable)."""
+        left = self._unshown.get(game_id)
+        if left is None:
+            return
+        if left > 1:
+            self._unshown[game_id] = left - 1
+            return
+        self.known_usable(game_id)
+
+    def known_usable(self, game_id: int) -> None:
+        """The table of a game a restart held is known usable again (a board of it was posted,
+        or the last one held was delivered): its timers and computer players resume."""
+        if self._unshown.pop(game_id, None) is None:
+            return
+        if self.blocked_code_of(game_id) is not None:
+            return  # paused still: the unlock catches up, with a fresh clock (thread_reopened)
+        task = asyncio.get_running_loop().create_task(self._resume(game_id))
+        task.add_done_callback(_log_failure)
+
+    def blocked_code_of(self, game_id: int) -> int | None:
+        """The code that makes the table of the game ``game_id`` unusable, or None."""
+        record = self.bot.games.live(game_id)
+        return None if record is None else self.blocked_code(record)
+
+    async def _resume(self, game_id: int) -> None:
+        """A game whose held board was delivered after a restart: its stored timers again."""
+        await self.bot.turn_clock.rearm(game_id)
+        self.bot.computers.wake(game_id)
+
+    def subscriptions(self) -> Subscriptions:
+        """The table's (see ``cogs.common.table.Table.subscriptions``)."""
+        raise NotImplementedError
 
     # ------------------------------------------------------------------ learning it
     def thread_blocked(self, channel_id: int, code: int) -> None:
@@ -121,6 +185,7 @@ class TableThreads:
         """A game whose table can be used again: a fresh clock for the turn being played, and
         the board as it stands with whose turn it is (unless the outbox posts a refused one
         now, woken), so that the players learn that they can play again."""
+        self._unshown.pop(game_id, None)  # known usable: the fresh clock below replaces it
         if self.bot.games.live(game_id) is None:
             return
         for timer in await self.bot.turn_clock.rebuild(game_id):
