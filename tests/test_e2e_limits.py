@@ -21,7 +21,7 @@ from bot.services import computers
 from bot.services.lobbies import Person
 from bot.services.stats import ReplayInput
 from cogs.hand import panel
-from tests.helpers.tournament import started_cup
+from tests.helpers.tournament import announced, started_cup
 
 from .conftest import make_settings
 from .e2e_helpers import make_table, open_and_start, seat_actor
@@ -186,7 +186,7 @@ async def test_creating_tournaments_is_limited_per_person(simcord_env) -> None:
             table.channel, "tournament create", name=f"Cup {number}", format="round_robin"
         )
         assert not created.ephemeral, created.response.content
-        assert not (await ann.slash(table.channel, "tournament end")).ephemeral
+        assert announced(table.channel, await ann.slash(table.channel, "tournament end"))
     refused = await ann.slash(
         table.channel, "tournament create", name="Cup 4", format="round_robin"
     )

@@ -413,7 +413,14 @@ async def test_a_result_by_hand_as_the_match_lobby_becomes_a_game(simcord_env, m
 async def test_the_organiser_ends_the_tournament_as_a_match_game_is_won(simcord_env, monkeypatch):
     """``/tournament end`` reaches a match whose game is being won at that moment: the end
     still ends the whole tournament (no round left half cancelled), and says so."""
-    from tests.helpers.tournament import check_in, game_in, snapshot, started_cup, thread_of
+    from tests.helpers.tournament import (
+        announced,
+        check_in,
+        game_in,
+        snapshot,
+        started_cup,
+        thread_of,
+    )
 
     channel, (org, *players) = await started_cup(
         simcord_env, ["org", "ann", "ben", "cat", "dan"], organiser_plays=False
@@ -437,7 +444,7 @@ async def test_the_organiser_ends_the_tournament_as_a_match_game_is_won(simcord_
     ended = await org.slash(channel, "tournament end")
     monkeypatch.undo()
     await settle(simcord_env)
-    assert not ended.ephemeral, ended.response.content
+    assert announced(channel, ended), ended.response.content
     after = await snapshot(bot, channel)
     assert after.tournament.status == "finished"
     assert [m.status for m in after.matches] == ["cancelled", "cancelled"]  # no final paired
@@ -685,7 +692,7 @@ async def test_the_organiser_ends_the_tournament_as_the_next_round_opens(
     round 2's pairings ("press I'm here there") below the final standings, and round 2's
     match threads opened empty. Now a voided round is not announced, no thread opens for a
     match that is off, and a thread that opened as the end landed says the match is off."""
-    from tests.helpers.tournament import snapshot, started_cup
+    from tests.helpers.tournament import announced, snapshot, started_cup
 
     env = simcord_env
     bot = env.bot
@@ -717,7 +724,7 @@ async def test_the_organiser_ends_the_tournament_as_the_next_round_opens(
     reported = await org.slash(channel, "tournament report", match=second.id, winner=winner)
     monkeypatch.undo()
     await settle(env)
-    assert not reported.ephemeral, reported.response.content
+    assert announced(channel, reported), reported.response.content
     after = await snapshot(bot, channel)
     assert after.tournament.status == "finished"
     assert [m.status for m in after.round_matches(2)] == ["cancelled", "cancelled"]

@@ -13,6 +13,7 @@ from bot.services.errors import UserError
 from bot.store import Seat
 from tests.helpers.tournament import (
     SHOW_UP,
+    announced,
     check_in,
     game_in,
     match_message,
@@ -67,7 +68,7 @@ async def test_four_entrant_knockout_played_to_the_end(simcord_env) -> None:
             refused.response.content
         )
     started = await ann.slash(channel, "tournament start")
-    assert not started.ephemeral and "starts with 4 entrants" in started.response.content
+    assert announced(channel, started) and "starts with 4 entrants" in started.response.content
     refused = await ben.slash(channel, "tournament report", match=1, winner=ben)
     assert refused.ephemeral and "Only the organiser" in refused.response.content
 
@@ -194,7 +195,7 @@ async def test_six_entrant_swiss_with_no_show_drop_and_restart(simcord_env, bot_
     )
     assert standings_rows(standings_after_1.embeds[0])[0].startswith("1. p2 · 1 pts")
     dropped = await org.slash(channel, "tournament drop", player=p[4])
-    assert not dropped.ephemeral and "p4 was dropped" in dropped.response.content
+    assert announced(channel, dropped) and "p4 was dropped" in dropped.response.content
     await scripted_win(env, guild, channel, match_of(snap, 2, "p2"), [p[3]], [p[2]])
     await scripted_win(env, guild, channel, match_of(snap, 2, "p6"), [p[1]], [p[6]])
     snap = await snapshot(env.bot, channel)
@@ -249,7 +250,7 @@ async def report_round(env: Any, channel: Any, org: Any, number: int, results: d
             done = await org.slash(channel, "tournament report", match=match.id, draw=True)
         else:
             done = await org.slash(channel, "tournament report", match=match.id, winner=winner)
-        assert not done.ephemeral, done.response.content
+        assert announced(channel, done), done.response.content
     return await snapshot(env.bot, channel)
 
 
@@ -346,7 +347,7 @@ async def test_round_robin_of_teams_with_results_by_hand(simcord_env) -> None:
     # someone with Manage Server reports a draw by hand: the seated lobby closes
     match = match_of(snap, 2, "a1 & a2")
     drawn = await mod.slash(channel, "tournament report", match=match.id, draw=True)
-    assert not drawn.ephemeral
+    assert announced(channel, drawn)
     assert await env.bot.db.lobbies.get_for_channel(match.thread_id) is None
     snap = await snapshot(env.bot, channel)
     assert pairings(snap, 3) == [("a1 & a2", "b1 & b2"), ("c1 & c2", None)]
@@ -355,7 +356,7 @@ async def test_round_robin_of_teams_with_results_by_hand(simcord_env) -> None:
 
     # the organiser ends it before round 3 is played: final standings as they stand
     ended = await org.slash(channel, "tournament end")
-    assert not ended.ephemeral
+    assert announced(channel, ended)
     final = channel.last_message
     assert standings_rows(final.embeds[0]) == [
         "1. b1 & b2 · 2 pts · 2W 0D 0L · Head-to-head 0",
@@ -448,7 +449,7 @@ async def test_a_dropped_entrant_never_advances_on_a_bye(simcord_env) -> None:
     first = match_of(snap, 1, "ann")
     await ann.slash(channel, "tournament report", match=first.id, winner=ann)
     dropped = await ann.slash(channel, "tournament drop", player=ann)
-    assert not dropped.ephemeral, dropped.response.content
+    assert announced(channel, dropped), dropped.response.content
     await env.advance_time(SHOW_UP + 1)
     snap = await snapshot(env.bot, channel)
     assert snap.tournament.status == "finished"
@@ -502,7 +503,7 @@ async def test_a_knockout_ended_early_never_says_an_unbeaten_entrant_is_out(simc
     "out in semi-finals", as the two losers of a played semi-final are. They reached them."""
     channel, members = await knockout_after_round_one(simcord_env)
     ended = await members[0].slash(channel, "tournament end")
-    assert not ended.ephemeral, ended.response.content
+    assert announced(channel, ended), ended.response.content
     expected = [
         "1. ann · reached semi-finals",
         "2. ben · reached semi-finals",
@@ -560,7 +561,7 @@ async def test_the_matches_an_end_calls_off_say_so_and_keep_no_check_in(simcord_
     record = game_in(env.bot, played)
     await check_in(channel, waiting, [p for p in players if p.id not in drawn][:1])
     ended = await org.slash(channel, "tournament end")
-    assert not ended.ephemeral, ended.response.content
+    assert announced(channel, ended), ended.response.content
     texts = {m.id: [x.content for x in thread_of(channel, m).history()] for m in (waiting, played)}
     assert "🛑 This match is off: the tournament ended." in texts[waiting.id], texts[waiting.id]
     assert f"🛑 Game #{record.id} was stopped: the tournament ended." in texts[played.id]
@@ -578,7 +579,7 @@ async def test_a_tournament_ended_before_any_result_crowns_no_champion(simcord_e
     env = simcord_env
     channel, (ann, *_) = await started_cup(env, ["ann", "ben", "cat", "dan"], "swiss")
     ended = await ann.slash(channel, "tournament end")
-    assert not ended.ephemeral, ended.response.content
+    assert announced(channel, ended), ended.response.content
     final = channel.last_message
     assert final.content == "🎉 **Cup** is over.", final.content
     assert standings_rows(final.embeds[0])[0] == "1. ann · 0 pts · 0W 0D 0L · Buchholz 0"
@@ -673,7 +674,7 @@ async def test_a_deleted_match_thread_leaves_the_match_to_the_organiser(simcord_
     (after,) = (await snapshot(env.bot, channel)).round_matches(1)
     assert after.status != "done" and env.bot.games.records.get(record.id) is not None
     reported = await ann.slash(channel, "tournament report", match=match.id, winner=ben)
-    assert not reported.ephemeral, reported.response.content
+    assert announced(channel, reported), reported.response.content
     snap = await snapshot(env.bot, channel)
     assert snap.tournament.status == "finished" and snap.name(snap.champion()) == "ben"
 
@@ -699,7 +700,7 @@ async def test_the_organiser_is_told_when_a_match_thread_is_deleted(simcord_env,
     (after,) = (await snapshot(env.bot, channel)).round_matches(1)
     assert after.status != "done", after.outcome  # nobody forfeits a thread they cannot reach
     reported = await org.slash(channel, "tournament report", match=match.id, winner=ben)
-    assert not reported.ephemeral, reported.response.content
+    assert announced(channel, reported), reported.response.content
     snap = await snapshot(env.bot, channel)
     assert snap.tournament.status == "finished" and snap.name(snap.champion()) == "ben"
 
@@ -1025,7 +1026,7 @@ async def test_a_dropped_team_reads_were_dropped(simcord_env) -> None:
         await first.slash(channel, "tournament join", partner=second)
     await org.slash(channel, "tournament start")
     dropped = await org.slash(channel, "tournament drop", player=a2)
-    assert not dropped.ephemeral and dropped.response.content == "🚫 a1 & a2 were dropped."
+    assert announced(channel, dropped) and dropped.response.content == "🚫 a1 & a2 were dropped."
     again = await org.slash(channel, "tournament drop", player=a1)
     assert again.ephemeral and again.response.content == "⚠️ a1 & a2 were already dropped."
     solo_channel, (ann, ben, _) = await started_cup(env, ["ann", "ben", "cat"], guild=guild)
@@ -1085,7 +1086,8 @@ async def test_the_organiser_corrects_a_result_while_its_round_is_played(simcord
     assert stranger.ephemeral and "Only the organiser" in stranger.response.content
 
     fixed = await org.slash(channel, "tournament report", match=first.id, winner=ben)
-    assert not fixed.ephemeral and fixed.response.content == f"📝 Match #{first.id} is corrected."
+    assert announced(channel, fixed)
+    assert fixed.response.content == f"📝 Match #{first.id} is corrected."
     news = (
         f"✏️ Result corrected: Round 1 · match #{first.id}: **ben** beat ann (reported by the "
         "organiser).\nIt was: **ann** beat ben (reported by the organiser)."
@@ -1132,7 +1134,7 @@ async def test_a_correction_overrules_a_game_played_to_its_end(simcord_env) -> N
     record = await scripted_win(env, guild, channel, semi, [ann], [dan])
     book = (await env.bot.ratings.book(guild.id)).ratings.copy()
     fixed = await org.slash(channel, "tournament report", match=semi.id, winner=dan)
-    assert not fixed.ephemeral, fixed.response.content
+    assert announced(channel, fixed), fixed.response.content
     assert channel.last_message.content == (
         f"✏️ Result corrected: Round 1 · match #{semi.id}: **dan** beat ann (reported by the "
         f"organiser).\nIt was: **ann** beat dan (game #{record.id}).\nGame #{record.id} was "

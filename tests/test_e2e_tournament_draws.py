@@ -7,7 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from bot.services.ratings import DEFAULT_MU, DEFAULT_SIGMA
-from tests.helpers.tournament import check_in, game_in, resign, snapshot, standings_rows, thread_of
+from tests.helpers.tournament import (
+    announced,
+    check_in,
+    game_in,
+    resign,
+    snapshot,
+    standings_rows,
+    thread_of,
+)
 
 from .e2e_helpers import make_table, open_and_start
 
@@ -29,7 +37,7 @@ async def two_entrant_tournament(env: Any, fmt: str) -> tuple[Any, Any, Any, Any
     created = await ann.slash(channel, "tournament create", name="Cup", format=fmt)
     for player in (ann, ben):
         assert (await player.click(created.response, label="Join")).acknowledged
-    assert not (await ann.slash(channel, "tournament start")).ephemeral
+    assert announced(channel, await ann.slash(channel, "tournament start"))
     (match,) = (await snapshot(env.bot, channel)).round_matches(1)
     return channel, ann, ben, match
 

@@ -12,7 +12,7 @@ import asyncio
 import pytest
 
 from bot.services.tournament.steps import THREADS
-from tests.helpers.tournament import SHOW_UP, snapshot
+from tests.helpers.tournament import SHOW_UP, announced, snapshot
 
 #: How long Discord keeps thread creation closed in these tests (discord.py waits it out).
 RETRY_AFTER = 240.0
@@ -54,7 +54,7 @@ async def test_a_long_rate_limit_on_threads_delays_only_the_threads(simcord_env,
     monkeypatch.setattr(bot.http, "start_thread_without_message", rate_limited)
     began = bot.clock()
     started = await members[0].slash(channel, "tournament start")
-    assert not started.ephemeral and "starts with 4 entrants" in started.response.content
+    assert announced(channel, started) and "starts with 4 entrants" in started.response.content
     (posted,) = pairings_posts(channel)
     assert "threads open one by one" in posted.content
     assert held and channel.threads == []  # the first thread waits for Discord

@@ -69,23 +69,22 @@ def require_tournament_permissions(interaction: discord.Interaction) -> None:
     )
 
 
-#: From this many entrants an organiser's step (start, report, drop, end) may pair or rank a
-#: round past Discord's 3 seconds: the command defers first, in the channel (its answer is
-#: public). A smaller field answers at once, so that a refusal found inside the step (another
-#: organiser's change landed first) is still told only to the organiser.
-DEFER_FROM_ENTRANTS = 16
-
-
 def moderator(interaction: discord.Interaction) -> bool:
     """Manage Server (or Administrator): may act as the organiser of any tournament."""
     return can_manage(interaction, "manage_guild")
 
 
 async def announce(interaction: discord.Interaction, text: str) -> None:
-    """Say in the channel what an organiser's change did. The change is saved: if Discord
-    refuses the answer, what follows it (threads, pairings, results) is still posted."""
+    """Say what an organiser's change did: to the organiser, privately (the command deferred
+    ephemerally, so that a refusal found inside the step stays private), and in the channel,
+    as a message of its own. The change is saved: if Discord refuses either, what follows it
+    (threads, pairings, results) is still posted."""
+    channel = interaction.channel
+    if isinstance(channel, discord.abc.Messageable):
+        with contextlib.suppress(discord.HTTPException):
+            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
     with contextlib.suppress(discord.HTTPException):
-        await reply(interaction, text, ephemeral=False)
+        await reply(interaction, text)
 
 
 @app_commands.guild_only()
@@ -112,15 +111,17 @@ class TournamentCommands(
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(SignupButton)
 
-    async def defer_large(
+    async def defer_step(
         self, interaction: discord.Interaction, tournament: TournamentRecord, action: str
     ) -> None:
-        """Before an organiser's step: defer in the channel when the field is large (see
-        :data:`DEFER_FROM_ENTRANTS`); the organiser is checked first, so that a stranger is
-        still refused privately."""
+        """Before an organiser's step, which may pair or rank a round past Discord's 3
+        seconds: the organiser is checked (a stranger is refused at once), then the command
+        defers, ephemerally: its answer is private, its news posted in the channel (see
+        :func:`announce`). A defer Discord refused does not stop the step: the organiser
+        asked for it, and its news goes to the channel all the same."""
         require_organiser(tournament, interaction.user.id, moderator(interaction), action)
-        if await self.service.entrant_count(tournament.id) >= DEFER_FROM_ENTRANTS:
-            await interaction.response.defer(thinking=True)
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.defer(thinking=True, ephemeral=True)
 
     async def current(
         self, interaction: discord.Interaction, *, latest: bool = False
@@ -301,7 +302,7 @@ class TournamentCommands(
     async def start(self, interaction: discord.Interaction) -> None:
         tournament = await self.current(interaction)
         require_tournament_permissions(interaction)
-        await self.defer_large(interaction, tournament, "start the tournament")
+        await self.defer_step(interaction, tournament, "start the tournament")
         progress = await self.service.start(
             tournament.id, interaction.user.id, moderator(interaction)
         )
@@ -332,7 +333,7 @@ class TournamentCommands(
         tournament = await self.current(interaction)
         if (winner is None) == (not draw):
             raise UserError("Name the winner, or set draw (but not both).")
-        await self.defer_large(interaction, tournament, "report results")
+        await self.defer_step(interaction, tournament, "report results")
         progress = await self.service.report(
             tournament.id,
             interaction.user.id,
@@ -376,7 +377,7 @@ class TournamentCommands(
     @app_commands.describe(player="A player of the entrant to drop")
     async def drop(self, interaction: discord.Interaction, player: discord.Member) -> None:
         tournament = await self.current(interaction)
-        await self.defer_large(interaction, tournament, "drop entrants")
+        await self.defer_step(interaction, tournament, "drop entrants")
         entrant, progress = await self.service.drop(
             tournament.id, interaction.user.id, moderator(interaction), player.id
         )
@@ -389,7 +390,7 @@ class TournamentCommands(
     @app_commands.command(name="end", description="End the tournament now (organiser)")
     async def end(self, interaction: discord.Interaction) -> None:
         tournament = await self.current(interaction)
-        await self.defer_large(interaction, tournament, "end the tournament")
+        await self.defer_step(interaction, tournament, "end the tournament")
         progress = await self.service.end(
             tournament.id, interaction.user.id, moderator(interaction)
         )

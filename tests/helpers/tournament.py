@@ -16,6 +16,13 @@ from ..e2e_helpers import Table
 SHOW_UP = 15 * 60
 
 
+def announced(channel: Any, result: Any) -> bool:
+    """An organiser's step (start, report, drop, end) answered as it is: privately to the
+    organiser, and the same text posted in ``channel`` as a message of its own."""
+    text = result.response.content
+    return bool(result.ephemeral) and any(m.content == text for m in channel.history())
+
+
 async def snapshot(bot: Any, channel: Any) -> Any:
     """The latest tournament of a channel, read from the store."""
     tournament = (await bot.db.tournaments.in_channel(channel.id))[-1]

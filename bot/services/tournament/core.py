@@ -129,10 +129,6 @@ class TournamentCore:
         matches = await self.db.tournaments.matches(tournament_id)
         return Snapshot(tournament, {e.id: e for e in entrants}, matches)
 
-    async def entrant_count(self, tournament_id: int) -> int:
-        """How many entrants a tournament has (signed up, or playing)."""
-        return len(await self.db.tournaments.entrants(tournament_id))
-
     async def for_channel(self, channel_id: int) -> TournamentRecord:
         """The tournament signing up or running in a channel, or a clear error."""
         tournament = await self.db.tournaments.open_in_channel(channel_id)
