@@ -51,8 +51,9 @@ class TurnClock:
         #: With the computer policy, the computer's turn for the late seat, in the time-out's
         #: own change (without it, the computer players answer the TimedOut event).
         self.stand_in = stand_in
-        #: True for a game whose table cannot be used for now (a locked thread): its timers
-        #: wait, and the table arms fresh ones when it can be used again (see ``rebuild``).
+        #: True for a game whose table cannot be used for now (a locked thread), or is not yet
+        #: known usable after a restart (its board still in the outbox): its timers wait, and
+        #: the table arms them again when it can be used (see ``rebuild`` and ``rearm``).
         self.paused: Callable[[int], bool] = lambda _game_id: False
 
     def subscriptions(self) -> Subscriptions:
