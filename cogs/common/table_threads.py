@@ -76,10 +76,7 @@ class TableThreads:
     def paused(self, game_id: int) -> bool:
         """True while a game's table cannot be used, or is not yet known usable after a
         restart (its board is still to post): its turn clock and computer players wait."""
-        if game_id in self._unshown:
-            return True
-        record = self.bot.games.live(game_id)
-        return record is not None and self.blocked_code(record) is not None
+        return game_id in self._unshown or self.blocked_code_of(game_id) is not None
 
     # ------------------------------------------------------------------ after a restart
     async def hold_unshown(self) -> None:
