@@ -22,6 +22,7 @@ from .connection import Connection, OwnedConnection, current
 from .games.repository import Games
 from .lobbies import Lobbies
 from .outbox import Outbox
+from .guild_settings import GuildSettings
 from .prefs import Prefs
 from .results import Results
 from .shards import Shards, condition
@@ -53,6 +54,7 @@ class Store(ABC):
         self.results = Results(self)
         self.standings = Standings(self)
         self.prefs = Prefs(self)
+        self.guild_settings = GuildSettings(self)
         self.timers = Timers(self)
         self.tabletalk = TableTalk(self)
         self.tournaments = Tournaments(self)
