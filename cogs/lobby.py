@@ -18,9 +18,9 @@ from bot.app import SequenceBot
 from bot.services.durations import parse_duration
 from bot.services.errors import UserError
 from bot.services.lobbies import Person
+from bot.services.server_settings import table_options
 from bot.store.games.records import GameRecord
 from bot.store.lobbies import LobbyRecord
-from bot.table.options import TableOptions
 
 from .base import SequenceCog, server_id
 from .common.answering import Answering
@@ -135,24 +135,25 @@ class Lobby(SequenceCog):
     async def new(
         self,
         interaction: discord.Interaction[SequenceBot],
-        preset: str = "classic",
+        preset: str | None = None,
         teams: int = 0,
         sequences_to_win: app_commands.Range[int, 1, 4] | None = None,
         bot_picks_five: bool = False,
         manual_draw: bool = False,
         small_hands: bool = False,
-        endless_guard: bool = True,
+        endless_guard: bool | None = None,
         tabletalk_stands: bool = False,
         time_limit: str | None = None,
         on_timeout: str | None = None,
         reminder: str | None = None,
-        rated: bool = True,
-        hints: bool = False,
+        rated: bool | None = None,
+        hints: bool | None = None,
     ) -> None:
         require_table_permissions(interaction)
         await require_thread_member(interaction)
-        settings = self.bot.settings
-        options = TableOptions(
+        defaults = await self.bot.server_settings.defaults(server_id(interaction))
+        options = table_options(
+            defaults,
             preset=preset,
             teams=teams or None,
             sequences_to_win=sequences_to_win,
@@ -161,17 +162,11 @@ class Lobby(SequenceCog):
             small_hands=small_hands,
             endless_play_guard=endless_guard,
             tabletalk_stands=tabletalk_stands,
-            turn_time_limit=(
-                parse_duration(time_limit)
-                if time_limit is not None
-                else settings.turn_time_limit
-            ),
-            time_limit_policy=on_timeout or settings.time_limit_policy,
-            reminder_delay=(
-                parse_duration(reminder) if reminder is not None else settings.reminder_delay
-            ),
+            turn_time_limit=None if time_limit is None else parse_duration(time_limit),
+            time_limit_policy=on_timeout,
+            reminder_delay=None if reminder is None else parse_duration(reminder),
             hints=hints,
-            rated=rated and not hints,
+            rated=rated,
         )
         host = Person(interaction.user.id, user_name(interaction.user))
         with self.bot.limits.counting(interaction, "new lobby"):  # refusals: free

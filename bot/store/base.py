@@ -20,9 +20,9 @@ from typing import Concatenate, ParamSpec, Self, TypeVar, cast
 
 from .connection import Connection, OwnedConnection, current
 from .games.repository import Games
+from .guild_settings import GuildSettings
 from .lobbies import Lobbies
 from .outbox import Outbox
-from .guild_settings import GuildSettings
 from .prefs import Prefs
 from .results import Results
 from .shards import Shards, condition
