@@ -72,9 +72,7 @@ class AddComputerPick(Answering, AddComputerSelect, custom_id=AddComputerSelect.
         lobby = await cog.bot.lobbies.add_computer(
             interaction.channel_id or 0, interaction.user.id, level
         )
-        await interaction.response.edit_message(
-            embed=lobby_embed(lobby), view=lobby_view(lobby)
-        )
+        await interaction.response.edit_message(embed=lobby_embed(lobby), view=lobby_view(lobby))
 
 
 #: The text of a lobby's message (above its embed, which lists the seats).
@@ -107,7 +105,10 @@ class Lobby(SequenceCog):
     # ------------------------------------------------------------------ commands
     @app_commands.command(name="new", description="Open a Sequence lobby in this channel or thread")
     @app_commands.describe(
-        preset="classic (official rules) or convoy (the 3-convoy variant)",
+        preset=(
+            "classic (official rules) or convoy (the 3-convoy variant); default: the server's, "
+            "classic"
+        ),
         teams="2 or 3 teams, or automatic",
         sequences_to_win=(
             "House rule: sequences needed to win (default: 2 with 2 teams, 1 with 3; convoy: 3)"
@@ -115,20 +116,25 @@ class Lobby(SequenceCog):
         bot_picks_five="House rule: in a line of 6+, the bot picks the five (default: the mover)",
         manual_draw="House rule: draw by hand, and lose the draw if you forget",
         small_hands="House rule: 2 cards each with 10 or 12 players",
-        endless_guard="A draw when the deck is reshuffled twice with no new sequence (default: on)",
+        endless_guard=(
+            "A draw when the deck is reshuffled twice with no new sequence (default: the "
+            "server's, on)"
+        ),
         tabletalk_stands="House rule: a table-talk call stands without confirmation",
         time_limit=(
-            "Time per turn, like 10m, 12h or 2d (default: the bot's setting, none unless changed)"
+            "Time per turn, like 10m, 12h or 2d (default: the server's setting, none unless "
+            "changed)"
         ),
         on_timeout=(
-            "What happens when the time runs out (default: the bot's setting, skip unless changed)"
+            "What happens when the time runs out (default: the server's setting, skip unless "
+            "changed)"
         ),
         reminder=(
-            "Remind the player to move after this long, like 6h or none (default: the bot's "
+            "Remind the player to move after this long, like 6h or none (default: the server's "
             "setting, 12h)"
         ),
-        rated="Whether the game counts for ratings (default: yes)",
-        hints="Allow /sequence hint (practice games only; makes the game unrated)",
+        rated="Whether the game counts for ratings (default: the server's setting, yes)",
+        hints="Allow /sequence hint (practice only; unrated; default: the server's setting, no)",
     )
     @app_commands.choices(preset=PRESET_CHOICES, on_timeout=TIMEOUT_CHOICES)
     @app_commands.choices(teams=TEAM_COUNT_CHOICES)
