@@ -23,6 +23,7 @@ from .common.replies import reply
 if TYPE_CHECKING:
     from bot.app import SequenceBot
 
+
 def audit_line(user: discord.abc.User, change: SettingChange) -> str:
     """Who changed what from what to what, for the channel."""
     show = change.setting.show
@@ -54,8 +55,7 @@ class ServerAdmin(
             source = "this server" if view.from_server else "the bot's default"
             limit = f"; limit: {view.setting.limit}" if view.setting.limit else ""
             lines.append(
-                f"• `{view.setting.name}`: **{view.setting.show(view.value)}** "
-                f"({source}{limit})"
+                f"• `{view.setting.name}`: **{view.setting.show(view.value)}** ({source}{limit})"
             )
         await reply(interaction, "\n".join(lines))
 

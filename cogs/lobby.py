@@ -106,8 +106,8 @@ class Lobby(SequenceCog):
     @app_commands.command(name="new", description="Open a Sequence lobby in this channel or thread")
     @app_commands.describe(
         preset=(
-            "classic (official rules) or convoy (the 3-convoy variant); default: the server's, "
-            "classic"
+            "classic (official rules) or convoy (the 3-convoy variant) (default: the bot's "
+            "setting, classic)"
         ),
         teams="2 or 3 teams, or automatic",
         sequences_to_win=(
@@ -118,23 +118,21 @@ class Lobby(SequenceCog):
         small_hands="House rule: 2 cards each with 10 or 12 players",
         endless_guard=(
             "A draw when the deck is reshuffled twice with no new sequence (default: the "
-            "server's, on)"
+            "bot's setting, on)"
         ),
         tabletalk_stands="House rule: a table-talk call stands without confirmation",
         time_limit=(
-            "Time per turn, like 10m, 12h or 2d (default: the server's setting, none unless "
-            "changed)"
+            "Time per turn, like 10m, 12h or 2d (default: the bot's setting, none unless changed)"
         ),
         on_timeout=(
-            "What happens when the time runs out (default: the server's setting, skip unless "
-            "changed)"
+            "What happens when the time runs out (default: the bot's setting, skip unless changed)"
         ),
         reminder=(
-            "Remind the player to move after this long, like 6h or none (default: the server's "
+            "Remind the player to move after this long, like 6h or none (default: the bot's "
             "setting, 12h)"
         ),
-        rated="Whether the game counts for ratings (default: the server's setting, yes)",
-        hints="Allow /sequence hint (practice only; unrated; default: the server's setting, no)",
+        rated="Whether the game counts for ratings (default: the bot's setting, yes)",
+        hints="Allow /sequence hint (practice only; unrated; default: the bot's setting, no)",
     )
     @app_commands.choices(preset=PRESET_CHOICES, on_timeout=TIMEOUT_CHOICES)
     @app_commands.choices(teams=TEAM_COUNT_CHOICES)

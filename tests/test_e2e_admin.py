@@ -26,7 +26,6 @@ async def with_admin(env):
     return table, admin
 
 
-
 async def test_a_server_default_reaches_a_new_table_and_not_a_running_one(simcord_env):
     table, admin = await with_admin(simcord_env)
     running = await open_and_start(table)
