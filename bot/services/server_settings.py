@@ -166,9 +166,17 @@ def setting_named(name: str) -> ServerSetting:
 def table_options(values: dict[str, Any], **given: Any) -> TableOptions:
     """The options of a new table: ``given`` (what the host chose, None for not given) over
     ``values`` (the server's defaults by field); hints make a table unrated, as in
-    ``/sequence new``. Validated: a clear :class:`UserError` when they do not fit."""
+    ``/sequence new``, unless the host asked for a rated table and not for hints (the server's
+    hints then give way). Validated: a clear :class:`UserError` when they do not fit.
+
+    >>> server = {"hints": True, "rated": True}
+    >>> table_options(server).rated, table_options(server, rated=True).hints
+    (False, False)
+    """
     chosen = dict(values)
     chosen.update({field: value for field, value in given.items() if value is not None})
+    if given.get("rated") and given.get("hints") is None:  # a rated table the host asked for
+        chosen["hints"] = False
     if chosen.get("hints"):
         chosen["rated"] = False
     return TableOptions(**chosen)
