@@ -22,6 +22,7 @@ from bot.services.lobbies import LobbyService
 from bot.services.notify import TurnDMs
 from bot.services.ratings import RatingService
 from bot.services.scheduler import Scheduler
+from bot.services.server_settings import ServerSettings
 from bot.services.tabletalk import TableTalkService
 from bot.services.turns import TurnClock
 from bot.services.undo import UndoService
@@ -54,6 +55,7 @@ EXTENSIONS = (
     "cogs.draws",
     "cogs.stats",
     "cogs.tournament",
+    "cogs.admin",
 )
 
 
@@ -104,6 +106,7 @@ class SequenceBotMixin:
     undo: UndoService
     draws: DrawService
     ratings: RatingService
+    server_settings: ServerSettings
     turn_dms: TurnDMs
     #: Set by the tournament extension when it loads.
     tournament_service: TournamentService
@@ -155,6 +158,7 @@ class SequenceBotMixin:
         self.undo = UndoService(self.games)
         self.draws = DrawService(self.games, timeout=lambda: settings.draw_offer_timeout)
         self.ratings = RatingService(self.db)
+        self.server_settings = ServerSettings(self.db, settings, self.clock)
         self.turn_dms = TurnDMs(self.db, self.clock)
         self.turn_clock.paused = self.computers.paused = self.table.paused
         for consumer in (self.turn_clock, self.computers, self.draws):

@@ -18,9 +18,9 @@ from bot.app import SequenceBot
 from bot.services.durations import parse_duration
 from bot.services.errors import UserError
 from bot.services.lobbies import Person
+from bot.services.server_settings import table_options
 from bot.store.games.records import GameRecord
 from bot.store.lobbies import LobbyRecord
-from bot.table.options import TableOptions
 
 from .base import SequenceCog, server_id
 from .common.answering import Answering
@@ -72,9 +72,7 @@ class AddComputerPick(Answering, AddComputerSelect, custom_id=AddComputerSelect.
         lobby = await cog.bot.lobbies.add_computer(
             interaction.channel_id or 0, interaction.user.id, level
         )
-        await interaction.response.edit_message(
-            embed=lobby_embed(lobby), view=lobby_view(lobby)
-        )
+        await interaction.response.edit_message(embed=lobby_embed(lobby), view=lobby_view(lobby))
 
 
 #: The text of a lobby's message (above its embed, which lists the seats).
@@ -107,7 +105,10 @@ class Lobby(SequenceCog):
     # ------------------------------------------------------------------ commands
     @app_commands.command(name="new", description="Open a Sequence lobby in this channel or thread")
     @app_commands.describe(
-        preset="classic (official rules) or convoy (the 3-convoy variant)",
+        preset=(
+            "classic (official rules) or convoy (the 3-convoy variant) (default: the bot's "
+            "setting, classic)"
+        ),
         teams="2 or 3 teams, or automatic",
         sequences_to_win=(
             "House rule: sequences needed to win (default: 2 with 2 teams, 1 with 3; convoy: 3)"
@@ -115,7 +116,10 @@ class Lobby(SequenceCog):
         bot_picks_five="House rule: in a line of 6+, the bot picks the five (default: the mover)",
         manual_draw="House rule: draw by hand, and lose the draw if you forget",
         small_hands="House rule: 2 cards each with 10 or 12 players",
-        endless_guard="A draw when the deck is reshuffled twice with no new sequence (default: on)",
+        endless_guard=(
+            "A draw when the deck is reshuffled twice with no new sequence (default: the "
+            "bot's setting, on)"
+        ),
         tabletalk_stands="House rule: a table-talk call stands without confirmation",
         time_limit=(
             "Time per turn, like 10m, 12h or 2d (default: the bot's setting, none unless changed)"
@@ -127,32 +131,33 @@ class Lobby(SequenceCog):
             "Remind the player to move after this long, like 6h or none (default: the bot's "
             "setting, 12h)"
         ),
-        rated="Whether the game counts for ratings (default: yes)",
-        hints="Allow /sequence hint (practice games only; makes the game unrated)",
+        rated="Whether the game counts for ratings (default: the bot's setting, yes)",
+        hints="Allow /sequence hint (practice only; unrated; default: the bot's setting, no)",
     )
     @app_commands.choices(preset=PRESET_CHOICES, on_timeout=TIMEOUT_CHOICES)
     @app_commands.choices(teams=TEAM_COUNT_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction[SequenceBot],
-        preset: str = "classic",
+        preset: str | None = None,
         teams: int = 0,
         sequences_to_win: app_commands.Range[int, 1, 4] | None = None,
         bot_picks_five: bool = False,
         manual_draw: bool = False,
         small_hands: bool = False,
-        endless_guard: bool = True,
+        endless_guard: bool | None = None,
         tabletalk_stands: bool = False,
         time_limit: str | None = None,
         on_timeout: str | None = None,
         reminder: str | None = None,
-        rated: bool = True,
-        hints: bool = False,
+        rated: bool | None = None,
+        hints: bool | None = None,
     ) -> None:
         require_table_permissions(interaction)
         await require_thread_member(interaction)
-        settings = self.bot.settings
-        options = TableOptions(
+        defaults = await self.bot.server_settings.defaults(server_id(interaction))
+        options = table_options(
+            defaults,
             preset=preset,
             teams=teams or None,
             sequences_to_win=sequences_to_win,
@@ -161,17 +166,11 @@ class Lobby(SequenceCog):
             small_hands=small_hands,
             endless_play_guard=endless_guard,
             tabletalk_stands=tabletalk_stands,
-            turn_time_limit=(
-                parse_duration(time_limit)
-                if time_limit is not None
-                else settings.turn_time_limit
-            ),
-            time_limit_policy=on_timeout or settings.time_limit_policy,
-            reminder_delay=(
-                parse_duration(reminder) if reminder is not None else settings.reminder_delay
-            ),
+            turn_time_limit=None if time_limit is None else parse_duration(time_limit),
+            time_limit_policy=on_timeout,
+            reminder_delay=None if reminder is None else parse_duration(reminder),
             hints=hints,
-            rated=rated and not hints,
+            rated=rated,
         )
         host = Person(interaction.user.id, user_name(interaction.user))
         with self.bot.limits.counting(interaction, "new lobby"):  # refusals: free

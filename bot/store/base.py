@@ -20,6 +20,7 @@ from typing import Concatenate, ParamSpec, Self, TypeVar, cast
 
 from .connection import Connection, OwnedConnection, current
 from .games.repository import Games
+from .guild_settings import GuildSettings
 from .lobbies import Lobbies
 from .outbox import Outbox
 from .prefs import Prefs
@@ -53,6 +54,7 @@ class Store(ABC):
         self.results = Results(self)
         self.standings = Standings(self)
         self.prefs = Prefs(self)
+        self.guild_settings = GuildSettings(self)
         self.timers = Timers(self)
         self.tabletalk = TableTalk(self)
         self.tournaments = Tournaments(self)

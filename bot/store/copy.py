@@ -45,7 +45,7 @@ def _table(name: str, columns: str, key: str, *, identity: bool = False) -> Tabl
     return Table(name, tuple(columns.split()), tuple(key.split()), identity)
 
 
-#: Every table of the schema (version 8), parents before children.
+#: Every table of the schema (version 9), parents before children.
 TABLES: tuple[Table, ...] = (
     _table(
         "lobbies",
@@ -95,6 +95,7 @@ TABLES: tuple[Table, ...] = (
         "guild_id user_id",
     ),
     _table("chores", "name done_at", "name"),
+    _table("guild_settings", "guild_id name value changed_by changed_at", "guild_id name"),
     _table(
         "tournaments",
         "id guild_id channel_id organiser_id name format team_size options status round "
@@ -125,7 +126,7 @@ TABLES: tuple[Table, ...] = (
 )
 
 #: The schema version :data:`TABLES` describes.
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 
 class CopyError(StoreError):

@@ -312,6 +312,19 @@ CREATE TABLE chores (
 );
 """
 
+# 9: each server's own settings (bot/store/guild_settings.py): a JSON value by (server, name),
+# who changed it last and when. Deleted with the server's other data when the bot leaves it.
+_V9 = """
+CREATE TABLE guild_settings (
+    guild_id    BIGINT NOT NULL,
+    name        TEXT NOT NULL,
+    value       TEXT NOT NULL,
+    changed_by  BIGINT NOT NULL,
+    changed_at  DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (guild_id, name)
+);
+"""
+
 #: Every PostgreSQL migration, in order: (version, sql). Append only.
 POSTGRES_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, _V1),
@@ -322,4 +335,5 @@ POSTGRES_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (6, _V6),
     (7, _V7),
     (8, _V8),
+    (9, _V9),
 )

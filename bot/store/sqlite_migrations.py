@@ -336,6 +336,19 @@ CREATE TABLE chores (
 ) WITHOUT ROWID;
 """
 
+# 9: each server's own settings (bot/store/guild_settings.py): a JSON value by (server, name),
+# who changed it last and when. Deleted with the server's other data when the bot leaves it.
+_V9 = """
+CREATE TABLE guild_settings (
+    guild_id    INTEGER NOT NULL,
+    name        TEXT NOT NULL,
+    value       TEXT NOT NULL,
+    changed_by  INTEGER NOT NULL,
+    changed_at  REAL NOT NULL,
+    PRIMARY KEY (guild_id, name)
+) WITHOUT ROWID;
+"""
+
 #: Every migration, in order: (version, sql). Append only.
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, _V1),
@@ -346,6 +359,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (6, _V6),
     (7, _V7),
     (8, _V8),
+    (9, _V9),
 )
 
 __all__ = ["MIGRATIONS"]

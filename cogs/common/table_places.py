@@ -70,6 +70,7 @@ class TablePlaces:
         for channel_id in sorted(await self._places(guild_id)):
             await self.table_gone(channel_id)
         self.bot.ratings.forget(guild_id)
+        await self.bot.server_settings.forget_server(guild_id)
 
     async def servers_left(self, shard_id: int | None = None) -> None:
         """At READY (a new session): a server whose tables this process serves but which is

@@ -1,0 +1,110 @@
+"""``/sequence-admin``: a server's admins choose its table defaults (Manage Server).
+
+A top-level command of its own, so that a server can hand it to a role in Discord's
+Integrations page: Discord decides who may use it (Manage Server unless the server says
+otherwise), so the cog does not check a permission itself. The service decides; this presents.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.services.server_settings import SERVER_SETTINGS, SettingChange
+
+from .base import server_id
+from .common.answering import answer_errors
+from .common.replies import reply
+
+if TYPE_CHECKING:
+    from bot.app import SequenceBot
+
+
+def audit_line(user: discord.abc.User, change: SettingChange) -> str:
+    """Who changed what from what to what, for the channel."""
+    show = change.setting.show
+    return (
+        f"⚙️ {user.mention} changed **{change.setting.name}** for new tables: "
+        f"{show(change.before)} → {show(change.after)}."
+    )
+
+
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class ServerAdmin(
+    commands.GroupCog,
+    group_name="sequence-admin",
+    group_description="This server's Sequence settings (server admins)",
+):
+    """``/sequence-admin`` (its failures answered by :mod:`cogs.common.answering`)."""
+
+    def __init__(self, bot: SequenceBot) -> None:
+        self.bot = bot
+        super().__init__()
+        answer_errors(*self.walk_app_commands())
+
+    @app_commands.command(name="settings", description="Every setting, its value and its source")
+    async def settings(self, interaction: discord.Interaction[SequenceBot]) -> None:
+        views = await self.bot.server_settings.view(server_id(interaction))
+        lines = ["**This server's defaults for new tables**"]
+        for view in views:
+            source = "this server" if view.from_server else "the bot's default"
+            limit = f"; limit: {view.setting.limit}" if view.setting.limit else ""
+            lines.append(
+                f"• `{view.setting.name}`: **{view.setting.show(view.value)}** ({source}{limit})"
+            )
+        await reply(interaction, "\n".join(lines))
+
+    @app_commands.command(name="set", description="Set a default for this server's new tables")
+    @app_commands.describe(
+        setting="The setting's name", value="Its value, as /sequence new takes it"
+    )
+    async def set_(
+        self, interaction: discord.Interaction[SequenceBot], setting: str, value: str
+    ) -> None:
+        change = await self.bot.server_settings.set(
+            server_id(interaction), setting, value, interaction.user.id
+        )
+        await self._announce(interaction, change)
+
+    @app_commands.command(name="reset", description="Go back to the bot's default")
+    @app_commands.describe(setting="The setting's name")
+    async def reset(self, interaction: discord.Interaction[SequenceBot], setting: str) -> None:
+        change = await self.bot.server_settings.reset(server_id(interaction), setting)
+        await self._announce(interaction, change)
+
+    @set_.autocomplete("setting")
+    @reset.autocomplete("setting")
+    async def setting_choices(
+        self, interaction: discord.Interaction[SequenceBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        typed = current.strip().lower()
+        return [
+            app_commands.Choice(name=f"{name}: {each.description}"[:100], value=name)
+            for name, each in SERVER_SETTINGS.items()
+            if typed in name
+        ][:25]
+
+    async def _announce(
+        self, interaction: discord.Interaction[SequenceBot], change: SettingChange
+    ) -> None:
+        """The audit line, in the channel; the change is saved whatever Discord answers."""
+        with contextlib.suppress(discord.HTTPException):
+            await reply(
+                interaction,
+                audit_line(interaction.user, change),
+                ephemeral=False,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+
+async def setup(bot: SequenceBot) -> None:
+    """Load the cog."""
+    await bot.add_cog(ServerAdmin(bot))
+
+
+__all__ = ["ServerAdmin", "audit_line"]
