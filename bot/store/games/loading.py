@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 from bot.game import Game, GameSettings, Move
 from bot.table.options import TableOptions
 
-from ..codec import loads, loads_many
+from ..codec import loads
 from ..errors import CorruptGameError
+from ..move_rows import move_dicts
 from ..seats import seats_from_json
 from ..snapshots import decode, has_log, notations, snapshot_text, stored_game
 from ..upgrades import upgrade_state
@@ -198,7 +199,7 @@ def rebuild(
 ) -> tuple[Game, bool]:
     """(game, snapshot_ok): from the snapshot when it agrees with the log, else by replay."""
     settings, seed = loads(settings_text), loads(seed_text)
-    moves = loads_many(move_texts)
+    moves = move_dicts(move_texts)
     game: Game | None = None
     if count != len(moves):
         log.warning(

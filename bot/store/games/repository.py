@@ -13,6 +13,7 @@ from bot.table.options import TableOptions
 
 from ..codec import dumps, loads
 from ..errors import NotFoundError
+from ..move_rows import move_text, read_move
 from ..seats import Seat, seats_from_json, seats_to_json
 from ..snapshots import snapshot_text
 from . import writes
@@ -48,7 +49,7 @@ class Games:
         Raises :class:`ChannelBusyError` when the channel already has an active game. The record
         holds ``game`` itself, not a copy.
         """
-        moves = [(i, m.seat, dumps(m.to_dict())) for i, m in enumerate(game.moves)]
+        moves = [(i, m.seat, move_text(m)) for i, m in enumerate(game.moves)]
         row = (
             guild_id,
             channel_id,
@@ -111,7 +112,7 @@ class Games:
             raise ValueError("snapshot must be the game just after the moves being appended.")
         state = snapshot_text(snapshot)
         rows = [
-            (first_number + i, move.seat, actor, dumps(move.to_dict()))
+            (first_number + i, move.seat, actor, move_text(move))
             for i, (move, actor) in enumerate(moves)
         ]
         append = writes.append_in_one if self._db.dialect == "postgresql" else writes.append_many
@@ -140,7 +141,7 @@ class Games:
             raise ValueError("snapshot must be the game without the moves taken back.")
         state = snapshot_text(snapshot)
         texts = await self._db.run(writes.truncate, game_id, expected_count, count, state, now)
-        return [Move.from_dict(loads(text)) for text in texts]
+        return [read_move(text) for text in texts]
 
     async def keep_at(self, game_id: int, move_count: int) -> None:
         """In a transaction that writes no move: hold the game at ``move_count`` live moves
@@ -198,7 +199,7 @@ class Games:
         """The whole move log in order, undone moves included (for audits and replays)."""
         rows = await self._db.read(_fetch_log, game_id)
         return [
-            LogEntry(number, Move.from_dict(loads(text)), seat, actor, created, undone)
+            LogEntry(number, read_move(text), seat, actor, created, undone)
             for number, seat, actor, text, created, undone in rows
         ]
 
