@@ -1,6 +1,6 @@
 """Compact history: a move row holds the move's notation where it reads back (its JSON
-otherwise, and rows written before stay readable); such games still load, verify and give their
-log exactly (on both backends)."""
+otherwise, and rows written before stay readable), and a game that is over keeps no log in its
+snapshot; such games still load, verify and give their log exactly (on both backends)."""
 
 from __future__ import annotations
 
@@ -68,6 +68,22 @@ async def test_rows_hold_notations_and_old_rows_still_load(db: Store) -> None:
     assert loaded.game == record.game and loaded.game.moves == record.game.moves
     assert [entry.move for entry in await db.games.log(record.id)] == record.game.moves
     assert await db.games.verify(record.id)
+
+
+async def test_a_game_over_keeps_no_log_in_its_snapshot_and_replays_from_its_rows(
+    db: Store,
+) -> None:
+    record = await create_game(db, 1, seed=3)
+    await play(db, record, 2000, random.Random(3))
+    assert record.game.is_over()
+    assert "log" not in await _snapshot(db, record.id)
+    await db.games.finish(record.id, "finished", 9000.0)
+    for verify in (False, True):
+        loaded = await db.games.load(record.id, verify=verify)
+        assert loaded.game == record.game and loaded.game.moves == record.game.moves
+    assert await db.games.verify(record.id)
+    assert [entry.move for entry in await db.games.log(record.id)] == record.game.moves
+    assert "log" not in await _snapshot(db, record.id)  # verifying wrote nothing back
 
 
 async def test_a_game_going_on_keeps_its_log(db: Store) -> None:

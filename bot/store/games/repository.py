@@ -15,7 +15,7 @@ from ..codec import dumps, loads
 from ..errors import NotFoundError
 from ..move_rows import move_text, read_move
 from ..seats import Seat, seats_from_json, seats_to_json
-from ..snapshots import snapshot_text
+from ..snapshots import kept_snapshot_text
 from . import writes
 from .loading import ACTIVE_GAMES, ACTIVE_IN_CHANNEL, ACTIVE_SEATED, BY_ID, load_games
 from .records import ACTIVE, CANCELLED, FINISHED, GameRecord, GameStatus, LogEntry
@@ -60,7 +60,7 @@ class Games:
             lobby_message_id,
             now,
         )
-        state = snapshot_text(game)
+        state = kept_snapshot_text(game)
         game_id = await self._db.run(writes.create, row, moves, state, lobby_id)
         return GameRecord(
             game_id,
@@ -110,7 +110,7 @@ class Games:
         """
         if len(snapshot.moves) != first_number + len(moves):
             raise ValueError("snapshot must be the game just after the moves being appended.")
-        state = snapshot_text(snapshot)
+        state = kept_snapshot_text(snapshot)
         rows = [
             (first_number + i, move.seat, actor, move_text(move))
             for i, (move, actor) in enumerate(moves)
@@ -139,7 +139,7 @@ class Games:
         """
         if not 1 <= count <= expected_count or len(snapshot.moves) != expected_count - count:
             raise ValueError("snapshot must be the game without the moves taken back.")
-        state = snapshot_text(snapshot)
+        state = kept_snapshot_text(snapshot)
         texts = await self._db.run(writes.truncate, game_id, expected_count, count, state, now)
         return [read_move(text) for text in texts]
 
