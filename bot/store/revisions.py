@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 from bot.game.settings import RULES_REVISION
 
-from .codec import dumps, loads, loads_many
+from .codec import dumps, loads
 from .games.loading import from_snapshot, live_move_texts, replay
+from .move_rows import move_dicts
 
 if TYPE_CHECKING:
     from .base import Store
@@ -73,7 +74,7 @@ def _revision(
     """The newest revision under which the game's log replays to its snapshot, or None."""
     if count is None or state_text is None or count != len(moves):
         return None
-    settings, seed, logged = loads(settings_text), loads(seed_text), loads_many(moves)
+    settings, seed, logged = loads(settings_text), loads(seed_text), move_dicts(moves)
     for revision in range(RULES_REVISION, 0, -1):
         tried = {**settings, "rules": revision}
         try:

@@ -6,6 +6,8 @@ without reading its move rows: the move log stays the truth (the loader checks t
 holds as many moves as the log, and ``verify`` replays the log), the copy in the snapshot is a
 cache like the rest of it. A move whose notation would not read back as the same move leaves the
 log out of that snapshot, and an old snapshot has none: such a game loads from its move rows.
+A game that is over keeps no log in its snapshot (:func:`kept_snapshot_text`): start-up never
+loads it, and the few reads of a finished game (a replay, an audit) take its move rows anyway.
 
 A game loaded at start-up stays its stored text until it is first used: :func:`stored_game`
 gives a :class:`Game` that knows its settings, seed, turn and status (all that start-up asks:
@@ -32,6 +34,7 @@ __all__ = [
     "decode",
     "decode_log",
     "has_log",
+    "kept_snapshot_text",
     "move_count",
     "notations",
     "snapshot_text",
@@ -52,13 +55,20 @@ _STATUS = re.compile(r'"status":"(\w+)"')
 _HAS_LOG = '"log":['
 
 
-def snapshot_text(game: Game) -> str:
-    """The stored snapshot of ``game``: its state and, when every move reads back, its log."""
+def snapshot_text(game: Game, *, log_kept: bool = True) -> str:
+    """The stored snapshot of ``game``: its state and, when every move reads back (and
+    ``log_kept``), its log."""
     state = game.state_dict()
-    log = notations(game.moves)
+    log = notations(game.moves) if log_kept else None
     if log is not None:
         state[LOG] = log
     return dumps(state)
+
+
+def kept_snapshot_text(game: Game) -> str:
+    """The snapshot the store keeps for ``game``: with its log while the game goes on, without
+    it once the game is over (the move rows hold that log; a snapshot need not repeat it)."""
+    return snapshot_text(game, log_kept=not game.is_over())
 
 
 def notations(moves: list[Move]) -> list[str] | None:

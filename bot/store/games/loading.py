@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any
 from bot.game import Game, GameSettings, Move
 from bot.table.options import TableOptions
 
-from ..codec import loads, loads_many
+from ..codec import loads
 from ..errors import CorruptGameError
+from ..move_rows import move_dicts
 from ..seats import seats_from_json
-from ..snapshots import decode, has_log, notations, snapshot_text, stored_game
+from ..snapshots import decode, has_log, kept_snapshot_text, notations, stored_game
 from ..upgrades import upgrade_state
 from ..votes import select_for
 from .records import GameRecord
@@ -140,8 +141,9 @@ def _from_snapshot(row: tuple[Any, ...], lazy: bool) -> Game | None:
 
 
 def _can_hold_log(row: tuple[Any, ...], game: Game) -> bool:
-    """True for an old snapshot (no log) whose game's log can be written into it."""
-    return not has_log(row[13]) and notations(game.moves) is not None
+    """True for an old snapshot (no log) whose game's log can be written into it (a game that
+    is over keeps none: :func:`kept_snapshot_text`)."""
+    return not has_log(row[13]) and not game.is_over() and notations(game.moves) is not None
 
 
 #: Games whose move rows are read by listing their ids (more: by the loading condition).
@@ -198,7 +200,7 @@ def rebuild(
 ) -> tuple[Game, bool]:
     """(game, snapshot_ok): from the snapshot when it agrees with the log, else by replay."""
     settings, seed = loads(settings_text), loads(seed_text)
-    moves = loads_many(move_texts)
+    moves = move_dicts(move_texts)
     game: Game | None = None
     if count != len(moves):
         log.warning(
@@ -240,5 +242,5 @@ async def _repair(conn: Connection, game_id: int, game: Game) -> None:
     await conn.execute(
         "UPDATE snapshots SET move_count = ?, state = ? WHERE game_id = ? AND ? = "
         "(SELECT count(*) FROM moves WHERE game_id = ? AND undone_at IS NULL)",
-        (len(game.moves), snapshot_text(game), game_id, len(game.moves), game_id),
+        (len(game.moves), kept_snapshot_text(game), game_id, len(game.moves), game_id),
     )

@@ -13,8 +13,9 @@ from bot.table.options import TableOptions
 
 from ..codec import dumps, loads
 from ..errors import NotFoundError
+from ..move_rows import move_text, read_move
 from ..seats import Seat, seats_from_json, seats_to_json
-from ..snapshots import snapshot_text
+from ..snapshots import kept_snapshot_text
 from . import writes
 from .loading import ACTIVE_GAMES, ACTIVE_IN_CHANNEL, ACTIVE_SEATED, BY_ID, load_games
 from .records import ACTIVE, CANCELLED, FINISHED, GameRecord, GameStatus, LogEntry
@@ -48,7 +49,7 @@ class Games:
         Raises :class:`ChannelBusyError` when the channel already has an active game. The record
         holds ``game`` itself, not a copy.
         """
-        moves = [(i, m.seat, dumps(m.to_dict())) for i, m in enumerate(game.moves)]
+        moves = [(i, m.seat, move_text(m)) for i, m in enumerate(game.moves)]
         row = (
             guild_id,
             channel_id,
@@ -59,7 +60,7 @@ class Games:
             lobby_message_id,
             now,
         )
-        state = snapshot_text(game)
+        state = kept_snapshot_text(game)
         game_id = await self._db.run(writes.create, row, moves, state, lobby_id)
         return GameRecord(
             game_id,
@@ -109,9 +110,9 @@ class Games:
         """
         if len(snapshot.moves) != first_number + len(moves):
             raise ValueError("snapshot must be the game just after the moves being appended.")
-        state = snapshot_text(snapshot)
+        state = kept_snapshot_text(snapshot)
         rows = [
-            (first_number + i, move.seat, actor, dumps(move.to_dict()))
+            (first_number + i, move.seat, actor, move_text(move))
             for i, (move, actor) in enumerate(moves)
         ]
         append = writes.append_in_one if self._db.dialect == "postgresql" else writes.append_many
@@ -138,9 +139,9 @@ class Games:
         """
         if not 1 <= count <= expected_count or len(snapshot.moves) != expected_count - count:
             raise ValueError("snapshot must be the game without the moves taken back.")
-        state = snapshot_text(snapshot)
+        state = kept_snapshot_text(snapshot)
         texts = await self._db.run(writes.truncate, game_id, expected_count, count, state, now)
-        return [Move.from_dict(loads(text)) for text in texts]
+        return [read_move(text) for text in texts]
 
     async def keep_at(self, game_id: int, move_count: int) -> None:
         """In a transaction that writes no move: hold the game at ``move_count`` live moves
@@ -198,7 +199,7 @@ class Games:
         """The whole move log in order, undone moves included (for audits and replays)."""
         rows = await self._db.read(_fetch_log, game_id)
         return [
-            LogEntry(number, Move.from_dict(loads(text)), seat, actor, created, undone)
+            LogEntry(number, read_move(text), seat, actor, created, undone)
             for number, seat, actor, text, created, undone in rows
         ]
 
