@@ -6,6 +6,7 @@ import discord
 import pytest
 from simcord import SetupError
 
+from bot.app import create_bot
 from bot.config import Settings
 
 from .e2e_helpers import make_table, open_and_start
@@ -129,6 +130,25 @@ async def test_settings_go_when_the_bot_is_removed_from_the_server(simcord_env):
     await other_admin.slash(other.channel, "sequence-admin set", setting="hints", value="yes")
     await open_and_start(table)
     the_server_removes_the_bot(env, table.guild.id, (table.channel.id,))
+    await env.settle()
+    assert await env.bot.db.guild_settings.all(table.guild.id) == {}
+    assert set(await env.bot.db.guild_settings.all(other.guild.id)) == {"hints"}
+
+
+async def test_settings_go_with_a_server_that_removed_the_bot_while_it_was_down(
+    simcord_env, bot_settings
+):
+    """A server with settings and no table removes the bot while it is down (Discord sends no
+    removal then): at the next start its settings go, as its tables would; another server's
+    stay."""
+    env = simcord_env
+    table, admin = await with_admin(env)
+    other, other_admin = await with_admin(env)
+    await admin.slash(table.channel, "sequence-admin set", setting="hints", value="yes")
+    await other_admin.slash(other.channel, "sequence-admin set", setting="hints", value="yes")
+    await env.bot.close()
+    the_server_removes_the_bot(env, table.guild.id, (table.channel.id,))
+    await env.restart_bot(create_bot(bot_settings))
     await env.settle()
     assert await env.bot.db.guild_settings.all(table.guild.id) == {}
     assert set(await env.bot.db.guild_settings.all(other.guild.id)) == {"hints"}

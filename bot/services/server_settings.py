@@ -221,6 +221,10 @@ class ServerSettings:
             setting, self._or_default(setting, before), setting.bot_default(self._settings)
         )
 
+    async def configured_servers(self) -> frozenset[int]:
+        """The servers (of this process's shards) with a setting of their own."""
+        return frozenset(await self._db.guild_settings.servers())
+
     async def forget_server(self, guild_id: int) -> None:
         """The bot left a server: its settings go with its other data."""
         await self._db.guild_settings.forget_server(guild_id)

@@ -43,6 +43,11 @@ class GuildSettings:
         """Forget a setting in one transaction; the value it had (None if there was none)."""
         return await self._db.run(_remove, guild_id, name)
 
+    async def servers(self) -> set[int]:
+        """The servers of this process's shards that have a setting stored."""
+        mine, params = self._db.on_my_shards("guild_id")
+        return {row[0] for row in await self._db.read(_servers, mine, params)}
+
     async def forget_server(self, guild_id: int) -> None:
         """Forget every setting of a server (the bot left it)."""
         await self._db.run(_forget_server, guild_id)
@@ -54,6 +59,10 @@ async def _all(conn: Connection, guild_id: int) -> list[tuple[str, str, int, flo
         "WHERE guild_id = ? ORDER BY name",
         (guild_id,),
     )
+
+
+async def _servers(conn: Connection, mine: str, params: tuple[object, ...]) -> list[tuple[int]]:
+    return await conn.fetchall(f"SELECT DISTINCT guild_id FROM guild_settings WHERE {mine}", params)
 
 
 async def _previous(conn: Connection, guild_id: int, name: str) -> Any:

@@ -73,18 +73,20 @@ class TablePlaces:
         await self.bot.server_settings.forget_server(guild_id)
 
     async def servers_left(self, shard_id: int | None = None) -> None:
-        """At READY (a new session): a server whose tables this process serves but which is
-        not among the bot's guilds removed the bot while it was down (Discord then sends no
-        removal), and is gone as on a removal. A server in an outage is among the guilds,
+        """At READY (a new session): a server whose tables or settings this process serves but
+        which is not among the bot's guilds removed the bot while it was down (Discord then
+        sends no removal), and is gone as on a removal. A server in an outage is among the guilds,
         unavailable, and keeps its tables. ``shard_id``: only that shard's servers, at its own
         READY (:meth:`present_guilds`)."""
         present = self.present_guilds(shard_id)
         if present is None:
             return
         places = await self._places_by_server()
+        known = places.keys() | await self.bot.server_settings.configured_servers()
         if shard_id is not None:
             places = {g: p for g, p in places.items() if self.shard_of(g) == shard_id}
-        for guild_id in sorted(places.keys() - present):
+            known = {g for g in known if self.shard_of(g) == shard_id}
+        for guild_id in sorted(known - present):
             log.info("Server %d removed the bot while it was down: its tables end", guild_id)
             await self.server_gone(guild_id)
         for guild_id in sorted(places.keys() & present):
