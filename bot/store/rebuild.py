@@ -18,7 +18,7 @@ from bot.skill import Rating, outcome_for, rate_result
 
 from .codec import loads
 from .games.loading import load_games
-from .standings import SUMMED, write_ratings
+from .standings import SUMMED, tally_problems, write_ratings
 from .tallies import seat_tallies
 
 if TYPE_CHECKING:
@@ -121,20 +121,7 @@ async def stored_problems(conn: Connection, guild_id: int) -> list[str]:
     row = await conn.fetchone("SELECT count(*) FROM rating_changes WHERE guild_id = ?", (guild_id,))
     if row is None or int(row[0]) != sum(replayed.games.values()):
         problems.append(f"server {guild_id}: {row and row[0]} rating changes stored")
-    totals = await conn.fetchall(
-        "SELECT user_id, games, wins, draws, losses, sequences, jacks FROM player_totals "
-        "WHERE guild_id = ?",
-        (guild_id,),
-    )
-    sums = await conn.fetchall(f"{SUMMED} AND guild_id = ? GROUP BY user_id, guild_id", (guild_id,))
-    have = {int(r[0]): tuple(int(v) for v in r[1:]) for r in totals}
-    summed = {int(r[0]): tuple(int(v) for v in r[2:]) for r in sums}
-    problems += [
-        f"server {guild_id}, player {user}: totals {have.get(user)}, games say {summed.get(user)}"
-        for user in sorted(set(have) | set(summed))
-        if have.get(user) != summed.get(user)
-    ]
-    return problems
+    return problems + await tally_problems(conn, guild_id)
 
 
 async def guilds_with_results(conn: Connection) -> list[int]:

@@ -173,21 +173,7 @@ class Standings:
 
     async def tally_problems(self, guild_id: int) -> list[str]:
         """How the server's stored totals differ from the sums of its games (none: equal)."""
-        stored = await self._db.read(
-            _all,
-            f"SELECT user_id, {TOTALS} FROM player_totals WHERE guild_id = ? ORDER BY user_id",
-            guild_id,
-        )
-        summed = await self._db.read(
-            _all, f"{SUMMED} AND guild_id = ? GROUP BY user_id, guild_id ORDER BY user_id", guild_id
-        )
-        want = {int(row[0]): tuple(int(v) for v in row[2:]) for row in summed}
-        have = {int(row[0]): tuple(int(v) for v in row[1:]) for row in stored}
-        return [
-            f"server {guild_id}, player {user}: totals {have.get(user)}, games say {want.get(user)}"
-            for user in sorted(set(want) | set(have))
-            if want.get(user) != have.get(user)
-        ]
+        return await self._db.read(tally_problems, guild_id)
 
 
 #: The columns of a player's totals, in :class:`PlayerTotals`' order.
@@ -208,6 +194,24 @@ async def _one(conn: Connection, sql: str, *params: Any) -> tuple[Any, ...] | No
 
 async def _all(conn: Connection, sql: str, *params: Any) -> list[tuple[Any, ...]]:
     return await conn.fetchall(sql, params)
+
+
+async def tally_problems(conn: Connection, guild_id: int) -> list[str]:
+    """How the server's stored totals differ from the sums of its games (none: equal)."""
+    stored = await conn.fetchall(
+        f"SELECT user_id, {TOTALS} FROM player_totals WHERE guild_id = ? ORDER BY user_id",
+        (guild_id,),
+    )
+    summed = await conn.fetchall(
+        f"{SUMMED} AND guild_id = ? GROUP BY user_id, guild_id ORDER BY user_id", (guild_id,)
+    )
+    want = {int(row[0]): tuple(int(v) for v in row[2:]) for row in summed}
+    have = {int(row[0]): tuple(int(v) for v in row[1:]) for row in stored}
+    return [
+        f"server {guild_id}, player {user}: totals {have.get(user)}, games say {want.get(user)}"
+        for user in sorted(set(want) | set(have))
+        if want.get(user) != have.get(user)
+    ]
 
 
 async def lock_guild(conn: Connection, dialect: str, guild_id: int) -> None:
