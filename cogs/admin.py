@@ -14,7 +14,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.server_settings import SERVER_SETTINGS, SettingChange
+from bot.services.server_setting_list import SERVER_SETTINGS
+from bot.services.server_settings import SettingChange, SettingView
 
 from .base import server_id
 from .common.answering import answer_errors
@@ -24,11 +25,26 @@ if TYPE_CHECKING:
     from bot.app import SequenceBot
 
 
+def shown(guild: discord.Guild | None, view: SettingView) -> str:
+    """A setting's value for the settings view: a role or channel deleted since it was set is
+    shown as deleted (and is ignored wherever the setting is used)."""
+    kind, value = view.setting.kind, view.value
+    if guild is not None and kind == "role" and value and guild.get_role(value) is None:
+        return "deleted role (ignored)"
+    if guild is not None and kind in ("channel", "channels") and value:
+        ids = value if kind == "channels" else (value,)
+        return " ".join(
+            f"<#{each}>" if guild.get_channel(each) else "deleted channel (ignored)" for each in ids
+        )
+    return view.setting.show(value)
+
+
 def audit_line(user: discord.abc.User, change: SettingChange) -> str:
     """Who changed what from what to what, for the channel."""
     show = change.setting.show
+    scope = " for new tables" if change.setting.kind == "table" else ""
     return (
-        f"⚙️ {user.mention} changed **{change.setting.name}** for new tables: "
+        f"⚙️ {user.mention} changed **{change.setting.name}**{scope}: "
         f"{show(change.before)} → {show(change.after)}."
     )
 
@@ -50,13 +66,12 @@ class ServerAdmin(
     @app_commands.command(name="settings", description="Every setting, its value and its source")
     async def settings(self, interaction: discord.Interaction[SequenceBot]) -> None:
         views = await self.bot.server_settings.view(server_id(interaction))
-        lines = ["**This server's defaults for new tables**"]
+        guild = interaction.guild
+        lines = ["**This server's settings** (table defaults apply to new tables)"]
         for view in views:
             source = "this server" if view.from_server else "the bot's default"
             limit = f"; limit: {view.setting.limit}" if view.setting.limit else ""
-            lines.append(
-                f"• `{view.setting.name}`: **{view.setting.show(view.value)}** ({source}{limit})"
-            )
+            lines.append(f"• `{view.setting.name}`: **{shown(guild, view)}** ({source}{limit})")
         await reply(interaction, "\n".join(lines))
 
     @app_commands.command(name="set", description="Set a default for this server's new tables")

@@ -152,3 +152,29 @@ async def test_settings_go_with_a_server_that_removed_the_bot_while_it_was_down(
     await env.settle()
     assert await env.bot.db.guild_settings.all(table.guild.id) == {}
     assert set(await env.bot.db.guild_settings.all(other.guild.id)) == {"hints"}
+
+
+async def test_a_role_setting_takes_a_mention_and_shows_a_deleted_role_as_deleted(simcord_env):
+    env = simcord_env
+    table, admin = await with_admin(env)
+    hosts = table.guild.create_role("Hosts")
+    changed = await admin.slash(
+        table.channel, "sequence-admin set", setting="host_role", value=hosts.mention
+    )
+    assert changed.response.content == (
+        f"⚙️ {admin.mention} changed **host_role**: none → {hosts.mention}."
+    )
+    assert (await table.bot.server_settings.roles(table.guild.id)).host == hosts.id
+    wrong = await admin.slash(table.channel, "sequence-admin set", setting="host_role", value="x")
+    assert wrong.ephemeral and "'x' is not a role: mention it" in wrong.response.content
+
+    env.backend.delete_role(table.guild.id, hosts.id)
+    await env.settle()
+    shown = await admin.slash(table.channel, "sequence-admin settings")
+    assert "`host_role`: **deleted role (ignored)** (this server)" in shown.response.content
+    assert "`moderator_role`: **none** (the bot's default)" in shown.response.content
+    cleared = await admin.slash(
+        table.channel, "sequence-admin set", setting="host_role", value="none"
+    )
+    assert not cleared.ephemeral
+    assert (await table.bot.server_settings.roles(table.guild.id)).host is None

@@ -59,6 +59,8 @@ KEEP_DELIVERED = 7 * 24 * 3600.0
 _RECENT = 20_000
 
 __all__ = ["DeliverLater", "Dispatcher", "Subscriptions", "delivered_late"]
+
+
 class Consumer(Protocol):
     """Something that acts on events: it declares what it answers, each with its handler."""
 
@@ -186,9 +188,7 @@ class Dispatcher:
             key = (lane, event.game_id)
             self._queues.setdefault(key, deque()).append(_Delivery(event_id, event, mine, late))
             if key not in self._workers:
-                self._workers[key] = asyncio.create_task(
-                    self._drain(key), context=in_background()
-                )
+                self._workers[key] = asyncio.create_task(self._drain(key), context=in_background())
 
     async def _drain(self, key: tuple[Lane, int]) -> None:
         queue = self._queues[key]
@@ -423,4 +423,3 @@ class Dispatcher:
             except Exception as error:  # delivered again at the next start
                 log.warning("What was delivered could not be written at the close (%s)", error)
             self._marks = {}
-

@@ -64,9 +64,7 @@ def open_offer(votes: dict[tuple[str, int], TeamVote]) -> TeamVote | None:
 def computer_team(record: GameRecord, team: int) -> bool:
     """True when no person still plays for ``team`` (its computers answer for it)."""
     game = record.game
-    return all(
-        record.seats[s].is_computer for s in game.settings.seats_of(team) if not game.out[s]
-    )
+    return all(record.seats[s].is_computer for s in game.settings.seats_of(team) if not game.out[s])
 
 
 class DrawService:
@@ -233,9 +231,7 @@ class DrawService:
         )
         return DrawState(draft.record, offer, ACCEPTED)
 
-    def _decline(
-        self, draft: Draft, offer: TeamVote, team: int, actor_id: int | None
-    ) -> DrawState:
+    def _decline(self, draft: Draft, offer: TeamVote, team: int, actor_id: int | None) -> DrawState:
         draft.votes.pop((DRAW, offer.team), None)
         draft.votes[(DRAW_COOLDOWN, offer.team)] = _cooldown(draft, offer.team)
         draft.events.append(

@@ -154,7 +154,6 @@ class RatingService:
         self._books[guild_id] = book
         return book
 
-
     async def check(self, guild_id: int) -> list[str]:
         """How the server's stored ratings differ from a replay of its results (none: equal)."""
         book = RatingBook()
@@ -162,8 +161,7 @@ class RatingService:
         await asyncio.to_thread(_apply_all, book, results)
         stored = await self.db.standings.all_ratings(guild_id)
         replayed = {
-            user: (rating, len(book.history[user]))
-            for user, rating in book.ratings.items()
+            user: (rating, len(book.history[user])) for user, rating in book.ratings.items()
         }
         problems = [
             f"server {guild_id}, player {user}: stored {stored.get(user)}, replayed {want}"

@@ -116,9 +116,7 @@ def stands_at(call: Call, called_at: float, timeout: int) -> float | None:
     return called_at + timeout
 
 
-def call_stands(
-    call: Call, called_at: float, now: float, timeout: int, *, withdrawn: bool
-) -> bool:
+def call_stands(call: Call, called_at: float, now: float, timeout: int, *, withdrawn: bool) -> bool:
     """Whether a call that nobody ruled on stands now: nobody but a moderator could rule, the
     caller did not withdraw it, and ``timeout`` seconds have passed since ``called_at``."""
     due = stands_at(call, called_at, timeout)

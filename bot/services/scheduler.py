@@ -186,8 +186,9 @@ class Scheduler:
             await callback()
         except OUTAGES as error:  # nothing was saved: the same change, once the store is back
             if key not in self._entries:  # unless set again meanwhile (a move, a new deadline)
-                log.warning("The timer %r waits for the store (%s); again in %.0f s",
-                            key, error, RETRY)
+                log.warning(
+                    "The timer %r waits for the store (%s); again in %.0f s", key, error, RETRY
+                )
                 self.at(key, self.clock() + RETRY, callback)
         except Exception:
             log.exception("The timer %r failed", key)

@@ -1,4 +1,4 @@
-"""Each server's own table defaults, chosen by its admins within the bot's (``/sequence-admin``).
+"""Each server's own settings, chosen by its admins within the bot's (``/sequence-admin``).
 
 A setting's value is read and refused exactly as ``/sequence new`` reads and refuses it
 (:func:`~bot.services.durations.parse_duration`, :class:`~bot.table.options.TableOptions`).
@@ -14,125 +14,24 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.game.echo import echo
-from bot.table.options import MAX_TURN_TIMER, POLICIES, TableOptions, format_duration
+from bot.table.options import TableOptions
 
-from .durations import parse_duration
 from .errors import UserError
+from .server_setting_list import SERVER_SETTINGS, ServerSetting
 
 if TYPE_CHECKING:
     from bot.config import Settings
     from bot.store.base import Store
 
-_YES = ("yes", "y", "true", "on", "1")
-_NO = ("no", "n", "false", "off", "0")
-
-
-def _parse_bool(text: str) -> bool:
-    cleaned = text.strip().lower()
-    if cleaned in _YES:
-        return True
-    if cleaned in _NO:
-        return False
-    raise UserError(f"{echo(text)} is not yes or no.")
-
-
-def _parse_choice(choices: tuple[str, ...]) -> Callable[[str], str]:
-    def parse(text: str) -> str:
-        cleaned = text.strip().lower()
-        if cleaned not in choices:
-            raise UserError(f"{echo(text)} is not one of: {', '.join(choices)}.")
-        return cleaned
-
-    return parse
-
-
-def _show_duration(value: Any) -> str:
-    return format_duration(value) if value else "none"
-
-
-def _show_bool(value: Any) -> str:
-    return "yes" if value else "no"
-
 
 @dataclass(frozen=True)
-class ServerSetting:
-    """A table default a server may set: its name, the :class:`TableOptions` field it fills."""
+class ServerRoles:
+    """The roles a server gave the bot's jobs (None: no role set)."""
 
-    name: str
-    description: str
-    field: str
-    parse: Callable[[str], Any]
-    show: Callable[[Any], str]
-    #: The bot's default (from the owner's settings).
-    bot_default: Callable[[Settings], Any]
-    #: The owner's limit, in words (None: only the values /sequence new accepts).
-    limit: str | None = None
-
-
-#: The settings a server may set, by name (the names ``/sequence-admin set`` completes).
-SERVER_SETTINGS: dict[str, ServerSetting] = {
-    each.name: each
-    for each in (
-        ServerSetting(
-            "time_limit",
-            "Time per turn (like 10m, 12h, 2d, or none)",
-            "turn_time_limit",
-            parse_duration,
-            _show_duration,
-            lambda s: s.turn_time_limit,
-            f"at most {format_duration(MAX_TURN_TIMER)}",
-        ),
-        ServerSetting(
-            "on_timeout",
-            "What happens when a turn's time runs out",
-            "time_limit_policy",
-            _parse_choice(POLICIES),
-            str,
-            lambda s: s.time_limit_policy,
-        ),
-        ServerSetting(
-            "reminder",
-            "Remind the player to move after this long (or none)",
-            "reminder_delay",
-            parse_duration,
-            _show_duration,
-            lambda s: s.reminder_delay,
-            f"at most {format_duration(MAX_TURN_TIMER)}",
-        ),
-        ServerSetting(
-            "rated",
-            "Whether games count for ratings",
-            "rated",
-            _parse_bool,
-            _show_bool,
-            lambda s: True,
-        ),
-        ServerSetting(
-            "hints",
-            "Allow /sequence hint (makes the game unrated)",
-            "hints",
-            _parse_bool,
-            _show_bool,
-            lambda s: False,
-        ),
-        ServerSetting(
-            "endless_guard",
-            "A draw when the deck is reshuffled twice with no new sequence",
-            "endless_play_guard",
-            _parse_bool,
-            _show_bool,
-            lambda s: True,
-        ),
-        ServerSetting(
-            "preset",
-            "classic (official rules) or convoy",
-            "preset",
-            _parse_choice(("classic", "convoy")),
-            str,
-            lambda s: "classic",
-        ),
-    )
-}
+    host: int | None = None
+    organiser: int | None = None
+    moderator: int | None = None
+    looking: int | None = None
 
 
 @dataclass(frozen=True)
@@ -200,16 +99,36 @@ class ServerSettings:
             for name, each in SERVER_SETTINGS.items()
         ]
 
+    async def values(self, guild_id: int) -> dict[str, Any]:
+        """Every setting's value in force in a server, by setting name."""
+        return {view.setting.name: view.value for view in await self.view(guild_id)}
+
     async def defaults(self, guild_id: int) -> dict[str, Any]:
         """The table defaults in force in a server, by :class:`TableOptions` field."""
-        return {view.setting.field: view.value for view in await self.view(guild_id)}
+        return {
+            view.setting.field: view.value
+            for view in await self.view(guild_id)
+            if view.setting.field is not None
+        }
+
+    async def roles(self, guild_id: int) -> ServerRoles:
+        """The roles in force in a server (ids; a role deleted since is still named here: the
+        cog finds it missing and ignores it)."""
+        values = await self.values(guild_id)
+        return ServerRoles(
+            values["host_role"],
+            values["organiser_role"],
+            values["moderator_role"],
+            values["looking_role"],
+        )
 
     async def set(self, guild_id: int, name: str, text: str, by: int) -> SettingChange:
         """Set a server's value from what an admin typed (one transaction); refused, changing
         nothing, when the setting is unknown or the value is one /sequence new refuses."""
         setting = setting_named(name)
         value = setting.parse(text)
-        self._check(setting, value, await self.defaults(guild_id))
+        if setting.field is not None:
+            self._check(setting, value, await self.defaults(guild_id))
         before = await self._db.guild_settings.put(guild_id, setting.name, value, by, self._clock())
         return SettingChange(setting, self._or_default(setting, before), value)
 
@@ -238,5 +157,6 @@ class ServerSettings:
 
     @staticmethod
     def _check(setting: ServerSetting, value: Any, defaults: dict[str, Any]) -> None:
-        """Refuse a value as /sequence new would: the table options it makes must be valid."""
+        """Refuse a table default as /sequence new would: the options it makes must be valid."""
+        assert setting.field is not None
         table_options(defaults, **{setting.field: value})

@@ -133,9 +133,7 @@ class TableTalkService:
             )
             if status == "upheld":
                 draft.push(self.games.penalty(report.team), actor_id)
-            draft.write(
-                partial(self.db.tabletalk.resolve, report_id, status, draft.now, actor_id)
-            )
+            draft.write(partial(self.db.tabletalk.resolve, report_id, status, draft.now, actor_id))
             resolved = dataclasses.replace(
                 report, status=status, resolved_at=draft.now, resolved_by=actor_id
             )

@@ -1,0 +1,114 @@
+"""How a server setting's value is read from what an admin typed, and shown back.
+
+Each reader refuses what it cannot read with a :class:`UserError` naming the text; a role or a
+channel is kept by its id (a mention, ``<@&id>`` or ``<#id>``, or the bare id), so that a role or
+channel renamed since stays the same setting, and one deleted since is shown as deleted and
+ignored (the cog knows which exist; the service does not).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from bot.game.echo import echo
+from bot.table.options import format_duration
+
+from .errors import UserError
+
+_YES = ("yes", "y", "true", "on", "1")
+_NO = ("no", "n", "false", "off", "0")
+#: What an admin types to clear a role or channel setting.
+NONE_WORDS = ("none", "nobody", "anywhere", "off", "-")
+_ROLE = re.compile(r"^\s*(?:<@&(\d{15,20})>|(\d{15,20}))\s*$")
+_CHANNEL = re.compile(r"<#(\d{15,20})>|\b(\d{15,20})\b")
+
+
+def parse_bool(text: str) -> bool:
+    """``yes``/``no`` (and the usual spellings) as a bool."""
+    cleaned = text.strip().lower()
+    if cleaned in _YES:
+        return True
+    if cleaned in _NO:
+        return False
+    raise UserError(f"{echo(text)} is not yes or no.")
+
+
+def parse_choice(choices: tuple[str, ...]) -> Callable[[str], str]:
+    """A reader that accepts one of ``choices`` (any case)."""
+
+    def parse(text: str) -> str:
+        cleaned = text.strip().lower()
+        if cleaned not in choices:
+            raise UserError(f"{echo(text)} is not one of: {', '.join(choices)}.")
+        return cleaned
+
+    return parse
+
+
+def parse_role(text: str) -> int | None:
+    """A role, by mention or id (``none`` for no role).
+
+    >>> parse_role("<@&123456789012345678>"), parse_role("none")
+    (123456789012345678, None)
+    """
+    if text.strip().lower() in NONE_WORDS:
+        return None
+    found = _ROLE.match(text)
+    if found is None:
+        raise UserError(
+            f"{echo(text)} is not a role: mention it (type @ and pick the role), or say none."
+        )
+    return int(found.group(1) or found.group(2))
+
+
+def parse_channel(text: str) -> int | None:
+    """One channel, by mention or id (``none`` for no channel)."""
+    channels = parse_channels(text)
+    if len(channels) > 1:
+        raise UserError("Name one channel only.")
+    return channels[0] if channels else None
+
+
+def parse_channels(text: str) -> tuple[int, ...]:
+    """Channels or categories, by mention or id, in the order given (``none``: no channel).
+
+    >>> parse_channels("<#123456789012345678> <#223456789012345678>")
+    (123456789012345678, 223456789012345678)
+    """
+    if text.strip().lower() in NONE_WORDS:
+        return ()
+    found = [int(a or b) for a, b in _CHANNEL.findall(text)]
+    rest = _CHANNEL.sub("", text).replace(",", " ").strip()
+    if not found or rest:
+        raise UserError(
+            f"{echo(text)} is not a list of channels: mention them (type # and pick each), "
+            "or say none."
+        )
+    return tuple(dict.fromkeys(found))
+
+
+def show_duration(value: Any) -> str:
+    """A duration in words; ``none`` for 0."""
+    return format_duration(value) if value else "none"
+
+
+def show_bool(value: Any) -> str:
+    """``yes`` or ``no``."""
+    return "yes" if value else "no"
+
+
+def show_role(value: Any) -> str:
+    """A role's mention; ``none``."""
+    return f"<@&{value}>" if value else "none"
+
+
+def show_channels(value: Any) -> str:
+    """Channels' mentions; ``anywhere`` when there are none."""
+    return " ".join(f"<#{each}>" for each in value) if value else "anywhere"
+
+
+def show_channel(value: Any) -> str:
+    """A channel's mention; ``none``."""
+    return f"<#{value}>" if value else "none"
