@@ -14,7 +14,7 @@ from bot.config import Settings
 from bot.store.location import open_database
 from tests import pg_server
 from tests.helpers.deadlines import DEADLINE, FirstResponseClock, late_message
-from tests.helpers.postgres import require_postgresql
+from tests.helpers.postgres import own_database_url, own_server, require_postgresql
 
 #: The store backends every store test runs on.
 BACKENDS = ("sqlite", "postgresql")
@@ -133,3 +133,6 @@ async def db(store_location: str | Path) -> AsyncIterator[object]:
     database = await open_database(store_location)
     yield database
     await database.close()
+
+
+__all__ = ["own_database_url", "own_server"]  # fixtures for the modules that stop their server

@@ -24,7 +24,6 @@ from cogs.common.replies import DATABASE_DOWN
 from . import pg_server
 from .conftest import make_settings
 from .e2e_helpers import make_table, open_and_start, play_one
-from .helpers.postgres import require_postgresql
 
 #: A player waits for a hanging store at most its time limits (1 s for a connection, 1.2 s a
 #: statement): the answer comes inside Discord's 3 s, later than the 1 s other tests keep.
@@ -35,24 +34,11 @@ _SCHEMAS = itertools.count(1)
 ANSWERED_WITHIN = 2.5
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[pg_server.Server]:
-    """A PostgreSQL server of this module's own (a test pauses it)."""
-    require_postgresql()
-    with pg_server.controlled_server() as started:
-        yield started
-
-
-@pytest.fixture(scope="module")
-def shared_database_url(server: pg_server.Server) -> str:
-    return pg_server.create_database_now(server.url, "tests")
-
-
 @pytest.fixture
-def store_url(server: pg_server.Server, shared_database_url: str) -> Iterator[str]:
-    url = pg_server.create_schema_now(shared_database_url, f"hang_{next(_SCHEMAS)}")
+def store_url(own_server: pg_server.Server, own_database_url: str) -> Iterator[str]:
+    url = pg_server.create_schema_now(own_database_url, f"hang_{next(_SCHEMAS)}")
     yield url
-    server.resume()  # a test that failed while the server was paused
+    own_server.resume()  # a test that failed while the server was paused
 
 
 @pytest.fixture
@@ -126,7 +112,7 @@ async def _preferences(conn: Connection) -> list[tuple[Any, ...]]:
 
 
 async def test_a_transaction_on_a_paused_server_gives_up_in_time_and_saves_nothing(
-    server, store_url
+    own_server, store_url
 ):
     """Every process of the server stopped (``SIGSTOP``) half way through a player's
     transaction: connections stay open and nothing answers, as behind a network black hole.
@@ -143,18 +129,18 @@ async def test_a_transaction_on_a_paused_server_gives_up_in_time_and_saves_nothi
             with pytest.raises(DatabaseUnavailableError, match="did not answer"):
                 async with db.transaction() as conn:
                     await _write_a_preference(conn, 1)
-                    server.pause()
+                    own_server.pause()
                     started = time.perf_counter()
                     await _write_a_preference(conn, 2)
             took = time.perf_counter() - started
-            server.resume()
+            own_server.resume()
             assert took < ANSWERED_WITHIN, f"gave up after {took:.2f} s"
             assert await db.read(_preferences) == []
             await db.run(_write_a_preference, 3)
         assert await db.read(_preferences) == [(3,)]
         assert await db.alive()
     finally:
-        server.resume()
+        own_server.resume()
         await db.close()
 
 

@@ -23,7 +23,6 @@ from tests.helpers.tournament import announced, check_in, game_in, snapshot, sta
 from . import pg_server
 from .conftest import make_settings
 from .e2e_helpers import against_a_computer, make_table, open_and_start, play_one, timeouts
-from .helpers.postgres import require_postgresql
 
 _SCHEMAS = itertools.count(1)
 #: A computer's pause: longer than SimCord's settle window (5 s), which runs shorter sleeps at once.
@@ -66,28 +65,14 @@ async def _short_busy_timeout(conn: Connection) -> None:
     await conn.execute("PRAGMA busy_timeout = 50")
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[pg_server.Server]:
-    """One PostgreSQL server for the module (each test stops and starts it: a schema each)."""
-    require_postgresql()
-    with pg_server.controlled_server() as started:
-        yield started
-
-
-@pytest.fixture(scope="module")
-def shared_database_url(server: pg_server.Server) -> str:
-    """The database that holds the module's schemas."""
-    return pg_server.create_database_now(server.url, "tests")
-
-
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def outage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
     """How the store fails, on each backend."""
     if request.param == "sqlite":
         yield FileLocked(tmp_path / "sequence.db")
         return
-    server = request.getfixturevalue("server")
-    shared = request.getfixturevalue("shared_database_url")
+    server = request.getfixturevalue("own_server")
+    shared = request.getfixturevalue("own_database_url")
     stopped = ServerStopped(server, pg_server.create_schema_now(shared, f"outage_{next(_SCHEMAS)}"))
     yield stopped
     if not pg_server.accepts_connections(server):  # a test that failed while it was down

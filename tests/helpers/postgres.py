@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 
@@ -18,3 +19,18 @@ def require_postgresql() -> None:
     if os.environ.get("CI", "").lower() == "true":
         pytest.fail(reason + " (CI=true: install Debian's postgresql).")
     pytest.skip(reason + ".")
+
+
+@pytest.fixture(scope="module")
+def own_server() -> Iterator[pg_server.Server]:
+    """A PostgreSQL server of the test module's own, which its tests may stop or pause (import
+    the fixture into the module)."""
+    require_postgresql()
+    with pg_server.controlled_server() as started:
+        yield started
+
+
+@pytest.fixture(scope="module")
+def own_database_url(own_server: pg_server.Server) -> str:
+    """The database on :func:`own_server` that holds the module's schemas."""
+    return pg_server.create_database_now(own_server.url, "tests")
