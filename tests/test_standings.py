@@ -19,6 +19,7 @@ from bot.store.codec import dumps
 from bot.store.location import open_database
 from bot.store.migrations import latest_version
 from bot.store.postgres_migrations import POSTGRES_MIGRATIONS
+from bot.store.rebuild import stored_problems
 from bot.store.seats import Seat
 from bot.store.sqlite_migrations import MIGRATIONS
 from bot.store.tallies import Tally
@@ -88,8 +89,7 @@ async def test_the_kept_standings_equal_a_replay_and_read_the_same(
         times = [1000.0 + n * 10 + rng.choice([0, -25, 25]) for n in range(len(made))]
         ids = await record_all(db, made, times)
         ratings = RatingService(db)
-        assert await ratings.check(GUILD) == []
-        assert await db.standings.tally_problems(GUILD) == []
+        assert await db.read(stored_problems, GUILD) == []  # ratings, changes and totals
         book = build_book(await db.results.in_order(GUILD, rated_only=True))
         assert [r.game_id for r in await db.results.in_order(GUILD)] == ids  # recorded order
 
@@ -161,8 +161,7 @@ async def test_a_replaced_result_recomputes_its_servers_standings(
         await db.results.record(ids[3], GUILD, [[1], [2]], 1, True, {}, 99.0)  # replaced
         await db.results.record(ids[4], 8, [[1], [2]], 0, True, {}, 99.0)  # moved elsewhere
         for guild in (GUILD, 8):
-            assert await RatingService(db).check(guild) == []
-            assert await db.standings.tally_problems(guild) == []
+            assert await db.read(stored_problems, guild) == []  # ratings, changes and totals
         assert [r.game_id for r in await db.results.in_order(8)] == [ids[4]]
         assert await db.standings.totals(8, 1) != await db.standings.totals(8, 3)
     finally:
@@ -241,8 +240,7 @@ async def test_migration_8_fills_the_standings_of_an_older_database(
     db = await open_database(store_location)  # migrations 8 and later run
     try:
         assert await db.schema_version() == latest_version()
-        assert await RatingService(db).check(GUILD) == []
-        assert await db.standings.tally_problems(GUILD) == []
+        assert await db.read(stored_problems, GUILD) == []  # ratings, changes and totals
         ended = [r.game_id for r in await db.results.in_order(GUILD)]
         assert ended == [game_id for game_id, *_ in reversed(finished)]  # by the time they ended
         stats = StatsService(db, RatingService(db))

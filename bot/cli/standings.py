@@ -17,10 +17,9 @@ import sys
 from pathlib import Path
 
 from bot.config import ConfigError
-from bot.services.ratings import RatingService
 from bot.store.errors import StoreError
 from bot.store.location import open_database
-from bot.store.rebuild import rebuild_guild
+from bot.store.rebuild import rebuild_guild, stored_problems
 
 from .codes import FAILED, OK, USAGE
 from .settings import load_settings
@@ -54,14 +53,12 @@ async def check_standings(location: str | Path, *, rebuild: bool) -> tuple[int, 
     """(servers, differences) for every server with results; each rebuilt first if asked."""
     db = await open_database(location)
     try:
-        ratings = RatingService(db)
         problems: list[str] = []
         guilds = await db.standings.guilds()
         for guild_id in guilds:
             if rebuild:
                 await db.run(rebuild_guild, guild_id)
-            problems += await ratings.check(guild_id)
-            problems += await db.standings.tally_problems(guild_id)
+            problems += await db.read(stored_problems, guild_id)
         return len(guilds), problems
     finally:
         await db.close()

@@ -3,8 +3,9 @@
 Ratings are stored: each rated result updates them in the transaction that records it, in the
 order results are recorded (:mod:`bot.store.standings`), and the leaderboard, a player's
 place and a tournament's seeding read them from there. This module replays a server's results
-in that order into a :class:`RatingBook`: the recomputation that checks the stored ratings
-(:meth:`RatingService.check`, ``sequence-bot standings``), never a read path of a command.
+in that order into a :class:`RatingBook`, for tests that compare it with the stored ratings;
+the check of a database (``sequence-bot standings``) is :func:`bot.store.rebuild.stored_problems`.
+Never a read path of a command.
 
 * Only rated results count. Games with computer players are never rated (the game service marks
   them unrated), and computer seats (negative ids) are left out in any case. Tournament
@@ -122,8 +123,7 @@ def build_book(results: Iterable[RatedResult]) -> RatingBook:
 
 
 class RatingService:
-    """Each server's :class:`RatingBook` replayed from the results table (the recomputation),
-    and the check that the stored ratings equal it."""
+    """Each server's :class:`RatingBook` replayed from the results table (the recomputation)."""
 
     def __init__(self, db: Store) -> None:
         self.db = db
@@ -153,26 +153,6 @@ class RatingService:
             _apply_all(book, fresh)
         self._books[guild_id] = book
         return book
-
-    async def check(self, guild_id: int) -> list[str]:
-        """How the server's stored ratings differ from a replay of its results (none: equal)."""
-        book = RatingBook()
-        results = await self.db.results.in_order(guild_id, rated_only=True)
-        await asyncio.to_thread(_apply_all, book, results)
-        stored = await self.db.standings.all_ratings(guild_id)
-        replayed = {
-            user: (rating, len(book.history[user])) for user, rating in book.ratings.items()
-        }
-        problems = [
-            f"server {guild_id}, player {user}: stored {stored.get(user)}, replayed {want}"
-            for user, want in sorted(replayed.items())
-            if stored.get(user) != want
-        ]
-        problems += [
-            f"server {guild_id}, player {user}: stored {stored[user]}, not in the replay"
-            for user in sorted(set(stored) - set(replayed))
-        ]
-        return problems
 
 
 def _apply_all(book: RatingBook, results: Iterable[RatedResult]) -> None:

@@ -117,13 +117,6 @@ class Standings:
         )
         return {int(user): Rating(mu, sigma) for user, mu, sigma in rows}
 
-    async def all_ratings(self, guild_id: int) -> dict[int, tuple[Rating, int]]:
-        """Every stored rating of the server, with its rated games (for the check)."""
-        rows = await self._db.read(
-            _all, "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ?", guild_id
-        )
-        return {int(user): (Rating(mu, sigma), int(games)) for user, mu, sigma, games in rows}
-
     async def trend(self, guild_id: int, user_id: int, games: int = 10) -> list[float]:
         """The ordinal before and after each of the player's last ``games`` rated games."""
         rows = await self._db.read(
