@@ -132,19 +132,8 @@ def controlled_server(*, durable: bool = False) -> Iterator[Server]:
         ["-o", options, "-l", str(folder / "log")],
     )
     try:
-        _run(
-            *as_user,
-            str(bin_dir / "initdb"),
-            "-D",
-            str(data),
-            "-A",
-            "trust",
-            "-U",
-            USER,
-            "-E",
-            "UTF8",
-            "--locale=C",
-        )
+        _run(*as_user, str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", USER,
+             "-E", "UTF8", "--locale=C")
         server.start()
     except subprocess.CalledProcessError as error:
         log = folder / "log"

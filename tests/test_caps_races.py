@@ -124,7 +124,9 @@ async def test_tournaments_created_at_once_stop_at_the_cap(store: Store, cap: st
 
     created, refused = await outcomes(
         *(
-            service.create(GUILD, 200 + n, organiser(n), f"Cup {n}", "swiss", 1, table, caps=caps)
+            service.create(
+                GUILD, 200 + n, organiser(n), f"Cup {n}", "swiss", 1, table, caps=caps
+            )
             for n in range(3)
         )
     )

@@ -187,6 +187,7 @@ async def test_the_same_move_on_both_processes_commits_once(cluster) -> None:
     assert [len(e.outcome.moves) for e in announced] == [1] * 5  # each move announced once
 
 
+
 async def _terminate_listeners(conn) -> list[tuple[object, ...]]:
     return await conn.fetchall(
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
@@ -313,7 +314,9 @@ async def _host_moves_first(one: Process, game_id: int) -> None:
     await one.games.change(game_id, host)
     owned = one.games.records[game_id]
     move = a_play(owned.game)
-    await one.games.play(game_id, SEATS[move.seat].user_id, move.card, move.space, expected_turn=0)
+    await one.games.play(
+        game_id, SEATS[move.seat].user_id, move.card, move.space, expected_turn=0
+    )
 
 
 @pytest.mark.parametrize("vote", ["draw offer", "undo request", "offer's message"])
@@ -337,7 +340,8 @@ async def test_a_vote_on_a_copy_another_process_moved_past_is_made_on_the_stored
     release = hold_news(one)
     owned = one.games.records[game_id]
     move = a_play(owned.game)
-    await zero.games.play(game_id, SEATS[move.seat].user_id, move.card, move.space, expected_turn=1)
+    await zero.games.play(game_id, SEATS[move.seat].user_id, move.card, move.space,
+                          expected_turn=1)
     assert len(owned.game.moves) == 1  # the owner has not heard yet
     if vote == "draw offer":
         state = await draws.offer(game_id, SEATS[1].user_id)
@@ -354,9 +358,8 @@ async def test_a_vote_on_a_copy_another_process_moved_past_is_made_on_the_stored
     assert all(v.move_count == 2 for v in stored.values() if v.kind != "draw_cooldown")
     if vote != "undo request":  # an answer to an offer of the gone position changes nothing
         with pytest.raises(UserError, match=LAPSED_TEXT[:20]):
-            await draws.answer(
-                game_id, SEATS[0 if vote == "draw offer" else 1].user_id, 1, accept=True
-            )
+            await draws.answer(game_id, SEATS[0 if vote == "draw offer" else 1].user_id, 1,
+                               accept=True)
         assert (DRAW, 0) not in stored or vote == "draw offer"
     finished = await one.games.db.games.load(game_id)
     assert finished.status == "active" and len(finished.game.moves) == 2

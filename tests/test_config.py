@@ -23,7 +23,6 @@ from tests.helpers.settings import BAD_SETTINGS, VARIABLES
 
 ROOT = Path(__file__).resolve().parents[1]
 
-
 def test_defaults_from_an_empty_environment():
     settings = Settings.from_mapping({})
     assert settings == Settings()
@@ -100,9 +99,7 @@ def test_a_postgresql_url_is_the_database_and_its_password_never_shows():
     url = "postgresql://bot:hunter2@db.example:5432/sequence?sslmode=require"
     settings = Settings.from_mapping({"SEQUENCE_DATABASE": url})
     assert settings.database_url == url and settings.database_location() == url
-    assert (
-        settings.database_label() == "postgresql://bot:***@db.example:5432/sequence?sslmode=require"
-    )
+    assert settings.database_label() == "postgresql://bot:***@db.example:5432/sequence?sslmode=require"
     assert "hunter2" not in repr(settings)
     for bad in ("postgresql://bot:hunter2@db:port/x", "postgres://bot:hunter2@db:70000/x"):
         with pytest.raises(ConfigError) as caught:

@@ -343,7 +343,6 @@ async def test_a_game_won_from_a_dm_while_its_owner_is_down_is_announced_at_its_
     await eventually(one, lambda env: True)
     assert len(boards(table)) == before + 1
     assert "wins" in boards(table)[-1].content
-
     async def held(env: Any) -> list[Any]:
         return env.bot.bus.holding(record.id)
 
@@ -447,7 +446,9 @@ async def test_a_process_whose_shards_were_taken_while_it_was_disconnected_stops
         )
         await replacement.execute("SELECT pg_advisory_lock_shared($1, 2)", COUNT_LOCK)
         async with asyncio.timeout(5):  # the dropped session's locks go as it ends
-            while not await replacement.fetchval("SELECT pg_try_advisory_lock($1, 1)", SHARD_LOCK):
+            while not await replacement.fetchval(
+                "SELECT pg_try_advisory_lock($1, 1)", SHARD_LOCK
+            ):
                 await asyncio.sleep(0.01)
         async with asyncio.timeout(15):  # it reconnects after a pause of 1 s
             while not one.bot.is_closed():

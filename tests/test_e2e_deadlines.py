@@ -175,3 +175,4 @@ async def test_a_small_tournaments_step_is_deferred_first_too(
         done = await org.slash(channel, f"tournament {command}")
     assert not first_response_clock.late(), late_message(first_response_clock.late())
     assert announced(channel, done), done.response.content
+

@@ -65,6 +65,7 @@ async def test_a_stale_dm_panel_changes_nothing(simcord_env):
     assert answer.acknowledged
 
 
+
 async def test_a_dm_move_whose_panel_discord_refused_says_what_shows_the_hand_there(simcord_env):
     """The move from the turn DM is saved, and Discord refuses the panel that follows it (a
     5xx): the player is told it is done and how to see their hand again from where they are.

@@ -72,11 +72,8 @@ async def test_a_draw_offer_accepted_ends_the_game_as_a_draw(simcord_env):
     assert "Drawn by agreement" in end_reason(game.outcome)
     result = await table.bot.db.results.get(record.id)
     assert result is not None and result.winner_team is None
-    assert any(
-        "Every team agreed to a draw" in (m.embeds[0].description or "")
-        for m in table.channel.history()
-        if m.embeds
-    )
+    assert any("Every team agreed to a draw" in (m.embeds[0].description or "")
+               for m in table.channel.history() if m.embeds)
     assert "The game is a draw" in table.channel.last_message.content
     assert await table.bot.db.votes.of_game(record.id) == {}
     late = await table.bot.db.games.load(record.id)

@@ -76,25 +76,12 @@ async def fill(db, guild_id: int, heavy: list[int]) -> None:
         at = 1_000.0 + number
         games.append((game_id, guild_id, 1, settings, dumps(number), seats, "{}", at, at + 600))
         record = ResultRecord(
-            game_id,
-            guild_id,
-            [[users[0]], [users[1]]],
-            rng.choice([0, 1, None]),
-            rng.random() < 0.9,
-            {"moves": 80, "left": []},
-            at + 600,
+            game_id, guild_id, [[users[0]], [users[1]]], rng.choice([0, 1, None]),
+            rng.random() < 0.9, {"moves": 80, "left": []}, at + 600,
         )
         results.append(
-            (
-                game_id,
-                guild_id,
-                dumps(record.teams),
-                record.winner_team,
-                int(record.rated),
-                dumps(record.summary),
-                record.finished_at,
-                number + 1,
-            )
+            (game_id, guild_id, dumps(record.teams), record.winner_team, int(record.rated),
+             dumps(record.summary), record.finished_at, number + 1)
         )
         tallies = {user: Tally(rng.randrange(3), rng.randrange(3)) for user in users}
         players += player_rows(record, number + 1, tallies)

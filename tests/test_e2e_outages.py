@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 from bot.config import Settings
-from bot.store.connection import Connection
 from bot.store.errors import DatabaseUnavailableError
 from cogs.common.replies import DATABASE_DOWN
 from tests.helpers.tournament import announced, check_in, game_in, snapshot, started_cup, thread_of
@@ -37,7 +36,7 @@ class FileLocked:
         self._holder: sqlite3.Connection | None = None
 
     async def begin(self, bot: Any) -> None:
-        await bot.db.read(_short_busy_timeout)  # the bot waits 10 s: the test 50 ms
+        bot.db.busy_wait_ms = 50  # the bot waits up to 10 s in the background: the test 50 ms
         self._holder = sqlite3.connect(self.settings["database_path"], isolation_level=None)
         self._holder.execute("BEGIN IMMEDIATE")
 
@@ -59,10 +58,6 @@ class ServerStopped:
 
     async def end(self) -> None:
         self.server.start()
-
-
-async def _short_busy_timeout(conn: Connection) -> None:
-    await conn.execute("PRAGMA busy_timeout = 50")
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])

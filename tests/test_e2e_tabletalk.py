@@ -103,7 +103,9 @@ async def test_a_penalty_notice_asks_only_the_people_to_forfeit(simcord_env):
     started = await alice.click(lobby, label="Start")
     record = table.game()
     assert record is not None, started.response.content
-    computer = next(s for s in record.game.settings.seats_of(0) if record.seats[s].is_computer)
+    computer = next(
+        s for s in record.game.settings.seats_of(0) if record.seats[s].is_computer
+    )
     await carol.slash(table.channel, "sequence tabletalk", team=0)
     notice = table.channel.last_message
     assert notice.content.startswith(f"🤐 <@{alice.id}>, <@{bob.id}>: each of you forfeits")

@@ -202,6 +202,7 @@ async def test_a_move_whose_panel_discord_refused_is_told_as_made(simcord_env, w
     assert "move 2" in boards(table.channel)[-1].embeds[0].title
 
 
+
 async def restart(env, settings) -> None:
     """The bot stops and a new process starts over the same store (Discord as it was)."""
     await env.bot.close()

@@ -692,16 +692,7 @@ def test_bad_move_dict_is_refused() -> None:
     with pytest.raises(MoveError, match="Unknown move kind"):
         Move.from_dict({"kind": "fly", "seat": 0})
     assert set(KINDS) == {
-        PLAY,
-        DEAD,
-        PASS,
-        DRAW,
-        FORFEIT,
-        TABLETALK,
-        SKIP,
-        RESIGN,
-        REMOVE,
-        AGREE_DRAW,
+        PLAY, DEAD, PASS, DRAW, FORFEIT, TABLETALK, SKIP, RESIGN, REMOVE, AGREE_DRAW
     }
 
 

@@ -242,6 +242,7 @@ def test_a_missing_source_file_is_not_created(tmp_path: Path, capsys) -> None:
     assert "no database file" in capsys.readouterr().err and not missing.exists()
 
 
+
 def test_a_target_url_with_a_character_to_encode_is_refused_without_its_password(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -25,13 +25,7 @@ async def fill(db: Store) -> dict[int, dict[str, int]]:
         report = await db.tabletalk.create(game.id, 100, 1, now=1.0)
         lobby = await db.lobbies.create(guild, 200 + shard, 100, TableOptions(), 1.0)
         tournament = await db.tournaments.create(
-            guild,
-            300 + shard,
-            100,
-            f"Cup {shard}",
-            "swiss",
-            1,
-            TournamentSettings(TableOptions()),
+            guild, 300 + shard, 100, f"Cup {shard}", "swiss", 1, TournamentSettings(TableOptions()),
             1.0,
         )
         tournament.status = "running"

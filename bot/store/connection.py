@@ -60,8 +60,8 @@ class Patience:
     as unavailable (:class:`~bot.store.errors.DatabaseUnavailableError`): for a pooled
     connection (``acquire``) and for each statement (``statement``: the server cancels it then,
     as ``statement_timeout``; a server that does not answer at all is given up on
-    :data:`MARGIN` later). PostgreSQL only: SQLite waits on a locked file as its busy timeout
-    says."""
+    :data:`MARGIN` later). On SQLite, ``acquire`` limits the wait for the one connection and
+    ``statement`` the busy timeout on a file another process holds."""
 
     acquire: float | None
     statement: float | None

@@ -22,7 +22,7 @@ from typing import Any, cast
 import aiosqlite
 
 from .base import Store
-from .connection import Connection, OwnedConnection, current
+from .connection import Connection, OwnedConnection, current, patience
 from .errors import (
     DatabaseInUseError,
     DatabaseUnavailableError,
@@ -119,6 +119,10 @@ class SQLiteStore(Store):
     def __init__(self, connection: aiosqlite.Connection, path: Path) -> None:
         self._connection = connection
         self._lock = asyncio.Lock()
+        #: The longest a statement waits for a file another process holds (milliseconds);
+        #: a task's patience may allow less (see :meth:`_held`).
+        self.busy_wait_ms = BUSY_WAIT_MS
+        self._busy_ms = BUSY_WAIT_MS
         self._claim: int | None = None
         self.path = path
         self.location = str(path)
@@ -160,13 +164,13 @@ class SQLiteStore(Store):
             raise DatabaseUnreadableError(
                 path, f"its folder cannot be created ({error.strerror})"
             ) from error
+        busy_ms = round(EXCLUSIVE_WAIT * 1000) if exclusive else BUSY_WAIT_MS
         try:
-            connection = await aiosqlite.connect(
-                path, isolation_level=None, timeout=EXCLUSIVE_WAIT if exclusive else 10.0
-            )
+            connection = await aiosqlite.connect(path, isolation_level=None, timeout=busy_ms / 1000)
         except sqlite3.Error as error:
             raise _translate(path, error) from error
         db = cls(connection, path)
+        db.busy_wait_ms = db._busy_ms = busy_ms
         try:
             if exclusive:
                 await db.read(_hold, path)
@@ -225,7 +229,7 @@ class SQLiteStore(Store):
         if joined is not None:
             yield joined
             return
-        async with self._lock:
+        async with self._held():
             raw = self._connection
             conn = SQLiteConnection(raw, self)
             token = current.set(conn)
@@ -246,9 +250,35 @@ class SQLiteStore(Store):
     @contextlib.asynccontextmanager
     async def _reading(self) -> AsyncIterator[Connection]:
         """The one connection, under the lock (no other task's statements in between)."""
-        async with self._lock:
+        async with self._held():
             with self._translated():
                 yield SQLiteConnection(self._connection, self)
+
+    @contextlib.asynccontextmanager
+    async def _held(self) -> AsyncIterator[None]:
+        """The one connection's lock, waited for no longer than the task's patience allows
+        (``acquire``), with SQLite's busy timeout cut to its statement limit: a player waits
+        for a file another process holds no longer than Discord's deadline allows, then is
+        told that nothing was saved (:class:`DatabaseUnavailableError`)."""
+        limits = patience.get()
+        try:
+            async with asyncio.timeout(limits.acquire):
+                await self._lock.acquire()
+        except TimeoutError:
+            raise DatabaseUnavailableError(
+                f"The database {self.path} is busy: it did not answer in time."
+            ) from None
+        try:
+            wanted = self.busy_wait_ms
+            if limits.statement is not None:
+                wanted = min(wanted, round(limits.statement * 1000))
+            if wanted != self._busy_ms:
+                with self._translated():
+                    await self._connection.execute(f"PRAGMA busy_timeout = {int(wanted)}")
+                self._busy_ms = wanted
+            yield
+        finally:
+            self._lock.release()
 
     @contextlib.contextmanager
     def _translated(self) -> Iterator[None]:
@@ -270,6 +300,9 @@ class SQLiteStore(Store):
         return await self.read(current_version)
 
 
+#: Milliseconds a background statement waits for a file another process holds (SQLite's busy
+#: timeout; a player's wait is shorter: see :data:`~bot.store.connection.INTERACTIVE`).
+BUSY_WAIT_MS = 10_000
 #: Tries of the switch to WAL mode while other connections open the same new file.
 WAL_TRIES = 20
 #: Seconds an exclusive open waits for another connection to let go of the file.
