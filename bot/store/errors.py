@@ -62,6 +62,11 @@ class DatabaseUnavailableError(StoreError):
     longer than the busy timeout, or its disk is full (SQLite). Trying again later may work."""
 
 
+class CommitUnknownError(DatabaseUnavailableError):
+    """The database stopped answering at ``COMMIT`` (PostgreSQL): the change may have been
+    saved or not. Whoever made it is told so; the game is read back once the store answers."""
+
+
 #: The store cannot be used now (down, locked, full, read-only): nothing was saved, and the
 #: same change may succeed once an admin has set it right. No restart is needed.
 OUTAGES = (DatabaseUnavailableError, DatabaseUnreadableError)

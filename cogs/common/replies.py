@@ -11,7 +11,7 @@ import discord
 
 from bot.services.errors import UserError
 from bot.store.connection import INTERACTIVE, waiting
-from bot.store.errors import OUTAGES
+from bot.store.errors import OUTAGES, CommitUnknownError
 
 from .lengths import message_chunks
 from .threads import unarchiving
@@ -26,6 +26,12 @@ SORRY = "Something went wrong on our side; please try again. Nothing you did was
 DATABASE_DOWN = (
     "⚠️ I cannot reach my database just now, so nothing was saved. Please try again in a "
     "minute; if this goes on, tell a server admin."
+)
+
+#: The answer when the database stopped answering as it saved (it may have saved).
+SAVED_OR_NOT = (
+    "⚠️ My database stopped answering while it saved this, so I cannot tell whether it was "
+    "saved. Look again in a minute: if it was, the table shows it; if not, try again."
 )
 
 
@@ -87,8 +93,9 @@ async def reporting(interaction: discord.Interaction) -> AsyncIterator[None]:
         await reply(interaction, f"⚠️ {error}")
     except OUTAGES as error:  # not a bug: the admin is told once per try, without a traceback
         log.warning("A command found the store unusable: %s", error)
+        unknown = isinstance(error, CommitUnknownError)
         with contextlib.suppress(discord.HTTPException):
-            await reply(interaction, DATABASE_DOWN)
+            await reply(interaction, SAVED_OR_NOT if unknown else DATABASE_DOWN)
     except Exception:
         # A bug: apologise (nothing the player did is lost: moves are saved before any reply),
         # then let discord.py's error handling log it as usual.

@@ -15,7 +15,8 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from bot.store.errors import NotFoundError
+from bot.store.connection import in_background
+from bot.store.errors import OUTAGES, NotFoundError
 
 from ..errors import UserError
 from .registry import GameRegistry
@@ -28,6 +29,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: Seconds before a game is read back again from a store that cannot be used; doubled up to
+#: the most (as the dispatcher's retries).
+RETRY_FIRST, RETRY_MOST = 1.0, 60.0
 #: The channel on which a process tells the others it changed a game they serve.
 GAMES_CHANNEL = "sequence_games"
 
@@ -99,17 +103,36 @@ class ClusterGames(GameRegistry):
                 self._catching_up.add(task)
                 task.add_done_callback(self._catching_up.discard)
 
-    async def catch_up(self, game_id: int) -> None:
-        """Take one of our games in from the store and deliver what other processes did."""
-        async with self.locks(game_id):
-            record = self.records.get(game_id)
-            if record is None:
-                return
-            try:
-                await self._take_in(record)
-                await self.bus.recover(self.stored, game_id)
-            except Exception:
-                log.exception("Game %d could not be reloaded from the store", game_id)
+    async def catch_up(self, game_id: int, *, until_done: bool = False) -> None:
+        """Take one of our games in from the store and deliver what other processes did (or a
+        commit whose answer was lost: ``until_done`` tries again, after a growing pause, while
+        the store cannot be used)."""
+        pause = RETRY_FIRST
+        while True:
+            async with self.locks(game_id):
+                record = self.records.get(game_id)
+                if record is None:
+                    return
+                try:
+                    await self._take_in(record)
+                    await self.bus.recover(self.stored, game_id)
+                    return
+                except OUTAGES as error:
+                    if not until_done:
+                        log.warning("Game %d could not be reloaded: %s", game_id, error)
+                        return
+                except Exception:
+                    log.exception("Game %d could not be reloaded from the store", game_id)
+                    return
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, RETRY_MOST)
+
+    def catch_up_later(self, game_id: int) -> None:
+        """Read one of our games back from the store once it answers (a commit whose answer
+        was lost may have saved a change: its events are then delivered)."""
+        task = asyncio.create_task(self.catch_up(game_id, until_done=True), context=in_background())
+        self._catching_up.add(task)
+        task.add_done_callback(self._catching_up.discard)
 
     async def _take_in(self, record: GameRecord) -> None:
         """Under the game's lock: serve the game as the store holds it (another process

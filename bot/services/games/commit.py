@@ -15,7 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from bot.store.errors import GameNotActiveError, StaleMoveError
+from bot.store.errors import CommitUnknownError, GameNotActiveError, StaleMoveError
 
 from ..errors import UserError
 from ..events import (
@@ -172,6 +172,10 @@ class GameChanges(ClusterGames):
                 await self._take_in(record)
                 await self.bus.recover(self.stored, record.id)
             raise MovedOnError(record.id) from None
+        except CommitUnknownError:
+            if not foreign:  # saved or not: served as the store holds it once it answers
+                self.catch_up_later(record.id)
+            raise
         # Committed: only now does anyone see the change (a game no move changed stays as it
         # was: a reminder or a vote swaps in no copy).
         if draft.moves or draft.undone:
