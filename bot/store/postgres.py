@@ -32,10 +32,10 @@ from .connection import (
     patience,
     waiting,
 )
-from .errors import CommitUnknownError, DatabaseUnavailableError, IntegrityError, StoreError
+from .errors import DatabaseUnavailableError, IntegrityError, StoreError
 from .migrations import current_version, migrate
 from .postgres_migrations import POSTGRES_MIGRATIONS
-from .postgres_waits import acquired, rolled_back, statement_timeout, too_slow
+from .postgres_waits import acquired, committed, rolled_back, statement_timeout, too_slow
 from .shards import Shards
 from .urls import redact
 
@@ -440,20 +440,3 @@ async def _lock_key(conn: Connection, key: int) -> None:
 async def _notify(conn: Connection, channel: str, payload: str) -> None:
     await conn.fetchone("SELECT pg_notify(?, ?)", (channel, payload))
 
-
-async def committed(conn: PostgresConnection, location: str) -> None:
-    """``COMMIT``. A server that stops answering (or a connection lost) at this point may have
-    committed or not: :class:`CommitUnknownError`, never "nothing was saved". A refusal the
-    server sends back (a deferred check) is a known rollback and raised as usual."""
-    try:
-        await conn.execute("COMMIT")
-    except DatabaseUnavailableError as error:
-        raise CommitUnknownError(
-            f"The PostgreSQL database {location} stopped answering at the commit: the change "
-            "may have been saved."
-        ) from error
-    except (OSError, asyncpg.InterfaceError) as error:
-        raise CommitUnknownError(
-            f"The connection to the PostgreSQL database {location} was lost at the commit: "
-            "the change may have been saved."
-        ) from error

@@ -8,8 +8,10 @@ little later (asyncpg's timeout, which also sends a cancel request). The transac
 is then rolled back, or, when the server does not answer that either within :data:`GRACE`,
 its connection is closed, which rolls it back on the server. Nothing of
 it is saved, except when the statement cut short was the ``COMMIT`` itself: a commit the
-server received before it stopped answering may still take effect (the move-number guard
-then refuses the same change made again).
+server received before it stopped answering may still take effect. That one is told apart
+(:func:`committed` raises :class:`CommitUnknownError`): the player is told it may have been
+saved, the game is read back once the store answers, and the move-number guard refuses the
+same change made again.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ from collections.abc import AsyncIterator
 
 import asyncpg
 
-from .connection import Patience, patience
-from .errors import DatabaseUnavailableError
+from .connection import Connection, Patience, patience
+from .errors import CommitUnknownError, DatabaseUnavailableError
 
 #: Seconds given to a connection to roll back or to come back to the pool clean after a
 #: statement timed out, before it is closed instead.
@@ -73,3 +75,21 @@ async def rolled_back(raw: asyncpg.Connection) -> None:
         # time, and it then counts as released) or closed now.
         with contextlib.suppress(asyncpg.InterfaceError):
             raw.terminate()
+
+
+async def committed(conn: Connection, location: str) -> None:
+    """``COMMIT``. A server that stops answering (or a connection lost) at this point may have
+    committed or not: :class:`CommitUnknownError`, never "nothing was saved". A refusal the
+    server sends back (a deferred check) is a known rollback and raised as usual."""
+    try:
+        await conn.execute("COMMIT")
+    except DatabaseUnavailableError as error:
+        raise CommitUnknownError(
+            f"The PostgreSQL database {location} stopped answering at the commit: the change "
+            "may have been saved."
+        ) from error
+    except (OSError, asyncpg.InterfaceError) as error:
+        raise CommitUnknownError(
+            f"The connection to the PostgreSQL database {location} was lost at the commit: "
+            "the change may have been saved."
+        ) from error
