@@ -239,3 +239,27 @@ async def test_a_server_tournament_limit_refuses_the_next_tournament(simcord_env
         "⚠️ This server has 1 open tournament, the most it may have: wait for one to end."
     )
     assert await table.bot.db.tournaments.open_in_channel(hall.id) is None
+
+
+async def test_a_game_keeps_its_ruling_timeout_after_the_server_changes_it(simcord_env):
+    """A call against the host's team (only a moderator may rule) stands after the game's
+    ruling timeout, the server's when the lobby opened, not the one it set since."""
+    table, admin = await with_admin(simcord_env, ("alice", "bob", "carol", "dave"))
+    await admin_sets(table, admin, "ruling_timeout", "5m")
+    record = await open_and_start(table)
+    await admin_sets(table, admin, "ruling_timeout", "none")  # new tables: never stands
+
+    def team_of(member) -> int:
+        return record.game.team_of(
+            next(i for i, s in enumerate(record.seats) if s.user_id == member.id)
+        )
+
+    accused = team_of(table.players[0])  # the host's team
+    caller = next(p for p in table.players if team_of(p) != accused)
+    call = await caller.slash(table.channel, "sequence tabletalk", team=accused)
+    assert "the call stands" in call.response.content
+    await simcord_env.advance_time(300 - 5)
+    assert not any(record.game.owed_forfeits)
+    await simcord_env.advance_time(10)
+    owed = [record.game.owed_forfeits[s] for s in record.game.settings.seats_of(accused)]
+    assert owed == [1, 1]
