@@ -143,7 +143,13 @@ class SequenceBotMixin:
         shards = Shards(count, settings.shard_ids or tuple(range(count)))
         await self.db.claim(shards, lost=self._shards_lost)
         self.games = GameService(self.db, self.clock, self.bus)
-        self.caps = Caps(self.db, self.games, CapSettings.from_settings(settings))
+        self.server_settings = ServerSettings(self.db, settings, self.clock)
+        self.caps = Caps(
+            self.db,
+            self.games,
+            CapSettings.from_settings(settings),
+            server_caps=self.server_settings.caps,
+        )
         self.lobbies = LobbyService(self.db, self.clock, games=self.games, caps=self.caps)
         self.turn_clock = TurnClock(self.db, self.games, self.scheduler, self.clock)
         self.computers = ComputerPlayers(
@@ -158,7 +164,6 @@ class SequenceBotMixin:
         self.undo = UndoService(self.games)
         self.draws = DrawService(self.games, timeout=lambda: settings.draw_offer_timeout)
         self.ratings = RatingService(self.db)
-        self.server_settings = ServerSettings(self.db, settings, self.clock)
         self.turn_dms = TurnDMs(self.db, self.clock)
         self.turn_clock.paused = self.computers.paused = self.table.paused
         for consumer in (self.turn_clock, self.computers, self.draws):

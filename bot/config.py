@@ -25,8 +25,10 @@ SETTING_NAMES = (
     "SHARD_COUNT",
     "SHARD_IDS",
     "TURN_TIME_LIMIT",
+    "MAX_TURN_TIME_LIMIT",
     "TIME_LIMIT_POLICY",
     "REMINDER_DELAY",
+    "MAX_REMINDER_DELAY",
     "LOBBY_EXPIRY",
     "COMPUTER_MOVE_DELAY",
     "COMPUTER_BUDGET_MS",
@@ -72,10 +74,14 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     #: ``TURN_TIME_LIMIT``: default seconds a player has for a turn (0: no limit).
     turn_time_limit: int = 0
+    #: ``MAX_TURN_TIME_LIMIT``: the longest time per turn a server or a host may choose.
+    max_turn_time_limit: int = MAX_TURN_TIMER
     #: ``TIME_LIMIT_POLICY``: what happens when the time runs out: skip, computer or remove.
     time_limit_policy: str = "skip"
     #: ``REMINDER_DELAY``: default seconds before the player to move is reminded.
     reminder_delay: int = 12 * 3600
+    #: ``MAX_REMINDER_DELAY``: the longest reminder delay a server or a host may choose.
+    max_reminder_delay: int = MAX_TURN_TIMER
     #: ``LOBBY_EXPIRY``: seconds after which an unstarted lobby is closed.
     lobby_expiry: int = 24 * 3600
     #: ``COMPUTER_MOVE_DELAY``: seconds a computer player pauses before it moves.
@@ -181,7 +187,17 @@ class Settings:
         parsed["reminder_delay"] = _int(
             values, "REMINDER_DELAY", 12 * 3600, minimum=600, maximum=MAX_TURN_TIMER
         )
-        parsed["lobby_expiry"] = _int(values, "LOBBY_EXPIRY", 24 * 3600, minimum=60)
+        parsed["max_turn_time_limit"] = _int(
+            values, "MAX_TURN_TIME_LIMIT", MAX_TURN_TIMER, minimum=60, maximum=MAX_TURN_TIMER
+        )
+        parsed["max_reminder_delay"] = _int(
+            values, "MAX_REMINDER_DELAY", MAX_TURN_TIMER, minimum=600, maximum=MAX_TURN_TIMER
+        )
+        _within("TURN_TIME_LIMIT", parsed["turn_time_limit"], parsed["max_turn_time_limit"])
+        _within("REMINDER_DELAY", parsed["reminder_delay"], parsed["max_reminder_delay"])
+        parsed["lobby_expiry"] = _int(
+            values, "LOBBY_EXPIRY", 24 * 3600, minimum=60, maximum=MAX_TURN_TIMER
+        )
         parsed["computer_move_delay"] = _float(values, "COMPUTER_MOVE_DELAY", 2.0)
         parsed["computer_budget_ms"] = _int(values, "COMPUTER_BUDGET_MS", 2000, minimum=1)
         parsed["user_rate_limit"] = _rate(values, "USER_RATE_LIMIT", (4, 60))
@@ -196,9 +212,11 @@ class Settings:
         )
         parsed["max_tournament_entrants"] = _int(values, "MAX_TOURNAMENT_ENTRANTS", 128, minimum=0)
         parsed["table_talk_ruling_timeout"] = _int(
-            values, "TABLE_TALK_RULING_TIMEOUT", 600, minimum=0
+            values, "TABLE_TALK_RULING_TIMEOUT", 600, minimum=0, maximum=MAX_TURN_TIMER
         )
-        parsed["draw_offer_timeout"] = _int(values, "DRAW_OFFER_TIMEOUT", 3600, minimum=60)
+        parsed["draw_offer_timeout"] = _int(
+            values, "DRAW_OFFER_TIMEOUT", 3600, minimum=60, maximum=MAX_TURN_TIMER
+        )
         return cls(**parsed)
 
     def database_location(self) -> str | Path:
@@ -327,6 +345,15 @@ def _int(
             f"({format_duration(maximum)})."
         )
     return number
+
+
+def _within(name: str, default: int, most: int) -> None:
+    """The bot's default for tables must be one a server may choose (``MAX_`` + ``name``)."""
+    if default > most:
+        raise ConfigError(
+            f"{name}={default} is longer than MAX_{name}={most}: the default must be within "
+            "the longest a server may choose."
+        )
 
 
 def _optional_int(values: Mapping[str, str], name: str, *, minimum: int) -> int | None:

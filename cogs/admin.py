@@ -19,7 +19,7 @@ from bot.services.server_settings import SettingChange, SettingView
 
 from .base import server_id
 from .common.answering import answer_errors
-from .common.replies import reply
+from .common.replies import reply, reply_lines
 
 if TYPE_CHECKING:
     from bot.app import SequenceBot
@@ -70,9 +70,9 @@ class ServerAdmin(
         lines = ["**This server's settings** (table defaults apply to new tables)"]
         for view in views:
             source = "this server" if view.from_server else "the bot's default"
-            limit = f"; limit: {view.setting.limit}" if view.setting.limit else ""
+            limit = f"; limit: {view.limit}" if view.limit else ""
             lines.append(f"• `{view.setting.name}`: **{shown(guild, view)}** ({source}{limit})")
-        await reply(interaction, "\n".join(lines))
+        await reply_lines(interaction, lines)  # in as many messages as it takes
 
     @app_commands.command(name="set", description="Set a default for this server's new tables")
     @app_commands.describe(

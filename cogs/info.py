@@ -12,7 +12,7 @@ from bot.app import SequenceBot
 from bot.game import card_label
 from bot.services.draws import COOLDOWN_TURNS
 from bot.services.rulings import RULING_RULE
-from bot.table.options import describe_house_rules, format_duration
+from bot.table.options import TableOptions, describe_house_rules, format_duration, own_or_bot
 
 from .base import SequenceCog, works_in_dms
 from .common.describe import counted, scoreline, seat_label, team_label
@@ -140,9 +140,18 @@ class Info(SequenceCog):
     @app_commands.command(name="rules", description="The rules of Sequence in one minute")
     async def rules(self, interaction: discord.Interaction[SequenceBot]) -> None:
         settings = self.bot.settings
-        text = RULES_TEXT + "\n" + ruling_rule(settings.table_talk_ruling_timeout)
-        draws = draw_rules(settings.draw_offer_timeout)
         record = self.bot.games.find_in_channel(interaction.channel_id or 0)
+        # The timeouts in force: this table's, else this server's for new tables, else the bot's.
+        if record is not None:
+            options = record.options
+        elif interaction.guild_id is not None:
+            defaults = await self.bot.server_settings.defaults(interaction.guild_id)
+            options = TableOptions.from_dict(defaults)
+        else:
+            options = TableOptions()
+        ruling = own_or_bot(options.table_talk_ruling_timeout, settings.table_talk_ruling_timeout)
+        text = RULES_TEXT + "\n" + ruling_rule(ruling)
+        draws = draw_rules(own_or_bot(options.draw_offer_timeout, settings.draw_offer_timeout))
         if record is not None:
             rules = describe_house_rules(record.options)
             if rules:

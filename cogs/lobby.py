@@ -18,9 +18,9 @@ from bot.app import SequenceBot
 from bot.services.durations import parse_duration
 from bot.services.errors import UserError
 from bot.services.lobbies import Person
-from bot.services.server_settings import table_options
 from bot.store.games.records import GameRecord
 from bot.store.lobbies import LobbyRecord
+from bot.table.options import own_or_bot
 
 from .base import SequenceCog, server_id
 from .common.answering import Answering
@@ -90,11 +90,14 @@ class Lobby(SequenceCog):
             self.schedule_expiry(lobby)
 
     def schedule_expiry(self, lobby: LobbyRecord) -> None:
-        """Close the lobby if nobody starts it within the configured time (a tournament
+        """Close the lobby if nobody starts it within its expiry (a tournament
         match's lobby lives by its show-up deadline instead)."""
         if lobby.match is not None:
             return
-        due = lobby.created_at + self.bot.settings.lobby_expiry
+        # The lobby's own expiry, fixed when it opened (the bot's for one opened before).
+        due = lobby.created_at + own_or_bot(
+            lobby.options.lobby_expiry, self.bot.settings.lobby_expiry
+        )
         self.bot.scheduler.at(("lobby", lobby.id), due, partial(self._expire, lobby))
 
     async def _expire(self, lobby: LobbyRecord) -> None:
@@ -111,16 +114,26 @@ class Lobby(SequenceCog):
         ),
         teams="2 or 3 teams, or automatic",
         sequences_to_win=(
-            "House rule: sequences needed to win (default: 2 with 2 teams, 1 with 3; convoy: 3)"
+            "House rule: sequences to win (default: the server's, else 2 with 2 teams, 1 with 3; "
+            "convoy: 3)"
         ),
-        bot_picks_five="House rule: in a line of 6+, the bot picks the five (default: the mover)",
-        manual_draw="House rule: draw by hand, and lose the draw if you forget",
-        small_hands="House rule: 2 cards each with 10 or 12 players",
+        bot_picks_five=(
+            "House rule: in a line of 6+, the bot picks the five (default: the server's setting, "
+            "no: the mover)"
+        ),
+        manual_draw=(
+            "House rule: draw by hand, and lose the draw if you forget (default: the server's "
+            "setting, no)"
+        ),
+        small_hands="House rule: 2 cards each with 10 or 12 players (default: the server's, no)",
         endless_guard=(
             "A draw when the deck is reshuffled twice with no new sequence (default: the "
             "bot's setting, on)"
         ),
-        tabletalk_stands="House rule: a table-talk call stands without confirmation",
+        tabletalk_stands=(
+            "House rule: a table-talk call stands without confirmation (default: the server's "
+            "setting, no)"
+        ),
         time_limit=(
             "Time per turn, like 10m, 12h or 2d (default: the bot's setting, none unless changed)"
         ),
@@ -142,11 +155,11 @@ class Lobby(SequenceCog):
         preset: str | None = None,
         teams: int = 0,
         sequences_to_win: app_commands.Range[int, 1, 4] | None = None,
-        bot_picks_five: bool = False,
-        manual_draw: bool = False,
-        small_hands: bool = False,
+        bot_picks_five: bool | None = None,
+        manual_draw: bool | None = None,
+        small_hands: bool | None = None,
         endless_guard: bool | None = None,
-        tabletalk_stands: bool = False,
+        tabletalk_stands: bool | None = None,
         time_limit: str | None = None,
         on_timeout: str | None = None,
         reminder: str | None = None,
@@ -155,9 +168,8 @@ class Lobby(SequenceCog):
     ) -> None:
         require_table_permissions(interaction)
         await require_thread_member(interaction)
-        defaults = await self.bot.server_settings.defaults(server_id(interaction))
-        options = table_options(
-            defaults,
+        options = await self.bot.server_settings.new_table_options(
+            server_id(interaction),
             preset=preset,
             teams=teams or None,
             sequences_to_win=sequences_to_win,

@@ -19,6 +19,7 @@ from bot.services.rulings import describe_eligible, eligible
 from bot.services.tabletalk import TableTalkService
 from bot.store.games.records import GameRecord
 from bot.store.tabletalk import ReportRecord
+from bot.table.options import own_or_bot
 
 from .base import SequenceCog, Subscription
 from .common.answering import Answering, answer_errors
@@ -181,7 +182,7 @@ class TableTalk(SequenceCog):
         call = self.service.call_of(record, report)
         who = describe_eligible(eligible(call), lambda team: team_label(team))
         text += f"\nWho rules: {who}."
-        stands = self.service.stands_at(record, report, self.timeout)
+        stands = self.service.stands_at(record, report, self.timeout(record))
         if stands is not None:
             text += f" If nobody rules, the call stands <t:{int(stands)}:R> unless withdrawn."
         try:
@@ -200,22 +201,26 @@ class TableTalk(SequenceCog):
             report.id, report.reporter_id, uphold=False, can_moderate=False, withdraw=True
         )
 
-    @property
-    def timeout(self) -> int:
-        """How long a call nobody may rule on waits before it stands."""
-        return self.bot.settings.table_talk_ruling_timeout
+    def timeout(self, record: GameRecord) -> int:
+        """How long a call nobody may rule on waits before it stands: the game's own (fixed
+        when its lobby opened), or the bot's for a game stored before games had one."""
+        return own_or_bot(
+            record.options.table_talk_ruling_timeout, self.bot.settings.table_talk_ruling_timeout
+        )
 
     def schedule_stand(self, record: GameRecord, report: ReportRecord) -> None:
         """If nobody but a moderator may rule, the call stands by itself after the timeout."""
-        due = self.service.stands_at(record, report, self.timeout)
+        timeout = self.timeout(record)
+        due = self.service.stands_at(record, report, timeout)
         if due is not None:
             key = ("call-stands", report.id)
-            self.bot.scheduler.at(key, due, partial(self._stand, report, record.channel_id))
+            stand = partial(self._stand, report, record.channel_id, timeout)
+            self.bot.scheduler.at(key, due, stand)
 
-    async def _stand(self, report: ReportRecord, channel_id: int) -> None:
+    async def _stand(self, report: ReportRecord, channel_id: int, timeout: int) -> None:
         try:
             resolved, _ = await self.service.resolve(
-                report.id, None, uphold=True, can_moderate=False, timeout=self.timeout
+                report.id, None, uphold=True, can_moderate=False, timeout=timeout
             )
         except UserError:
             return  # ruled on or withdrawn meanwhile, or the game is over

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from bot.game import player_view
 from bot.game.ai import NoMoveError, choose_move
+from bot.table.options import own_or_bot
 
 from .dispatch import Subscriptions
 from .draws import open_offer
@@ -47,7 +48,9 @@ def owes_only_a_draw(record: GameRecord) -> bool:
 def held_until(record: GameRecord, hold: float) -> float | None:
     """Until when computers hold their moves, which would lapse what the teams are asked: an
     open draw offer (until it expires) or the host's undo request (``hold`` seconds after it
-    was made); None when nothing waits for an answer."""
+    was made: the game's draw-offer timeout, or for a game stored before games had their own,
+    ``hold``); None when nothing waits for an answer."""
+    hold = own_or_bot(record.options.draw_offer_timeout, hold)
     offer = open_offer(record.votes)
     if offer is not None:
         return offer.expires_at if offer.expires_at is not None else offer.created_at + hold

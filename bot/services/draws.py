@@ -24,6 +24,7 @@ from bot.game import Move, player_view
 from bot.game.ai import accepts_draw, offers_draw
 from bot.game.moves import AGREE_DRAW
 from bot.store.votes import DRAW, DRAW_COOLDOWN, TeamVote
+from bot.table.options import own_or_bot
 
 from .dispatch import Subscriptions
 from .errors import UserError
@@ -71,6 +72,8 @@ class DrawService:
     """Draw offers and their answers, each one change of the game."""
 
     def __init__(self, games: GameService, *, timeout: Callable[[], float]) -> None:
+        """``timeout``: the bot's draw-offer timeout, for a game stored before games had their
+        own (:attr:`TableOptions.draw_offer_timeout`)."""
         self.games = games
         self.timeout = timeout
 
@@ -108,7 +111,7 @@ class DrawService:
             (seat,),
             move_count=len(game.moves),
             created_at=draft.now,
-            expires_at=draft.now + self.timeout(),
+            expires_at=draft.now + own_or_bot(draft.options.draw_offer_timeout, self.timeout()),
         )
         draft.votes[(DRAW, team)] = offer
         if computer_team(draft.record, team):

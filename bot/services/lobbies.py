@@ -124,7 +124,7 @@ class LobbyService:
                     )
                 team = sides[person.user_id]  # back on their own side
             elif self.caps is not None:
-                await self.caps.may_take_seat(person.user_id)
+                await self.caps.may_take_seat(person.user_id, lobby.guild_id)
             lobby.seats.append(_seat(person, team))
             await self.db.lobbies.save(lobby)
             return lobby

@@ -3,7 +3,13 @@
 A **table** setting fills a :class:`~bot.table.options.TableOptions` field of new tables; a
 **role**, **channel** or **channels** setting names roles or channels of the server (kept by
 id); a **limit** caps what may be open at once. The owner's environment
-(:class:`~bot.config.Settings`) gives each its bot default and, where it has one, its limit.
+(:class:`~bot.config.Settings`) gives each its bot default and, where it has one, its ceiling
+(:mod:`bot.services.ceilings`).
+
+A server's **per-person** limits count what a person has in that server only (what an admin
+means by "in our server"); the owner's per-person caps (``MAX_*_PER_USER``) count everywhere the
+bot is, and both apply. A server's per-server limit applies with the owner's, the tighter one
+winning; a server that sets none has the owner's.
 """
 
 from __future__ import annotations
@@ -12,16 +18,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.table.options import MAX_TURN_TIMER, POLICIES, format_duration
+from bot.table.options import POLICIES, format_duration
 
+from .ceilings import Ceiling
 from .durations import parse_duration
 from .setting_values import (
     parse_bool,
     parse_choice,
+    parse_count,
     parse_role,
+    parse_sequences,
     show_bool,
+    show_count,
     show_duration,
     show_role,
+    show_sequences,
 )
 
 if TYPE_CHECKING:
@@ -45,8 +56,16 @@ class ServerSetting:
     bot_default: Callable[[Settings], Any]
     #: The :class:`TableOptions` field of a table setting (None for the other kinds).
     field: str | None = None
-    #: The owner's limit, in words (None: only the values /sequence new accepts).
+    #: A fixed range, in words (None: only the values /sequence new accepts).
     limit: str | None = None
+    #: The owner's most (a value past it is refused, naming it).
+    ceiling: Ceiling | None = None
+
+    def limit_words(self, settings: Settings) -> str | None:
+        """The limit the settings view shows: the owner's ceiling, else the fixed range."""
+        if self.ceiling is not None:
+            return self.ceiling.words(settings)
+        return self.limit
 
 
 def _table(
@@ -57,15 +76,44 @@ def _table(
     show: Callable[[Any], str],
     bot_default: Callable[[Settings], Any],
     limit: str | None = None,
+    ceiling: Ceiling | None = None,
 ) -> ServerSetting:
-    return ServerSetting(name, description, "table", parse, show, bot_default, field, limit)
+    return ServerSetting(
+        name, description, "table", parse, show, bot_default, field, limit, ceiling
+    )
 
 
 def _role(name: str, description: str) -> ServerSetting:
     return ServerSetting(name, description, "role", parse_role, show_role, lambda s: None)
 
 
-_MAX = f"at most {format_duration(MAX_TURN_TIMER)}"
+def _limit(
+    name: str, description: str, owner_cap: Callable[[Settings], int], what: str
+) -> ServerSetting:
+    """A limit: its bot default is the owner's cap, which is also its ceiling."""
+    refusal = what + ": this bot allows at most {most} (its owner's limit)."
+    ceiling = Ceiling(owner_cap, refusal, show_count, zero_is_unlimited=True)
+    return ServerSetting(
+        name, description, "limit", parse_count, show_count, owner_cap, ceiling=ceiling
+    )
+
+
+def _bool(name: str, description: str, field: str) -> ServerSetting:
+    """A house rule that is off unless the server (or the host) turns it on."""
+    return _table(name, description, field, parse_bool, show_bool, lambda s: False)
+
+
+_TIME_LIMIT = Ceiling(
+    lambda s: s.max_turn_time_limit,
+    "A turn's time limit on this bot is at most {most} (its owner's limit).",
+    format_duration,
+)
+_REMINDER = Ceiling(
+    lambda s: s.max_reminder_delay,
+    "A reminder on this bot comes at most {most} after the turn starts (its owner's limit).",
+    format_duration,
+)
+_TIMERS = "1 min to 14 days"
 
 #: The settings a server may set, by name (the names ``/sequence-admin set`` completes).
 SERVER_SETTINGS: dict[str, ServerSetting] = {
@@ -78,7 +126,7 @@ SERVER_SETTINGS: dict[str, ServerSetting] = {
             parse_duration,
             show_duration,
             lambda s: s.turn_time_limit,
-            _MAX,
+            ceiling=_TIME_LIMIT,
         ),
         _table(
             "on_timeout",
@@ -95,7 +143,7 @@ SERVER_SETTINGS: dict[str, ServerSetting] = {
             parse_duration,
             show_duration,
             lambda s: s.reminder_delay,
-            _MAX,
+            ceiling=_REMINDER,
         ),
         _table(
             "rated",
@@ -129,6 +177,89 @@ SERVER_SETTINGS: dict[str, ServerSetting] = {
             str,
             lambda s: "classic",
         ),
+        # House rules and the table's timers (issue #38's limits block).
+        _table(
+            "sequences_to_win",
+            "House rule: sequences needed to win, 1 to 4 (automatic: 2 with 2 teams, 1 with 3)",
+            "sequences_to_win",
+            parse_sequences,
+            show_sequences,
+            lambda s: None,
+        ),
+        _bool(
+            "bot_picks_five",
+            "House rule: in a line of 6+, the bot picks the five",
+            "engine_chooses_five",
+        ),
+        _bool(
+            "manual_draw",
+            "House rule: draw by hand, and lose the draw if you forget",
+            "manual_draw",
+        ),
+        _bool("small_hands", "House rule: 2 cards each with 10 or 12 players", "small_hands"),
+        _bool(
+            "tabletalk_stands",
+            "House rule: a table-talk call stands without confirmation",
+            "tabletalk_stands",
+        ),
+        _table(
+            "lobby_expiry",
+            "How long a lobby waits to be started before it closes",
+            "lobby_expiry",
+            parse_duration,
+            show_duration,
+            lambda s: s.lobby_expiry,
+            _TIMERS,
+        ),
+        _table(
+            "ruling_timeout",
+            "How long a table-talk call only a moderator could rule on waits, then stands "
+            "(none: never)",
+            "table_talk_ruling_timeout",
+            parse_duration,
+            show_duration,
+            lambda s: s.table_talk_ruling_timeout,
+            "none, or up to 14 days",
+        ),
+        _table(
+            "draw_offer_timeout",
+            "How long a draw offer stays open (and computers wait for an answer)",
+            "draw_offer_timeout",
+            parse_duration,
+            show_duration,
+            lambda s: s.draw_offer_timeout,
+            _TIMERS,
+        ),
+        _limit(
+            "lobbies_per_server",
+            "Open lobbies in this server at once (none: the bot's cap)",
+            lambda s: s.max_lobbies_per_server,
+            "Open lobbies per server",
+        ),
+        _limit(
+            "lobbies_per_person",
+            "Open lobbies one person may host in this server at once",
+            lambda s: s.max_lobbies_per_user,
+            "Open lobbies per person",
+        ),
+        _limit(
+            "games_per_person",
+            "Games (and lobbies sat in) one person may be in here at once",
+            lambda s: s.max_games_per_user,
+            "Games per person",
+        ),
+        _limit(
+            "tournaments_per_server",
+            "Open tournaments in this server at once (none: the bot's cap)",
+            lambda s: s.max_tournaments_per_server,
+            "Open tournaments per server",
+        ),
+        _limit(
+            "tournaments_per_person",
+            "Open tournaments one person may organise in this server at once",
+            lambda s: s.max_tournaments_per_user,
+            "Open tournaments per person",
+        ),
         _role("host_role", "Who may open a lobby (none: every member)"),
         _role(
             "organiser_role",
@@ -146,3 +277,12 @@ SERVER_SETTINGS: dict[str, ServerSetting] = {
 def table_settings() -> list[ServerSetting]:
     """The settings that fill a table option, in order."""
     return [each for each in SERVER_SETTINGS.values() if each.field is not None]
+
+
+def table_ceilings() -> list[tuple[str, Ceiling]]:
+    """The table settings the owner puts a ceiling on: each one's field and ceiling."""
+    return [
+        (each.field, each.ceiling)
+        for each in SERVER_SETTINGS.values()
+        if each.field is not None and each.ceiling is not None
+    ]

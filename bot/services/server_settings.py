@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 from bot.game.echo import echo
 from bot.table.options import TableOptions
 
+from .caps import CapSettings
 from .errors import UserError
-from .server_setting_list import SERVER_SETTINGS, ServerSetting
+from .server_setting_list import SERVER_SETTINGS, ServerSetting, table_ceilings
 
 if TYPE_CHECKING:
     from bot.config import Settings
@@ -42,6 +43,8 @@ class SettingView:
     value: Any
     #: True: this server's value; False: the bot's default.
     from_server: bool
+    #: The limit on the value, in words (the owner's ceiling, or a fixed range; None: none).
+    limit: str | None = None
 
 
 @dataclass(frozen=True)
@@ -92,10 +95,11 @@ class ServerSettings:
     async def view(self, guild_id: int) -> list[SettingView]:
         """Every setting with its value in force and where it comes from."""
         stored = await self._db.guild_settings.all(guild_id)
+        settings = self._settings
         return [
-            SettingView(each, stored[name].value, True)
+            SettingView(each, stored[name].value, True, each.limit_words(settings))
             if name in stored
-            else SettingView(each, each.bot_default(self._settings), False)
+            else SettingView(each, each.bot_default(settings), False, each.limit_words(settings))
             for name, each in SERVER_SETTINGS.items()
         ]
 
@@ -111,6 +115,42 @@ class ServerSettings:
             if view.setting.field is not None
         }
 
+    async def new_table_options(self, guild_id: int, **given: Any) -> TableOptions:
+        """The options of a new table of a server: what the host gave (None: not given) over
+        the server's defaults (:func:`table_options`). A value the host gave past the owner's
+        ceiling is refused, naming it; a server default stored before the owner lowered a
+        ceiling is held to it."""
+        defaults = await self.defaults(guild_id)
+        capped = table_ceilings()
+        for field, ceiling in capped:
+            defaults[field] = ceiling.clamp(defaults[field], self._settings)
+        options = table_options(defaults, **given)
+        for field, ceiling in capped:
+            if given.get(field) is not None:
+                ceiling.check(getattr(options, field), self._settings)
+        return options
+
+    def check_ceilings(self, options: TableOptions) -> None:
+        """Refuse options past the owner's ceilings (a tournament's tables), naming the one."""
+        for field, ceiling in table_ceilings():
+            ceiling.check(getattr(options, field), self._settings)
+
+    async def caps(self, guild_id: int) -> CapSettings:
+        """The limits a server set of its own (0: none; then only the owner's caps apply).
+        Its per-person limits count in this server only (:class:`~bot.services.caps.Caps`)."""
+        stored = await self._db.guild_settings.all(guild_id)
+
+        def own(name: str) -> int:
+            return int(stored[name].value) if name in stored else 0
+
+        return CapSettings(
+            lobbies_per_user=own("lobbies_per_person"),
+            lobbies_per_server=own("lobbies_per_server"),
+            games_per_user=own("games_per_person"),
+            tournaments_per_user=own("tournaments_per_person"),
+            tournaments_per_server=own("tournaments_per_server"),
+        )
+
     async def roles(self, guild_id: int) -> ServerRoles:
         """The roles in force in a server (ids; a role deleted since is still named here: the
         cog finds it missing and ignores it)."""
@@ -124,11 +164,14 @@ class ServerSettings:
 
     async def set(self, guild_id: int, name: str, text: str, by: int) -> SettingChange:
         """Set a server's value from what an admin typed (one transaction); refused, changing
-        nothing, when the setting is unknown or the value is one /sequence new refuses."""
+        nothing, when the setting is unknown, the value is one /sequence new refuses, or it is
+        past the owner's ceiling."""
         setting = setting_named(name)
         value = setting.parse(text)
         if setting.field is not None:
             self._check(setting, value, await self.defaults(guild_id))
+        if setting.ceiling is not None:
+            setting.ceiling.check(value, self._settings)
         before = await self._db.guild_settings.put(guild_id, setting.name, value, by, self._clock())
         return SettingChange(setting, self._or_default(setting, before), value)
 

@@ -112,3 +112,48 @@ def show_channels(value: Any) -> str:
 def show_channel(value: Any) -> str:
     """A channel's mention; ``none``."""
     return f"<#{value}>" if value else "none"
+
+
+#: What an admin types for "no limit of this server's own" (a limit) or "automatic".
+_UNSET_WORDS = ("none", "no limit", "unlimited", "off", "0", "-")
+_AUTOMATIC_WORDS = ("auto", "automatic", "default", "none", "-")
+#: The largest count a limit takes (far above any sensible one).
+_MOST_COUNT = 10_000
+
+
+def parse_count(text: str) -> int:
+    """A limit: a whole number from 1, or ``none`` (0: no limit of the server's own).
+
+    >>> parse_count(" 5 "), parse_count("none")
+    (5, 0)
+    """
+    cleaned = text.strip().lower()
+    if cleaned in _UNSET_WORDS:
+        return 0
+    if not cleaned.isascii() or not cleaned.isdigit() or not 1 <= int(cleaned) <= _MOST_COUNT:
+        raise UserError(f"{echo(text)} is not a limit: give a whole number like 5, or none.")
+    return int(cleaned)
+
+
+def show_count(value: Any) -> str:
+    """A limit; ``no limit`` for 0."""
+    return str(value) if value else "no limit"
+
+
+def parse_sequences(text: str) -> int | None:
+    """Sequences to win, 1 to 4, or ``automatic`` (None: the preset's and the teams' number).
+
+    >>> parse_sequences("3"), parse_sequences("automatic")
+    (3, None)
+    """
+    cleaned = text.strip().lower()
+    if cleaned in _AUTOMATIC_WORDS:
+        return None
+    if cleaned not in ("1", "2", "3", "4"):
+        raise UserError(f"{echo(text)} is not 1, 2, 3, 4 or automatic.")
+    return int(cleaned)
+
+
+def show_sequences(value: Any) -> str:
+    """Sequences to win; ``automatic`` for None."""
+    return "automatic" if value is None else str(value)

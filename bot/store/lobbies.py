@@ -165,17 +165,19 @@ class Lobbies:
         mine, params = self._db.on_my_shards("guild_id")
         return await self._db.read(_select, f"WHERE closed_at IS NULL AND {mine}", params)
 
-    async def hosted_by(self, host_id: int) -> int:
-        """How many open lobbies this person hosts (a tournament match's not counted)."""
-        return await self._db.read(_count, f"host_id = ? AND {_NOT_A_MATCH}", (host_id,))
+    async def hosted_by(self, host_id: int, guild_id: int | None = None) -> int:
+        """How many open lobbies this person hosts (in one server, or anywhere; a tournament
+        match's not counted)."""
+        where = f"host_id = ? AND guild_id = coalesce(?, guild_id) AND {_NOT_A_MATCH}"
+        return await self._db.read(_count, where, (host_id, guild_id))
 
     async def in_guild(self, guild_id: int) -> int:
         """How many lobbies are open in a server (tournament matches' not counted)."""
         return await self._db.read(_count, f"guild_id = ? AND {_NOT_A_MATCH}", (guild_id,))
 
-    async def seating(self, user_id: int) -> int:
-        """How many open lobbies this person sits in."""
-        return await self._db.read(_seating, user_id)
+    async def seating(self, user_id: int, guild_id: int | None = None) -> int:
+        """How many open lobbies this person sits in (in one server, or anywhere)."""
+        return await self._db.read(_seating, user_id, guild_id)
 
     async def expire(self, older_than: float) -> list[LobbyRecord]:
         """Close the open lobbies created before ``older_than`` and return them."""
@@ -210,10 +212,12 @@ async def _count(conn: Connection, where: str, params: tuple[Any, ...]) -> int:
     return int(row[0]) if row else 0
 
 
-async def _seating(conn: Connection, user_id: int) -> int:
+async def _seating(conn: Connection, user_id: int, guild_id: int | None) -> int:
     # A text match narrows the rows (on either backend); the seats decide.
     rows = await conn.fetchall(
-        "SELECT seats FROM lobbies WHERE closed_at IS NULL AND seats LIKE ?", (f"%{user_id}%",)
+        "SELECT seats FROM lobbies WHERE closed_at IS NULL AND seats LIKE ? "
+        "AND guild_id = coalesce(?, guild_id)",
+        (f"%{user_id}%", guild_id),
     )
     return sum(
         any(seat.user_id == user_id for seat in seats_from_json(loads(text))) for (text,) in rows

@@ -7,7 +7,7 @@ loads a row (:meth:`TableOptions.from_dict`), and writes :meth:`TableOptions.to_
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.errors import UserError
 from bot.game import GameSettings, SettingsError
@@ -22,8 +22,13 @@ POLICY_WORDS = {
 #: The shortest turn time limit and reminder delay a table may set (0 turns either off).
 MIN_TURN_TIME_LIMIT = 60
 MIN_REMINDER_DELAY = 10 * 60
-#: The longest turn time limit and reminder delay (a table's, or the bot's default for tables).
+#: The longest turn time limit and reminder delay (a table's, or the bot's default for tables;
+#: the owner may set a shorter one, ``MAX_TURN_TIME_LIMIT`` and ``MAX_REMINDER_DELAY``), and the
+#: longest of a table's other timers (lobby expiry, ruling and draw-offer timeouts).
 MAX_TURN_TIMER = 14 * 86400
+#: The shortest lobby expiry and draw-offer timeout (``LOBBY_EXPIRY``, ``DRAW_OFFER_TIMEOUT``).
+MIN_LOBBY_EXPIRY = MIN_DRAW_OFFER_TIMEOUT = 60
+_Bot = TypeVar("_Bot", int, float)
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,14 @@ class TableOptions:
     rated: bool = True
     #: Who hosts the game (set when it starts; a lobby keeps its host apart).
     host_id: int | None = None
+    #: The table's timers, fixed when its lobby opens (a running game keeps them whatever its
+    #: server changes since); None, in what was stored before tables had them: the bot's
+    #: setting (:func:`own_or_bot`). Seconds before the unstarted lobby closes:
+    lobby_expiry: int | None = None
+    #: Seconds before a table-talk call that only a moderator could rule on stands (0: never).
+    table_talk_ruling_timeout: int | None = None
+    #: Seconds a draw offer stays open (also the longest computers wait for an answer).
+    draw_offer_timeout: int | None = None
 
     def __post_init__(self) -> None:
         if self.preset not in ("classic", "convoy"):
@@ -72,6 +85,9 @@ class TableOptions:
             raise UserError("Reminders must be at least 10 minutes apart (or none).")
         if self.hints and self.rated:
             raise UserError("Hints are for practice games: a rated game cannot allow them.")
+        _check_timer("The lobby expiry", self.lobby_expiry, MIN_LOBBY_EXPIRY)
+        _check_timer("The table-talk ruling timeout", self.table_talk_ruling_timeout, 0)
+        _check_timer("The draw-offer timeout", self.draw_offer_timeout, MIN_DRAW_OFFER_TIMEOUT)
 
     def game_settings(self, players: int) -> GameSettings:
         """The rules for ``players`` players; a clear :class:`UserError` when they do not fit."""
@@ -112,6 +128,24 @@ class TableOptions:
     def but(self, **changes: Any) -> TableOptions:
         """A copy with some options changed (validated again)."""
         return replace(self, **changes)
+
+
+def own_or_bot(own: int | None, bot_setting: _Bot) -> int | _Bot:
+    """A table's own timer, or the bot's setting for a table stored before tables had one.
+
+    >>> own_or_bot(None, 3600), own_or_bot(0, 600)
+    (3600, 0)
+    """
+    return bot_setting if own is None else own
+
+
+def _check_timer(what: str, seconds: int | None, shortest: int) -> None:
+    """Refuse a table's timer outside ``shortest`` (0: none allowed) to 14 days."""
+    if seconds is None:
+        return
+    if not shortest <= seconds <= MAX_TURN_TIMER:
+        least = format_duration(shortest) if shortest else "0 (none)"
+        raise UserError(f"{what} must be between {least} and 14 days.")
 
 
 def describe_house_rules(options: TableOptions) -> list[str]:

@@ -189,6 +189,7 @@ class TournamentCommands(
                 reminder_delay=self.bot.settings.reminder_delay,
                 rated=rated,
             )
+            self.bot.server_settings.check_ceilings(table)  # the owner's longest time limit
             settings = TournamentSettings(
                 table,
                 parse_duration(show_up) if show_up is not None else DEFAULT_SHOW_UP,

@@ -14,8 +14,10 @@ VARIABLES = {
     "shard_count": "SHARD_COUNT",
     "shard_ids": "SHARD_IDS",
     "turn_time_limit": "TURN_TIME_LIMIT",
+    "max_turn_time_limit": "MAX_TURN_TIME_LIMIT",
     "time_limit_policy": "TIME_LIMIT_POLICY",
     "reminder_delay": "REMINDER_DELAY",
+    "max_reminder_delay": "MAX_REMINDER_DELAY",
     "lobby_expiry": "LOBBY_EXPIRY",
     "computer_move_delay": "COMPUTER_MOVE_DELAY",
     "computer_budget_ms": "COMPUTER_BUDGET_MS",
@@ -70,4 +72,20 @@ BAD_SETTINGS = [
     ({"MAX_LOBBIES_PER_USER": "-1"}, ["MAX_LOBBIES_PER_USER", "at least 0"]),
     ({"MAX_GAMES_PER_USER": "ten"}, ["MAX_GAMES_PER_USER", "whole number"]),
     ({"TABLE_TALK_RULING_TIMEOUT": "10m"}, ["TABLE_TALK_RULING_TIMEOUT", "whole number"]),
+    # The owner's ceilings, and the bot's defaults within them (issue #38).
+    ({"MAX_TURN_TIME_LIMIT": "30"}, ["MAX_TURN_TIME_LIMIT", "at least 60"]),
+    ({"MAX_TURN_TIME_LIMIT": "1209601"}, ["MAX_TURN_TIME_LIMIT", "at most 1209600", "14 days"]),
+    ({"MAX_REMINDER_DELAY": "60"}, ["MAX_REMINDER_DELAY", "at least 600"]),
+    (
+        {"TURN_TIME_LIMIT": "7200", "MAX_TURN_TIME_LIMIT": "3600"},
+        ["TURN_TIME_LIMIT=7200", "MAX_TURN_TIME_LIMIT=3600", "within"],
+    ),
+    (
+        {"MAX_REMINDER_DELAY": "3600"},  # the default reminder, 12 h, is past it
+        ["REMINDER_DELAY=43200", "MAX_REMINDER_DELAY=3600"],
+    ),
+    # A table keeps these timers: past 14 days, every /sequence new would be refused.
+    ({"LOBBY_EXPIRY": "1209601"}, ["LOBBY_EXPIRY", "at most 1209600"]),
+    ({"DRAW_OFFER_TIMEOUT": "2000000"}, ["DRAW_OFFER_TIMEOUT", "at most 1209600"]),
+    ({"TABLE_TALK_RULING_TIMEOUT": "2000000"}, ["TABLE_TALK_RULING_TIMEOUT", "at most 1209600"]),
 ]

@@ -186,9 +186,10 @@ class Games:
         loaded = await self._db.read(load_games, where, params, False, False, lazy=True)
         return [record for record, _ in loaded if _still_plays(record, user_id)]
 
-    async def playing(self, user_id: int) -> int:
-        """How many active games ``user_id`` still plays in, on every process."""
-        return len(await self.active_of(user_id))
+    async def playing(self, user_id: int, guild_id: int | None = None) -> int:
+        """How many active games ``user_id`` still plays in (in one server, or anywhere), on
+        every process."""
+        return len(await self.active_of(user_id, guild_id))
 
     async def active_for_channel(self, channel_id: int) -> GameRecord | None:
         """The channel's active game, if any."""

@@ -76,9 +76,10 @@ class TournamentRows:
         where = f"WHERE status IN ('signup', 'running') AND {mine}"
         return await self._db.read(_select_t, where, params)
 
-    async def open_by(self, organiser_id: int) -> int:
-        """How many tournaments one person organises that are signing up or running."""
-        return await self._db.read(_count_open, "organiser_id", organiser_id)
+    async def open_by(self, organiser_id: int, guild_id: int | None = None) -> int:
+        """How many tournaments one person organises that are signing up or running (in one
+        server, or anywhere)."""
+        return await self._db.read(_count_open, "organiser_id", organiser_id, guild_id)
 
     async def in_channel(self, channel_id: int) -> list[TournamentRecord]:
         """Every tournament ever held in a channel, oldest first."""
@@ -156,8 +157,13 @@ async def _set_message_t(
     return rows[0] if rows else None
 
 
-async def _count_open(conn: Connection, column: str, value: int) -> int:
-    # ``column`` is a constant of this module; the value goes in the parameters.
-    sql = f"SELECT COUNT(*) FROM tournaments WHERE {column} = ? AND status IN ('signup', 'running')"
-    row = await conn.fetchone(sql, (value,))
+async def _count_open(
+    conn: Connection, column: str, value: int, guild_id: int | None = None
+) -> int:
+    # ``column`` is a constant of this module; the values go in the parameters.
+    sql = (
+        f"SELECT COUNT(*) FROM tournaments WHERE {column} = ? AND status IN ('signup', 'running') "
+        "AND guild_id = coalesce(?, guild_id)"
+    )
+    row = await conn.fetchone(sql, (value, guild_id))
     return int(row[0]) if row else 0
