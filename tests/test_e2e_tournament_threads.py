@@ -122,3 +122,34 @@ async def test_threads_a_restart_found_unopened_are_opened(simcord_env, monkeypa
     assert all(m.thread_id for m in snap.round_matches(1))
     assert len(channel.threads) == 2
     assert await env.bot.db.outbox.undelivered_steps() == []
+
+
+async def test_a_thread_whose_match_the_store_did_not_record_is_not_opened_twice(
+    simcord_env, monkeypatch
+):
+    """The first match thread opens, then the store fails as the match is given it (an
+    outage between Discord's answer and the commit). Before, the retry opened a second thread
+    for the match; now it finds the one it opened and uses it."""
+    from bot.store.errors import DatabaseUnavailableError
+
+    env = simcord_env
+    bot = env.bot
+    channel, members = await cup(env, ["org", "ann", "ben", "cat"])
+    service = bot.tournament_service
+    open_match = service.open_match
+    failed = []
+
+    async def fails_once(match_id, thread_id):
+        if not failed:
+            failed.append(thread_id)
+            raise DatabaseUnavailableError("the store stopped answering (a test)")
+        return await open_match(match_id, thread_id)
+
+    monkeypatch.setattr(service, "open_match", fails_once)
+    await members[0].slash(channel, "tournament start")
+    await env.advance_time(60)
+    snap = await snapshot(bot, channel)
+    matches = snap.round_matches(1)
+    assert failed and all(m.thread_id for m in matches)
+    assert len(channel.threads) == len(matches) == 2  # one thread each, none twice
+    assert failed[0] in {m.thread_id for m in matches}  # the first thread was kept

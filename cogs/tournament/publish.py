@@ -250,7 +250,11 @@ class Publishing(TablesBase):
                 parent = await self.bot.fetch_channel(tournament.channel_id)
             if not isinstance(parent, discord.TextChannel):
                 raise TypeError(f"channel {tournament.channel_id} cannot hold threads")
-            thread = await parent.create_thread(
+            # A thread opened before the store failed to record it is used, never a second.
+            mine = self.bot.user.id if self.bot.user else None
+            thread = next(
+                (t for t in parent.threads if t.name == name and t.owner_id == mine), None
+            ) or await parent.create_thread(
                 name=name,
                 type=discord.ChannelType.public_thread,
                 auto_archive_duration=ARCHIVE_AFTER,
