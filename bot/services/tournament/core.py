@@ -135,7 +135,7 @@ class TournamentCore:
         if tournament is None:
             raise UserError(
                 "There is no tournament in this channel: an organiser opens one with "
-                "`/tournament create`."
+                "`/tournament-admin create`."
             )
         return tournament
 
