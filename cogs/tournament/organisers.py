@@ -2,9 +2,10 @@
 
 A top-level command of its own, for Manage Server unless a server hands it to others in its
 Integrations page (as ``/sequence-admin``), so that entrants keep ``/tournament``
-(:mod:`.entrants`) wherever it is. Within that, the bot's own rule: a tournament is run (start,
-report, drop, end) by its creator or anyone with Manage Server; the service refuses everyone
-else with a clear message, and nothing changes.
+(:mod:`.entrants`) wherever it is. Within that, the bot's own rule (:mod:`.authority`): the
+organiser role, when a server sets one, creates tournaments; a tournament is run by its creator,
+the organiser role or Manage Server, and ended by those or a moderator. Everyone else is refused
+with a clear message, and nothing changes.
 """
 
 from __future__ import annotations
@@ -24,16 +25,16 @@ from bot.services.tournament import (
     FORMAT_NAMES,
     TournamentService,
     TournamentSettings,
-    require_organiser,
 )
 from bot.store.tournaments.records import TournamentRecord
 from bot.table.options import TableOptions
 from cogs.common.answering import answer_errors
-from cogs.common.replies import can_manage, reply, require_table_permissions, user_name
+from cogs.common.replies import reply, require_table_permissions, user_name
 
 from ..base import server_id
 from ..common.choices import PRESET_CHOICES
 from ..common.describe import shown_name
+from .authority import Authority, authority, require_may_create
 from .channel import current_tournament
 from .messages import SIGNUP_OPEN, decided_note, signup_embed
 from .views import signup_view
@@ -56,11 +57,6 @@ def require_tournament_permissions(interaction: discord.Interaction) -> None:
     require_table_permissions(
         interaction, "run a tournament", "create_public_threads", "send_messages_in_threads"
     )
-
-
-def moderator(interaction: discord.Interaction) -> bool:
-    """Manage Server (or Administrator): may act as the organiser of any tournament."""
-    return can_manage(interaction, "manage_guild")
 
 
 async def announce(interaction: discord.Interaction, text: str) -> None:
@@ -96,16 +92,24 @@ class TournamentOrganisers(
         answer_errors(*self.walk_app_commands())
 
     async def defer_step(
-        self, interaction: discord.Interaction, tournament: TournamentRecord, action: str
-    ) -> None:
+        self,
+        interaction: discord.Interaction,
+        tournament: TournamentRecord,
+        action: str,
+        *,
+        ending: bool = False,
+    ) -> Authority:
         """Before an organiser's step, which may pair or rank a round past Discord's 3
         seconds: the organiser is checked (a stranger is refused at once), then the command
         defers, ephemerally: its answer is private, its news posted in the channel (see
         :func:`announce`). A defer Discord refused does not stop the step: the organiser
-        asked for it, and its news goes to the channel all the same."""
-        require_organiser(tournament, interaction.user.id, moderator(interaction), action)
+        asked for it, and its news goes to the channel all the same. The member's authority
+        goes on to the service, which checks it again under the tournament's lock."""
+        may = await authority(self.bot, interaction, ending=ending)
+        may.require(tournament, interaction.user.id, action)
         with contextlib.suppress(discord.HTTPException):
             await interaction.response.defer(thinking=True, ephemeral=True)
+        return may
 
     @app_commands.command(name="create", description="Open a tournament in this channel")
     @app_commands.describe(
@@ -143,6 +147,7 @@ class TournamentOrganisers(
         rated: bool = True,
         max_entrants: app_commands.Range[int, 2, 1024] | None = None,
     ) -> None:
+        await require_may_create(self.bot, interaction)
         if not isinstance(interaction.channel, discord.TextChannel):
             raise UserError(
                 "Create a tournament in a server's text channel: each match gets a thread there."
@@ -200,10 +205,8 @@ class TournamentOrganisers(
     async def start(self, interaction: discord.Interaction) -> None:
         tournament = await current_tournament(self.service, interaction)
         require_tournament_permissions(interaction)
-        await self.defer_step(interaction, tournament, "start the tournament")
-        progress = await self.service.start(
-            tournament.id, interaction.user.id, moderator(interaction)
-        )
+        may = await self.defer_step(interaction, tournament, "start the tournament")
+        progress = await self.service.start(tournament.id, interaction.user.id, may.any_tournament)
         count = len(progress.snapshot.entrants)
         await announce(
             interaction,
@@ -231,11 +234,11 @@ class TournamentOrganisers(
         tournament = await current_tournament(self.service, interaction)
         if (winner is None) == (not draw):
             raise UserError("Name the winner, or set draw (but not both).")
-        await self.defer_step(interaction, tournament, "report results")
+        may = await self.defer_step(interaction, tournament, "report results")
         progress = await self.service.report(
             tournament.id,
             interaction.user.id,
-            moderator(interaction),
+            may.any_tournament,
             match,
             winner.id if winner is not None else None,
         )
@@ -275,9 +278,9 @@ class TournamentOrganisers(
     @app_commands.describe(player="A player of the entrant to drop")
     async def drop(self, interaction: discord.Interaction, player: discord.Member) -> None:
         tournament = await current_tournament(self.service, interaction)
-        await self.defer_step(interaction, tournament, "drop entrants")
+        may = await self.defer_step(interaction, tournament, "drop entrants")
         entrant, progress = await self.service.drop(
-            tournament.id, interaction.user.id, moderator(interaction), player.id
+            tournament.id, interaction.user.id, may.any_tournament, player.id
         )
         verb = "were" if len(entrant.members) > 1 else "was"  # a team: "a1 & a2 were"
         await announce(interaction, f"🚫 {shown_name(entrant.name)} {verb} dropped.")
@@ -288,10 +291,8 @@ class TournamentOrganisers(
     @app_commands.command(name="end", description="End the tournament now (organiser)")
     async def end(self, interaction: discord.Interaction) -> None:
         tournament = await current_tournament(self.service, interaction)
-        await self.defer_step(interaction, tournament, "end the tournament")
-        progress = await self.service.end(
-            tournament.id, interaction.user.id, moderator(interaction)
-        )
+        may = await self.defer_step(interaction, tournament, "end the tournament", ending=True)
+        progress = await self.service.end(tournament.id, interaction.user.id, may.any_tournament)
         status = progress.snapshot.tournament.status
         text = "ended" if status == "finished" else "cancelled before it started"
         await announce(interaction, f"🛑 **{shown_name(tournament.name)}** was {text}.")
