@@ -12,13 +12,13 @@ from discord.ext import commands
 
 from bot.app import SequenceBot
 from bot.services.errors import UserError
-from bot.services.tournament import require_organiser
 from bot.store.games.records import GameRecord
 
 from .base import SequenceCog
 from .common.describe import listed, team_label
 from .common.replies import can_manage, reply
 from .lobby import Lobby
+from .tournament.authority import authority
 
 log = logging.getLogger(__name__)
 
@@ -71,16 +71,17 @@ class Endings(SequenceCog):
         self, interaction: discord.Interaction[SequenceBot], record: GameRecord, moderator: bool
     ) -> None:
         """The host or someone with Manage Channels cancels a casual game. A tournament match's
-        game is played again once cancelled, so only its organiser (or Manage Server) may: a
-        player about to lose could otherwise have it replayed."""
+        game is played again once cancelled, so only those who run the tournament may
+        (:mod:`cogs.tournament.authority`): a player about to lose could otherwise have it
+        replayed."""
         tournaments = self.bot.db.tournaments
         match = await tournaments.match_for_game(record.id)
         tournament = None if match is None else await tournaments.get(match.tournament_id)
         if tournament is not None:
-            require_organiser(
+            may = await authority(self.bot, interaction)
+            may.require(
                 tournament,
                 interaction.user.id,
-                can_manage(interaction, "manage_guild"),
                 "cancel a tournament match's game (it is then played again); "
                 "a side that gives up uses `/sequence resign`",
             )

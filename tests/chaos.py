@@ -52,6 +52,7 @@ from cogs.common.table import QUIET
 from cogs.hand.panel import hand_line
 
 from .e2e_driver import components, seat_to_act
+from .helpers.tournament import anyone_may_organise
 
 #: Members of the server (the first one moderates: Manage Channels and Manage Messages).
 NAMES = ["mod", "ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jo", "kim"]
@@ -165,6 +166,7 @@ class Soak:
         """A server with two channels and its members; the first member moderates."""
         env = self.env
         self.guild = env.create_guild("Chaos Club")
+        anyone_may_organise(env, self.guild)  # anyone may try /tournament-admin
         self.channels = [self.guild.create_text_channel(n) for n in ("table-a", "table-b")]
         self.users = [env.create_user(name) for name in NAMES]
         moderators = self.guild.create_role(
@@ -419,7 +421,7 @@ class Soak:
             args["show_up"] = rng.choice(["1m", "15m"])
         opened = await self.act(
             f"tournament {args} in #{place.name} by {organiser.name}; ",
-            organiser.slash(place, "tournament create", **args),
+            organiser.slash(place, "tournament-admin create", **args),
         )
         if opened is None or opened.response is None or opened.ephemeral:
             return
@@ -434,7 +436,7 @@ class Soak:
             else:
                 await self.act(f"{who.name} joins; ", who.click(opened.response, label="Join"))
         if rng.random() < 0.85:
-            await self.act("start; ", organiser.slash(place, "tournament start"))
+            await self.act("start; ", organiser.slash(place, "tournament-admin start"))
             await self.check_in(self.check_ins())
 
     def check_ins(self) -> list[tuple[Any, Any, str]]:
@@ -515,7 +517,7 @@ class Soak:
         if command == "sequence replay":
             game = record.id if record else 1
             return {"game": rng.choice([game, game - 1, 0, -3, 10**9, 2**40])}
-        if command == "tournament create":
+        if command == "tournament-admin create":
             return {
                 "name": rng.choice(["Cup", "x" * 60, "<@&1> cup", "🏆"]),
                 "format": rng.choice(["swiss", "round_robin", "elimination"]),
@@ -525,14 +527,14 @@ class Soak:
             }
         if command == "tournament join":
             return {"partner": rng.choice(self.members)} if rng.random() < 0.3 else {}
-        if command == "tournament report":
+        if command == "tournament-admin report":
             args = {"match": rng.randint(0, 12)}
             if rng.random() < 0.5:
                 args["winner"] = rng.choice(self.members)
             elif rng.random() < 0.5:
                 args["draw"] = True
             return args
-        if command == "tournament drop":
+        if command == "tournament-admin drop":
             return {"player": rng.choice(self.members)}
         if command == "sequence new":
             return {"teams": rng.choice([0, 2, 3])} if rng.random() < 0.5 else {}
@@ -544,9 +546,9 @@ class Soak:
         "sequence status", "sequence rules", "sequence tabletalk", "sequence resign",
         "sequence cancel", "sequence hint", "sequence notify", "sequence mygames",
         "sequence undo", "sequence draw", "sequence stats", "sequence leaderboard",
-        "sequence history", "sequence replay", "tournament create", "tournament join",
-        "tournament leave", "tournament start", "tournament report", "tournament drop",
-        "tournament end", "tournament standings",
+        "sequence history", "sequence replay", "tournament-admin create", "tournament join",
+        "tournament leave", "tournament-admin start", "tournament-admin report",
+        "tournament-admin drop", "tournament-admin end", "tournament standings",
     )  # fmt: skip
 
     async def do_slash(self) -> None:

@@ -33,6 +33,7 @@ from .conftest import make_settings
 from .e2e_driver import custom_ids, make_move, play_to_the_end
 from .e2e_helpers import Table, open_and_start, seat_actor
 from .engine_helpers import playable
+from .helpers.tournament import anyone_may_organise
 
 
 @pytest.fixture
@@ -362,7 +363,8 @@ async def test_a_restart_ends_no_table_of_another_process(nodes, pg_url: str, tm
         room = table.guild.create_text_channel("lobby")
         await table.players[2].slash(room, "sequence new")
         hall = table.guild.create_text_channel("hall")
-        await table.players[2].slash(hall, "tournament create", name="A", format="swiss")
+        anyone_may_organise(env, table.guild)
+        await table.players[2].slash(hall, "tournament-admin create", name="A", format="swiss")
         return record, room.id, hall.id
 
     record, room, hall = await one.run(open_tables)

@@ -93,11 +93,13 @@ async def test_a_large_tournaments_step_is_deferred_first(
     service = bot.tournament_service
     snap = await snapshot(bot, channel)
     first = snap.round_matches(1)[0]
-    refused = await stranger.slash(channel, "tournament report", match=first.id, winner=members[1])
+    refused = await stranger.slash(
+        channel, "tournament-admin report", match=first.id, winner=members[1]
+    )
     assert refused.ephemeral and "Only the organiser" in refused.response.content
     monkeypatch.setattr(service, "report", slowed(service.report))
     winner = next(m for m in members if m.id == snap.entrants[first.entrant_a].user_ids[0])
-    done = await org.slash(channel, "tournament report", match=first.id, winner=winner)
+    done = await org.slash(channel, "tournament-admin report", match=first.id, winner=winner)
     assert not first_response_clock.late(), late_message(first_response_clock.late())
     assert announced(channel, done)
     assert done.response.content == f"📝 Match #{first.id} is recorded."
@@ -146,19 +148,20 @@ async def test_a_small_tournaments_step_is_deferred_first_too(
     step could stay private): a small field's step held up past the deadline (a busy machine,
     a slow store) went unanswered. Every step now defers first, ephemerally: the organiser's
     answer is private, the news is posted in the channel as a message of its own."""
-    from tests.helpers.tournament import announced, snapshot
+    from tests.helpers.tournament import announced, anyone_may_organise, snapshot
 
     guild = simcord_env.create_guild("Club")
+    anyone_may_organise(simcord_env, guild)
     channel = guild.create_text_channel("cup")
     org, ann, ben, cat = (
         guild.add_member(simcord_env.create_user(n)) for n in ("org", "ann", "ben", "cat")
     )
-    created = await org.slash(channel, "tournament create", name="Cup", format="elimination")
+    created = await org.slash(channel, "tournament-admin create", name="Cup", format="elimination")
     for member in (org, ann, ben, cat):
         await member.click(created.response, label="Join")
     bot = simcord_env.bot
     if command != "start":
-        await org.slash(channel, "tournament start")
+        await org.slash(channel, "tournament-admin start")
     service = bot.tournament_service
     monkeypatch.setattr(service, command, slowed(getattr(service, command)))
     if command == "report":
@@ -166,13 +169,12 @@ async def test_a_small_tournaments_step_is_deferred_first_too(
         first = snap.round_matches(1)[0]
         won = snap.entrants[first.entrant_a].user_ids[0]
         winner = next(m for m in (org, ann, ben, cat) if m.id == won)
-        done = await org.slash(channel, "tournament report", match=first.id, winner=winner)
+        done = await org.slash(channel, "tournament-admin report", match=first.id, winner=winner)
         assert done.response.content == f"📝 Match #{first.id} is recorded."
     elif command == "drop":
-        done = await org.slash(channel, "tournament drop", player=cat)
+        done = await org.slash(channel, "tournament-admin drop", player=cat)
         assert done.response.content == "🚫 cat was dropped."
     else:
-        done = await org.slash(channel, f"tournament {command}")
+        done = await org.slash(channel, f"tournament-admin {command}")
     assert not first_response_clock.late(), late_message(first_response_clock.late())
     assert announced(channel, done), done.response.content
-

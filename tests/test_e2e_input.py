@@ -10,6 +10,7 @@ from bot.app import create_bot
 from bot.config import Settings
 
 from .e2e_helpers import make_table, open_and_start, seat_actor
+from .helpers.tournament import anyone_may_organise
 
 LONG = 4000
 DISCORD_LIMIT = 2000
@@ -89,5 +90,6 @@ async def test_the_longest_timers_the_settings_accept_still_open_lobbies_and_tou
     assert not opened.ephemeral, opened.response.content
     assert "14 days per turn" in opened.response.embeds[0].fields[-1].value
     cup_channel = table.guild.create_text_channel("cup")
-    cup = await bob.slash(cup_channel, "tournament create", name="Cup", format="swiss")
+    anyone_may_organise(simcord_env, table.guild)
+    cup = await bob.slash(cup_channel, "tournament-admin create", name="Cup", format="swiss")
     assert not cup.ephemeral, cup.response.content

@@ -21,7 +21,7 @@ from bot.services import computers
 from bot.services.lobbies import Person
 from bot.services.stats import ReplayInput
 from cogs.hand import panel
-from tests.helpers.tournament import announced, started_cup
+from tests.helpers.tournament import announced, anyone_may_organise, started_cup
 
 from .conftest import make_settings
 from .e2e_helpers import make_table, open_and_start, seat_actor
@@ -180,15 +180,16 @@ async def test_opening_lobbies_is_limited_per_person(simcord_env) -> None:
 
 async def test_creating_tournaments_is_limited_per_person(simcord_env) -> None:
     table = await make_table(simcord_env, ["ann"])
+    anyone_may_organise(simcord_env, table.guild)
     (ann,) = table.players
     for number in range(3):
         created = await ann.slash(
-            table.channel, "tournament create", name=f"Cup {number}", format="round_robin"
+            table.channel, "tournament-admin create", name=f"Cup {number}", format="round_robin"
         )
         assert not created.ephemeral, created.response.content
-        assert announced(table.channel, await ann.slash(table.channel, "tournament end"))
+        assert announced(table.channel, await ann.slash(table.channel, "tournament-admin end"))
     refused = await ann.slash(
-        table.channel, "tournament create", name="Cup 4", format="round_robin"
+        table.channel, "tournament-admin create", name="Cup 4", format="round_robin"
     )
     assert waited(refused) == 600 and "try again in 10 min." in refused.response.content
     assert len(await simcord_env.bot.db.tournaments.in_channel(table.channel.id)) == 3
@@ -196,13 +197,16 @@ async def test_creating_tournaments_is_limited_per_person(simcord_env) -> None:
 
 async def test_a_refused_tournament_creation_counts_nothing(simcord_env) -> None:
     table = await make_table(simcord_env, ["ann"])
+    anyone_may_organise(simcord_env, table.guild)
     (ann,) = table.players
     for mistake in ({"show_up": "abc"}, {"time_limit": "5x"}, {"show_up": "30s"}, {"name": " "}):
         refused = await ann.slash(
-            table.channel, "tournament create", **({"name": "Cup", "format": "swiss"} | mistake)
+            table.channel,
+            "tournament-admin create",
+            **({"name": "Cup", "format": "swiss"} | mistake),
         )
         assert refused.ephemeral and "too often" not in refused.response.content
-    created = await ann.slash(table.channel, "tournament create", name="Cup", format="swiss")
+    created = await ann.slash(table.channel, "tournament-admin create", name="Cup", format="swiss")
     assert not created.ephemeral, created.response.content
 
 
@@ -324,19 +328,24 @@ async def test_a_game_one_has_left_no_longer_counts_as_one_of_theirs(simcord_env
 async def test_tournaments_per_person_and_per_server(simcord_env) -> None:
     env = simcord_env
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     halls = [guild.create_text_channel(f"hall-{n}") for n in range(3)]
     ann, ben, cat = (guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat"))
-    created = await ann.slash(halls[0], "tournament create", name="Spring", format="swiss")
+    created = await ann.slash(halls[0], "tournament-admin create", name="Spring", format="swiss")
     assert not created.ephemeral
-    second = await ann.slash(halls[1], "tournament create", name="Summer", format="swiss")
+    second = await ann.slash(halls[1], "tournament-admin create", name="Summer", format="swiss")
     assert second.ephemeral and "You already run 1 open tournament" in second.response.content
     assert await env.bot.db.tournaments.open_in_channel(halls[1].id) is None
-    assert not (await ben.slash(halls[1], "tournament create", name="B", format="swiss")).ephemeral
-    full = await cat.slash(halls[2], "tournament create", name="C", format="swiss")
+    assert not (
+        await ben.slash(halls[1], "tournament-admin create", name="B", format="swiss")
+    ).ephemeral
+    full = await cat.slash(halls[2], "tournament-admin create", name="C", format="swiss")
     assert full.ephemeral and "This server has 2 open tournaments" in full.response.content
     # once ann's has ended, cat may open one
-    await ann.slash(halls[0], "tournament end")
-    assert not (await cat.slash(halls[2], "tournament create", name="C", format="swiss")).ephemeral
+    await ann.slash(halls[0], "tournament-admin end")
+    assert not (
+        await cat.slash(halls[2], "tournament-admin create", name="C", format="swiss")
+    ).ephemeral
 
 
 async def test_a_tournament_whose_channel_is_deleted_no_longer_counts(simcord_env) -> None:
@@ -345,13 +354,16 @@ async def test_a_tournament_whose_channel_is_deleted_no_longer_counts(simcord_en
     another (her cap is 1), instead of never again."""
     env = simcord_env
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     halls = [guild.create_text_channel(f"hall-{n}") for n in range(2)]
     ann = guild.add_member(env.create_user("ann"))
-    assert not (await ann.slash(halls[0], "tournament create", name="A", format="swiss")).ephemeral
+    assert not (
+        await ann.slash(halls[0], "tournament-admin create", name="A", format="swiss")
+    ).ephemeral
     env.backend.delete_channel(halls[0].id)
     await env.settle()
     assert await env.bot.db.tournaments.open_in_channel(halls[0].id) is None
-    again = await ann.slash(halls[1], "tournament create", name="B", format="swiss")
+    again = await ann.slash(halls[1], "tournament-admin create", name="B", format="swiss")
     assert not again.ephemeral, again.response.content
 
 
@@ -360,10 +372,13 @@ async def test_a_tournament_takes_no_more_entrants_than_its_organiser_set(simcor
     full and is not entered; once one withdraws, the place is free again."""
     env = simcord_env
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     hall = guild.create_text_channel("hall")
     names = ("ann", "ben", "cat", "dan")
     ann, ben, cat, dan = (guild.add_member(env.create_user(n)) for n in names)
-    created = await ann.slash(hall, "tournament create", name="Cup", format="swiss", max_entrants=2)
+    created = await ann.slash(
+        hall, "tournament-admin create", name="Cup", format="swiss", max_entrants=2
+    )
     assert not created.ephemeral
 
     def entrants_field() -> str:
@@ -393,13 +408,16 @@ async def test_the_bots_entrant_cap_bounds_every_tournament(simcord_env, bot_set
     await env.bot.close()
     await env.restart_bot(create_bot(bot_settings.with_overrides(max_tournament_entrants=4)))
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     hall = guild.create_text_channel("hall")
     ann = guild.add_member(env.create_user("ann"))
-    asked = await ann.slash(hall, "tournament create", name="Cup", format="swiss", max_entrants=5)
+    asked = await ann.slash(
+        hall, "tournament-admin create", name="Cup", format="swiss", max_entrants=5
+    )
     assert asked.ephemeral
     assert asked.response.content.endswith("A tournament on this bot has at most 4 entrants.")
     assert await env.bot.db.tournaments.open_in_channel(hall.id) is None
-    created = await ann.slash(hall, "tournament create", name="Cup", format="swiss")
+    created = await ann.slash(hall, "tournament-admin create", name="Cup", format="swiss")
     card = next(m for m in hall.history() if m.id == created.response.id)
     assert any(f.name == "Entrants (0 of 4)" for f in card.embeds[0].fields)
 
@@ -409,9 +427,10 @@ async def test_two_players_who_join_for_the_last_place_at_once(simcord_env) -> N
     the tournament is full."""
     env = simcord_env
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     hall = guild.create_text_channel("hall")
     ann = guild.add_member(env.create_user("ann"))
-    await ann.slash(hall, "tournament create", name="Cup", format="swiss", max_entrants=2)
+    await ann.slash(hall, "tournament-admin create", name="Cup", format="swiss", max_entrants=2)
     bot = env.bot
     tournament = await bot.db.tournaments.open_in_channel(hall.id)
     await bot.tournament_service.join(tournament.id, Person(1, "one"), [])

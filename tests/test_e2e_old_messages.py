@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from .e2e_helpers import make_table
+from .helpers.tournament import anyone_may_organise
 
 TOO_MANY_EDITS = {
     "status": 429,
@@ -74,7 +75,8 @@ async def test_a_signup_message_discord_will_not_edit_is_posted_anew(simcord_env
     env = simcord_env
     table = await make_table(env, ["ann", "ben", "cat"])
     ann, ben, cat = table.players
-    created = await ann.slash(table.channel, "tournament create", name="Cup", format="swiss")
+    anyone_may_organise(env, table.guild)
+    created = await ann.slash(table.channel, "tournament-admin create", name="Cup", format="swiss")
     first = created.response
     no_more_edits(env, table.channel, first)
     env.inject_error("POST", f"/channels/{table.channel.id}/messages", status=500)

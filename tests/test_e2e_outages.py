@@ -210,10 +210,10 @@ async def test_a_report_cut_short_by_an_outage_saves_nothing_and_can_be_made_aga
     channel, (ann, _) = await started_cup(env, ["ann", "ben"], show_up="1h")
     (match,) = (await snapshot(env.bot, channel)).round_matches(1)
     down_at_the_next_tournament_save(env, monkeypatch)
-    answer = await ann.slash(channel, "tournament report", match=match.id, winner=ann)
+    answer = await ann.slash(channel, "tournament-admin report", match=match.id, winner=ann)
     assert answer.ephemeral and answer.response.content == DATABASE_DOWN
     await nothing_of_the_step_was_saved(env, channel)
-    again = await ann.slash(channel, "tournament report", match=match.id, winner=ann)
+    again = await ann.slash(channel, "tournament-admin report", match=match.id, winner=ann)
     assert announced(channel, again), again.response.content
     assert (await snapshot(env.bot, channel)).tournament.status == "finished"
 

@@ -13,6 +13,7 @@ from simcord.enums import ChannelType, OverwriteType
 
 from bot.game import space_name
 from tests.helpers.tournament import (
+    anyone_may_organise,
     check_in,
     game_in,
     match_message,
@@ -61,13 +62,14 @@ async def test_replay_gives_one_answer_for_a_missing_game_and_another_servers(
 async def test_a_match_lobby_seats_only_the_players_drawn_for_it(simcord_env) -> None:
     env = simcord_env
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     channel = guild.create_text_channel("cup")
     ann, ben, cat = (guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat"))
     env.bot.lobbies.new_seed = lambda: 2
-    created = await ann.slash(channel, "tournament create", name="Duel", format="elimination")
+    created = await ann.slash(channel, "tournament-admin create", name="Duel", format="elimination")
     for player in (ann, ben):
         assert (await player.click(created.response, label="Join")).acknowledged
-    await ann.slash(channel, "tournament start")
+    await ann.slash(channel, "tournament-admin start")
     snap = await snapshot(env.bot, channel)
     match = match_of(snap, 1, "ann")
     thread = thread_of(channel, match)
@@ -97,14 +99,15 @@ async def test_a_match_lobby_seats_only_the_players_drawn_for_it(simcord_env) ->
 async def test_nobody_closes_a_match_lobby_which_only_a_result_ends(simcord_env) -> None:
     env = simcord_env
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     channel = guild.create_text_channel("cup")
     mods = guild.create_role("Mods", permissions=discord.Permissions(manage_channels=True))
     ann, ben = (guild.add_member(env.create_user(n)) for n in ("ann", "ben"))
     mod = guild.add_member(env.create_user("mod"), roles=[mods])
-    created = await ann.slash(channel, "tournament create", name="Duel", format="elimination")
+    created = await ann.slash(channel, "tournament-admin create", name="Duel", format="elimination")
     for player in (ann, ben):
         await player.click(created.response, label="Join")
-    await ann.slash(channel, "tournament start")
+    await ann.slash(channel, "tournament-admin start")
     match = match_of(await snapshot(env.bot, channel), 1, "ann")
     thread = thread_of(channel, match)
     lobby = await env.bot.db.lobbies.get_for_channel(thread.id)
@@ -114,7 +117,7 @@ async def test_nobody_closes_a_match_lobby_which_only_a_result_ends(simcord_env)
     # the host (a player of the match) and a moderator are refused; no Cancel button is shown
     refusal = (
         "⚠️ This lobby is a tournament match: it stays open until the match is played or "
-        f"decided. The organiser (<@{ann.id}>) can decide it with `/tournament report`."
+        f"decided. The organiser (<@{ann.id}>) can decide it with `/tournament-admin report`."
     )
     by_host = await host.slash(thread, "sequence cancel")
     assert by_host.ephemeral and by_host.response.content == refusal
@@ -282,10 +285,11 @@ async def test_no_lobby_opens_or_starts_in_a_private_thread_the_bot_is_not_in(si
 async def test_no_tournament_opens_where_its_match_threads_would_stay_empty(simcord_env) -> None:
     env = simcord_env
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     channel = guild.create_text_channel("cup")
     ann, ben = (guild.add_member(env.create_user(n)) for n in ("ann", "ben"))
     deny_bot(env, channel, send_messages_in_threads=False)
-    refused = await ann.slash(channel, "tournament create", name="Duel", format="elimination")
+    refused = await ann.slash(channel, "tournament-admin create", name="Duel", format="elimination")
     assert refused.ephemeral
     assert refused.response.content == (
         "⚠️ I cannot run a tournament here: I need the **Send Messages in Threads** permission "
@@ -295,11 +299,11 @@ async def test_no_tournament_opens_where_its_match_threads_would_stay_empty(simc
 
     # a permission lost after the sign-up stops the start, before any match is drawn
     env.backend.delete_overwrite(channel.id, env.bot.user.id)
-    created = await ann.slash(channel, "tournament create", name="Duel", format="elimination")
+    created = await ann.slash(channel, "tournament-admin create", name="Duel", format="elimination")
     for player in (ann, ben):
         await player.click(created.response, label="Join")
     deny_bot(env, channel, create_public_threads=False)
-    refused = await ann.slash(channel, "tournament start")
+    refused = await ann.slash(channel, "tournament-admin start")
     assert refused.ephemeral
     assert "I need the **Create Public Threads** permission" in refused.response.content
     assert (await snapshot(env.bot, channel)).tournament.status == "signup"

@@ -411,7 +411,7 @@ async def test_a_result_by_hand_as_the_match_lobby_becomes_a_game(simcord_env, m
 
 
 async def test_the_organiser_ends_the_tournament_as_a_match_game_is_won(simcord_env, monkeypatch):
-    """``/tournament end`` reaches a match whose game is being won at that moment: the end
+    """``/tournament-admin end`` reaches a match whose game is being won at that moment: the end
     still ends the whole tournament (no round left half cancelled), and says so."""
     from tests.helpers.tournament import (
         announced,
@@ -441,7 +441,7 @@ async def test_the_organiser_ends_the_tournament_as_a_match_game_is_won(simcord_
         return await cancel(game_id)
 
     monkeypatch.setattr(bot.games, "cancel", won_meanwhile)
-    ended = await org.slash(channel, "tournament end")
+    ended = await org.slash(channel, "tournament-admin end")
     monkeypatch.undo()
     await settle(simcord_env)
     assert announced(channel, ended), ended.response.content
@@ -482,6 +482,7 @@ async def test_a_start_while_the_match_message_is_posted_keeps_the_game(simcord_
     game's result is never recorded."""
     from tests.helpers.tournament import (
         SHOW_UP,
+        anyone_may_organise,
         game_in,
         match_message,
         resign,
@@ -492,9 +493,10 @@ async def test_a_start_while_the_match_message_is_posted_keeps_the_game(simcord_
     env = simcord_env
     bot = env.bot
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     channel = guild.create_text_channel("cup")
     org, alice, bob = (guild.add_member(env.create_user(n)) for n in ("org", "alice", "bob"))
-    created = await org.slash(channel, "tournament create", name="Cup", format="elimination")
+    created = await org.slash(channel, "tournament-admin create", name="Cup", format="elimination")
     for player in (alice, bob):
         await player.click(created.response, label="Join")
     service = bot.tournament_service
@@ -507,7 +509,7 @@ async def test_a_start_while_the_match_message_is_posted_keeps_the_game(simcord_
         return await remember(match, message_id)
 
     monkeypatch.setattr(service, "set_match_message", started_meanwhile)
-    await org.slash(channel, "tournament start")
+    await org.slash(channel, "tournament-admin start")
     monkeypatch.undo()
     await settle(env)
     (match,) = (await snapshot(bot, channel)).round_matches(1)
@@ -533,11 +535,12 @@ async def test_a_change_while_the_signup_message_is_posted_is_kept(
     it, in the moment between its sign-up message appearing and the bot remembering that
     message's id: remembering it must not open sign-up again, and the message shows it."""
     from bot.services.lobbies import Person
-    from tests.helpers.tournament import snapshot
+    from tests.helpers.tournament import anyone_may_organise, snapshot
 
     env = simcord_env
     bot = env.bot
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     channel = guild.create_text_channel("cup")
     org, ann, ben, cat = (
         guild.add_member(env.create_user(n)) for n in ("org", "ann", "ben", "cat")
@@ -560,7 +563,7 @@ async def test_a_change_while_the_signup_message_is_posted_is_kept(
         return await remember(tournament, message_id)
 
     monkeypatch.setattr(service, "set_message", acted_meanwhile)
-    created = await org.slash(channel, "tournament create", name="Cup", format="swiss")
+    created = await org.slash(channel, "tournament-admin create", name="Cup", format="swiss")
     monkeypatch.undo()
     await settle(env)
     tournament = (await snapshot(bot, channel)).tournament
@@ -573,13 +576,13 @@ async def test_a_change_while_the_signup_message_is_posted_is_kept(
     assert tournament.status == ("cancelled" if meanwhile == "end" else "running")
     assert not shown.components  # sign-up is closed: no Join
     if meanwhile == "end":
-        again = await org.slash(channel, "tournament create", name="Cup", format="swiss")
+        again = await org.slash(channel, "tournament-admin create", name="Cup", format="swiss")
         assert not again.ephemeral, again.response.content
     else:
         assert tournament.round == 1
         late = await cat.slash(channel, "tournament join")
         assert late.ephemeral and "Sign-up is closed" in late.response.content
-        again = await org.slash(channel, "tournament start")
+        again = await org.slash(channel, "tournament-admin start")
         assert again.ephemeral and "already started" in again.response.content
         assert len((await snapshot(bot, channel)).round_matches(1)) == 1
 
@@ -687,7 +690,7 @@ async def test_a_reminder_due_as_the_player_moves_pings_nobody(simcord_env):
 async def test_the_organiser_ends_the_tournament_as_the_next_round_opens(
     simcord_env, monkeypatch, when
 ):
-    """A second organiser's /tournament end lands while the last result of round 1 is being
+    """A second organiser's /tournament-admin end lands while the last result of round 1 is being
     shown (its round 2 already paired): the end voids round 2, yet the channel then showed
     round 2's pairings ("press I'm here there") below the final standings, and round 2's
     match threads opened empty. Now a voided round is not announced, no thread opens for a
@@ -701,7 +704,7 @@ async def test_the_organiser_ends_the_tournament_as_the_next_round_opens(
     )
     snap = await snapshot(bot, channel)
     first, second = snap.round_matches(1)
-    await org.slash(channel, "tournament report", match=first.id, winner=ann)
+    await org.slash(channel, "tournament-admin report", match=first.id, winner=ann)
     service = bot.tournament_service
     tables = bot.get_cog("TournamentTables")
     step = "report" if when == "before its pairings" else "open_match"
@@ -721,7 +724,7 @@ async def test_the_organiser_ends_the_tournament_as_the_next_round_opens(
 
     monkeypatch.setattr(service, step, ended_meanwhile)
     winner = next(p for p in players if p.id in snap.entrants[second.entrant_a].user_ids)
-    reported = await org.slash(channel, "tournament report", match=second.id, winner=winner)
+    reported = await org.slash(channel, "tournament-admin report", match=second.id, winner=winner)
     monkeypatch.undo()
     await settle(env)
     assert announced(channel, reported), reported.response.content
@@ -744,25 +747,26 @@ async def test_the_organiser_ends_the_tournament_as_the_next_round_opens(
 async def test_a_start_or_report_that_an_end_beat_is_told_the_tournament_ended(
     simcord_env, monkeypatch, command
 ):
-    """Two organisers: one ends the tournament as the other's /tournament start (or report)
+    """Two organisers: one ends the tournament as the other's /tournament-admin start (or report)
     reaches it. The end wins; the start was told "This tournament has already started." of a
     tournament cancelled before it started, and the report "Match #1 is already decided." of
     a match the end called off. Each is now told the tournament ended, and nothing changes."""
-    from tests.helpers.tournament import snapshot
+    from tests.helpers.tournament import anyone_may_organise, snapshot
 
     env = simcord_env
     bot = env.bot
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     channel = guild.create_text_channel("cup")
     admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
     org = guild.add_member(env.create_user("org"))
     mod = guild.add_member(env.create_user("mod"), roles=[admins])
     ann, ben = (guild.add_member(env.create_user(n)) for n in ("ann", "ben"))
-    created = await org.slash(channel, "tournament create", name="Cup", format="swiss")
+    created = await org.slash(channel, "tournament-admin create", name="Cup", format="swiss")
     for player in (ann, ben):
         await player.click(created.response, label="Join")
     if command == "report":
-        await org.slash(channel, "tournament start")
+        await org.slash(channel, "tournament-admin start")
     service = bot.tournament_service
     tournament = (await snapshot(bot, channel)).tournament
     step_itself = getattr(service, command)
@@ -774,11 +778,11 @@ async def test_a_start_or_report_that_an_end_beat_is_told_the_tournament_ended(
 
     monkeypatch.setattr(service, command, ended_meanwhile)
     if command == "start":
-        lost = await org.slash(channel, "tournament start")
+        lost = await org.slash(channel, "tournament-admin start")
         told = "This tournament was cancelled before it started."
     else:
         (match,) = (await snapshot(bot, channel)).round_matches(1)
-        lost = await org.slash(channel, "tournament report", match=match.id, winner=ann)
+        lost = await org.slash(channel, "tournament-admin report", match=match.id, winner=ann)
         told = "This tournament is over."
     monkeypatch.undo()
     assert lost.ephemeral and lost.response.content == f"⚠️ {told}", lost.response.content
@@ -805,7 +809,7 @@ async def test_a_correction_and_the_rounds_last_report_together(simcord_env, fir
     tables = bot.get_cog("TournamentTables")
     snap = await snapshot(bot, channel)
     one, last = match_of(snap, 1, "ann"), match_of(snap, 1, "cat")
-    await org.slash(channel, "tournament report", match=one.id, winner=ann)
+    await org.slash(channel, "tournament-admin report", match=one.id, winner=ann)
     tournament = snap.tournament.id
     calls = {
         "correction": lambda: service.report(tournament, org.id, False, one.id, ben.id),

@@ -15,6 +15,7 @@ from bot.config import Settings
 
 from .conftest import make_settings
 from .e2e_helpers import Table, open_and_start
+from .helpers.tournament import anyone_may_organise
 from .test_e2e_table import the_server_removes_the_bot
 
 
@@ -56,7 +57,8 @@ async def test_a_server_that_removed_the_bot_while_its_shard_was_down_ends_its_t
     gone, record = await table_on_shard(env, 1, ["alice", "bob"])
     _, elsewhere = await table_on_shard(env, 0, ["dave", "erin"])
     hall = gone.guild.create_text_channel("hall")
-    created = await gone.players[0].slash(hall, "tournament create", name="A", format="swiss")
+    anyone_may_organise(env, gone.guild)
+    created = await gone.players[0].slash(hall, "tournament-admin create", name="A", format="swiss")
     assert not created.ephemeral
     shard = env.bot.get_shard(1)
     await shard.disconnect()

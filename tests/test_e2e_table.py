@@ -18,6 +18,7 @@ from bot.game.moves import FORFEIT, PLAY, Move
 
 from .e2e_driver import make_move
 from .e2e_helpers import Table, make_table, open_and_start, play_one, seat_actor
+from .helpers.tournament import anyone_may_organise
 
 
 async def test_a_team_resigns_when_all_its_members_have(simcord_env):
@@ -214,7 +215,10 @@ async def a_server_with_tables(env) -> tuple[Table, Any, Any, Any]:
     lobby_room = table.guild.create_text_channel("lobby")
     await carol.slash(lobby_room, "sequence new")
     hall = table.guild.create_text_channel("hall")
-    assert not (await ann.slash(hall, "tournament create", name="A", format="swiss")).ephemeral
+    anyone_may_organise(env, table.guild)
+    assert not (
+        await ann.slash(hall, "tournament-admin create", name="A", format="swiss")
+    ).ephemeral
     return table, record, lobby_room, hall
 
 

@@ -14,6 +14,7 @@ from bot.store import Seat
 from tests.helpers.tournament import (
     SHOW_UP,
     announced,
+    anyone_may_organise,
     check_in,
     game_in,
     match_message,
@@ -36,6 +37,7 @@ from .e2e_helpers import Table
 async def test_four_entrant_knockout_played_to_the_end(simcord_env) -> None:
     env = simcord_env
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     channel = guild.create_text_channel("tournaments")
     ann, ben, cat, dan = (
         guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat", "dan")
@@ -44,7 +46,11 @@ async def test_four_entrant_knockout_played_to_the_end(simcord_env) -> None:
     bot.lobbies.new_seed = lambda: 11
 
     created = await ann.slash(
-        channel, "tournament create", name="Spring Cup", format="elimination", sequences_to_win=1
+        channel,
+        "tournament-admin create",
+        name="Spring Cup",
+        format="elimination",
+        sequences_to_win=1,
     )
     assert not created.ephemeral and created.response.embeds[0].title == "🏆 Spring Cup"
     signup = created.response
@@ -58,18 +64,18 @@ async def test_four_entrant_knockout_played_to_the_end(simcord_env) -> None:
 
     # every organiser command refuses a non-organiser, clearly
     for command, options in (
-        ("tournament start", {}),
-        ("tournament drop", {"player": ann}),
-        ("tournament end", {}),
+        ("tournament-admin start", {}),
+        ("tournament-admin drop", {"player": ann}),
+        ("tournament-admin end", {}),
     ):
         refused = await ben.slash(channel, command, **options)
         assert refused.ephemeral
         assert f"Only the organiser (<@{ann.id}>) or someone with Manage Server" in (
             refused.response.content
         )
-    started = await ann.slash(channel, "tournament start")
+    started = await ann.slash(channel, "tournament-admin start")
     assert announced(channel, started) and "starts with 4 entrants" in started.response.content
-    refused = await ben.slash(channel, "tournament report", match=1, winner=ben)
+    refused = await ben.slash(channel, "tournament-admin report", match=1, winner=ben)
     assert refused.ephemeral and "Only the organiser" in refused.response.content
 
     snap = await snapshot(bot, channel)
@@ -156,6 +162,7 @@ async def test_a_closed_sign_up_no_longer_says_how_to_join(simcord_env) -> None:
 async def test_six_entrant_swiss_with_no_show_drop_and_restart(simcord_env, bot_settings) -> None:
     env = simcord_env
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     channel = guild.create_text_channel("swiss")
     org = guild.add_member(env.create_user("org"))
     players = {n: guild.add_member(env.create_user(f"p{n}")) for n in range(1, 7)}
@@ -163,13 +170,13 @@ async def test_six_entrant_swiss_with_no_show_drop_and_restart(simcord_env, bot_
     env.bot.lobbies.new_seed = lambda: 3
 
     created = await org.slash(
-        channel, "tournament create", name="Swiss Open", format="swiss", sequences_to_win=1
+        channel, "tournament-admin create", name="Swiss Open", format="swiss", sequences_to_win=1
     )
     for n in range(1, 7):
         assert (await p[n].click(created.response, label="Join")).acknowledged
-    refused = await p[1].slash(channel, "tournament start")
+    refused = await p[1].slash(channel, "tournament-admin start")
     assert refused.ephemeral and "Only the organiser" in refused.response.content
-    await org.slash(channel, "tournament start")
+    await org.slash(channel, "tournament-admin start")
     snap = await snapshot(env.bot, channel)
     assert snap.settings.rounds == 3  # automatic: ceil(log2 6)
     assert pairings(snap, 1) == [("p1", "p2"), ("p3", "p4"), ("p5", "p6")]
@@ -194,7 +201,7 @@ async def test_six_entrant_swiss_with_no_show_drop_and_restart(simcord_env, bot_
         m for m in channel.history() if m.embeds and "after round 1" in m.embeds[0].title
     )
     assert standings_rows(standings_after_1.embeds[0])[0].startswith("1. p2 · 1 pts")
-    dropped = await org.slash(channel, "tournament drop", player=p[4])
+    dropped = await org.slash(channel, "tournament-admin drop", player=p[4])
     assert announced(channel, dropped) and "p4 was dropped" in dropped.response.content
     await scripted_win(env, guild, channel, match_of(snap, 2, "p2"), [p[3]], [p[2]])
     await scripted_win(env, guild, channel, match_of(snap, 2, "p6"), [p[1]], [p[6]])
@@ -247,9 +254,11 @@ async def report_round(env: Any, channel: Any, org: Any, number: int, results: d
     for player, winner in results.items():
         match = match_of(snap, number, player)
         if winner is None:
-            done = await org.slash(channel, "tournament report", match=match.id, draw=True)
+            done = await org.slash(channel, "tournament-admin report", match=match.id, draw=True)
         else:
-            done = await org.slash(channel, "tournament report", match=match.id, winner=winner)
+            done = await org.slash(
+                channel, "tournament-admin report", match=match.id, winner=winner
+            )
         assert announced(channel, done), done.response.content
     return await snapshot(env.bot, channel)
 
@@ -298,6 +307,7 @@ async def test_a_swiss_bye_never_goes_twice_to_one_entrant_while_others_had_none
 async def test_round_robin_of_teams_with_results_by_hand(simcord_env) -> None:
     env = simcord_env
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     channel = guild.create_text_channel("teams")
     org = guild.add_member(env.create_user("org"))
     admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
@@ -308,7 +318,7 @@ async def test_round_robin_of_teams_with_results_by_hand(simcord_env) -> None:
     env.bot.lobbies.new_seed = lambda: 8
 
     created = await org.slash(
-        channel, "tournament create", name="Pairs", format="round_robin", team_size=2
+        channel, "tournament-admin create", name="Pairs", format="round_robin", team_size=2
     )
     solo = await a1.click(created.response, label="Join")
     assert solo.ephemeral and "name your partner" in solo.response.content
@@ -330,7 +340,7 @@ async def test_round_robin_of_teams_with_results_by_hand(simcord_env) -> None:
     assert "b1 & b2 withdrew" in left.response.content
     await b1.slash(channel, "tournament join", partner=b2)
     await c1.slash(channel, "tournament join", partner=c2)
-    await org.slash(channel, "tournament start")
+    await org.slash(channel, "tournament-admin start")
     snap = await snapshot(env.bot, channel)
     # circle method over seeds a, b, c: b v c and a's bye; a v c, b's bye; a v b, c's bye
     assert pairings(snap, 1) == [("b1 & b2", "c1 & c2"), ("a1 & a2", None)]
@@ -346,16 +356,16 @@ async def test_round_robin_of_teams_with_results_by_hand(simcord_env) -> None:
 
     # someone with Manage Server reports a draw by hand: the seated lobby closes
     match = match_of(snap, 2, "a1 & a2")
-    drawn = await mod.slash(channel, "tournament report", match=match.id, draw=True)
+    drawn = await mod.slash(channel, "tournament-admin report", match=match.id, draw=True)
     assert announced(channel, drawn)
     assert await env.bot.db.lobbies.get_for_channel(match.thread_id) is None
     snap = await snapshot(env.bot, channel)
     assert pairings(snap, 3) == [("a1 & a2", "b1 & b2"), ("c1 & c2", None)]
-    choices = await org.autocomplete(channel, "tournament report", "match", "")
+    choices = await org.autocomplete(channel, "tournament-admin report", "match", "")
     assert [c["value"] for c in choices] == [match_of(snap, 3, "a1 & a2").id]
 
     # the organiser ends it before round 3 is played: final standings as they stand
-    ended = await org.slash(channel, "tournament end")
+    ended = await org.slash(channel, "tournament-admin end")
     assert announced(channel, ended)
     final = channel.last_message
     assert standings_rows(final.embeds[0]) == [
@@ -376,15 +386,16 @@ async def test_matches_are_played_as_drawn_and_a_double_no_show_advances_nobody(
 ) -> None:
     env = simcord_env
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     channel = guild.create_text_channel("cup")
     ann, ben, cat = (guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat"))
     env.bot.lobbies.new_seed = lambda: 2
     created = await ann.slash(
-        channel, "tournament create", name="Mini Cup", format="elimination", show_up="10m"
+        channel, "tournament-admin create", name="Mini Cup", format="elimination", show_up="10m"
     )
     for player in (ann, ben, cat):
         await player.click(created.response, label="Join")
-    await ann.slash(channel, "tournament start")
+    await ann.slash(channel, "tournament-admin start")
     snap = await snapshot(env.bot, channel)
     # 3 entrants in 4 places: ann (seed 1) has a bye, ben plays cat
     assert pairings(snap, 1) == [("ann", None), ("ben", "cat")]
@@ -447,8 +458,8 @@ async def test_a_dropped_entrant_never_advances_on_a_bye(simcord_env) -> None:
     assert pairings(snap, 1) == [("ann", "dan"), ("ben", "cat")]
     # ann wins her semi-final, then withdraws; ben and cat never show up
     first = match_of(snap, 1, "ann")
-    await ann.slash(channel, "tournament report", match=first.id, winner=ann)
-    dropped = await ann.slash(channel, "tournament drop", player=ann)
+    await ann.slash(channel, "tournament-admin report", match=first.id, winner=ann)
+    dropped = await ann.slash(channel, "tournament-admin drop", player=ann)
     assert announced(channel, dropped), dropped.response.content
     await env.advance_time(SHOW_UP + 1)
     snap = await snapshot(env.bot, channel)
@@ -469,7 +480,7 @@ async def knockout_after_round_one(env: Any) -> tuple[Any, list[Any]]:
     snap = await snapshot(env.bot, channel)
     for match in snap.round_matches(1):
         winner = by_id[snap.entrants[match.entrant_a].user_ids[0]]
-        await members[0].slash(channel, "tournament report", match=match.id, winner=winner)
+        await members[0].slash(channel, "tournament-admin report", match=match.id, winner=winner)
     return channel, members
 
 
@@ -502,7 +513,7 @@ async def test_a_knockout_ended_early_never_says_an_unbeaten_entrant_is_out(simc
     said the four semi-finalists, who never lost (their semi-finals were called off), were
     "out in semi-finals", as the two losers of a played semi-final are. They reached them."""
     channel, members = await knockout_after_round_one(simcord_env)
-    ended = await members[0].slash(channel, "tournament end")
+    ended = await members[0].slash(channel, "tournament-admin end")
     assert announced(channel, ended), ended.response.content
     expected = [
         "1. ann · reached semi-finals",
@@ -529,14 +540,14 @@ async def test_a_dropped_leader_is_not_crowned(simcord_env) -> None:
     snap = await snapshot(env.bot, channel)
     for match in snap.round_matches(1):  # the better seed wins each
         winner = by_name[snap.name(match.entrant_a)]
-        await ann.slash(channel, "tournament report", match=match.id, winner=winner)
+        await ann.slash(channel, "tournament-admin report", match=match.id, winner=winner)
     snap = await snapshot(env.bot, channel)
     top = match_of(snap, 2, "ann")
     other = top.entrant_b if snap.name(top.entrant_a) == "ann" else top.entrant_a
     opponent = by_name[snap.name(other)]
-    await ann.slash(channel, "tournament report", match=top.id, winner=ann)
-    await ann.slash(channel, "tournament drop", player=ann)
-    await ann.slash(channel, "tournament end")
+    await ann.slash(channel, "tournament-admin report", match=top.id, winner=ann)
+    await ann.slash(channel, "tournament-admin drop", player=ann)
+    await ann.slash(channel, "tournament-admin end")
     snap = await snapshot(env.bot, channel)
     final = channel.last_message
     rows = standings_rows(final.embeds[0])
@@ -560,7 +571,7 @@ async def test_the_matches_an_end_calls_off_say_so_and_keep_no_check_in(simcord_
     await check_in(channel, played, [p for p in players if p.id in drawn])
     record = game_in(env.bot, played)
     await check_in(channel, waiting, [p for p in players if p.id not in drawn][:1])
-    ended = await org.slash(channel, "tournament end")
+    ended = await org.slash(channel, "tournament-admin end")
     assert announced(channel, ended), ended.response.content
     texts = {m.id: [x.content for x in thread_of(channel, m).history()] for m in (waiting, played)}
     assert "🛑 This match is off: the tournament ended." in texts[waiting.id], texts[waiting.id]
@@ -578,7 +589,7 @@ async def test_a_tournament_ended_before_any_result_crowns_no_champion(simcord_e
     message congratulates no one (it used to name the top seed champion on 0 points)."""
     env = simcord_env
     channel, (ann, *_) = await started_cup(env, ["ann", "ben", "cat", "dan"], "swiss")
-    ended = await ann.slash(channel, "tournament end")
+    ended = await ann.slash(channel, "tournament-admin end")
     assert announced(channel, ended), ended.response.content
     final = channel.last_message
     assert final.content == "🎉 **Cup** is over.", final.content
@@ -594,12 +605,12 @@ async def test_a_dropped_entrant_scores_no_round_robin_bye(simcord_env) -> None:
     snap = await snapshot(env.bot, channel)
     # circle method over ann, ben, cat: ben v cat and ann's bye; ann v cat, ben's bye; ...
     assert pairings(snap, 1) == [("ben", "cat"), ("ann", None)]
-    await org.slash(channel, "tournament drop", player=cat)  # ben wins by forfeit
+    await org.slash(channel, "tournament-admin drop", player=cat)  # ben wins by forfeit
     snap = await snapshot(env.bot, channel)
     assert pairings(snap, 2) == [("ann", "cat"), ("ben", None)]  # ann wins by forfeit
     snap = await snapshot(env.bot, channel)
     match = match_of(snap, 3, "ann")
-    await org.slash(channel, "tournament report", match=match.id, winner=ben)
+    await org.slash(channel, "tournament-admin report", match=match.id, winner=ben)
     snap = await snapshot(env.bot, channel)
     assert snap.tournament.status == "finished"
     rows = standings_rows(channel.last_message.embeds[0])
@@ -630,9 +641,12 @@ async def test_a_large_tournament_posts_every_pairing_and_lists_every_entrant(
     characters: Discord refuses it)."""
     env = simcord_env
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     channel = guild.create_text_channel("big-cup")
     people = [guild.add_member(env.create_user(f"player{n:02d}")) for n in range(90)]
-    created = await people[0].slash(channel, "tournament create", name="Big Cup", format="swiss")
+    created = await people[0].slash(
+        channel, "tournament-admin create", name="Big Cup", format="swiss"
+    )
     for person in people:
         await person.click(created.response, label="Join")
     card = next(m for m in channel.history() if m.id == created.response.id)
@@ -641,7 +655,7 @@ async def test_a_large_tournament_posts_every_pairing_and_lists_every_entrant(
     assert len(field.value) <= 1024
     assert listed[-1] == f"… and {90 - len(listed) + 1} more"
     assert listed[:-1] == [f"{n + 1}. player{n:02d}" for n in range(len(listed) - 1)]
-    await people[0].slash(channel, "tournament start")
+    await people[0].slash(channel, "tournament-admin start")
     posted = "\n".join(m.content for m in channel.history())
     snap = await snapshot(env.bot, channel)
     for match in snap.round_matches(1):
@@ -673,7 +687,7 @@ async def test_a_deleted_match_thread_leaves_the_match_to_the_organiser(simcord_
     await env.advance_time(SHOW_UP + 60)
     (after,) = (await snapshot(env.bot, channel)).round_matches(1)
     assert after.status != "done" and env.bot.games.records.get(record.id) is not None
-    reported = await ann.slash(channel, "tournament report", match=match.id, winner=ben)
+    reported = await ann.slash(channel, "tournament-admin report", match=match.id, winner=ben)
     assert announced(channel, reported), reported.response.content
     snap = await snapshot(env.bot, channel)
     assert snap.tournament.status == "finished" and snap.name(snap.champion()) == "ben"
@@ -693,13 +707,15 @@ async def test_the_organiser_is_told_when_a_match_thread_is_deleted(simcord_env,
     env.backend.delete_channel(match.thread_id)
     await env.settle()
     told = channel.last_message
-    assert f"<@{org.id}>" in told.content and "/tournament report" in told.content, told.content
+    assert f"<@{org.id}>" in told.content and "/tournament-admin report" in told.content, (
+        told.content
+    )
     assert "ann v ben" in told.content and "deleted" in told.content
     assert [u.id for u in told.mentions] == [org.id]
     await env.advance_time(SHOW_UP + 60)
     (after,) = (await snapshot(env.bot, channel)).round_matches(1)
     assert after.status != "done", after.outcome  # nobody forfeits a thread they cannot reach
-    reported = await org.slash(channel, "tournament report", match=match.id, winner=ben)
+    reported = await org.slash(channel, "tournament-admin report", match=match.id, winner=ben)
     assert announced(channel, reported), reported.response.content
     snap = await snapshot(env.bot, channel)
     assert snap.tournament.status == "finished" and snap.name(snap.champion()) == "ben"
@@ -726,7 +742,7 @@ async def test_the_organiser_is_told_of_a_match_thread_deleted_while_the_bot_was
     env.backend.delete_channel(gone.thread_id)
     await env.restart_bot(create_bot(bot_settings))
     await env.settle()
-    told = [m for m in channel.history() if "/tournament report" in m.content]
+    told = [m for m in channel.history() if "/tournament-admin report" in m.content]
     assert len(told) == 1, [m.content for m in told]
     (told,) = told
     assert told.content.startswith(f"⚠️ The thread of ann v {rival.user.name}")
@@ -781,16 +797,17 @@ async def test_an_entrants_name_with_a_mention_and_markdown_is_shown_as_typed(si
     them as typed, and ping and show no one else."""
     env = simcord_env
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     channel = guild.create_text_channel("cup")
     carol = guild.add_member(env.create_user("carol"))
     hostile = f"<@{carol.id}> **x"
     ann = guild.add_member(env.create_user("ann", global_name=hostile))
     ben = guild.add_member(env.create_user("ben"))
     env.bot.lobbies.new_seed = lambda: 11
-    created = await ann.slash(channel, "tournament create", name="Cup", format="elimination")
+    created = await ann.slash(channel, "tournament-admin create", name="Cup", format="elimination")
     await ann.click(created.response, label="Join")
     await ben.click(created.response, label="Join")
-    await ann.slash(channel, "tournament start")
+    await ann.slash(channel, "tournament-admin start")
     (final,) = (await snapshot(env.bot, channel)).round_matches(1)
     await scripted_win(env, guild, channel, final, [ann], [ben])
     assert (await snapshot(env.bot, channel)).tournament.status == "finished"
@@ -811,12 +828,15 @@ async def test_a_tournament_name_cannot_mention_anyone(simcord_env) -> None:
     would ping someone else in every thread."""
     env = simcord_env
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     channel = guild.create_text_channel("cup")
     ann = guild.add_member(env.create_user("ann"))
     for name in (f"<@{ann.id}> Cup", "Cup @everyone", "<@&123> Cup", "@here"):
-        refused = await ann.slash(channel, "tournament create", name=name, format="swiss")
+        refused = await ann.slash(channel, "tournament-admin create", name=name, format="swiss")
         assert refused.ephemeral and "cannot mention anyone" in refused.response.content, name
-    created = await ann.slash(channel, "tournament create", name="Ann's @ Cup", format="swiss")
+    created = await ann.slash(
+        channel, "tournament-admin create", name="Ann's @ Cup", format="swiss"
+    )
     assert not created.ephemeral, created.response.content
 
 
@@ -826,15 +846,16 @@ async def test_a_tournament_name_with_a_link_and_markdown_is_shown_as_typed(simc
     masked link, a spoiler or bold in it is shown as typed, never as a link the bot posts."""
     env = simcord_env
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     channel = guild.create_text_channel("cup")
     ann, ben = (guild.add_member(env.create_user(n)) for n in ("ann", "ben"))
     name = "[Free prizes](https://example.com) ||**Cup**||"
-    created = await ann.slash(channel, "tournament create", name=name, format="elimination")
+    created = await ann.slash(channel, "tournament-admin create", name=name, format="elimination")
     for member in (ann, ben):
         await member.click(created.response, label="Join")
-    started = await ann.slash(channel, "tournament start")
+    started = await ann.slash(channel, "tournament-admin start")
     (match,) = (await snapshot(env.bot, channel)).round_matches(1)
-    ended = await ann.slash(channel, "tournament end")
+    ended = await ann.slash(channel, "tournament-admin end")
     contents = [
         m.content
         for m in [*channel.history(), *thread_of(channel, match).history()]
@@ -851,44 +872,46 @@ async def test_a_tournament_name_with_a_link_and_markdown_is_shown_as_typed(simc
 async def test_organiser_commands_discord_refused_to_answer_still_open_the_matches(
     simcord_env,
 ) -> None:
-    """Discord refuses the answer to /tournament start, then to /tournament report: the
+    """Discord refuses the answer to /tournament-admin start, then to /tournament-admin report: the
     tournament is saved either way, so its match threads (round 1, then the final) still open,
     rather than waiting for a restart with every match unplayable."""
     env = simcord_env
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     channel = guild.create_text_channel("cup")
     ann, ben, cat, dan = (
         guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat", "dan")
     )
-    created = await ann.slash(channel, "tournament create", name="Cup", format="elimination")
+    created = await ann.slash(channel, "tournament-admin create", name="Cup", format="elimination")
     for member in (ann, ben, cat, dan):
         await member.click(created.response, label="Join")
     env.inject_error("POST", "/interactions/*/callback", status=500)
-    await ann.slash(channel, "tournament start")
+    await ann.slash(channel, "tournament-admin start")
     snap = await snapshot(env.bot, channel)
     assert snap.tournament.status == "running" and len(channel.threads) == 2
     assert all(m.thread_id and m.message_id for m in snap.round_matches(1))
     assert any("Cup: round 1**" in m.content for m in channel.history())  # the pairings
     first, second = snap.round_matches(1)
-    await ann.slash(channel, "tournament report", match=first.id, winner=ann)
+    await ann.slash(channel, "tournament-admin report", match=first.id, winner=ann)
     env.inject_error("POST", "/interactions/*/callback", status=500)
-    await ann.slash(channel, "tournament report", match=second.id, winner=ben)
+    await ann.slash(channel, "tournament-admin report", match=second.id, winner=ben)
     (final,) = (await snapshot(env.bot, channel)).round_matches(2)
     assert final.thread_id and len(channel.threads) == 3
     assert f"<@{ann.id}>" in match_message(channel, final).content
 
 
 async def test_a_tournament_discord_refused_to_show_can_be_created_again(simcord_env) -> None:
-    """Discord refuses the sign-up message of /tournament create: nobody saw it or its Join
+    """Discord refuses the sign-up message of /tournament-admin create: nobody saw it or its Join
     button, so it is not kept open; trying again (as the apology says) opens it."""
     env = simcord_env
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     channel = guild.create_text_channel("cup")
     ann = guild.add_member(env.create_user("ann"))
     env.inject_error("POST", "/interactions/*/callback", status=500)
-    await ann.slash(channel, "tournament create", name="Cup", format="swiss")
+    await ann.slash(channel, "tournament-admin create", name="Cup", format="swiss")
     assert len(env.errors) == 1  # the refused answer, logged by the error handler
-    again = await ann.slash(channel, "tournament create", name="Cup", format="swiss")
+    again = await ann.slash(channel, "tournament-admin create", name="Cup", format="swiss")
     assert not again.ephemeral and again.response.embeds[0].title == "🏆 Cup"
     assert (await ann.click(again.response, label="Join")).acknowledged
 
@@ -936,10 +959,11 @@ async def test_the_signup_message_counts_in_words(simcord_env, size, partners) -
     """The sign-up (and a join without partners) said "name your 1 partner(s)" for pairs and
     "1 rounds" for a one-round Swiss: it reads "name your partner" and "1 round"."""
     guild = simcord_env.create_guild("Club")
+    anyone_may_organise(simcord_env, guild)
     channel = guild.create_text_channel("cup")
     ann = guild.add_member(simcord_env.create_user("ann"))
     created = await ann.slash(
-        channel, "tournament create", name="Cup", format="swiss", rounds=1, team_size=size
+        channel, "tournament-admin create", name="Cup", format="swiss", rounds=1, team_size=size
     )
     embed = created.response.embeds[0]
     assert f"name {partners}." in embed.description, embed.description
@@ -955,12 +979,13 @@ async def test_rounds_outside_a_swiss_tournament_are_refused(simcord_env, fmt) -
     a word, and its sign-up never said the 3 rounds were dropped. It is refused instead, and
     nothing opens."""
     guild = simcord_env.create_guild("Club")
+    anyone_may_organise(simcord_env, guild)
     channel = guild.create_text_channel("cup")
     ann = guild.add_member(simcord_env.create_user("ann"))
-    refused = await ann.slash(channel, "tournament create", name="Cup", format=fmt, rounds=3)
+    refused = await ann.slash(channel, "tournament-admin create", name="Cup", format=fmt, rounds=3)
     assert refused.ephemeral and "Swiss" in refused.response.content, refused.response.content
     assert channel.history() == []
-    created = await ann.slash(channel, "tournament create", name="Cup", format=fmt)
+    created = await ann.slash(channel, "tournament-admin create", name="Cup", format=fmt)
     assert not created.ephemeral, created.response.content
 
 
@@ -1017,25 +1042,26 @@ async def test_a_dropped_team_reads_were_dropped(simcord_env) -> None:
     team reads "were"; a single player still "was"."""
     env = simcord_env
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     channel = guild.create_text_channel("teams")
     org, a1, a2, b1, b2, c1, c2 = (
         guild.add_member(env.create_user(n)) for n in ("org", "a1", "a2", "b1", "b2", "c1", "c2")
     )
-    await org.slash(channel, "tournament create", name="Pairs", format="swiss", team_size=2)
+    await org.slash(channel, "tournament-admin create", name="Pairs", format="swiss", team_size=2)
     for first, second in ((a1, a2), (b1, b2), (c1, c2)):
         await first.slash(channel, "tournament join", partner=second)
-    await org.slash(channel, "tournament start")
-    dropped = await org.slash(channel, "tournament drop", player=a2)
+    await org.slash(channel, "tournament-admin start")
+    dropped = await org.slash(channel, "tournament-admin drop", player=a2)
     assert announced(channel, dropped) and dropped.response.content == "🚫 a1 & a2 were dropped."
-    again = await org.slash(channel, "tournament drop", player=a1)
+    again = await org.slash(channel, "tournament-admin drop", player=a1)
     assert again.ephemeral and again.response.content == "⚠️ a1 & a2 were already dropped."
     solo_channel, (ann, ben, _) = await started_cup(env, ["ann", "ben", "cat"], guild=guild)
-    solo = await ann.slash(solo_channel, "tournament drop", player=ben)
+    solo = await ann.slash(solo_channel, "tournament-admin drop", player=ben)
     assert solo.response.content == "🚫 ben was dropped.", solo.response.content
 
 
 async def test_a_match_goes_by_one_number_everywhere(simcord_env) -> None:
-    """/tournament report takes a match by the number its list shows ("#3 · round 2: ...")
+    """/tournament-admin report takes a match by the number its list shows ("#3 · round 2: ...")
     and confirms "Match #3 is recorded.", while the result lines said "Round 2 · match 1",
     the match's place in its round: two numbers for one match. Now the pairings, the match's
     thread (its name and its first message), the results and the organiser's pings all name
@@ -1048,7 +1074,7 @@ async def test_a_match_goes_by_one_number_everywhere(simcord_env) -> None:
     snap = await report_round(env, channel, org, 1, {"ann": ann, "cat": cat})
     match = match_of(snap, 2, "ann")
     assert (match.number, match.id) == (1, 3)  # the place and the number differ
-    (choice, _) = await org.autocomplete(channel, "tournament report", "match", "")
+    (choice, _) = await org.autocomplete(channel, "tournament-admin report", "match", "")
     assert choice["value"] == match.id and choice["name"].startswith(f"#{match.id} · round 2:")
     pairings_posted = next(m.content for m in channel.history() if "Cup: round 2**" in m.content)
     assert f"• #{match.id} · <@" in pairings_posted, pairings_posted
@@ -1056,7 +1082,7 @@ async def test_a_match_goes_by_one_number_everywhere(simcord_env) -> None:
     assert f"#{match.id}" in thread.name, thread.name
     assert f"match #{match.id}" in thread.history()[0].content
     other = next(p for p in (ben, cat, dan) if p.id in snap.entrants[match.entrant_b].user_ids)
-    done = await org.slash(channel, "tournament report", match=match.id, winner=other)
+    done = await org.slash(channel, "tournament-admin report", match=match.id, winner=other)
     assert done.response.content == f"📝 Match #{match.id} is recorded."
     result = f"🏁 Round 2 · match #{match.id}: **{other.user.name}** beat ann (reported by"
     assert any(m.content.startswith(result) for m in channel.history())
@@ -1065,7 +1091,7 @@ async def test_a_match_goes_by_one_number_everywhere(simcord_env) -> None:
 
 # ---------------------------------------------------------------------- corrections
 async def test_the_organiser_corrects_a_result_while_its_round_is_played(simcord_env) -> None:
-    """The organiser reported the wrong winner: /tournament report on the decided match said
+    """The organiser reported the wrong winner: /tournament-admin report on the decided match said
     only "Match #1 is already decided." Now, while its round is still being played, the
     report replaces the result: the channel and the match's thread show the new result and
     the old one, the standings follow, and no round is paired by it. Once the next round is
@@ -1078,14 +1104,14 @@ async def test_the_organiser_corrects_a_result_while_its_round_is_played(simcord
     snap = await snapshot(env.bot, channel)
     first, second = match_of(snap, 1, "ann"), match_of(snap, 1, "cat")
     assert names(snap, first) == ("ann", "ben")
-    await org.slash(channel, "tournament report", match=first.id, winner=ann)
-    choices = await org.autocomplete(channel, "tournament report", "match", "")
+    await org.slash(channel, "tournament-admin report", match=first.id, winner=ann)
+    choices = await org.autocomplete(channel, "tournament-admin report", "match", "")
     assert [c["value"] for c in choices] == [first.id, second.id]
     assert choices[0]["name"] == f"#{first.id} · round 1: ann v ben · decided: ann won"
-    stranger = await ben.slash(channel, "tournament report", match=first.id, winner=ben)
+    stranger = await ben.slash(channel, "tournament-admin report", match=first.id, winner=ben)
     assert stranger.ephemeral and "Only the organiser" in stranger.response.content
 
-    fixed = await org.slash(channel, "tournament report", match=first.id, winner=ben)
+    fixed = await org.slash(channel, "tournament-admin report", match=first.id, winner=ben)
     assert announced(channel, fixed)
     assert fixed.response.content == f"📝 Match #{first.id} is corrected."
     news = (
@@ -1099,22 +1125,22 @@ async def test_the_organiser_corrects_a_result_while_its_round_is_played(simcord
     assert snap.points()[first.entrant_a] == 0.0
     shown = await cat.slash(channel, "tournament standings")
     assert standings_rows(shown.response.embeds[0])[0].startswith("1. ben · 1 pts")
-    same = await org.slash(channel, "tournament report", match=first.id, winner=ben)
+    same = await org.slash(channel, "tournament-admin report", match=first.id, winner=ben)
     assert same.ephemeral and same.response.content == (
         f"⚠️ Match #{first.id} already has that result."
     )
 
     # the round's last result pairs round 2 from the corrected table: then no more corrections
-    await org.slash(channel, "tournament report", match=second.id, winner=cat)
+    await org.slash(channel, "tournament-admin report", match=second.id, winner=cat)
     snap = await snapshot(env.bot, channel)
     assert pairings(snap, 2) == [("ben", "cat"), ("ann", "dan")]
-    late = await org.slash(channel, "tournament report", match=first.id, winner=ann)
+    late = await org.slash(channel, "tournament-admin report", match=first.id, winner=ann)
     assert late.ephemeral and late.response.content == (
         "⚠️ Results cannot be changed once the next round is paired: a result can be corrected "
         "only while its round is still being played."
     )
     assert (await snapshot(env.bot, channel)).points() == snap.points()
-    choices = await org.autocomplete(channel, "tournament report", "match", "")
+    choices = await org.autocomplete(channel, "tournament-admin report", "match", "")
     assert [c["value"] for c in choices] == [m.id for m in snap.round_matches(2)]
 
 
@@ -1124,6 +1150,7 @@ async def test_a_correction_overrules_a_game_played_to_its_end(simcord_env) -> N
     says what the game's result was, and the ratings keep the game's result."""
     env = simcord_env
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     people = ["org", "ann", "ben", "cat", "dan"]
     channel, (org, ann, _, cat, dan) = await started_cup(
         env, people, organiser_plays=False, guild=guild
@@ -1133,7 +1160,7 @@ async def test_a_correction_overrules_a_game_played_to_its_end(simcord_env) -> N
     assert names(snap, semi) == ("ann", "dan")
     record = await scripted_win(env, guild, channel, semi, [ann], [dan])
     book = (await env.bot.ratings.book(guild.id)).ratings.copy()
-    fixed = await org.slash(channel, "tournament report", match=semi.id, winner=dan)
+    fixed = await org.slash(channel, "tournament-admin report", match=semi.id, winner=dan)
     assert announced(channel, fixed), fixed.response.content
     assert channel.last_message.content == (
         f"✏️ Result corrected: Round 1 · match #{semi.id}: **dan** beat ann (reported by the "
@@ -1141,9 +1168,11 @@ async def test_a_correction_overrules_a_game_played_to_its_end(simcord_env) -> N
         "played to its end and won by ann: the organiser's ruling replaces it."
     )
     assert (await env.bot.ratings.book(guild.id)).ratings == book
-    draw = await org.slash(channel, "tournament report", match=semi.id, draw=True)
+    draw = await org.slash(channel, "tournament-admin report", match=semi.id, draw=True)
     assert draw.ephemeral and "needs a winner" in draw.response.content
-    await org.slash(channel, "tournament report", match=match_of(snap, 1, "ben").id, winner=cat)
+    await org.slash(
+        channel, "tournament-admin report", match=match_of(snap, 1, "ben").id, winner=cat
+    )
     snap = await snapshot(env.bot, channel)
     assert pairings(snap, 2) == [("dan", "cat")]
 
@@ -1162,7 +1191,7 @@ async def test_the_standings_show_the_round_being_played(simcord_env) -> None:
     drawn = [by_id[u] for e in played.sides for u in snap.entrants[e].user_ids]
     await check_in(channel, played, drawn)
     winner = by_id[snap.entrants[reported.entrant_a].user_ids[0]]
-    await org.slash(channel, "tournament report", match=reported.id, winner=winner)
+    await org.slash(channel, "tournament-admin report", match=reported.id, winner=winner)
     shown = await players[0].slash(channel, "tournament standings")
     embed = shown.response.embeds[0]
     assert len(embed) <= 6000 and len(embed.fields) <= 25
@@ -1180,6 +1209,6 @@ async def test_the_standings_show_the_round_being_played(simcord_env) -> None:
     for match in waiting:
         assert line(match, "waiting for check-in") in lines
     assert len(lines) == 9 and len(embed.fields) == 2  # past one field's 1,024 characters
-    await org.slash(channel, "tournament end")
+    await org.slash(channel, "tournament-admin end")
     after = await players[0].slash(channel, "tournament standings")
     assert not after.response.embeds[0].fields  # nothing is being played any more

@@ -9,6 +9,7 @@ from typing import Any
 from bot.services.ratings import DEFAULT_MU, DEFAULT_SIGMA
 from tests.helpers.tournament import (
     announced,
+    anyone_may_organise,
     check_in,
     game_in,
     resign,
@@ -31,13 +32,14 @@ async def agree_draw(thread: Any, offerer: Any, accepter: Any) -> None:
 async def two_entrant_tournament(env: Any, fmt: str) -> tuple[Any, Any, Any, Any]:
     """ann and ben signed up and started, in a new channel; (channel, ann, ben, match)."""
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     channel = guild.create_text_channel("tournaments")
     ann, ben = (guild.add_member(env.create_user(n)) for n in ("ann", "ben"))
     env.bot.lobbies.new_seed = lambda: 11
-    created = await ann.slash(channel, "tournament create", name="Cup", format=fmt)
+    created = await ann.slash(channel, "tournament-admin create", name="Cup", format=fmt)
     for player in (ann, ben):
         assert (await player.click(created.response, label="Join")).acknowledged
-    assert announced(channel, await ann.slash(channel, "tournament start"))
+    assert announced(channel, await ann.slash(channel, "tournament-admin start"))
     (match,) = (await snapshot(env.bot, channel)).round_matches(1)
     return channel, ann, ben, match
 

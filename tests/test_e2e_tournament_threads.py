@@ -12,7 +12,7 @@ import asyncio
 import pytest
 
 from bot.services.tournament.steps import THREADS
-from tests.helpers.tournament import SHOW_UP, announced, snapshot
+from tests.helpers.tournament import SHOW_UP, announced, anyone_may_organise, snapshot
 
 #: How long Discord keeps thread creation closed in these tests (discord.py waits it out).
 RETRY_AFTER = 240.0
@@ -26,9 +26,10 @@ def pairings_posts(channel):
 async def cup(env, names, fmt="elimination"):
     """A #cup channel, its members, and the sign-up done (not started)."""
     guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
     channel = guild.create_text_channel("cup")
     members = [guild.add_member(env.create_user(name)) for name in names]
-    created = await members[0].slash(channel, "tournament create", name="Cup", format=fmt)
+    created = await members[0].slash(channel, "tournament-admin create", name="Cup", format=fmt)
     for member in members:
         await member.click(created.response, label="Join")
     return channel, members
@@ -53,7 +54,7 @@ async def test_a_long_rate_limit_on_threads_delays_only_the_threads(simcord_env,
 
     monkeypatch.setattr(bot.http, "start_thread_without_message", rate_limited)
     began = bot.clock()
-    started = await members[0].slash(channel, "tournament start")
+    started = await members[0].slash(channel, "tournament-admin start")
     assert announced(channel, started) and "starts with 4 entrants" in started.response.content
     (posted,) = pairings_posts(channel)
     assert "threads open one by one" in posted.content
@@ -88,7 +89,7 @@ async def test_a_thread_refused_for_now_is_tried_again(simcord_env, status):
     bot = env.bot
     channel, members = await cup(env, ["org", "ann", "ben", "cat"])
     env.inject_error("POST", f"/channels/{channel.id}/threads", status=status, times=2)
-    started = await members[0].slash(channel, "tournament start")
+    started = await members[0].slash(channel, "tournament-admin start")
     assert "starts with 4 entrants" in started.response.content
     await env.advance_time(60)
     snap = await snapshot(bot, channel)
@@ -111,7 +112,7 @@ async def test_threads_a_restart_found_unopened_are_opened(simcord_env, monkeypa
         raise AssertionError("not reached: the bot stops first")
 
     monkeypatch.setattr(bot.http, "start_thread_without_message", never)
-    await members[0].slash(channel, "tournament start")
+    await members[0].slash(channel, "tournament-admin start")
     assert channel.threads == []
     assert len(await bot.db.outbox.undelivered_steps()) == 1  # the threads still to open
     await bot.close()

@@ -227,7 +227,7 @@ async def test_a_match_lobby_waits_for_its_show_up_time_as_the_readme_says(simco
     from bot.table.tournament import DEFAULT_SHOW_UP
 
     live = tree_commands(simcord_env.bot.tree)
-    (create,) = [c for c in live if c.name == "tournament create"]
+    (create,) = [c for c in live if c.name == "tournament-admin create"]
     assert "show_up" in [o.name for o in create.options]
     default = format_duration(DEFAULT_SHOW_UP)
-    assert f"`/tournament create show_up:`, {default} by default" in " ".join(README.split())
+    assert f"`/tournament-admin create show_up:`, {default} by default" in " ".join(README.split())

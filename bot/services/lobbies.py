@@ -217,7 +217,7 @@ class LobbyService:
         organiser = f" (<@{tournament.organiser_id}>)" if tournament is not None else ""
         raise UserError(
             "This lobby is a tournament match: it stays open until the match is played or "
-            f"decided. The organiser{organiser} can decide it with `/tournament report`."
+            f"decided. The organiser{organiser} can decide it with `/tournament-admin report`."
         )
 
     async def _match_sides(self, match: MatchLink) -> dict[int, int]:

@@ -47,7 +47,7 @@ class TablePlaces:
             return
         if await self.bot.db.tournaments.match_for_game(record.id) is not None:
             # A cancelled match is replayed in its thread, which is gone: the organiser
-            # decides the match (/tournament report) instead.
+            # decides the match (/tournament-admin report) instead.
             log.info("Game %d's match thread was deleted: left to the organiser", record.id)
             return
         with contextlib.suppress(UserError):  # it ended meanwhile

@@ -1,4 +1,5 @@
-"""Tournaments on Discord: the ``/tournament`` commands and the match tables they run."""
+"""Tournaments on Discord: the entrants' ``/tournament`` commands, the organisers'
+``/tournament-admin``, and the match tables they run."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from typing import TYPE_CHECKING
 
 from bot.services.tournament import TournamentService
 
-from .commands import TournamentCommands
+from .entrants import TournamentEntrants
+from .organisers import TournamentOrganisers
 from .tables import TournamentTables
 
 if TYPE_CHECKING:
@@ -14,9 +16,10 @@ if TYPE_CHECKING:
 
 
 async def setup(bot: SequenceBot) -> None:
-    """Load the two cogs around one service (seeded by the bot's ratings)."""
+    """Load the three cogs around one service (seeded by the bot's ratings)."""
     service = TournamentService(bot.db, bot.clock, bot.games, bot.ratings)
     bot.tournament_service = service
     tables = TournamentTables(bot, service)
     await bot.add_cog(tables)
-    await bot.add_cog(TournamentCommands(bot, service, tables))
+    await bot.add_cog(TournamentEntrants(bot, service, tables))
+    await bot.add_cog(TournamentOrganisers(bot, service, tables))

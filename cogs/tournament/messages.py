@@ -107,7 +107,7 @@ def mentions(snapshot: Snapshot, entrant_id: int) -> str:
 
 def result_line(snapshot: Snapshot, match: MatchRecord) -> str:
     """``"Round 2 · match #5: **alice** beat bob (game #7)"`` (the match by the number
-    ``/tournament report`` takes)."""
+    ``/tournament-admin report`` takes)."""
     head = f"Round {match.round} · match #{match.id}:"
     a, b = entrant_name(snapshot, match.entrant_a), entrant_name(snapshot, match.entrant_b)
     if match.outcome == BYE:

@@ -1,5 +1,5 @@
 """Places gone: a tournament's channel deleted, or its server left, ends it as its organiser's
-``/tournament end`` would; a match's thread deleted stops its clock and asks the organiser for
+``/tournament-admin end`` would; a match's thread deleted stops its clock and asks the organiser for
 its result. Also what went while the bot was down, noticed at READY."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ class PlacesGone(TablesBase):
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A tournament's channel was deleted: nobody can sign up, report or end it there any
-        more, so it ends as its organiser's ``/tournament end`` would, rather than counting as
+        more, so it ends as its organiser's ``/tournament-admin end`` would, rather than counting as
         open (against the organiser's and the server's caps) for ever."""
         tournament = await self.bot.db.tournaments.open_in_channel(channel.id)
         if tournament is not None:

@@ -76,7 +76,7 @@ class TablesBase:
         await self._send(
             channel,
             f"⚠️ {news.format(match=named)} <@{tournament.organiser_id}>, please report its "
-            "result with `/tournament report`.",
+            "result with `/tournament-admin report`.",
             allowed_mentions=PINGS,
         )
 

@@ -213,7 +213,7 @@ async def a_tournament_match_ending(env: Any) -> tuple[dict[str, Any], Action]:
     channel, (ann, ben, cat, _dan) = await started_cup(env, ["ann", "ben", "cat", "dan"])
     snap = await snapshot(env.bot, channel)
     first, second = snap.round_matches(1)
-    await ann.slash(channel, "tournament report", match=first.id, winner=ann)
+    await ann.slash(channel, "tournament-admin report", match=first.id, winner=ann)
     await check_in(channel, second, [ben, cat])
     record = game_in(env.bot, second)
     thread = thread_of(channel, second)

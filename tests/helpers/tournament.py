@@ -23,6 +23,14 @@ def announced(channel: Any, result: Any) -> bool:
     return bool(result.ephemeral) and any(m.content == text for m in channel.history())
 
 
+def anyone_may_organise(env: Any, guild: Any) -> None:
+    """The server hands ``/tournament-admin`` to every member in its Integrations page
+    (Discord's default: Manage Server only), as a server whose members all organise; the bot's
+    own rule still holds (a tournament is run by its creator, or by Manage Server)."""
+    command = env.backend.find_command("tournament-admin", None)
+    guild.set_command_permissions(int(command["id"]), {guild.default_role: True})
+
+
 async def snapshot(bot: Any, channel: Any) -> Any:
     """The latest tournament of a channel, read from the store."""
     tournament = (await bot.db.tournaments.in_channel(channel.id))[-1]
@@ -73,15 +81,18 @@ async def started_cup(
 ) -> tuple[Any, list[Any]]:
     """A server's #cup channel and its members by ``names``: the first opens a tournament, they
     join with its button (all, or all but the organiser) and the organiser starts it. The
-    server is ``guild``, else a new one."""
+    server is ``guild``, else a new one; it lets any member organise."""
     guild = guild or env.create_guild("Club")
+    anyone_may_organise(env, guild)
     channel = guild.create_text_channel("cup")
     members = [guild.add_member(env.create_user(name)) for name in names]
     organiser = members[0]
-    created = await organiser.slash(channel, "tournament create", name="Cup", format=fmt, **options)
+    created = await organiser.slash(
+        channel, "tournament-admin create", name="Cup", format=fmt, **options
+    )
     for member in members if organiser_plays else members[1:]:
         await member.click(created.response, label="Join")
-    await organiser.slash(channel, "tournament start")
+    await organiser.slash(channel, "tournament-admin start")
     return channel, members
 
 

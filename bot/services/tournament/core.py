@@ -135,7 +135,7 @@ class TournamentCore:
         if tournament is None:
             raise UserError(
                 "There is no tournament in this channel: an organiser opens one with "
-                "`/tournament create`."
+                "`/tournament-admin create`."
             )
         return tournament
 
@@ -193,14 +193,19 @@ class TournamentCore:
 
 
 def require_organiser(
-    tournament: TournamentRecord, actor_id: int, moderator: bool, action: str
+    tournament: TournamentRecord,
+    actor_id: int,
+    moderator: bool,
+    action: str,
+    others: tuple[str, ...] = ("someone with Manage Server",),
+    changed_by: str = "",
 ) -> None:
-    """Only the organiser (its creator) or someone with Manage Server may ``action``."""
+    """Only the organiser (its creator) or a ``moderator`` (who may run any tournament of the
+    server: ``others``, in words) may ``action``; ``changed_by`` says who changes that rule."""
     if actor_id != tournament.organiser_id and not moderator:
-        raise UserError(
-            f"Only the organiser (<@{tournament.organiser_id}>) or someone with Manage Server "
-            f"can {action}."
-        )
+        who = [f"the organiser (<@{tournament.organiser_id}>)", *others]
+        allowed = " or ".join(filter(None, [", ".join(who[:-1]), who[-1]]))
+        raise UserError(f"Only {allowed} can {action}." + (f" {changed_by}" if changed_by else ""))
 
 
 def match_players(snapshot: Snapshot, match: MatchRecord) -> list[int]:

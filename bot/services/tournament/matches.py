@@ -155,7 +155,7 @@ class Matches(TournamentCore):
 
     async def thread_gone(self, thread_id: int) -> tuple[MatchRecord, Snapshot] | None:
         """A match's thread was deleted: nobody can check in or play there any more, so its
-        show-up clock stops and the organiser decides it (``/tournament report``). None when
+        show-up clock stops and the organiser decides it (``/tournament-admin report``). None when
         no open match was played there."""
         found = await self.db.tournaments.open_match_in_thread(thread_id)
         async with self._locked(found) as match:

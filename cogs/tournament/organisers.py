@@ -1,7 +1,11 @@
-"""``/tournament``: create, join, leave, start, standings, report, drop and end.
+"""``/tournament-admin``: what organisers do: create, start, report, drop and end.
 
-Organiser commands (start, report, drop, end) are for the tournament's creator or anyone with
-Manage Server; the service refuses everyone else with a clear message.
+A top-level command of its own, for Manage Server unless a server hands it to others in its
+Integrations page (as ``/sequence-admin``), so that entrants keep ``/tournament``
+(:mod:`.entrants`) wherever it is. Within that, the bot's own rule (:mod:`.authority`): the
+organiser role, when a server sets one, creates tournaments; a tournament is run by its creator,
+the organiser role or Manage Server, and ended by those or a moderator. Everyone else is refused
+with a clear message, and nothing changes.
 """
 
 from __future__ import annotations
@@ -18,28 +22,22 @@ from bot.services.errors import UserError
 from bot.services.lobbies import Person
 from bot.services.tournament import (
     DEFAULT_SHOW_UP,
-    ELIMINATION,
     FORMAT_NAMES,
     TournamentService,
     TournamentSettings,
 )
-from bot.services.tournament.core import require_organiser
 from bot.store.tournaments.records import TournamentRecord
 from bot.table.options import TableOptions
 from cogs.common.answering import answer_errors
-from cogs.common.replies import can_manage, reply, require_table_permissions, user_name
+from cogs.common.replies import reply, require_table_permissions, user_name
 
 from ..base import server_id
 from ..common.choices import PRESET_CHOICES
 from ..common.describe import shown_name
-from .messages import (
-    SIGNUP_OPEN,
-    add_now_playing,
-    decided_note,
-    signup_embed,
-    standings_embed,
-)
-from .views import SIGNUP_COG, SignupButton, signup_view
+from .authority import Authority, authority, require_may_create
+from .channel import current_tournament
+from .messages import SIGNUP_OPEN, decided_note, signup_embed
+from .views import signup_view
 
 if TYPE_CHECKING:
     from bot.app import SequenceBot
@@ -54,24 +52,11 @@ TEAM_SIZE_CHOICES = [
 ]
 
 
-def tournament_channel_id(interaction: discord.Interaction) -> int:
-    """The channel a command speaks about: a match thread counts as its parent channel."""
-    channel = interaction.channel
-    if isinstance(channel, discord.Thread) and channel.parent_id:
-        return channel.parent_id
-    return interaction.channel_id or 0
-
-
 def require_tournament_permissions(interaction: discord.Interaction) -> None:
     """Refuse where the bot could not announce the rounds, or open and play in match threads."""
     require_table_permissions(
         interaction, "run a tournament", "create_public_threads", "send_messages_in_threads"
     )
-
-
-def moderator(interaction: discord.Interaction) -> bool:
-    """Manage Server (or Administrator): may act as the organiser of any tournament."""
-    return can_manage(interaction, "manage_guild")
 
 
 async def announce(interaction: discord.Interaction, text: str) -> None:
@@ -88,13 +73,14 @@ async def announce(interaction: discord.Interaction, text: str) -> None:
 
 
 @app_commands.guild_only()
-class TournamentCommands(
+@app_commands.default_permissions(manage_guild=True)
+class TournamentOrganisers(
     commands.GroupCog,
-    name=SIGNUP_COG,
-    group_name="tournament",
-    group_description="Sequence tournaments: round robin, Swiss or single elimination",
+    name="TournamentAdmin",
+    group_name="tournament-admin",
+    group_description="Run Sequence tournaments: round robin, Swiss or single elimination",
 ):
-    """The ``/tournament`` commands (their failures answered by :mod:`cogs.common.answering`)."""
+    """``/tournament-admin`` (its failures answered by :mod:`cogs.common.answering`)."""
 
     def __init__(
         self, bot: SequenceBot, service: TournamentService, tables: TournamentTables
@@ -105,35 +91,26 @@ class TournamentCommands(
         super().__init__()
         answer_errors(*self.walk_app_commands())
 
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(SignupButton)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(SignupButton)
-
     async def defer_step(
-        self, interaction: discord.Interaction, tournament: TournamentRecord, action: str
-    ) -> None:
+        self,
+        interaction: discord.Interaction,
+        tournament: TournamentRecord,
+        action: str,
+        *,
+        ending: bool = False,
+    ) -> Authority:
         """Before an organiser's step, which may pair or rank a round past Discord's 3
         seconds: the organiser is checked (a stranger is refused at once), then the command
         defers, ephemerally: its answer is private, its news posted in the channel (see
         :func:`announce`). A defer Discord refused does not stop the step: the organiser
-        asked for it, and its news goes to the channel all the same."""
-        require_organiser(tournament, interaction.user.id, moderator(interaction), action)
+        asked for it, and its news goes to the channel all the same. The member's authority
+        goes on to the service, which checks it again under the tournament's lock."""
+        may = await authority(self.bot, interaction, ending=ending)
+        may.require(tournament, interaction.user.id, action)
         with contextlib.suppress(discord.HTTPException):
             await interaction.response.defer(thinking=True, ephemeral=True)
+        return may
 
-    async def current(
-        self, interaction: discord.Interaction, *, latest: bool = False
-    ) -> TournamentRecord:
-        """The open tournament of this channel (or of the thread's channel); with ``latest``,
-        the last one held there if none is open."""
-        channel_id = tournament_channel_id(interaction)
-        if latest:
-            return await self.service.latest_for_channel(channel_id)
-        return await self.service.for_channel(channel_id)
-
-    # ------------------------------------------------------------------ sign-up
     @app_commands.command(name="create", description="Open a tournament in this channel")
     @app_commands.describe(
         name="The tournament's name",
@@ -170,6 +147,7 @@ class TournamentCommands(
         rated: bool = True,
         max_entrants: app_commands.Range[int, 2, 1024] | None = None,
     ) -> None:
+        await require_may_create(self.bot, interaction)
         if not isinstance(interaction.channel, discord.TextChannel):
             raise UserError(
                 "Create a tournament in a server's text channel: each match gets a thread there."
@@ -224,89 +202,12 @@ class TournamentCommands(
         ):  # started, ended or joined as it was posted: the message shows it
             await self.tables.refresh_signup(current)
 
-    @app_commands.command(name="join", description="Sign up (with your partners for team events)")
-    @app_commands.describe(partner="Your partner (teams of 2 or 3)", partner2="Your second partner")
-    async def join(
-        self,
-        interaction: discord.Interaction,
-        partner: discord.Member | None = None,
-        partner2: discord.Member | None = None,
-    ) -> None:
-        tournament = await self.current(interaction)
-        partners = [p for p in (partner, partner2) if p is not None]
-        if any(p.bot for p in partners):
-            raise UserError("Partners are people: computer players cannot enter tournaments.")
-        people = [Person(p.id, user_name(p)) for p in partners]
-        await self._join(interaction, tournament.id, people, button=False)
-
-    @app_commands.command(name="leave", description="Withdraw (your whole team) before the start")
-    async def leave(self, interaction: discord.Interaction) -> None:
-        tournament = await self.current(interaction)
-        await self.signup_action(interaction, tournament.id, "leave", button=False)
-
-    async def signup_action(
-        self, interaction: discord.Interaction, tournament_id: int, action: str, *, button: bool
-    ) -> None:
-        """Join or leave, from the sign-up buttons or the commands."""
-        if action == "join":
-            tournament = await self.service.snapshot(tournament_id)
-            if tournament.tournament.team_size > 1:
-                raise UserError(
-                    "Teams sign up together: use `/tournament join` and name your partner(s)."
-                )
-            await self._join(interaction, tournament_id, [], button=button)
-            return
-        entrant = await self.service.leave(tournament_id, interaction.user.id)
-        note = f"{shown_name(entrant.name)} withdrew."
-        await self._signed(interaction, tournament_id, note, button)
-
-    async def _join(
-        self,
-        interaction: discord.Interaction,
-        tournament_id: int,
-        partners: list[Person],
-        *,
-        button: bool,
-    ) -> None:
-        person = Person(interaction.user.id, user_name(interaction.user))
-        entrant = await self.service.join(tournament_id, person, partners)
-        note = f"✅ {shown_name(entrant.name)} signed up."
-        if partners:  # they were signed up by someone else: they hear it, in the channel
-            named = " ".join(f"<@{p.user_id}>" for p in partners)
-            note += (
-                f" {named}: {shown_name(person.name)} named you as "
-                f"{'partners' if len(partners) > 1 else 'partner'}. Not your team? Press "
-                "**Leave** on the sign-up card."
-            )
-        await self._signed(interaction, tournament_id, note, button, public=bool(partners))
-
-    async def _signed(
-        self,
-        interaction: discord.Interaction,
-        tournament_id: int,
-        note: str,
-        button: bool,
-        *,
-        public: bool = False,
-    ) -> None:
-        """Answer a sign-up change (``public``: in the channel) and refresh the sign-up
-        message."""
-        snapshot = await self.service.snapshot(tournament_id)
-        if button:
-            await interaction.response.edit_message(embed=signup_embed(snapshot))
-            return
-        await reply(interaction, note, ephemeral=not public)
-        await self.tables.refresh_signup(snapshot.tournament)
-
-    # ------------------------------------------------------------------ organiser
     @app_commands.command(name="start", description="Close sign-up and pair round 1 (organiser)")
     async def start(self, interaction: discord.Interaction) -> None:
-        tournament = await self.current(interaction)
+        tournament = await current_tournament(self.service, interaction)
         require_tournament_permissions(interaction)
-        await self.defer_step(interaction, tournament, "start the tournament")
-        progress = await self.service.start(
-            tournament.id, interaction.user.id, moderator(interaction)
-        )
+        may = await self.defer_step(interaction, tournament, "start the tournament")
+        progress = await self.service.start(tournament.id, interaction.user.id, may.any_tournament)
         count = len(progress.snapshot.entrants)
         await announce(
             interaction,
@@ -331,14 +232,14 @@ class TournamentCommands(
         winner: discord.Member | None = None,
         draw: bool = False,
     ) -> None:
-        tournament = await self.current(interaction)
+        tournament = await current_tournament(self.service, interaction)
         if (winner is None) == (not draw):
             raise UserError("Name the winner, or set draw (but not both).")
-        await self.defer_step(interaction, tournament, "report results")
+        may = await self.defer_step(interaction, tournament, "report results")
         progress = await self.service.report(
             tournament.id,
             interaction.user.id,
-            moderator(interaction),
+            may.any_tournament,
             match,
             winner.id if winner is not None else None,
         )
@@ -351,7 +252,7 @@ class TournamentCommands(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
         try:
-            tournament = await self.current(interaction)
+            tournament = await current_tournament(self.service, interaction)
         except UserError:
             return []
         snapshot = await self.service.snapshot(tournament.id)
@@ -377,10 +278,10 @@ class TournamentCommands(
     )
     @app_commands.describe(player="A player of the entrant to drop")
     async def drop(self, interaction: discord.Interaction, player: discord.Member) -> None:
-        tournament = await self.current(interaction)
-        await self.defer_step(interaction, tournament, "drop entrants")
+        tournament = await current_tournament(self.service, interaction)
+        may = await self.defer_step(interaction, tournament, "drop entrants")
         entrant, progress = await self.service.drop(
-            tournament.id, interaction.user.id, moderator(interaction), player.id
+            tournament.id, interaction.user.id, may.any_tournament, player.id
         )
         verb = "were" if len(entrant.members) > 1 else "was"  # a team: "a1 & a2 were"
         await announce(interaction, f"🚫 {shown_name(entrant.name)} {verb} dropped.")
@@ -390,29 +291,11 @@ class TournamentCommands(
 
     @app_commands.command(name="end", description="End the tournament now (organiser)")
     async def end(self, interaction: discord.Interaction) -> None:
-        tournament = await self.current(interaction)
-        await self.defer_step(interaction, tournament, "end the tournament")
-        progress = await self.service.end(
-            tournament.id, interaction.user.id, moderator(interaction)
-        )
+        tournament = await current_tournament(self.service, interaction)
+        may = await self.defer_step(interaction, tournament, "end the tournament", ending=True)
+        progress = await self.service.end(tournament.id, interaction.user.id, may.any_tournament)
         status = progress.snapshot.tournament.status
         text = "ended" if status == "finished" else "cancelled before it started"
         await announce(interaction, f"🛑 **{shown_name(tournament.name)}** was {text}.")
         await self.tables.refresh_signup(progress.snapshot.tournament)
         await self.tables.publish(progress)
-
-    # ------------------------------------------------------------------ reading
-    @app_commands.command(name="standings", description="The table, tie-breaks and bracket")
-    async def standings(self, interaction: discord.Interaction) -> None:
-        with self.bot.limits.counting(interaction, "standings"):  # refusals: free
-            tournament = await self.current(interaction, latest=True)
-        await interaction.response.defer(thinking=True)  # the read grows with the matches
-        snapshot = await self.service.snapshot(tournament.id)
-        file = discord.utils.MISSING
-        if tournament.format == ELIMINATION and tournament.status != "signup":
-            file = await self.tables.bracket_file(snapshot)
-        await interaction.followup.send(
-            embed=add_now_playing(standings_embed(snapshot), snapshot),
-            allowed_mentions=discord.AllowedMentions.none(),
-            file=file,
-        )
