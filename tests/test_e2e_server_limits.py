@@ -10,6 +10,7 @@ from bot.config import Settings
 from bot.store.votes import DRAW
 
 from .e2e_helpers import make_table, open_and_start, settle
+from .helpers.tournament import anyone_may_organise
 
 DAY = 86400
 
@@ -31,6 +32,7 @@ async def with_admin(env, names=("alice", "bob")):
     table = await make_table(env, list(names))
     admins = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
     admin = table.guild.add_member(env.create_user("admin"), roles=[admins])
+    anyone_may_organise(env, table.guild)  # its players may run tournaments
     return table, admin
 
 
@@ -215,7 +217,7 @@ async def test_a_value_past_the_owners_ceiling_is_refused_naming_it(simcord_env)
     assert over.ephemeral and "at most 2 days (its owner's limit)" in over.response.content
     assert await table.bot.db.lobbies.get_for_channel(table.channel.id) is None
     cup = await alice.slash(
-        table.channel, "tournament create", name="Cup", format="swiss", time_limit="3d"
+        table.channel, "tournament-admin create", name="Cup", format="swiss", time_limit="3d"
     )
     assert cup.ephemeral and "at most 2 days (its owner's limit)" in cup.response.content
     assert await table.bot.db.tournaments.open_in_channel(table.channel.id) is None
@@ -230,10 +232,12 @@ async def test_a_server_tournament_limit_refuses_the_next_tournament(simcord_env
     table, admin = await with_admin(simcord_env)
     alice, bob = table.players
     await admin_sets(table, admin, "tournaments_per_server", "1")
-    created = await alice.slash(table.channel, "tournament create", name="Cup", format="swiss")
+    created = await alice.slash(
+        table.channel, "tournament-admin create", name="Cup", format="swiss"
+    )
     assert not created.ephemeral or "Cup" in created.response.content
     hall = table.guild.create_text_channel("hall")
-    refused = await bob.slash(hall, "tournament create", name="Open", format="swiss")
+    refused = await bob.slash(hall, "tournament-admin create", name="Open", format="swiss")
     assert refused.ephemeral
     assert refused.response.content == (
         "⚠️ This server has 1 open tournament, the most it may have: wait for one to end."

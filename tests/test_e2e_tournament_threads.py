@@ -147,7 +147,7 @@ async def test_a_thread_whose_match_the_store_did_not_record_is_not_opened_twice
         return await open_match(match_id, thread_id)
 
     monkeypatch.setattr(service, "open_match", fails_once)
-    await members[0].slash(channel, "tournament start")
+    await members[0].slash(channel, "tournament-admin start")
     await env.advance_time(60)
     snap = await snapshot(bot, channel)
     matches = snap.round_matches(1)
