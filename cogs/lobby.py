@@ -41,8 +41,8 @@ from .common.lobby_message import (
     no_reminder_warning,
 )
 from .common.lookup import cog_of, selected
+from .common.permissions import moderates
 from .common.replies import (
-    can_manage,
     reply,
     require_table_permissions,
     require_thread_member,
@@ -315,9 +315,7 @@ class Lobby(SequenceCog):
             await self.begin(interaction, record, edit=edit)
             return
         if action == "cancel":
-            lobby = await lobbies.cancel(
-                channel_id, person.user_id, can_manage(interaction, "manage_channels")
-            )
+            lobby = await lobbies.cancel(channel_id, person.user_id, await moderates(interaction))
             await self._respond(interaction, edit, "The lobby was cancelled.", None, closed=True)
             if not edit:
                 await self.close_message(lobby)

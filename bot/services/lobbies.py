@@ -261,14 +261,14 @@ class LobbyService:
         kept), or None if it closed meanwhile."""
         return await self.db.lobbies.set_message(lobby.id, message_id)
 
-    async def cancel(self, channel_id: int, actor_id: int, can_manage: bool) -> LobbyRecord:
-        """Close the lobby (the host, or anyone with Manage Channels); never a tournament
-        match's, which only the match's result closes."""
+    async def cancel(self, channel_id: int, actor_id: int, moderator: bool) -> LobbyRecord:
+        """Close the lobby (the host, or a ``moderator`` of the server's tables); never a
+        tournament match's, which only the match's result closes."""
         async with self._locks(channel_id):
             lobby = await self.get(channel_id)
             await self._require_not_match(lobby)
-            if actor_id != lobby.host_id and not can_manage:
-                raise UserError("Only the host or someone with Manage Channels can cancel a lobby.")
+            if actor_id != lobby.host_id and not moderator:
+                raise UserError("Only the host or a moderator can cancel a lobby.")
             await self.db.lobbies.delete(lobby.id, self.clock())
             return lobby
 
