@@ -3,6 +3,11 @@
 The lobby's commands and the answers to its message's buttons, which share the same checks and
 replies; the message itself is :mod:`cogs.common.lobby_message`, the service that changes a
 lobby ``bot/services/lobbies.py``.
+
+A server's **host role** (``/sequence-admin set host_role``) gates opening a lobby only: a
+member without it (or Manage Server) is refused ``/sequence new``. Once a lobby is open, its
+host runs it (add computers, kick, teams, start) whatever their roles: hosting passes to the
+next player when the host leaves, and a lobby must not be stuck for want of a role.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ from .common.lobby_message import (
     no_reminder_warning,
 )
 from .common.lookup import cog_of, selected
-from .common.permissions import moderates
+from .common.permissions import moderates, require_role
 from .common.replies import (
     reply,
     require_table_permissions,
@@ -153,6 +158,8 @@ class Lobby(SequenceCog):
         rated: bool | None = None,
         hints: bool | None = None,
     ) -> None:
+        roles = await self.bot.server_settings.roles(server_id(interaction))
+        require_role(interaction, roles.host, "open a lobby", "host_role")
         require_table_permissions(interaction)
         await require_thread_member(interaction)
         defaults = await self.bot.server_settings.defaults(server_id(interaction))

@@ -1,5 +1,6 @@
-"""A server's roles for the bot's jobs (issue #38): the moderator role rules on table talk and
-cancels. Each on SQLite and PostgreSQL."""
+"""A server's roles for the bot's jobs (issue #38): the host role gates opening a lobby, the
+moderator role rules on table talk and cancels; refused in DMs. Each on SQLite and
+PostgreSQL."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ from typing import Any
 
 import discord
 import pytest
+from discord import app_commands
 
 from bot.config import Settings
+from cogs.base import NOT_IN_DMS
 
-from .e2e_helpers import four_player_game, seat_actor
+from .e2e_helpers import four_player_game, make_table, seat_actor
 
 
 @pytest.fixture
@@ -31,6 +34,48 @@ def an_admin(env: Any, table: Any) -> Any:
     """A member with Manage Server (who may use ``/sequence-admin``)."""
     admins = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
     return table.guild.add_member(env.create_user("admin"), roles=[admins])
+
+
+# ---------------------------------------------------------------------- host role
+async def test_only_members_with_the_host_role_open_a_lobby(simcord_env):
+    env = simcord_env
+    table = await make_table(env, ["alice"])
+    (alice,) = table.players
+    admin = an_admin(env, table)
+    hosts = table.guild.create_role("Hosts")
+    host = table.guild.add_member(env.create_user("host"), roles=[hosts])
+    await set_role(table, admin, "host_role", hosts)
+
+    refused = await alice.slash(table.channel, "sequence new")
+    assert refused.ephemeral
+    assert refused.response.content == (
+        f"⚠️ In this server only members with the {hosts.mention} role may open a lobby. "
+        "A server admin can change that with `/sequence-admin set host_role`."
+    )
+    assert await env.bot.db.lobbies.get_for_channel(table.channel.id) is None
+
+    opened = await host.slash(table.channel, "sequence new")
+    assert not opened.ephemeral
+    lobby = await env.bot.db.lobbies.get_for_channel(table.channel.id)
+    assert lobby is not None and lobby.host_id == host.id
+    # the lobby is open to all: alice joins, and hosts it once the host leaves
+    assert (await alice.click(opened.response, label="Join")).acknowledged
+    await host.slash(table.channel, "sequence leave")
+    assert (await env.bot.db.lobbies.get_for_channel(table.channel.id)).host_id == alice.id
+    added = await alice.slash(table.channel, "sequence addbot", level="easy")
+    assert added.response.content == "🤖 Ada (easy bot) joined the lobby."
+
+    # Manage Server may always open one
+    room = table.guild.create_text_channel("admins")
+    assert not (await admin.slash(room, "sequence new")).ephemeral
+
+    # a deleted host role is ignored: everyone may open a lobby again
+    env.backend.delete_role(table.guild.id, hosts.id)
+    await env.settle()
+    other = table.guild.create_text_channel("other")
+    reopened = await alice.slash(other, "sequence new")
+    assert not reopened.ephemeral, reopened.response.content
+    assert (await env.bot.db.lobbies.get_for_channel(other.id)).host_id == alice.id
 
 
 # ---------------------------------------------------------------------- moderator role
@@ -86,3 +131,20 @@ async def test_the_moderator_role_rules_on_table_talk_and_cancels(simcord_env):
     gone = await moderator.slash(table.channel, "sequence cancel")
     assert gone.ephemeral and "Only the host or a moderator" in gone.response.content
     assert await env.bot.db.lobbies.get_for_channel(table.channel.id) is not None
+
+
+# ---------------------------------------------------------------------- direct messages
+async def test_the_gated_commands_refuse_in_direct_messages(simcord_env):
+    env = simcord_env
+    table = await make_table(env, ["alice"])
+    admin = an_admin(env, table)
+    hosts = table.guild.create_role("Hosts")
+    await set_role(table, admin, "host_role", hosts)
+    lobbies = await env.bot.db.lobbies.list_all()
+    for command in ("sequence new", "sequence cancel", "sequence tabletalk"):
+        options = {"team": 0} if command == "sequence tabletalk" else {}
+        refused = await table.players[0].user.slash(command, **options)
+        assert refused.ephemeral and refused.response.content == NOT_IN_DMS, command
+    assert await env.bot.db.lobbies.list_all() == lobbies
+    # discord.py's own error for it, answered by the tree's error handler (and nothing else)
+    assert {type(error) for error in env.errors} == {app_commands.NoPrivateMessage}
