@@ -2,7 +2,7 @@
 
 The lobby's commands and the answers to its message's buttons, which share the same checks and
 replies; the message itself is :mod:`cogs.common.lobby_message`, the service that changes a
-lobby ``bot/services/lobbies.py``.
+lobby ``bot/services/lobbies.py``, its ping for players :mod:`cogs.common.looking`.
 
 A server's **host role** (``/sequence-admin set host_role``) gates opening a lobby only: a
 member without it (or Manage Server) is refused ``/sequence new``. Once a lobby is open, its
@@ -40,13 +40,15 @@ from .common.describe import team_label
 from .common.lobby_message import (
     AddComputerSelect,
     LobbyButton,
+    LookingButton,
     game_begins_text,
     lobby_embed,
     lobby_view,
     no_reminder_warning,
 )
+from .common.looking import call_for_players
 from .common.lookup import cog_of, selected
-from .common.permissions import moderates, require_role
+from .common.permissions import live_role, moderates, require_role
 from .common.replies import (
     reply,
     require_table_permissions,
@@ -80,6 +82,13 @@ class AddComputerPick(Answering, AddComputerSelect, custom_id=AddComputerSelect.
         await interaction.response.edit_message(embed=lobby_embed(lobby), view=lobby_view(lobby))
 
 
+class LookingButtonClick(Answering, LookingButton, custom_id=LookingButton.ids.format):
+    """Answers the host's click on a lobby message's ping for players."""
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        await call_for_players(interaction, self.lobby_id)
+
+
 #: The text of a lobby's message (above its embed, which lists the seats).
 LOBBY_OPENED = "🎲 A game of **Sequence** is starting! Press **Join** to play."
 
@@ -87,7 +96,7 @@ LOBBY_OPENED = "🎲 A game of **Sequence** is starting! Press **Join** to play.
 class Lobby(SequenceCog):
     """Open a table, gather players and teams, and start the game."""
 
-    components = (LobbyButtonClick, AddComputerPick)
+    components = (LobbyButtonClick, AddComputerPick, LookingButtonClick)
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -182,7 +191,11 @@ class Lobby(SequenceCog):
         host = Person(interaction.user.id, user_name(interaction.user))
         with self.bot.limits.counting(interaction, "new lobby"):  # refusals: free
             lobby = await self.bot.lobbies.open(
-                server_id(interaction), interaction.channel_id or 0, host, options
+                server_id(interaction),
+                interaction.channel_id or 0,
+                host,
+                options,
+                looking=live_role(interaction.guild, roles.looking) is not None,
             )
         try:
             await interaction.response.send_message(

@@ -1,6 +1,6 @@
 """A server's roles for the bot's jobs (issue #38): the host role gates opening a lobby, the
-moderator role rules on table talk and cancels; refused in DMs. Each on SQLite and
-PostgreSQL."""
+moderator role rules on table talk and cancels, and a lobby short of players pings the
+looking-for-game role once. Each on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ from typing import Any
 import discord
 import pytest
 from discord import app_commands
+from simcord.backend.models import Overwrite
+from simcord.enums import OverwriteType
 
+from bot.app import create_bot
 from bot.config import Settings
 from cogs.base import NOT_IN_DMS
 
@@ -34,6 +37,11 @@ def an_admin(env: Any, table: Any) -> Any:
     """A member with Manage Server (who may use ``/sequence-admin``)."""
     admins = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
     return table.guild.add_member(env.create_user("admin"), roles=[admins])
+
+
+def labels(message: Any) -> list[str]:
+    """The labels of a message's buttons."""
+    return [c.get("label") for row in message.components for c in row["components"]]
 
 
 # ---------------------------------------------------------------------- host role
@@ -131,6 +139,157 @@ async def test_the_moderator_role_rules_on_table_talk_and_cancels(simcord_env):
     gone = await moderator.slash(table.channel, "sequence cancel")
     assert gone.ephemeral and "Only the host or a moderator" in gone.response.content
     assert await env.bot.db.lobbies.get_for_channel(table.channel.id) is not None
+
+
+# ---------------------------------------------------------------------- looking-for-game role
+def ping_of(env: Any, message: Any) -> Any:
+    """The stored message behind ``message``: what Discord pinged."""
+    return env.backend.messages[message.channel.id][message.id]
+
+
+async def test_a_lobby_pings_the_looking_role_once_even_after_a_restart(simcord_env, bot_settings):
+    env = simcord_env
+    table = await make_table(env, ["alice", "bob"])
+    alice, bob = table.players
+    admin = an_admin(env, table)
+    plain = (await alice.slash(table.channel, "sequence new")).response
+    assert "Ping for players" not in labels(plain)  # no role set: no button
+    await alice.slash(table.channel, "sequence cancel")
+
+    looking = table.guild.create_role("Looking")
+    await set_role(table, admin, "looking_role", looking)
+    lobby = (await alice.slash(table.channel, "sequence new")).response
+    assert "Ping for players" in labels(lobby)
+
+    not_host = await bob.click(lobby, label="Ping for players")
+    assert not_host.ephemeral
+    assert not_host.response.content == (
+        f"⚠️ Only the host (<@{alice.id}>) can ping the looking-for-game role."
+    )
+    pinged = await alice.click(lobby, label="Ping for players")
+    assert pinged.ephemeral
+    assert pinged.response.content == (
+        f"📣 {looking.mention} was pinged for this lobby (once per lobby)."
+    )
+    call = table.channel.last_message
+    record = await env.bot.db.lobbies.get_for_channel(table.channel.id)
+    link = f"https://discord.com/channels/{table.guild.id}/{table.channel.id}/{lobby.id}"
+    assert call.content == (
+        f"📣 {looking.mention}: <@{alice.id}> is looking for **1 more player** for a game of "
+        f"Sequence (classic, 1 player seated so far). Press **Join** on [the lobby]({link})."
+    )
+    stored = ping_of(env, call)
+    assert stored.ping_role_ids == [looking.id]  # the role, and nobody else
+    assert stored.ping_user_ids == [] and not stored.mention_everyone
+    assert record.looking is not None and record.looking.pinged_by == alice.id
+
+    again = await alice.click(lobby, label="Ping for players")
+    assert again.ephemeral
+    assert again.response.content.startswith(
+        f"⚠️ The looking-for-game role was already pinged for this lobby (by <@{alice.id}> <t:"
+    )
+    assert again.response.content.endswith("): once per lobby.")
+    assert table.channel.last_message.id == call.id
+
+    await env.bot.close()
+    await env.restart_bot(create_bot(bot_settings))
+    await env.settle()
+    after = await alice.click(lobby, label="Ping for players")
+    assert after.ephemeral and "already pinged for this lobby" in after.response.content
+    assert table.channel.last_message.id == call.id
+    # the lobby plays on as ever
+    assert (await bob.click(lobby, label="Join")).acknowledged
+
+
+async def test_a_role_the_bot_cannot_ping_or_that_was_deleted_is_said_so(simcord_env):
+    env = simcord_env
+    table = await make_table(env, ["alice"])
+    (alice,) = table.players
+    admin = an_admin(env, table)
+    looking = table.guild.create_role("Looking")  # not mentionable
+    await set_role(table, admin, "looking_role", looking)
+    deny = discord.PermissionOverwrite(mention_everyone=False).pair()[1].value
+    env.backend.set_overwrite(
+        table.channel.id, Overwrite(env.bot.user.id, OverwriteType.MEMBER, allow=0, deny=deny)
+    )
+    await env.settle()
+    lobby = (await alice.slash(table.channel, "sequence new")).response
+
+    cannot = await alice.click(lobby, label="Ping for players")
+    assert cannot.ephemeral
+    assert cannot.response.content.startswith(
+        f"⚠️ I cannot ping {looking.mention} here: the role is not mentionable and I lack "
+        "**Mention Everyone** in this channel."
+    )
+    assert table.channel.last_message.id == lobby.id  # nothing posted
+    record = await env.bot.db.lobbies.get_for_channel(table.channel.id)
+    assert record.looking is not None and not record.looking.made  # nothing recorded
+
+    env.backend.edit_role(table.guild.id, looking.id, {"mentionable": True})
+    await env.settle()
+    pinged = await alice.click(lobby, label="Ping for players")
+    assert pinged.ephemeral and "was pinged" in pinged.response.content
+    assert ping_of(env, table.channel.last_message).ping_role_ids == [looking.id]
+
+    # the role deleted: an open lobby's button says there is none; new lobbies have no button
+    room = table.guild.create_text_channel("room")
+    other = (await alice.slash(room, "sequence new")).response
+    env.backend.delete_role(table.guild.id, looking.id)
+    await env.settle()
+    gone = await alice.click(other, label="Ping for players")
+    assert gone.ephemeral
+    assert gone.response.content == (
+        "⚠️ No looking-for-game role is set in this server (the one set was deleted): a server "
+        "admin can set one with `/sequence-admin set looking_role`."
+    )
+    record = await env.bot.db.lobbies.get_for_channel(room.id)
+    assert not record.looking.made
+    third = table.guild.create_text_channel("third")
+    assert "Ping for players" not in labels((await alice.slash(third, "sequence new")).response)
+
+
+async def test_a_discord_refusal_of_the_ping_gives_the_call_back(simcord_env):
+    env = simcord_env
+    table = await make_table(env, ["alice"])
+    (alice,) = table.players
+    admin = an_admin(env, table)
+    looking = table.guild.create_role("Looking", mentionable=True)
+    await set_role(table, admin, "looking_role", looking)
+    lobby = (await alice.slash(table.channel, "sequence new")).response
+    env.inject_error("POST", f"/channels/{table.channel.id}/messages", status=500)
+    failed = await alice.click(lobby, label="Ping for players")
+    assert failed.ephemeral and "nobody was pinged" in failed.response.content
+    assert not (await env.bot.db.lobbies.get_for_channel(table.channel.id)).looking.made
+    pinged = await alice.click(lobby, label="Ping for players")
+    assert "was pinged" in pinged.response.content
+    assert ping_of(env, table.channel.last_message).ping_role_ids == [looking.id]
+
+
+async def test_pings_count_against_the_channels_rate_limit(simcord_env):
+    """The ping is limited as the bot's other posts are (cogs/common/cooldowns.py): here once
+    per channel in two minutes, so a second lobby's ping there waits; refused, it costs
+    nothing."""
+    env = simcord_env
+    table = await make_table(env, ["alice", "bob"])
+    alice, bob = table.players
+    admin = an_admin(env, table)
+    looking = table.guild.create_role("Looking", mentionable=True)
+    await set_role(table, admin, "looking_role", looking)
+    env.bot.limits.channel_rate = (1, 120)  # CHANNEL_RATE_LIMIT=1/120
+    first = (await alice.slash(table.channel, "sequence new")).response
+    await env.advance_time(60)
+    assert "was pinged" in (await alice.click(first, label="Ping for players")).response.content
+    await alice.slash(table.channel, "sequence cancel")
+    await env.advance_time(61)  # a lobby may open here again; the ping waits another minute
+    second = (await bob.slash(table.channel, "sequence new")).response
+    waits = await bob.click(second, label="Ping for players")
+    assert waits.ephemeral
+    assert waits.response.content == (
+        "⚠️ That was used too often in this channel: try again in 59 s."
+    )
+    assert not (await env.bot.db.lobbies.get_for_channel(table.channel.id)).looking.made
+    await env.advance_time(60)
+    assert "was pinged" in (await bob.click(second, label="Ping for players")).response.content
 
 
 # ---------------------------------------------------------------------- direct messages
