@@ -21,14 +21,15 @@ from dataclasses import dataclass
 
 from bot.game.settings import TEAM_NAMES
 
-#: The rule in a few lines, for ``/sequence rules``.
+#: The rule in a few lines, for ``/sequence rules`` (which fits one message with a table's house
+#: rules: the moderators are named short, Manage Channels and Manage Server left out).
 RULING_RULE = (
     "**Who rules on a table-talk call**: never anyone on the accused team. A moderator (Manage "
-    "Messages, Manage Channels or Manage Server, or the server's moderator role) may rule; "
-    "otherwise the host, unless the host's team is accused; then a person "
-    "playing on a team that neither made nor faces the call (a computer never rules). If there "
-    "is nobody like that, the call {fallback} unless the caller withdraws it. The caller may "
-    "always withdraw a call. A team faces one call at a time."
+    "Messages, or the moderator role) may rule; otherwise the host, unless the host's team is "
+    "accused; then a person playing on a team that neither made nor faces the call (a "
+    "computer never rules). If there is nobody like that, the call {fallback} unless the "
+    "caller withdraws it. The caller may always withdraw a call. A team faces one call at a "
+    "time."
 )
 
 
