@@ -1,6 +1,7 @@
 """Ending a game early: ``/sequence resign`` (a team resigns when all its members have) and
-``/sequence cancel`` (the host or anyone with Manage Channels; also closes an open lobby); and
-what a server's changes do to its tables (a channel deleted, permissions changed, a ban)."""
+``/sequence cancel`` (the host or a moderator, :func:`~cogs.common.permissions.moderates`; also
+closes an open lobby); and what a server's changes do to its tables (a channel deleted,
+permissions changed, a ban)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from bot.store.games.records import GameRecord
 
 from .base import SequenceCog
 from .common.describe import listed, team_label
-from .common.replies import can_manage, reply
+from .common.permissions import moderates
+from .common.replies import reply
 from .lobby import Lobby
 from .tournament.authority import authority
 
@@ -46,11 +48,11 @@ class Endings(SequenceCog):
         await reply(interaction, f"🏳️ {team_label(team)} resigns.", ephemeral=False)
 
     @app_commands.command(
-        name="cancel", description="Cancel the lobby or game here (host or Manage Channels)"
+        name="cancel", description="Cancel the lobby or game here (host or a moderator)"
     )
     async def cancel(self, interaction: discord.Interaction[SequenceBot]) -> None:
         channel_id = interaction.channel_id or 0
-        moderator = can_manage(interaction, "manage_channels")
+        moderator = await moderates(interaction)
         record = self.bot.games.find_in_channel(channel_id)
         if record is None:
             lobby = await self.bot.lobbies.cancel(channel_id, interaction.user.id, moderator)
@@ -70,8 +72,8 @@ class Endings(SequenceCog):
     async def require_may_cancel(
         self, interaction: discord.Interaction[SequenceBot], record: GameRecord, moderator: bool
     ) -> None:
-        """The host or someone with Manage Channels cancels a casual game. A tournament match's
-        game is played again once cancelled, so only those who run the tournament may
+        """The host or a moderator cancels a casual game. A tournament match's game is played
+        again once cancelled, so only those who run the tournament may
         (:mod:`cogs.tournament.authority`): a player about to lose could otherwise have it
         replayed."""
         tournaments = self.bot.db.tournaments
@@ -87,7 +89,7 @@ class Endings(SequenceCog):
             )
             return
         if interaction.user.id != record.options.host_id and not moderator:
-            raise UserError("Only the host or someone with Manage Channels can cancel the game.")
+            raise UserError("Only the host or a moderator can cancel the game.")
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:

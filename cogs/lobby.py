@@ -2,7 +2,12 @@
 
 The lobby's commands and the answers to its message's buttons, which share the same checks and
 replies; the message itself is :mod:`cogs.common.lobby_message`, the service that changes a
-lobby ``bot/services/lobbies.py``.
+lobby ``bot/services/lobbies.py``, its ping for players :mod:`cogs.common.looking`.
+
+A server's **host role** (``/sequence-admin set host_role``) gates opening a lobby only: a
+member without it (or Manage Server) is refused ``/sequence new``. Once a lobby is open, its
+host runs it (add computers, kick, teams, start) whatever their roles: hosting passes to the
+next player when the host leaves, and a lobby must not be stuck for want of a role.
 """
 
 from __future__ import annotations
@@ -35,14 +40,16 @@ from .common.describe import team_label
 from .common.lobby_message import (
     AddComputerSelect,
     LobbyButton,
+    LookingButton,
     game_begins_text,
     lobby_embed,
     lobby_view,
     no_reminder_warning,
 )
+from .common.looking import call_for_players
 from .common.lookup import cog_of, selected
+from .common.permissions import live_role, moderates, require_role
 from .common.replies import (
-    can_manage,
     reply,
     require_table_permissions,
     require_thread_member,
@@ -75,6 +82,13 @@ class AddComputerPick(Answering, AddComputerSelect, custom_id=AddComputerSelect.
         await interaction.response.edit_message(embed=lobby_embed(lobby), view=lobby_view(lobby))
 
 
+class LookingButtonClick(Answering, LookingButton, custom_id=LookingButton.ids.format):
+    """Answers the host's click on a lobby message's ping for players."""
+
+    async def clicked(self, interaction: discord.Interaction) -> None:
+        await call_for_players(interaction, self.lobby_id)
+
+
 #: The text of a lobby's message (above its embed, which lists the seats).
 LOBBY_OPENED = "🎲 A game of **Sequence** is starting! Press **Join** to play."
 
@@ -82,7 +96,7 @@ LOBBY_OPENED = "🎲 A game of **Sequence** is starting! Press **Join** to play.
 class Lobby(SequenceCog):
     """Open a table, gather players and teams, and start the game."""
 
-    components = (LobbyButtonClick, AddComputerPick)
+    components = (LobbyButtonClick, AddComputerPick, LookingButtonClick)
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -166,6 +180,8 @@ class Lobby(SequenceCog):
         rated: bool | None = None,
         hints: bool | None = None,
     ) -> None:
+        roles = await self.bot.server_settings.roles(server_id(interaction))
+        require_role(interaction, roles.host, "open a lobby", "host_role")
         require_table_permissions(interaction)
         await require_thread_member(interaction)
         options = await self.bot.server_settings.new_table_options(
@@ -187,7 +203,11 @@ class Lobby(SequenceCog):
         host = Person(interaction.user.id, user_name(interaction.user))
         with self.bot.limits.counting(interaction, "new lobby"):  # refusals: free
             lobby = await self.bot.lobbies.open(
-                server_id(interaction), interaction.channel_id or 0, host, options
+                server_id(interaction),
+                interaction.channel_id or 0,
+                host,
+                options,
+                looking=live_role(interaction.guild, roles.looking) is not None,
             )
         try:
             await interaction.response.send_message(
@@ -327,9 +347,7 @@ class Lobby(SequenceCog):
             await self.begin(interaction, record, edit=edit)
             return
         if action == "cancel":
-            lobby = await lobbies.cancel(
-                channel_id, person.user_id, can_manage(interaction, "manage_channels")
-            )
+            lobby = await lobbies.cancel(channel_id, person.user_id, await moderates(interaction))
             await self._respond(interaction, edit, "The lobby was cancelled.", None, closed=True)
             if not edit:
                 await self.close_message(lobby)

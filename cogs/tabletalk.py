@@ -28,7 +28,8 @@ from .common.components import Components
 from .common.custom_ids import Templated
 from .common.describe import counted, seat_label, team_label
 from .common.lookup import bot_of, cog_of
-from .common.replies import can_manage, reply, show_answer
+from .common.permissions import moderates
+from .common.replies import reply, show_answer
 from .common.threads import edit_message
 from .hand.panel import build_hand_panel
 
@@ -241,7 +242,7 @@ class TableTalk(SequenceCog):
             report_id,
             interaction.user.id,
             uphold=verdict == "uphold",
-            can_moderate=can_manage(interaction, "manage_messages"),
+            can_moderate=await moderates(interaction),
             withdraw=verdict == "withdraw",
         )
         if verdict == "withdraw":

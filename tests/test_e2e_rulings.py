@@ -29,7 +29,7 @@ async def test_the_host_cannot_rule_on_their_own_team_and_the_call_then_stands(s
     table = await make_table(simcord_env, ["alice", "bob", "carol", "dave"])
     record = await open_and_start(table)
     host, _caller, accused, call = await call_on_the_hosts_team(table, record)
-    assert "Who rules: a member with Manage Messages who is not accused." in call.response.content
+    assert "Who rules: a moderator who is not accused." in call.response.content
     assert "stands" in call.response.content
     refused = await host.click(call.response, label="Uphold")
     assert refused.ephemeral and "against their own team" in refused.response.content
@@ -54,7 +54,7 @@ async def test_the_call_says_plainly_that_the_host_may_rule(simcord_env):
     accused = 1 - team_of_user(record, host.id)
     caller = next(p for p in players_of(table, record, 1 - accused) if p.id != host.id)
     call = await caller.slash(table.channel, "sequence tabletalk", team=accused)
-    who = "the host or a member with Manage Messages who is not accused"
+    who = "the host or a moderator who is not accused"
     assert f"Who rules: {who}." in call.response.content, call.response.content
     refused = await caller.click(call.response, label="Uphold")
     assert refused.ephemeral
@@ -113,7 +113,7 @@ async def test_a_computer_team_is_no_neutral_and_the_call_then_stands(simcord_en
     assert not any(record.seats[s].is_computer for s in seats(accused))
     assert all(record.seats[s].is_computer for s in seats(2))  # the neutral team
     call = await bob.slash(table.channel, "sequence tabletalk", team=accused)
-    assert "Who rules: a member with Manage Messages who is not accused." in call.response.content
+    assert "Who rules: a moderator who is not accused." in call.response.content
     assert "stands" in call.response.content
     await simcord_env.advance_time(TIMEOUT + 5)
     assert record.game.owed_forfeits[record.game.settings.seats_of(accused)[0]] == 1

@@ -40,7 +40,8 @@ async def test_table_talk_from_the_call_to_every_forfeit(simcord_env):
     # nobody but the host or a moderator decides
     bystander = next(p for p in members(table, record, 1 - offenders) if p.id != host.id)
     refused = await bystander.click(call.response, label="Uphold")
-    assert refused.ephemeral and "Only the host or a member" in refused.response.content
+    refusal = "Only the host or a moderator who is not accused"
+    assert refused.ephemeral and refusal in refused.response.content
     upheld = await host.click(call.response, label="Uphold")
     assert upheld.acknowledged and "upheld" in call.response.content
     notice = table.channel.last_message

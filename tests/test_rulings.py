@@ -58,9 +58,7 @@ def test_while_the_host_may_rule_other_players_may_not():
     call = Call(accused=GREEN, caller=BLUE, host_team=BLUE, teams=THREE)
     allowed, reason = rule(call, RED)
     assert not allowed
-    assert reason == (
-        "Only the host or a member with Manage Messages who is not accused may rule on this call."
-    )
+    assert reason == "Only the host or a moderator who is not accused may rule on this call."
     assert not rule(call, BLUE)[0]  # the caller's partner is not the host
     assert not rule(call, None)[0]  # a spectator
 
@@ -89,7 +87,7 @@ def test_with_nobody_to_rule_the_call_stands_after_the_timeout_unless_withdrawn(
     assert who.stands_after_timeout and not who.host and who.teams == ()
     allowed, reason = rule(call, BLUE)
     assert not allowed
-    assert reason == "Only a member with Manage Messages who is not accused may rule on this call."
+    assert reason == "Only a moderator who is not accused may rule on this call."
     assert stands_at(call, called_at=1000.0, timeout=600) == 1600.0
     assert not call_stands(call, 1000.0, 1599.0, 600, withdrawn=False)
     assert call_stands(call, 1000.0, 1600.0, 600, withdrawn=False)
@@ -120,12 +118,10 @@ def test_only_the_caller_may_withdraw_a_call():
 
 def test_who_may_rule_in_words():
     both = eligible(Call(accused=GREEN, caller=BLUE, host_team=BLUE, teams=TWO))
-    assert describe_eligible(both) == (
-        "the host or a member with Manage Messages who is not accused"
-    )
+    assert describe_eligible(both) == "the host or a moderator who is not accused"
     neutral = eligible(Call(accused=RED, caller=BLUE, host_team=RED, teams=THREE))
     assert describe_eligible(neutral, lambda t: f"team {t}") == (
-        "a player of team 1 or a member with Manage Messages who is not accused"
+        "a player of team 1 or a moderator who is not accused"
     )
 
 

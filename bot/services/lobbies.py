@@ -11,11 +11,13 @@ from bot.game import Game
 from bot.game.ai import LEVELS
 from bot.game.settings import MAX_PLAYERS, TEAM_NAMES, default_team_count
 from bot.store.errors import NotFoundError
+from bot.store.lobbies import LookingCall
 from bot.store.seats import Seat
 from bot.table.options import TableOptions
 
 from .errors import UserError
 from .locks import KeyedLocks
+from .looking import LookingCalls
 from .timing import turn_timers
 
 if TYPE_CHECKING:
@@ -37,8 +39,8 @@ class Person:
     name: str
 
 
-class LobbyService:
-    """The lobby of each channel, kept in the store."""
+class LobbyService(LookingCalls):
+    """The lobby of each channel, kept in the store (its call for players: :mod:`.looking`)."""
 
     def __init__(
         self,
@@ -84,10 +86,16 @@ class LobbyService:
             return lobby
 
     async def open(
-        self, guild_id: int, channel_id: int, host: Person, options: TableOptions
+        self,
+        guild_id: int,
+        channel_id: int,
+        host: Person,
+        options: TableOptions,
+        *,
+        looking: bool = False,
     ) -> LobbyRecord:
         """Open a lobby with the host in the first seat (the caps' check and the write: one
-        transaction)."""
+        transaction); ``looking``: the server has a looking-for-game role it may ping."""
         async with self._locks(channel_id), self.db.transaction():
             if await self.db.lobbies.get_for_channel(channel_id) is not None:
                 raise UserError("A lobby is already open here: join it, or cancel it first.")
@@ -104,6 +112,7 @@ class LobbyService:
                 options,
                 now=self.clock(),
                 seats=[_seat(host, None)],
+                looking=LookingCall() if looking else None,
             )
 
     async def join(self, channel_id: int, person: Person) -> LobbyRecord:
@@ -261,14 +270,14 @@ class LobbyService:
         kept), or None if it closed meanwhile."""
         return await self.db.lobbies.set_message(lobby.id, message_id)
 
-    async def cancel(self, channel_id: int, actor_id: int, can_manage: bool) -> LobbyRecord:
-        """Close the lobby (the host, or anyone with Manage Channels); never a tournament
-        match's, which only the match's result closes."""
+    async def cancel(self, channel_id: int, actor_id: int, moderator: bool) -> LobbyRecord:
+        """Close the lobby (the host, or a ``moderator`` of the server's tables); never a
+        tournament match's, which only the match's result closes."""
         async with self._locks(channel_id):
             lobby = await self.get(channel_id)
             await self._require_not_match(lobby)
-            if actor_id != lobby.host_id and not can_manage:
-                raise UserError("Only the host or someone with Manage Channels can cancel a lobby.")
+            if actor_id != lobby.host_id and not moderator:
+                raise UserError("Only the host or a moderator can cancel a lobby.")
             await self.db.lobbies.delete(lobby.id, self.clock())
             return lobby
 

@@ -2,7 +2,8 @@
 
 The rule, in order (each step needs nobody with a stake against the accused team):
 
-1. A member with **Manage Messages** who does not play on the accused team may always rule.
+1. A **moderator** (Manage Messages, Manage Channels or Manage Server, or the server's moderator
+   role: the cog decides) who does not play on the accused team may always rule.
 2. Otherwise the **host** may rule, unless the host plays on the accused team.
 3. When the host plays on the accused team, a **player of a team that neither made nor faces
    the call** may rule (three-team games).
@@ -20,13 +21,15 @@ from dataclasses import dataclass
 
 from bot.game.settings import TEAM_NAMES
 
-#: The rule in a few lines, for ``/sequence rules``.
+#: The rule in a few lines, for ``/sequence rules`` (which fits one message with a table's house
+#: rules: the moderators are named short, Manage Channels and Manage Server left out).
 RULING_RULE = (
-    "**Who rules on a table-talk call**: never anyone on the accused team. A member with Manage "
-    "Messages may rule; otherwise the host, unless the host's team is accused; then a person "
-    "playing on a team that neither made nor faces the call (a computer never rules). If there "
-    "is nobody like that, the call {fallback} unless the caller withdraws it. The caller may "
-    "always withdraw a call. A team faces one call at a time."
+    "**Who rules on a table-talk call**: never anyone on the accused team. A moderator (Manage "
+    "Messages, or the moderator role) may rule; otherwise the host, unless the host's team is "
+    "accused; then a person playing on a team that neither made nor faces the call (a "
+    "computer never rules). If there is nobody like that, the call {fallback} unless the "
+    "caller withdraws it. The caller may always withdraw a call. A team faces one call at a "
+    "time."
 )
 
 
@@ -66,7 +69,7 @@ class Verdict:
 class Eligible:
     """Who may rule on a call."""
 
-    #: Members with Manage Messages who do not play on the accused team (always).
+    #: Moderators who do not play on the accused team (always).
     moderators: bool
     #: The host (their team is not accused).
     host: bool
@@ -90,7 +93,7 @@ def may_rule(
     """Whether an actor may uphold or dismiss ``call``.
 
     ``actor_team`` is the actor's team in the game (None: not playing); ``actor_moderates``
-    whether they have Manage Messages; ``actor_is_host`` whether they host the game.
+    whether they moderate the server's tables; ``actor_is_host`` whether they host the game.
     """
     if actor_team == call.accused:
         return Verdict(False, "Nobody may rule on a call against their own team.")
@@ -126,14 +129,14 @@ def call_stands(call: Call, called_at: float, now: float, timeout: int, *, withd
 def describe_eligible(
     who: Eligible, team_name: Callable[[int], str] = TEAM_NAMES.__getitem__
 ) -> str:
-    """``"the host or a member with Manage Messages who is not accused"``: who may rule, in
+    """``"the host or a moderator who is not accused"``: who may rule, in
     words (the moderator last, so that "who is not accused" takes in nobody else)."""
     parts = []
     if who.host:
         parts.append("the host")
     if who.teams:
         parts.append(f"a player of {_either(who.teams, team_name)}")
-    return _or([*parts, "a member with Manage Messages who is not accused"])
+    return _or([*parts, "a moderator who is not accused"])
 
 
 def _either(teams: Sequence[int], team_name: Callable[[int], str]) -> str:

@@ -24,6 +24,20 @@ class MatchLink:
     match_id: int
 
 
+@dataclass(frozen=True, slots=True)
+class LookingCall:
+    """A lobby's one call for players to the server's looking-for-game role: offered when the
+    lobby opened in a server with that role set; who made it and when, once made."""
+
+    pinged_by: int | None = None
+    pinged_at: float | None = None
+
+    @property
+    def made(self) -> bool:
+        """Whether the role was pinged for this lobby."""
+        return self.pinged_by is not None
+
+
 @dataclass(slots=True)
 class LobbyRecord:
     """An open lobby and the seats taken so far."""
@@ -38,6 +52,8 @@ class LobbyRecord:
     created_at: float = 0.0
     #: The tournament match the lobby is seated for; None for a lobby people opened.
     match: MatchLink | None = None
+    #: Its call to the looking-for-game role; None: not offered (no such role when it opened).
+    looking: LookingCall | None = None
 
 
 #: Where a match's lobby keeps its link in the stored options: the ``options`` column (and a
@@ -45,14 +61,30 @@ class LobbyRecord:
 #: link under this key, ``{"id": tournament, "match": match}``. The layout is the one older
 #: versions wrote and read, so stored rows and steps load as they are.
 _MATCH_KEY = "tournament"
+#: Where a lobby keeps its :class:`LookingCall` in the stored options (absent: not offered),
+#: ``{"pinged_by": user or null, "pinged_at": time or null}``.
+_LOOKING_KEY = "looking"
 
 
-def options_to_json(options: TableOptions, match: MatchLink | None) -> dict[str, Any]:
-    """A lobby's options and match link as stored (see :data:`_MATCH_KEY`)."""
+def options_to_json(
+    options: TableOptions, match: MatchLink | None, looking: LookingCall | None = None
+) -> dict[str, Any]:
+    """A lobby's options, match link and looking-for-game call as stored (see
+    :data:`_MATCH_KEY` and :data:`_LOOKING_KEY`)."""
     data = options.to_dict()
     if match is not None:
         data[_MATCH_KEY] = {"id": match.tournament_id, "match": match.match_id}
+    if looking is not None:
+        data[_LOOKING_KEY] = {"pinged_by": looking.pinged_by, "pinged_at": looking.pinged_at}
     return data
+
+
+def looking_from_json(data: dict[str, Any]) -> LookingCall | None:
+    """A lobby's looking-for-game call from its stored options (None: not offered)."""
+    call = data.get(_LOOKING_KEY)
+    if call is None:
+        return None
+    return LookingCall(call.get("pinged_by"), call.get("pinged_at"))
 
 
 def options_from_json(data: dict[str, Any]) -> tuple[TableOptions, MatchLink | None]:
@@ -69,7 +101,7 @@ def lobby_to_json(record: LobbyRecord) -> dict[str, Any]:
         "guild_id": record.guild_id,
         "channel_id": record.channel_id,
         "host_id": record.host_id,
-        "options": options_to_json(record.options, record.match),
+        "options": options_to_json(record.options, record.match, record.looking),
         "seats": seats_to_json(record.seats),
         "message_id": record.message_id,
         "created_at": record.created_at,
@@ -90,6 +122,7 @@ def lobby_from_json(data: dict[str, Any]) -> LobbyRecord:
         data.get("message_id"),
         data.get("created_at", 0.0),
         match,
+        looking_from_json(data["options"]),
     )
 
 
@@ -98,7 +131,7 @@ def _seats(record: LobbyRecord) -> str:
 
 
 def _options(record: LobbyRecord) -> str:
-    return dumps(options_to_json(record.options, record.match))
+    return dumps(options_to_json(record.options, record.match, record.looking))
 
 
 _COLUMNS = "id, guild_id, channel_id, host_id, options, seats, message_id, created_at"
@@ -121,11 +154,22 @@ class Lobbies:
         seats: list[Seat] | None = None,
         message_id: int | None = None,
         match: MatchLink | None = None,
+        looking: LookingCall | None = None,
     ) -> LobbyRecord:
-        """Open a lobby (with ``match``, a tournament match's); :class:`ChannelBusyError` if the
-        channel has a lobby or active game."""
+        """Open a lobby (with ``match``, a tournament match's; with ``looking``, one that may
+        call the looking-for-game role); :class:`ChannelBusyError` if the channel has a lobby
+        or active game."""
         record = LobbyRecord(
-            0, guild_id, channel_id, host_id, options, list(seats or []), message_id, now, match
+            0,
+            guild_id,
+            channel_id,
+            host_id,
+            options,
+            list(seats or []),
+            message_id,
+            now,
+            match,
+            looking,
         )
         record.id = await self._db.run(_create, record, _options(record), _seats(record))
         return record
@@ -193,9 +237,13 @@ _NOT_A_MATCH = (
 
 
 def _record(row: tuple[Any, ...]) -> LobbyRecord:
-    options, match = options_from_json(loads(row[4]))
+    stored = loads(row[4])
+    options, match = options_from_json(stored)
     seats = seats_from_json(loads(row[5]))
-    return LobbyRecord(row[0], row[1], row[2], row[3], options, seats, row[6], row[7], match)
+    looking = looking_from_json(stored)
+    return LobbyRecord(
+        row[0], row[1], row[2], row[3], options, seats, row[6], row[7], match, looking
+    )
 
 
 async def _select(conn: Connection, where: str, params: tuple[Any, ...]) -> list[LobbyRecord]:

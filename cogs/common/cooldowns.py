@@ -25,8 +25,9 @@ if TYPE_CHECKING:
 
     from bot.config import Settings
 
-#: Actions limited as "creating" (``CREATE_RATE_LIMIT`` per person) rather than "posting".
-CREATING = frozenset({"new lobby", "new tournament"})
+#: Actions limited as "creating" (``CREATE_RATE_LIMIT`` per person) rather than "posting"; a
+#: lobby's ping of the looking-for-game role weighs as much as opening one.
+CREATING = frozenset({"new lobby", "new tournament", "looking ping"})
 #: Past this many keys, those with no use left in their window are dropped.
 PRUNE_AT = 10_000
 YOURS = "You used that too often"

@@ -109,8 +109,29 @@ class AddComputerSelect(
         )
 
 
+class LookingButton(
+    Templated,
+    discord.ui.DynamicItem[discord.ui.Button],
+    custom_id="seq:lobby:{lobby_id}:looking",
+):
+    """The host pings the server's looking-for-game role, once per lobby (as sent: the Lobby
+    cog's subclass answers a click; the call itself is :mod:`bot.services.looking`)."""
+
+    def __init__(self, lobby_id: int) -> None:
+        self.lobby_id = lobby_id
+        super().__init__(
+            discord.ui.Button(
+                label="Ping for players",
+                emoji="📣",
+                style=discord.ButtonStyle.secondary,
+                custom_id=self.ids(lobby_id=lobby_id),
+            )
+        )
+
+
 def lobby_view(lobby: LobbyRecord) -> Components:
-    """The buttons under the lobby message."""
+    """The buttons under the lobby message (the ping for players on a lobby that opened while
+    the server had a looking-for-game role)."""
     view = Components()
     if lobby.match is not None:  # its seating is the draw's: sit down again, start
         for action in ("join", "leave", "start"):
@@ -119,6 +140,8 @@ def lobby_view(lobby: LobbyRecord) -> Components:
     for action in ("join", "leave", "switch", "start", "cancel"):
         view.add_item(LobbyButton(lobby.id, action))
     view.add_item(AddComputerSelect(lobby.id))
+    if lobby.looking is not None:
+        view.add_item(LookingButton(lobby.id))
     return view
 
 

@@ -11,6 +11,7 @@ import discord
 from bot.services.errors import UserError
 from bot.services.server_settings import ServerRoles
 
+from .lookup import bot_of
 from .replies import can_manage
 
 #: The Discord permissions that make a member a moderator of the bot's tables.
@@ -36,6 +37,16 @@ def is_moderator(interaction: discord.Interaction, roles: ServerRoles) -> bool:
         return True
     role = live_role(interaction.guild, roles.moderator)
     return role is not None and has_role(interaction, role)
+
+
+async def moderates(interaction: discord.Interaction) -> bool:
+    """:func:`is_moderator` with the server's roles as they are set now (the one check of who
+    moderates the bot's tables: table-talk rulings, cancelling a lobby or a game); False
+    outside a server."""
+    if interaction.guild_id is None:
+        return False
+    roles = await bot_of(interaction).server_settings.roles(interaction.guild_id)
+    return is_moderator(interaction, roles)
 
 
 def require_role(
