@@ -50,6 +50,7 @@ from .common.replies import (
     user_name,
 )
 from .common.reposting import edit_or_post_anew
+from .common.table_channels import require_table_place
 from .common.threads import edit_message
 
 
@@ -153,6 +154,7 @@ class Lobby(SequenceCog):
         rated: bool | None = None,
         hints: bool | None = None,
     ) -> None:
+        await require_table_place(self.bot, interaction)
         require_table_permissions(interaction)
         await require_thread_member(interaction)
         defaults = await self.bot.server_settings.defaults(server_id(interaction))

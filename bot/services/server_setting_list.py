@@ -17,9 +17,11 @@ from bot.table.options import MAX_TURN_TIMER, POLICIES, format_duration
 from .durations import parse_duration
 from .setting_values import (
     parse_bool,
+    parse_channels,
     parse_choice,
     parse_role,
     show_bool,
+    show_channels,
     show_duration,
     show_role,
 )
@@ -66,6 +68,18 @@ def _role(name: str, description: str) -> ServerSetting:
 
 
 _MAX = f"at most {format_duration(MAX_TURN_TIMER)}"
+
+#: Where tables may be opened.
+_PLACES = (
+    ServerSetting(
+        "table_channels",
+        "Channels or categories where tables may be opened (none: anywhere)",
+        "channels",
+        parse_channels,
+        show_channels,
+        lambda s: (),
+    ),
+)
 
 #: The settings a server may set, by name (the names ``/sequence-admin set`` completes).
 SERVER_SETTINGS: dict[str, ServerSetting] = {
@@ -139,6 +153,7 @@ SERVER_SETTINGS: dict[str, ServerSetting] = {
             "Who may rule on table talk and cancel games and tournaments (besides Manage Channels)",
         ),
         _role("looking_role", "A looking-for-game role a lobby short of players may ping"),
+        *_PLACES,
     )
 }
 

@@ -35,6 +35,14 @@ class ServerRoles:
 
 
 @dataclass(frozen=True)
+class TablePlaces:
+    """Where a server lets tables be opened: channels or categories (ids; none: anywhere; one
+    deleted since is still named here, and the cog ignores it)."""
+
+    channels: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class SettingView:
     """One setting as ``/sequence-admin settings`` shows it."""
 
@@ -121,6 +129,11 @@ class ServerSettings:
             values["moderator_role"],
             values["looking_role"],
         )
+
+    async def places(self, guild_id: int) -> TablePlaces:
+        """Where tables may be opened in a server."""
+        values = await self.values(guild_id)
+        return TablePlaces(tuple(values["table_channels"]))
 
     async def set(self, guild_id: int, name: str, text: str, by: int) -> SettingChange:
         """Set a server's value from what an admin typed (one transaction); refused, changing
