@@ -22,7 +22,8 @@ from bot.services.server_settings import table_options
 from bot.store.games.records import GameRecord
 from bot.store.lobbies import LobbyRecord
 
-from .base import SequenceCog, server_id
+from .base import SequenceCog, Subscription, server_id
+from .common import own_threads
 from .common.answering import Answering
 from .common.choices import (
     LEVEL_CHOICES,
@@ -85,6 +86,14 @@ class Lobby(SequenceCog):
 
     components = (LobbyButtonClick, AddComputerPick)
 
+    def __init__(self, bot: SequenceBot) -> None:
+        super().__init__(bot)
+        self.thread_closer = own_threads.ThreadCloser(bot)
+
+    def subscriptions(self) -> list[Subscription]:
+        """A table's own thread closes a while after its game ends."""
+        return self.thread_closer.subscriptions()
+
     async def cog_load(self) -> None:
         await super().cog_load()
         for lobby in await self.bot.db.lobbies.list_all():
@@ -134,6 +143,7 @@ class Lobby(SequenceCog):
         ),
         rated="Whether the game counts for ratings (default: the bot's setting, yes)",
         hints="Allow /sequence hint (practice only; unrated; default: the bot's setting, no)",
+        thread="Open the table in a new thread of this channel (default: the server's setting)",
     )
     @app_commands.choices(preset=PRESET_CHOICES, on_timeout=TIMEOUT_CHOICES)
     @app_commands.choices(teams=TEAM_COUNT_CHOICES)
@@ -153,10 +163,15 @@ class Lobby(SequenceCog):
         reminder: str | None = None,
         rated: bool | None = None,
         hints: bool | None = None,
+        thread: bool | None = None,
     ) -> None:
-        await require_table_place(self.bot, interaction)
-        require_table_permissions(interaction)
-        await require_thread_member(interaction)
+        places = await require_table_place(self.bot, interaction)
+        own_thread = own_threads.wants_own_thread(interaction.channel, thread, places.threads)
+        if own_thread:
+            own_threads.require_thread_permissions(interaction)
+        else:
+            require_table_permissions(interaction)
+            await require_thread_member(interaction)
         defaults = await self.bot.server_settings.defaults(server_id(interaction))
         options = table_options(
             defaults,
@@ -175,24 +190,33 @@ class Lobby(SequenceCog):
             rated=rated,
         )
         host = Person(interaction.user.id, user_name(interaction.user))
+        its_thread = None
         with self.bot.limits.counting(interaction, "new lobby"):  # refusals: free
-            lobby = await self.bot.lobbies.open(
-                server_id(interaction), interaction.channel_id or 0, host, options
-            )
+            if own_thread:
+                lobby, its_thread = await own_threads.open_lobby_in_own_thread(
+                    self.bot, interaction, host, options
+                )
+            else:
+                lobby = await self.bot.lobbies.open(
+                    server_id(interaction), interaction.channel_id or 0, host, options
+                )
+        embed, view = lobby_embed(lobby), lobby_view(lobby)
         try:
-            await interaction.response.send_message(
-                LOBBY_OPENED,
-                embed=lobby_embed(lobby),
-                view=lobby_view(lobby),
-            )
+            if its_thread is not None:
+                message = await its_thread.send(LOBBY_OPENED, embed=embed, view=view)
+            else:
+                await interaction.response.send_message(LOBBY_OPENED, embed=embed, view=view)
         except discord.HTTPException:  # nobody saw the lobby: it must not block the channel
             await self.bot.lobbies.expire(lobby.id, lobby.channel_id)
             raise
         self.schedule_expiry(lobby)
-        warning = no_reminder_warning(interaction.channel, options)
+        if its_thread is not None:
+            await own_threads.announce_table(interaction, its_thread, interaction.user)
+        warning = no_reminder_warning(its_thread or interaction.channel, options)
         if warning is not None:
             await interaction.followup.send(warning, ephemeral=True)
-        message = await interaction.original_response()
+        if its_thread is None:
+            message = await interaction.original_response()
         current = await self.bot.lobbies.set_message(lobby, message.id)
         if current is not None and current.seats != lobby.seats:  # changed as it was posted
             await self.refresh_message(current)

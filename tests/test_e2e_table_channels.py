@@ -67,6 +67,8 @@ async def test_a_channel_not_allowed_is_refused_and_nothing_opens(simcord_env):
     assert await env.bot.db.lobbies.get_for_channel(table.channel.id) is None
     in_thread = await alice.slash(a_thread(env, table.channel, alice), "sequence new")
     assert in_thread.ephemeral and "cannot be opened in this channel" in in_thread.response.content
+    as_thread = await alice.slash(table.channel, "sequence new", thread=True)
+    assert as_thread.ephemeral and [t.name for t in table.channel.threads] == ["talk"]
     assert await env.bot.db.lobbies.hosted_by(alice.id) == 0
 
     opened = await alice.slash(games, "sequence new")
@@ -92,6 +94,8 @@ async def test_a_listed_category_allows_its_channels(simcord_env):
     )
     opened = await table.players[0].slash(inside, "sequence new")
     assert not opened.ephemeral
+    threaded = await table.players[1].slash(inside, "sequence new", thread=True)
+    assert "Your table is open in" in threaded.response.content
 
 
 async def test_a_deleted_channel_is_ignored(simcord_env):

@@ -69,7 +69,8 @@ def _role(name: str, description: str) -> ServerSetting:
 
 _MAX = f"at most {format_duration(MAX_TURN_TIMER)}"
 
-#: Where tables may be opened.
+#: Where tables may be opened, and whether each opens in a thread of its own (a table default
+#: that fills no :class:`TableOptions` field: it decides where the lobby opens).
 _PLACES = (
     ServerSetting(
         "table_channels",
@@ -78,6 +79,14 @@ _PLACES = (
         parse_channels,
         show_channels,
         lambda s: (),
+    ),
+    ServerSetting(
+        "thread_tables",
+        "Open each new table in a thread of its own (/sequence new thread:)",
+        "table",
+        parse_bool,
+        show_bool,
+        lambda s: False,
     ),
 )
 

@@ -52,6 +52,9 @@ class TableOptions:
     rated: bool = True
     #: Who hosts the game (set when it starts; a lobby keeps its host apart).
     host_id: int | None = None
+    #: The table opened a thread of its own (``/sequence new thread:yes``), which the bot
+    #: closes a while after the game ends (set by the bot where it opens the thread).
+    own_thread: bool = False
 
     def __post_init__(self) -> None:
         if self.preset not in ("classic", "convoy"):
