@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 #: The feature cogs, one feature each.
 EXTENSIONS = (
     "cogs.lobby",
+    "cogs.lobby_seats",
     "cogs.hand",
     "cogs.info",
     "cogs.tabletalk",

@@ -16,10 +16,12 @@ from discord.ext import commands
 
 from bot.services.server_setting_list import SERVER_SETTINGS
 from bot.services.server_settings import SettingChange, SettingView
+from bot.services.setting_values import parse_channels
 
 from .base import server_id
 from .common.answering import answer_errors
 from .common.replies import reply, reply_lines
+from .common.table_channels import check_report, require_listable
 
 if TYPE_CHECKING:
     from bot.app import SequenceBot
@@ -81,6 +83,9 @@ class ServerAdmin(
     async def set_(
         self, interaction: discord.Interaction[SequenceBot], setting: str, value: str
     ) -> None:
+        known = SERVER_SETTINGS.get(setting.strip().lower())
+        if known is not None and known.kind == "channels":  # of this server, where tables go
+            require_listable(interaction.guild, parse_channels(value))
         change = await self.bot.server_settings.set(
             server_id(interaction), setting, value, interaction.user.id
         )
@@ -91,6 +96,15 @@ class ServerAdmin(
     async def reset(self, interaction: discord.Interaction[SequenceBot], setting: str) -> None:
         change = await self.bot.server_settings.reset(server_id(interaction), setting)
         await self._announce(interaction, change)
+
+    @app_commands.command(
+        name="check", description="Which permissions I lack where tables may be opened"
+    )
+    async def check(self, interaction: discord.Interaction[SequenceBot]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)  # grows with the server
+        places = await self.bot.server_settings.places(server_id(interaction))
+        assert interaction.guild is not None  # a server-only command
+        await reply(interaction, check_report(interaction.guild, places.channels))
 
     @set_.autocomplete("setting")
     @reset.autocomplete("setting")

@@ -1,4 +1,5 @@
-"""Lobbies: ``/sequence new``, join, leave, switch team, kick, add computers, start, cancel.
+"""Lobbies: ``/sequence new``, join, leave, switch team, start, cancel (the host's seating
+commands, kick, team and addbot, are :mod:`cogs.lobby_seats`).
 
 The lobby's commands and the answers to its message's buttons, which share the same checks and
 replies; the message itself is :mod:`cogs.common.lobby_message`, the service that changes a
@@ -21,22 +22,19 @@ from discord import app_commands
 
 from bot.app import SequenceBot
 from bot.services.durations import parse_duration
-from bot.services.errors import UserError
 from bot.services.lobbies import Person
 from bot.store.games.records import GameRecord
 from bot.store.lobbies import LobbyRecord
 from bot.table.options import own_or_bot
 
-from .base import SequenceCog, server_id
+from .base import SequenceCog, Subscription, server_id
+from .common import own_threads
 from .common.answering import Answering
 from .common.choices import (
-    LEVEL_CHOICES,
     PRESET_CHOICES,
-    TEAM_CHOICES,
     TEAM_COUNT_CHOICES,
     TIMEOUT_CHOICES,
 )
-from .common.describe import team_label
 from .common.lobby_message import (
     AddComputerSelect,
     LobbyButton,
@@ -57,6 +55,7 @@ from .common.replies import (
     user_name,
 )
 from .common.reposting import edit_or_post_anew
+from .common.table_channels import require_table_place
 from .common.threads import edit_message
 
 
@@ -97,6 +96,14 @@ class Lobby(SequenceCog):
     """Open a table, gather players and teams, and start the game."""
 
     components = (LobbyButtonClick, AddComputerPick, LookingButtonClick)
+
+    def __init__(self, bot: SequenceBot) -> None:
+        super().__init__(bot)
+        self.thread_closer = own_threads.ThreadCloser(bot)
+
+    def subscriptions(self) -> list[Subscription]:
+        """A table's own thread closes a while after its game ends."""
+        return self.thread_closer.subscriptions()
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -160,6 +167,7 @@ class Lobby(SequenceCog):
         ),
         rated="Whether the game counts for ratings (default: the bot's setting, yes)",
         hints="Allow /sequence hint (practice only; unrated; default: the bot's setting, no)",
+        thread="Open the table in a new thread of this channel (default: the server's setting)",
     )
     @app_commands.choices(preset=PRESET_CHOICES, on_timeout=TIMEOUT_CHOICES)
     @app_commands.choices(teams=TEAM_COUNT_CHOICES)
@@ -179,13 +187,20 @@ class Lobby(SequenceCog):
         reminder: str | None = None,
         rated: bool | None = None,
         hints: bool | None = None,
+        thread: bool | None = None,
     ) -> None:
-        roles = await self.bot.server_settings.roles(server_id(interaction))
+        server = server_id(interaction)
+        roles = await self.bot.server_settings.roles(server)
         require_role(interaction, roles.host, "open a lobby", "host_role")
-        require_table_permissions(interaction)
-        await require_thread_member(interaction)
+        places = await require_table_place(self.bot, interaction)
+        own_thread = own_threads.wants_own_thread(interaction.channel, thread, places.threads)
+        if own_thread:
+            own_threads.require_thread_permissions(interaction)
+        else:
+            require_table_permissions(interaction)
+            await require_thread_member(interaction)
         options = await self.bot.server_settings.new_table_options(
-            server_id(interaction),
+            server,
             preset=preset,
             teams=teams or None,
             sequences_to_win=sequences_to_win,
@@ -201,28 +216,35 @@ class Lobby(SequenceCog):
             rated=rated,
         )
         host = Person(interaction.user.id, user_name(interaction.user))
+        its_thread = None
         with self.bot.limits.counting(interaction, "new lobby"):  # refusals: free
-            lobby = await self.bot.lobbies.open(
-                server_id(interaction),
-                interaction.channel_id or 0,
-                host,
-                options,
-                looking=live_role(interaction.guild, roles.looking) is not None,
-            )
+            looking = live_role(interaction.guild, roles.looking) is not None
+            if own_thread:
+                lobby, its_thread = await own_threads.open_lobby_in_own_thread(
+                    self.bot, interaction, host, options, looking=looking
+                )
+            else:
+                channel_id = interaction.channel_id or 0
+                lobby = await self.bot.lobbies.open(
+                    server, channel_id, host, options, looking=looking
+                )
+        embed, view = lobby_embed(lobby), lobby_view(lobby)
         try:
-            await interaction.response.send_message(
-                LOBBY_OPENED,
-                embed=lobby_embed(lobby),
-                view=lobby_view(lobby),
-            )
+            if its_thread is not None:
+                message = await its_thread.send(LOBBY_OPENED, embed=embed, view=view)
+            else:
+                await interaction.response.send_message(LOBBY_OPENED, embed=embed, view=view)
         except discord.HTTPException:  # nobody saw the lobby: it must not block the channel
             await self.bot.lobbies.expire(lobby.id, lobby.channel_id)
             raise
         self.schedule_expiry(lobby)
-        warning = no_reminder_warning(interaction.channel, options)
+        if its_thread is not None:
+            await own_threads.announce_table(interaction, its_thread, interaction.user)
+        warning = no_reminder_warning(its_thread or interaction.channel, options)
         if warning is not None:
             await interaction.followup.send(warning, ephemeral=True)
-        message = await interaction.original_response()
+        if its_thread is None:
+            message = await interaction.original_response()
         current = await self.bot.lobbies.set_message(lobby, message.id)
         if current is not None and current.seats != lobby.seats:  # changed as it was posted
             await self.refresh_message(current)
@@ -238,99 +260,6 @@ class Lobby(SequenceCog):
     @app_commands.command(name="start", description="Start the game (host only)")
     async def start(self, interaction: discord.Interaction[SequenceBot]) -> None:
         await self.run_action(interaction, "start", edit=False)
-
-    @app_commands.command(
-        name="kick", description="Remove a player or a computer from the lobby (host only)"
-    )
-    @app_commands.describe(
-        player="The person to remove", computer="The computer player to remove (pick from the list)"
-    )
-    async def kick(
-        self,
-        interaction: discord.Interaction[SequenceBot],
-        player: discord.Member | None = None,
-        computer: str | None = None,
-    ) -> None:
-        channel_id, actor_id = interaction.channel_id or 0, interaction.user.id
-        if (player is None) == (computer is None):
-            raise UserError("Name one player, or one computer player, to remove.")
-        if computer is not None:
-            lobby, name = await self.bot.lobbies.kick_computer(channel_id, actor_id, computer)
-        else:
-            assert player is not None
-            lobby = await self.bot.lobbies.kick(channel_id, actor_id, player.id)
-            name = player.display_name
-        await reply(interaction, f"{name} was removed from the lobby.")
-        await self.refresh_message(lobby)
-
-    @kick.autocomplete("computer")
-    async def kick_computer_choices(
-        self, interaction: discord.Interaction[SequenceBot], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await self.computer_choices(interaction, current)
-
-    async def computer_choices(
-        self, interaction: discord.Interaction[SequenceBot], current: str
-    ) -> list[app_commands.Choice[str]]:
-        """The lobby's computer players whose name holds ``current`` (their seat id as value)."""
-        lobby = await self.bot.db.lobbies.get_for_channel(interaction.channel_id or 0)
-        if lobby is None:
-            return []
-        wanted = current.casefold()
-        return [
-            app_commands.Choice(name=seat.name, value=str(seat.user_id))
-            for seat in lobby.seats
-            if seat.is_computer and wanted in seat.name.casefold()
-        ][:25]
-
-    @app_commands.command(
-        name="team", description="Put a player or a computer on a team (host only)"
-    )
-    @app_commands.describe(
-        player="The person to move", computer="The computer player to move (pick from the list)"
-    )
-    @app_commands.choices(team=TEAM_CHOICES)
-    async def team(
-        self,
-        interaction: discord.Interaction[SequenceBot],
-        team: int,
-        player: discord.Member | None = None,
-        computer: str | None = None,
-    ) -> None:
-        channel_id, actor_id = interaction.channel_id or 0, interaction.user.id
-        if (player is None) == (computer is None):
-            raise UserError("Name one player, or one computer player, to move.")
-        if computer is not None:
-            lobby, name = await self.bot.lobbies.set_computer_team(
-                channel_id, actor_id, computer, team
-            )
-        else:
-            assert player is not None
-            lobby = await self.bot.lobbies.set_team(channel_id, actor_id, player.id, team)
-            name = player.display_name
-        await reply(interaction, f"{name} now plays for {team_label(team)}.")
-        await self.refresh_message(lobby)
-
-    @team.autocomplete("computer")
-    async def team_computer_choices(
-        self, interaction: discord.Interaction[SequenceBot], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await self.computer_choices(interaction, current)
-
-    @app_commands.command(name="addbot", description="Seat a computer player (host only)")
-    @app_commands.choices(level=LEVEL_CHOICES)
-    @app_commands.choices(team=TEAM_CHOICES)
-    async def addbot(
-        self,
-        interaction: discord.Interaction[SequenceBot],
-        level: str = "medium",
-        team: int | None = None,
-    ) -> None:
-        lobby = await self.bot.lobbies.add_computer(
-            interaction.channel_id or 0, interaction.user.id, level, team
-        )
-        await reply(interaction, f"🤖 {lobby.seats[-1].name} joined the lobby.")
-        await self.refresh_message(lobby)
 
     # ------------------------------------------------------------------ actions
     async def run_action(

@@ -85,6 +85,13 @@ class LobbyService(LookingCalls):
                 return None
             return lobby
 
+    async def may_open(self, guild_id: int, host_id: int) -> None:
+        """Refuse, before anything is made for it (a thread of its own), a lobby that
+        :meth:`open` would refuse for the caps; ``open`` checks them again as it writes."""
+        if self.caps is not None:
+            async with self.db.transaction():
+                await self.caps.may_open_lobby(guild_id, host_id)
+
     async def open(
         self,
         guild_id: int,

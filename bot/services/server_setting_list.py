@@ -24,11 +24,13 @@ from .ceilings import Ceiling
 from .durations import parse_duration
 from .setting_values import (
     parse_bool,
+    parse_channels,
     parse_choice,
     parse_count,
     parse_role,
     parse_sequences,
     show_bool,
+    show_channels,
     show_count,
     show_duration,
     show_role,
@@ -114,6 +116,27 @@ _REMINDER = Ceiling(
     format_duration,
 )
 _TIMERS = "1 min to 14 days"
+
+#: Where tables may be opened, and whether each opens in a thread of its own (a table default
+#: that fills no :class:`TableOptions` field: it decides where the lobby opens).
+_PLACES = (
+    ServerSetting(
+        "table_channels",
+        "Channels or categories where tables may be opened (none: anywhere)",
+        "channels",
+        parse_channels,
+        show_channels,
+        lambda s: (),
+    ),
+    ServerSetting(
+        "thread_tables",
+        "Open each new table in a thread of its own (/sequence new thread:)",
+        "table",
+        parse_bool,
+        show_bool,
+        lambda s: False,
+    ),
+)
 
 #: The settings a server may set, by name (the names ``/sequence-admin set`` completes).
 SERVER_SETTINGS: dict[str, ServerSetting] = {
@@ -270,6 +293,7 @@ SERVER_SETTINGS: dict[str, ServerSetting] = {
             "Who may rule on table talk and cancel games and tournaments (besides Manage Channels)",
         ),
         _role("looking_role", "A looking-for-game role a lobby short of players may ping"),
+        *_PLACES,
     )
 }
 

@@ -36,6 +36,16 @@ class ServerRoles:
 
 
 @dataclass(frozen=True)
+class TablePlaces:
+    """Where a server lets tables be opened: channels or categories (ids; none: anywhere; one
+    deleted since is still named here, and the cog ignores it), and whether a new table opens
+    in a thread of its own."""
+
+    channels: tuple[int, ...] = ()
+    threads: bool = False
+
+
+@dataclass(frozen=True)
 class SettingView:
     """One setting as ``/sequence-admin settings`` shows it."""
 
@@ -161,6 +171,11 @@ class ServerSettings:
             values["moderator_role"],
             values["looking_role"],
         )
+
+    async def places(self, guild_id: int) -> TablePlaces:
+        """Where tables may be opened in a server, and whether each opens a thread."""
+        values = await self.values(guild_id)
+        return TablePlaces(tuple(values["table_channels"]), bool(values["thread_tables"]))
 
     async def set(self, guild_id: int, name: str, text: str, by: int) -> SettingChange:
         """Set a server's value from what an admin typed (one transaction); refused, changing

@@ -65,6 +65,9 @@ class TableOptions:
     table_talk_ruling_timeout: int | None = None
     #: Seconds a draw offer stays open (also the longest computers wait for an answer).
     draw_offer_timeout: int | None = None
+    #: The table opened a thread of its own (``/sequence new thread:yes``), which the bot
+    #: closes a while after the game ends (set by the bot where it opens the thread).
+    own_thread: bool = False
 
     def __post_init__(self) -> None:
         if self.preset not in ("classic", "convoy"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -126,6 +126,24 @@ PERMISSION_NAMES = {
 }
 
 
+#: The permissions the bot needs in a channel to open a table in a thread of its own there.
+THREAD_TABLE_PERMISSIONS = (
+    "view_channel",
+    "create_public_threads",
+    "send_messages_in_threads",
+    "embed_links",
+    "attach_files",
+)
+
+
+def missing_permissions(granted: discord.Permissions, names: Iterable[str]) -> list[str]:
+    """Discord's names of those of ``names`` that ``granted`` lacks, in order, once each
+    (none with Administrator)."""
+    if granted.administrator:
+        return []
+    return [PERMISSION_NAMES[name] for name in dict.fromkeys(names) if not getattr(granted, name)]
+
+
 def table_permission_names(in_thread: bool) -> tuple[str, ...]:
     """The permissions the bot needs to post a board (an image in an embed) in a channel or,
     ``in_thread``, a thread."""
@@ -198,10 +216,7 @@ def refuse_without(
 ) -> None:
     """A clear :class:`UserError` if ``granted`` lacks one of ``names``: what the bot cannot
     do (``needs``), which permissions it needs ``there``, and what to do ``then``."""
-    if granted.administrator:
-        return
-    wanted = dict.fromkeys(names)  # in order, once each
-    missing = [PERMISSION_NAMES[name] for name in wanted if not getattr(granted, name)]
+    missing = missing_permissions(granted, names)
     if not missing:
         return
     *most, last = [f"**{name}**" for name in missing]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
 
 import discord
 
@@ -26,6 +26,9 @@ T = TypeVar("T")
 #: Discord's error codes: a thread that archived, one that is locked, and no access (a private
 #: thread the bot was removed from, or a channel it may no longer see).
 ARCHIVED, LOCKED, MISSING_ACCESS = 50083, 160005, 50001
+#: Minutes of silence after which a thread the bot opens (a match's, a table's own) archives: a
+#: week, the longest Discord allows (60, 1440, 4320 and 10080 are allowed on every server).
+ARCHIVE_AFTER: Final[Literal[10080]] = 10080
 #: How often a post or an edit unarchives its thread before it gives up (it archived again at
 #: once: a busy server's moderators, or a thread archived while the call was in flight).
 UNARCHIVE_TRIES = 2

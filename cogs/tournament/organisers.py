@@ -30,6 +30,7 @@ from bot.store.tournaments.records import TournamentRecord
 from bot.table.options import TableOptions
 from cogs.common.answering import answer_errors
 from cogs.common.replies import reply, require_table_permissions, user_name
+from cogs.common.table_channels import require_table_place
 
 from ..base import server_id
 from ..common.choices import PRESET_CHOICES
@@ -152,6 +153,7 @@ class TournamentOrganisers(
             raise UserError(
                 "Create a tournament in a server's text channel: each match gets a thread there."
             )
+        await require_table_place(self.bot, interaction)  # its matches are tables
         require_tournament_permissions(interaction)
         with self.bot.limits.counting(interaction, "new tournament"):  # refusals: free
             guild_id = server_id(interaction)

@@ -15,13 +15,11 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Final, Literal
+
+from ..common.threads import ARCHIVE_AFTER as ARCHIVE_AFTER  # match threads archive as tables do
 
 log = logging.getLogger(__name__)
 
-#: Minutes of silence after which a match thread archives: a week, the longest Discord allows
-#: (60, 1440, 4320 and 10080 are allowed on every server).
-ARCHIVE_AFTER: Final[Literal[10080]] = 10080
 #: Seconds before a refused thread is tried again, then twice as long each time, up to the most.
 FIRST_WAIT = 5.0
 MOST_WAIT = 900.0
