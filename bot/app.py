@@ -56,6 +56,7 @@ EXTENSIONS = (
     "cogs.stats",
     "cogs.tournament",
     "cogs.admin",
+    "cogs.me",
 )
 
 
