@@ -47,7 +47,8 @@ owner**, never in a channel, an image or a log.
 • **Results and ratings:** who played on which team, who won and how, the sequences you made \
 and jacks you played, your rating in each server and its change after each rated game, your \
 totals.
-• **Preferences:** your turn-DM setting (`/sequence notify`).
+• **Preferences:** your turn-DM setting (`/sequence notify`), and when Discord last refused \
+a turn DM to you.
 • **Tournaments:** your entries (with your team) and their matches, check-ins, and the \
 tournaments you organised.
 • **Table talk:** the calls you made or ruled on. **Server settings:** who changed one last.

@@ -39,7 +39,7 @@ class ExportData:
 
     user_id: int
     games: list[SeatedGame]
-    moves: dict[int, list[tuple[str, float]]]
+    moves: dict[int, list[str]]
     results: dict[int, ResultRecord]
     steps: list[RatingStep]
     ratings: list[tuple[int, float, float, float, int]]
@@ -59,7 +59,7 @@ class ExportService:
         """Read what the export holds (several reads; nothing is written)."""
         members = self.db.members
         games = await members.seated_games(user_id)
-        results = {r.game_id: r for r in await self.db.results.for_user(user_id)}
+        results = {r.game_id: r for r in await members.results(user_id)}
         return ExportData(
             user_id=user_id,
             games=games,
@@ -134,7 +134,7 @@ def game_entry(
         ],
         "your_seat": mine,
         "your_team": mine % teams,
-        "moves": [text for text, _ in data.moves.get(game.id, [])],
+        "moves": data.moves.get(game.id, []),
         "result": None,
     }
     result = data.results.get(game.id)

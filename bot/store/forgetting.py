@@ -12,6 +12,7 @@ numbers stay under the pseudonym, unlinked from their account.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -101,12 +102,7 @@ async def anonymise(conn: Connection, user_id: int, pseudonym: int, name: str) -
         rows = await conn.fetchall(
             f"SELECT {key}, {column} FROM {table} WHERE {column} LIKE ?", (f"%{user_id}%",)
         )
-        updates = []
-        for row_key, text in rows:
-            value = loads(text)
-            new = substituted(value, user_id, pseudonym, name)
-            if new != value:
-                updates.append((dumps(new), row_key))
+        updates = await asyncio.to_thread(_rewritten, rows, user_id, pseudonym, name)
         if updates:
             await conn.executemany(f"UPDATE {table} SET {column} = ? WHERE {key} = ?", updates)
             changed[f"{table}.{column}"] = len(updates)
@@ -142,8 +138,20 @@ async def holds_anything(conn: Connection, user_id: int) -> bool:
         rows = await conn.fetchall(
             f"SELECT {column} FROM {table} WHERE {column} LIKE ?", (f"%{user_id}%",)
         )
-        for (text,) in rows:
-            value = loads(text)
-            if substituted(value, user_id, user_id + 1, "") != value:
-                return True
+        if rows and await asyncio.to_thread(_rewritten, rows, user_id, user_id + 1, ""):
+            return True
     return False
+
+
+def _rewritten(
+    rows: list[tuple[Any, ...]], user_id: int, pseudonym: int, name: str
+) -> list[tuple[str, Any]]:
+    """``(new text, key)`` of each ``(key, text)`` row that :func:`substituted` changes (off
+    the event loop: a long history is many rows)."""
+    updates = []
+    for row in rows:
+        value = loads(row[-1])
+        new = substituted(value, user_id, pseudonym, name)
+        if new != value:
+            updates.append((dumps(new), row[0]))
+    return updates

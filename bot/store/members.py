@@ -9,6 +9,7 @@ are indexed reads by user id, or scans of small tables.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +17,9 @@ from bot.game import Move
 
 from .codec import loads, loads_many
 from .forgetting import Forgotten, anonymise, holds_anything
+from .results import _COLUMNS as RESULT_COLUMNS
+from .results import BY_TIME, ResultRecord
+from .results import _records as result_records
 from .seats import Seat, seats_from_json
 
 if TYPE_CHECKING:
@@ -87,26 +91,28 @@ class Members:
         self._db = db
 
     async def seated_games(self, user_id: int) -> list[SeatedGame]:
-        """Every game the member sat at (any status), oldest first."""
+        """Every game the member sat at (any status), oldest first (parsed off the loop)."""
         rows = await self._db.read(_seated, user_id)
-        games = []
-        for game_id, guild, status, settings, seats, created, finished in rows:
-            seated = seats_from_json(loads(seats))
-            if any(seat.user_id == user_id for seat in seated):
-                games.append(
-                    SeatedGame(game_id, guild, status, loads(settings), seated, created, finished)
-                )
-        return games
+        return await asyncio.to_thread(_seated_games, rows, user_id)
 
-    async def live_moves(self, game_ids: list[int]) -> dict[int, list[tuple[str, float]]]:
-        """Each game's live moves (not undone), in order: ``(notation, when)``."""
-        moves: dict[int, list[tuple[str, float]]] = {game_id: [] for game_id in game_ids}
+    async def results(self, user_id: int) -> list[ResultRecord]:
+        """The results of the member's games, oldest first (what ``db.results.for_user``
+        gives, parsed off the loop: a long history is thousands)."""
+        rows = await self._db.read(
+            _all,
+            f"SELECT {RESULT_COLUMNS} FROM results r WHERE r.game_id IN "
+            f"(SELECT game_id FROM result_players WHERE user_id = ?) {BY_TIME}",
+            user_id,
+        )
+        return await asyncio.to_thread(result_records, rows)
+
+    async def live_moves(self, game_ids: list[int]) -> dict[int, list[str]]:
+        """Each game's live moves (not undone), in order, in notation (``"1:7S@C4"``); read a
+        few hundred games at a time, each batch parsed off the event loop."""
+        moves: dict[int, list[str]] = {game_id: [] for game_id in game_ids}
         for start in range(0, len(game_ids), CHUNK):
-            rows = await self._db.read(_moves, game_ids[start : start + CHUNK])
-            values = loads_many([row[1] for row in rows])
-            for (game_id, _, created), value in zip(rows, values, strict=True):
-                text = value if isinstance(value, str) else Move.from_dict(value).notation()
-                moves[game_id].append((text, created))
+            rows = await self._db.read(_moves, self._db.dialect, game_ids[start : start + CHUNK])
+            moves.update(await asyncio.to_thread(_notations, rows))
         return moves
 
     async def rating_steps(self, user_id: int) -> list[RatingStep]:
@@ -180,13 +186,51 @@ async def _seated(conn: Connection, user_id: int) -> list[tuple[Any, ...]]:
     )
 
 
-async def _moves(conn: Connection, game_ids: list[int]) -> list[tuple[Any, ...]]:
+#: Joins a game's move rows in one text: JSON text never holds it raw (a control character).
+UNIT = "\x1f"
+
+
+async def _moves(conn: Connection, dialect: str, game_ids: list[int]) -> list[tuple[Any, ...]]:
+    # One row per game (``number|move`` joined by UNIT, put in order by the reader): a long
+    # history is a few thousand rows to fetch, not a million.
     marks = ", ".join("?" * len(game_ids))
+    joined = (
+        "string_agg(number::text || '|' || move, chr(31))"
+        if dialect == "postgresql"
+        else "group_concat(number || '|' || move, char(31))"
+    )
     return await conn.fetchall(
-        f"SELECT game_id, move, created_at FROM moves WHERE game_id IN ({marks}) "
-        "AND undone_at IS NULL ORDER BY game_id, id",
+        f"SELECT game_id, {joined} FROM moves WHERE game_id IN ({marks}) "
+        "AND undone_at IS NULL GROUP BY game_id",
         game_ids,
     )
+
+
+def _seated_games(rows: list[tuple[Any, ...]], user_id: int) -> list[SeatedGame]:
+    games = []
+    for game_id, guild, status, settings, seats, created, finished in rows:
+        seated = seats_from_json(loads(seats))
+        if any(seat.user_id == user_id for seat in seated):
+            games.append(
+                SeatedGame(game_id, guild, status, loads(settings), seated, created, finished)
+            )
+    return games
+
+
+def _notations(rows: list[tuple[Any, ...]]) -> dict[int, list[str]]:
+    """Each row's game id and its moves, parsed and put in order."""
+    moves = {}
+    for game_id, joined in rows:
+        numbered = sorted(
+            (int(number), text)
+            for number, text in (item.split("|", 1) for item in joined.split(UNIT))
+        )
+        values = loads_many([text for _, text in numbered])
+        moves[int(game_id)] = [
+            value if isinstance(value, str) else Move.from_dict(value).notation()
+            for value in values
+        ]
+    return moves
 
 
 async def _entries(conn: Connection, user_id: int) -> list[Entry]:
