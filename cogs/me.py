@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import logging
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -31,8 +30,6 @@ from .common.replies import reply
 
 if TYPE_CHECKING:
     from bot.app import SequenceBot
-
-log = logging.getLogger(__name__)
 
 #: Files Discord takes in one message.
 FILES_PER_MESSAGE = 10
@@ -58,7 +55,7 @@ games in progress end and its settings are deleted; finished games and results s
 GIF is kept for the 200 most recent replays.
 **Who can see it:** in each server, its members see the boards, results, `/sequence stats`, \
 `history` and `leaderboard` (yours included) and tournament standings. Your hand: only you. \
-Whoever runs the bot can read its database.
+Whoever runs the bot can read its database and logs.
 **Your choices:** `/sequence-me export` sends you your games as JSON files; \
 `/sequence-me forget-me` replaces your name and id everywhere with an anonymous label (results \
 stay, so everyone else's ratings stay right) and deletes your preferences."""

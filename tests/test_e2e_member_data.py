@@ -14,6 +14,7 @@ from bot.config import Settings
 from bot.game import Game, GameSettings
 from bot.game.randomplay import push_random
 from bot.store import Seat
+from bot.store.copy import TABLES
 from bot.table.options import TableOptions
 
 from .e2e_driver import components
@@ -178,6 +179,19 @@ async def test_a_long_history_comes_in_parts_each_within_the_limit(
     assert [a.filename for a in attachments][-1].endswith(f"-part{count}-of-{count}.json")
 
 
+async def cells_holding(conn: Any, text: str) -> list[str]:
+    """``table.column`` of every stored value that holds ``text`` (each table of the schema)."""
+    found = []
+    for table in TABLES:
+        for column in table.columns:
+            row = await conn.fetchone(
+                f"SELECT 1 FROM {table.name} WHERE CAST({column} AS TEXT) LIKE ?", (f"%{text}%",)
+            )
+            if row is not None:
+                found.append(f"{table.name}.{column}")
+    return found
+
+
 async def test_forget_me_keeps_everyone_elses_history_consistent(simcord_env) -> None:
     env = simcord_env
     channel, (ann, ben) = await started_cup(env, ["ann", "ben"], sequences_to_win=1)
@@ -196,6 +210,8 @@ async def test_forget_me_keeps_everyone_elses_history_consistent(simcord_env) ->
     before_board = (await ann.slash(channel, "sequence leaderboard")).response.embeds[0]
     assert f"<@{ben.id}>" in before_board.description
     rating_before = await bot.db.standings.rating(guild.id, ben.id)
+    held = await bot.db.read(cells_holding, str(ben.id))
+    assert {"games.seats", "result_players.user_id", "tournament_entrants.members"} <= set(held)
 
     asked = await ben.slash(channel, "sequence-me forget-me")
     assert asked.ephemeral and "Forget me?" in asked.response.content
@@ -215,6 +231,7 @@ async def test_forget_me_keeps_everyone_elses_history_consistent(simcord_env) ->
     # nothing under ben's account any more; the same numbers under the pseudonym
     assert await bot.db.prefs.all(ben.id) == {}
     assert not await bot.db.members.holds_anything(ben.id)
+    assert await bot.db.read(cells_holding, str(ben.id)) == []  # no column of any table
     assert await bot.db.standings.rating(guild.id, pseudonym) == rating_before
     assert await bot.db.standings.rating(guild.id, ben.id) is None
     assert await bot.ratings.check(guild.id) == []
