@@ -57,6 +57,7 @@ EXTENSIONS = (
     "cogs.stats",
     "cogs.tournament",
     "cogs.admin",
+    "cogs.me",
 )
 
 

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.app import SequenceBot
+from bot.pseudonyms import person
 from bot.services.errors import UserError
 from bot.services.ratings import Rating
 from bot.services.stats import HistoryEntry, PlayerStats, StatsService, sparkline
@@ -80,9 +81,10 @@ def history_line(entry: HistoryEntry) -> str:
     icon = {"won": "🏆 Won", "lost": "❌ Lost", "draw": "🤝 Draw"}[entry.outcome]
 
     def _who(user_id: int) -> str:
-        """A person's mention; a computer player by name (as the lobby shows it)."""
+        """A person's mention (a forgotten member's label); a computer player by name (as the
+        lobby shows it)."""
         if user_id > 0:
-            return f"<@{user_id}>"
+            return person(user_id)
         name = entry.computers.get(user_id)
         return f"🤖 {shown_name(name)}" if name else "🤖"
 
@@ -172,7 +174,7 @@ class Stats(SequenceCog):
         embed = discord.Embed(title="🏅 Leaderboard", colour=0xE2B454)
         if rows:
             embed.description = "\n".join(
-                f"**{place}.** <@{user}> · {shown_rating(rating)} · {counted(games, 'game')}"
+                f"**{place}.** {person(user)} · {shown_rating(rating)} · {counted(games, 'game')}"
                 for place, user, rating, games in rows
             )
         else:

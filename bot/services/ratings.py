@@ -140,6 +140,11 @@ class RatingService:
         """Drop a server's book (the bot left it); it is rebuilt from the store if needed."""
         self._books.pop(guild_id, None)
 
+    def forget_all(self) -> None:
+        """Drop every book (a member was forgotten: the books name them); each is rebuilt from
+        the store when next needed."""
+        self._books.clear()
+
     async def _update(self, guild_id: int) -> RatingBook:
         results = await self.db.results.in_order(guild_id, rated_only=True)
         book = self._books.get(guild_id)

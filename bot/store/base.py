@@ -22,6 +22,7 @@ from .connection import Connection, OwnedConnection, current
 from .games.repository import Games
 from .guild_settings import GuildSettings
 from .lobbies import Lobbies
+from .members import Members
 from .outbox import Outbox
 from .prefs import Prefs
 from .results import Results
@@ -60,6 +61,7 @@ class Store(ABC):
         self.tournaments = Tournaments(self)
         self.votes = Votes(self)
         self.outbox = Outbox(self)
+        self.members = Members(self)
 
     @abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[Connection]:

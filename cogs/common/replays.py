@@ -69,6 +69,20 @@ class ReplayCache:
                 old.unlink()
 
 
+async def forget_replays(folder: Path, game_ids: list[int]) -> None:
+    """Delete the kept replays of ``game_ids`` (a member forgotten: their name is drawn in
+    them); a replay asked for again is drawn with the names as they are now."""
+    await run_on(REPLAYS, _delete_replays, folder, set(game_ids))
+
+
+def _delete_replays(folder: Path, game_ids: set[int]) -> None:
+    for path in folder.glob("game-*.gif"):
+        parts = path.name.split("-")
+        if len(parts) > 1 and parts[1].isdigit() and int(parts[1]) in game_ids:
+            with contextlib.suppress(OSError):
+                path.unlink()
+
+
 def drawn_from(found: ReplayInput) -> str:
     """A digest of what the replay shows: the settings, the seed, the moves and the names."""
     what = repr((found.settings, found.seed, found.moves, found.names))

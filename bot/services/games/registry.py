@@ -76,6 +76,13 @@ class GameRegistry:
                 if not games:
                     del self._by_player[seat.user_id]
 
+    def drop_ended_of(self, user_id: int) -> None:
+        """Let go of the games that ended lately with ``user_id`` at the table (that member
+        was forgotten: their name must not come back from memory)."""
+        for game_id, record in list(self._ended.items()):
+            if any(seat.user_id == user_id for seat in record.seats):
+                del self._ended[game_id]
+
     def get(self, game_id: int) -> GameRecord:
         """An active game of this process by id, or a clear error."""
         record = self.records.get(game_id)
