@@ -138,7 +138,7 @@ class Endings(SequenceCog):
         """A thread locked by a moderator pauses its table; unlocked, the table catches up."""
         locked = bool(payload.data.get("thread_metadata", {}).get("locked"))
         thread = payload.thread or self.bot.get_channel(payload.thread_id)
-        self.bot.table.thread_changed(
+        await self.bot.table.thread_changed(
             payload.thread_id, locked=locked, may_manage=_may_manage(thread)
         )
 
@@ -154,14 +154,14 @@ class Endings(SequenceCog):
             await thread.fetch_member(me.id)
             return  # still a member
         except (discord.NotFound, discord.Forbidden):
-            self.bot.table.bot_in_thread(thread.id, member=False)
+            await self.bot.table.bot_in_thread(thread.id, member=False)
         except discord.HTTPException:
             return  # unknown for now: a refused post will tell
 
     @commands.Cog.listener()
     async def on_thread_join(self, thread: discord.Thread) -> None:
         """The bot was added (back) to a thread: its table catches up."""
-        self.bot.table.bot_in_thread(thread.id, member=True)
+        await self.bot.table.bot_in_thread(thread.id, member=True)
 
     @commands.Cog.listener()
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
