@@ -19,6 +19,7 @@ from .draws import computer_team
 from .errors import UserError
 from .events import RulingMade
 from .games import Draft, GameService, seat_of
+from .pauses import refuse_if_paused
 from .rulings import Call, Verdict, call_stands, may_rule, may_withdraw, stands_at
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ class TableTalkService:
         seat = seat_of(record, reporter_id)
         if seat is None:
             raise UserError("Only players of this game can call table talk.")
+        refuse_if_paused(record)
         game = record.game
         if game.out[seat]:
             raise UserError("You are no longer in this game.")
@@ -141,7 +143,7 @@ class TableTalkService:
             draft.events.append(RulingMade(draft.record, report=resolved, ruled_by=actor_id))
             return resolved
 
-        resolved, draft = await self.games.change(found.game_id, work)
+        resolved, draft = await self.games.change(found.game_id, work, asked_by=actor_id)
         return resolved, draft.outcome
 
     async def close_unruled(self, game_id: int) -> list[ReportRecord]:

@@ -1,0 +1,95 @@
+"""A paused table (its thread locked by a moderator, the bot removed from a private thread)
+refuses every change its players ask for, not only moves, with why and what a moderator can
+do; a moderator may still cancel it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.store.votes import DRAW, UNDO
+from tests.helpers.turn_dms import play_from_dm
+
+from .e2e_helpers import Table, play_one, seat_actor, settle
+from .engine_helpers import normal_play
+from .test_e2e_threads import LOCKED, game_in_a_thread, lock, refuse_posts
+
+WHY = "its thread <#{thread}> is locked, so I cannot post the board there. A moderator can unlock"
+
+
+def of_team(table: Table, record: Any, team: int) -> list[Any]:
+    """The players of ``team``, in seat order."""
+    return [seat_actor(table, record, s) for s in record.game.settings.seats_of(team)]
+
+
+def refused(result: Any, record: Any, thread: Any, end: str = "Nothing was changed.") -> None:
+    """``result`` is the paused table's refusal: ephemeral, with why, what a moderator can do,
+    and that nothing changed."""
+    text = result.response.content
+    assert result.ephemeral, text
+    assert text.startswith(f"⚠️ Game #{record.id} is paused: "), text
+    assert WHY.format(thread=thread.id) in text and text.endswith(end), text
+
+
+async def test_every_change_asked_at_a_locked_table_is_refused_but_a_cancel(simcord_env):
+    """Only moves were refused at a locked table: a draw offer, its answer, an undo request,
+    its answer, a resignation, a table-talk call and a ruling were all made (and their
+    messages refused by Discord, so nobody saw them). Now each is refused with why and what a
+    moderator can do, and nothing is saved; the host's (or a moderator's) cancel still ends
+    the game."""
+    env = simcord_env
+    table, record = await game_in_a_thread(env, ("alice", "bob", "carol", "dave"), private=True)
+    thread = table.channel
+    host = table.players[0]  # alice opened the lobby
+    ours = record.game.team_of(next(i for i, s in enumerate(record.seats) if s.user_id == host.id))
+    mate = next(p for p in of_team(table, record, ours) if p is not host)
+    theirs = of_team(table, record, 1 - ours)
+    assert "Done" in (await play_one(table, record)).response.content
+
+    # asked while the table could be used: a draw offer, an undo request, a table-talk call
+    offer = (await mate.slash(thread, "sequence draw")).response
+    ask = (await host.slash(thread, "sequence undo")).response
+    call = (await mate.slash(thread, "sequence tabletalk", team=1 - ours)).response
+    assert offer.components and ask.components and call.components
+    votes = dict(record.votes)
+    assert {kind for kind, _ in votes} == {DRAW, UNDO}
+
+    refuse_posts(env, thread.id, LOCKED)
+    lock(env, thread.id, True)  # a moderator locks the thread: Discord tells the bot
+    await settle(env)
+    record = table.game()
+    moves = list(record.game.moves)
+
+    refused(await theirs[0].click(offer, label="Accept the draw"), record, thread)
+    refused(await theirs[0].click(ask, label="Agree"), record, thread)
+    refused(await host.click(call, label="Uphold"), record, thread)
+    refused(await host.slash(thread, "sequence undo"), record, thread)
+    refused(await theirs[1].slash(thread, "sequence resign"), record, thread)
+    refused(await theirs[1].slash(thread, "sequence tabletalk", team=ours), record, thread)
+    seat = record.game.turn
+    card, space = normal_play(record.game, seat)
+    mover = seat_actor(table, record, seat)
+    end = "Nothing was played; your cards are kept."
+    refused(await play_from_dm(mover.user, record.id, card, space), record, thread, end)
+
+    record = table.game()
+    assert record.game.moves == moves and record.votes == votes  # nothing was saved
+    stored = await env.bot.db.games.load(record.id)
+    assert stored.game.moves == moves and stored.votes == votes and stored.paused == LOCKED
+    pending = await env.bot.db.tabletalk.pending(record.id)
+    assert [report.team for report in pending] == [1 - ours]  # the one call made before
+
+    # what a moderator may want to do with a table nobody can use: the cancel is not refused
+    cancelled = await host.slash(thread, "sequence cancel")
+    assert not cancelled.ephemeral and "was cancelled" in cancelled.response.content
+    assert (await env.bot.db.games.load(record.id)).status == "cancelled"
+
+
+async def test_a_draw_offer_at_a_locked_table_is_refused(simcord_env):
+    env = simcord_env
+    table, record = await game_in_a_thread(env, private=True)
+    thread = table.channel
+    refuse_posts(env, thread.id, LOCKED)
+    lock(env, thread.id, True)
+    await settle(env)
+    refused(await table.players[1].slash(thread, "sequence draw"), record, thread)
+    assert table.game().votes == {} and (await env.bot.db.votes.of_game(record.id)) == {}
