@@ -1,17 +1,20 @@
 """A paused table (its thread locked by a moderator, the bot removed from a private thread)
 refuses every change its players ask for, not only moves, with why and what a moderator can
-do; a moderator may still cancel it."""
+do; a moderator may still cancel it. A computer player moves only once the board before its
+turn was shown: at a table locked unseen it waits, even with no pause of its own."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from simcord.builders import ChannelHandle
+
 from bot.store.votes import DRAW, UNDO
 from tests.helpers.turn_dms import play_from_dm
 
-from .e2e_helpers import Table, play_one, seat_actor, settle
+from .e2e_helpers import Table, make_table, play_one, seat_actor, settle
 from .engine_helpers import normal_play
-from .test_e2e_threads import LOCKED, game_in_a_thread, lock, refuse_posts
+from .test_e2e_threads import LOCKED, boards, game_in_a_thread, lock, refuse_posts
 
 WHY = "its thread <#{thread}> is locked, so I cannot post the board there. A moderator can unlock"
 
@@ -93,3 +96,39 @@ async def test_a_draw_offer_at_a_locked_table_is_refused(simcord_env):
     await settle(env)
     refused(await table.players[1].slash(thread, "sequence draw"), record, thread)
     assert table.game().votes == {} and (await env.bot.db.votes.of_game(record.id)) == {}
+
+
+async def test_a_computer_waits_for_the_board_of_the_move_before_its_turn(simcord_env):
+    """With ``COMPUTER_MOVE_DELAY=0`` (the tests' setting), the computer's turn ran ahead of
+    the board's delivery: at a thread locked while the bot was not told, the computer moved
+    before the refused board of Alice's move paused the table. Now it waits for that board:
+    the table is paused, the computer moves once the thread is unlocked."""
+    env = simcord_env
+    assert env.bot.settings.computer_move_delay == 0
+    table = await make_table(env, ["alice"])
+    made = env.backend.create_thread(table.channel.id, "game", table.players[0].id)
+    env.backend.add_thread_member(made.id, env.bot.user.id)
+    thread = ChannelHandle(env, table.guild, made)
+    table = Table(env, table.guild, thread, table.players)
+    (alice,) = table.players
+    lobby = (await alice.slash(thread, "sequence new")).response
+    await alice.slash(thread, "sequence addbot", level="easy")
+    env.bot.lobbies.new_seed = lambda: 1  # Alice starts
+    await alice.click(lobby, label="Start")
+    record = table.game()
+    refuse_posts(env, thread.id, LOCKED)  # locked unseen (the bot was down, say)
+    first = await play_one(table, record)
+    assert "Your move is saved, but the table cannot show it" in first.response.content
+    await settle(env)
+    await env.advance_time(600)
+    assert len(table.game().game.moves) == 1  # the computer waits for the table
+    assert (await env.bot.db.games.load(record.id)).paused == LOCKED
+
+    env.backend.faults.clear()
+    shown = len(boards(thread))
+    lock(env, thread.id, False)
+    await settle(env)
+    await env.advance_time(60)
+    assert len(table.game().game.moves) > 1
+    assert len(boards(thread)) > shown
+    assert (await env.bot.db.games.load(record.id)).paused is None
