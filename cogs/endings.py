@@ -99,8 +99,11 @@ class Endings(SequenceCog):
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        """A new session (not a resume): servers that removed the bot meanwhile are gone."""
+        """A new session (not a resume): servers that removed the bot meanwhile are gone, and
+        tables paused for a thread unlocked meanwhile catch up."""
         await self.bot.table.servers_left()
+        for guild in self.bot.guilds:
+            await self.bot.table.threads_announced(guild)
 
     @commands.Cog.listener()
     async def on_shard_connect(self, shard_id: int) -> None:
@@ -121,6 +124,9 @@ class Endings(SequenceCog):
         while it was down are gone. At the first session, :meth:`on_ready` does it for all."""
         if self.bot.is_ready():
             await self.bot.table.servers_left(shard_id)
+            for guild in self.bot.guilds:
+                if guild.shard_id == shard_id:
+                    await self.bot.table.threads_announced(guild)
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:

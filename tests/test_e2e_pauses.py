@@ -9,6 +9,7 @@ from typing import Any
 
 from simcord.builders import ChannelHandle
 
+from bot.app import create_bot
 from bot.store.votes import DRAW, UNDO
 from tests.helpers.turn_dms import play_from_dm
 
@@ -132,3 +133,48 @@ async def test_a_computer_waits_for_the_board_of_the_move_before_its_turn(simcor
     assert len(table.game().game.moves) > 1
     assert len(boards(thread)) > shown
     assert (await env.bot.db.games.load(record.id)).paused is None
+
+
+async def test_a_thread_unlocked_while_the_bot_was_down_is_usable_after_its_restart(
+    simcord_env, bot_settings
+):
+    """The pause is stored, so a restart keeps it; but a thread unlocked while the bot was
+    down sends no event: the server's threads as Discord announces them at the connection
+    tell it, and the table catches up (no `/sequence board` needed)."""
+    env = simcord_env
+    table, record = await game_in_a_thread(env, private=True)
+    thread = table.channel
+    refuse_posts(env, thread.id, LOCKED)
+    lock(env, thread.id, True)
+    await settle(env)
+    refused(
+        await play_one(table, record), record, thread, "Nothing was played; your cards are kept."
+    )
+    await env.bot.close()
+    env.backend.faults.clear()
+    env.backend.edit_channel(thread.id, {}, thread_metadata={"locked": False})
+    shown = len(boards(thread))
+    await env.restart_bot(create_bot(bot_settings))
+    await settle(env)
+    assert len(boards(thread)) == shown + 1  # the board as it stands: the table is back
+    assert (await env.bot.db.games.load(record.id)).paused is None
+    assert "✅ Done" in (await play_one(table, table.game())).response.content
+
+
+async def test_a_thread_still_locked_at_a_restart_keeps_its_table_paused(simcord_env, bot_settings):
+    env = simcord_env
+    table, record = await game_in_a_thread(env, private=True)
+    thread = table.channel
+    refuse_posts(env, thread.id, LOCKED)
+    lock(env, thread.id, True)
+    await settle(env)
+    await env.bot.close()
+    await env.restart_bot(create_bot(bot_settings))
+    await settle(env)
+    refused(
+        await play_one(table, table.game()),
+        record,
+        thread,
+        "Nothing was played; your cards are kept.",
+    )
+    assert table.game().game.moves == []

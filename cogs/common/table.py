@@ -294,6 +294,7 @@ class Table(BoardText, TablePlaces, TableThreads):
         self.known_usable(record.id)  # before a catch-up's fresh clock, which it leaves be
         if record.channel_id in self.blocked:  # posted after all: the table can be used again
             await self.thread_reopened(record.channel_id)
+        self.bot.computers.wake(record.id)  # shown: a computer on turn may move (a catch-up's)
         if not record.game.is_over():
             _prepare_next_board(record.game)
         return message

@@ -162,6 +162,15 @@ class TableThreads:
             except StoreError as error:
                 log.warning("The pause of thread %d could not be stored: %s", channel_id, error)
 
+    async def threads_announced(self, guild: discord.Guild) -> None:
+        """A server as Discord announced it on a shard's new session, with its active threads:
+        a table paused for a lock (stored, perhaps before a restart) whose thread is not
+        locked now was unlocked while no event could tell the bot: it catches up."""
+        for channel_id, code in list(self.blocked.items()):
+            thread = guild.get_thread(channel_id)
+            if code == LOCKED and thread is not None and not thread.locked:
+                await self.thread_reopened(channel_id)
+
     async def thread_changed(self, channel_id: int, *, locked: bool, may_manage: bool) -> None:
         """Discord says the thread ``channel_id`` was locked or unlocked (``may_manage``: the
         bot may post in a locked thread all the same)."""
@@ -199,13 +208,14 @@ class TableThreads:
     async def _catch_up(self, game_id: int, held: bool) -> None:
         """A game whose table can be used again: a fresh clock for the turn being played, and
         the board as it stands with whose turn it is (unless the outbox posts a refused one
-        now, woken), so that the players learn that they can play again."""
+        now, woken), so that the players learn that they can play again. Its computers wake
+        once that board is posted (see ``post_board``), never before: refused again, the table
+        is paused again and they wait."""
         self._unshown.pop(game_id, None)  # known usable: the fresh clock below replaces it
         if self.bot.games.live(game_id) is None:
             return
         for timer in await self.bot.turn_clock.rebuild(game_id):
             self.bot.turn_clock.schedule(timer)
-        self.bot.computers.wake(game_id)
         record = self.bot.games.live(game_id)
         if record is None or held:
             return  # ended meanwhile, or its refused board is posted by the outbox
