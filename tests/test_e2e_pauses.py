@@ -178,3 +178,30 @@ async def test_a_thread_still_locked_at_a_restart_keeps_its_table_paused(simcord
         "Nothing was played; your cards are kept.",
     )
     assert table.game().game.moves == []
+
+
+async def test_a_call_refused_as_its_table_pauses_is_withdrawn_all_the_same(simcord_env):
+    """A table-talk call Discord refused to show is withdrawn by the bot, so that it blocks no
+    later call. The table paused while the call was made (forced here: the thread's lock is
+    learnt as the call is stored): the withdrawal is the bot's own, not refused."""
+    env = simcord_env
+    table, record = await game_in_a_thread(env, ("alice", "bob", "carol", "dave"), private=True)
+    thread = table.channel
+    caller = table.players[0]
+    team = 1 - record.game.team_of(
+        next(i for i, s in enumerate(record.seats) if s.user_id == caller.id)
+    )
+    create = env.bot.db.tabletalk.create
+
+    async def create_then_lock(*args: Any, **kwargs: Any) -> Any:
+        made = await create(*args, **kwargs)
+        await env.bot.table.thread_blocked(thread.id, LOCKED)  # as Discord's event would
+        return made
+
+    env.bot.db.tabletalk.create = create_then_lock
+    refuse_posts(env, thread.id, LOCKED)
+    env.inject_error("POST", "/interactions/*/callback", status=403, code=LOCKED, times=1)
+    await caller.slash(thread, "sequence tabletalk", team=team)
+    await settle(env)
+    assert len(env.errors) == 1  # the refused answer, logged by the error handler
+    assert await env.bot.db.tabletalk.pending(record.id) == []
