@@ -133,10 +133,12 @@ class SequenceBotMixin:
         wired to the events changes write to the outbox.
 
         The order of the consumers of an event is the order they are registered here:
-        in the ``quick`` lane, the turn clock (a new turn's timers), then the computer players,
-        then the computers' draw offers; in the ``discord`` lane, the table (the board), then
-        each cog's :meth:`~cogs.base.SequenceCog.subscriptions` in :data:`EXTENSIONS` order
-        (turn pings and DMs, draw and undo messages, rulings, then the tournaments)."""
+        in the ``quick`` lane, the turn clock (a new turn's timers), then the computer players
+        (answers, time-outs), then the computers' draw offers; in the ``discord`` lane, the
+        table (the board), then the computer players (a computer moves once the board before
+        its turn was posted or refused), then each cog's
+        :meth:`~cogs.base.SequenceCog.subscriptions` in :data:`EXTENSIONS` order (turn pings
+        and DMs, draw and undo messages, rulings, then the tournaments)."""
         bot: Any = self
         settings = self.settings
         self.db = await open_database(settings.database_location(), shards=settings.shards())
@@ -171,6 +173,8 @@ class SequenceBotMixin:
         for consumer in (self.turn_clock, self.computers, self.draws):
             self.bus.register(consumer, lane="quick")
         self.bus.register(self.table)
+        for kind, handler in self.computers.after_the_board():
+            self.bus.subscribe(kind, handler, lane="discord")
         self.collector.pause()
         # Once, for games stored before rules revisions: the active ones before they load.
         await self._stamp_rules(active=True)

@@ -102,8 +102,11 @@ class Endings(SequenceCog):
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        """A new session (not a resume): servers that removed the bot meanwhile are gone."""
+        """A new session (not a resume): servers that removed the bot meanwhile are gone, and
+        tables paused for a thread unlocked meanwhile catch up."""
         await self.bot.table.servers_left()
+        for guild in self.bot.guilds:
+            await self.bot.table.threads_announced(guild)
 
     @commands.Cog.listener()
     async def on_shard_connect(self, shard_id: int) -> None:
@@ -124,6 +127,9 @@ class Endings(SequenceCog):
         while it was down are gone. At the first session, :meth:`on_ready` does it for all."""
         if self.bot.is_ready():
             await self.bot.table.servers_left(shard_id)
+            for guild in self.bot.guilds:
+                if guild.shard_id == shard_id:
+                    await self.bot.table.threads_announced(guild)
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
@@ -141,7 +147,7 @@ class Endings(SequenceCog):
         """A thread locked by a moderator pauses its table; unlocked, the table catches up."""
         locked = bool(payload.data.get("thread_metadata", {}).get("locked"))
         thread = payload.thread or self.bot.get_channel(payload.thread_id)
-        self.bot.table.thread_changed(
+        await self.bot.table.thread_changed(
             payload.thread_id, locked=locked, may_manage=_may_manage(thread)
         )
 
@@ -157,14 +163,14 @@ class Endings(SequenceCog):
             await thread.fetch_member(me.id)
             return  # still a member
         except (discord.NotFound, discord.Forbidden):
-            self.bot.table.bot_in_thread(thread.id, member=False)
+            await self.bot.table.bot_in_thread(thread.id, member=False)
         except discord.HTTPException:
             return  # unknown for now: a refused post will tell
 
     @commands.Cog.listener()
     async def on_thread_join(self, thread: discord.Thread) -> None:
         """The bot was added (back) to a thread: its table catches up."""
-        self.bot.table.bot_in_thread(thread.id, member=True)
+        await self.bot.table.bot_in_thread(thread.id, member=True)
 
     @commands.Cog.listener()
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:

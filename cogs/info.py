@@ -75,7 +75,7 @@ class Info(SequenceCog):
         with self.bot.limits.counting(interaction, "board"):  # refusals: free
             live = self.bot.games.for_channel(interaction.channel_id or 0)
         if self.bot.table.blocked_code(live) is not None:  # a moderator unlocked it, say
-            self.bot.table.thread_reopened(live.channel_id)
+            await self.bot.table.thread_reopened(live.channel_id)
             await reply(interaction, TRYING_AGAIN)
             return
         # Bind the game now: a move may be made while this board is drawn and posted.

@@ -199,7 +199,12 @@ class TableTalk(SequenceCog):
         """Withdraw a call Discord refused to show: nobody could see or rule on it, and a
         pending call would refuse the next call on the same team."""
         await self.service.resolve(
-            report.id, report.reporter_id, uphold=False, can_moderate=False, withdraw=True
+            report.id,
+            report.reporter_id,
+            uphold=False,
+            can_moderate=False,
+            withdraw=True,
+            asked=False,  # the bot's own: at a table paused meanwhile too
         )
 
     def timeout(self, record: GameRecord) -> int:

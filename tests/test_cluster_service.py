@@ -28,6 +28,7 @@ from bot.services.events import (
     UndoRequestLapsed,
 )
 from bot.services.games import GAMES_CHANNEL, RACE_LOST, STALE, GameService
+from bot.services.pauses import TablePaused
 from bot.services.scheduler import Scheduler
 from bot.services.timing import LIMIT, REMINDER
 from bot.services.turns import TurnClock
@@ -186,6 +187,76 @@ async def test_the_same_move_on_both_processes_commits_once(cluster) -> None:
     announced = [e for e in one.events if isinstance(e, MoveCommitted)]
     assert [len(e.outcome.moves) for e in announced] == [1] * 5  # each move announced once
 
+
+#: Discord's error code of a locked thread (the owner's pause, see bot/services/pauses.py).
+LOCKED = 160005
+
+
+async def test_a_pause_stored_while_a_move_on_another_process_is_drafted_refuses_it(
+    cluster,
+) -> None:
+    """The owner stores its table's pause (its thread was locked) after process 0 loaded the
+    game for a move from a DM, and before that move commits: the move is refused with why,
+    and nothing of it is written."""
+    zero, one, game_id = cluster
+    owned = one.games.records[game_id]
+    move = a_play(owned.game)
+    user = SEATS[move.seat].user_id
+    load = zero.games.db.games.load
+
+    async def load_then_pause(wanted: int, **kwargs: object):
+        loaded = await load(wanted, **kwargs)
+        await one.games.db.games.pause_channel(owned.channel_id, LOCKED)  # the owner learns it
+        return loaded
+
+    zero.games.db.games.load = load_then_pause  # type: ignore[method-assign]
+    with pytest.raises(TablePaused) as refused:
+        await zero.games.play(game_id, user, move.card, move.space, expected_turn=0)
+    assert str(refused.value) == (
+        f"Game #{game_id} is paused: its thread <#{owned.channel_id}> is locked, so I cannot "
+        "post the board there. A moderator can unlock the thread: the game then carries on "
+        "where it stopped (`/sequence board` there tries again at once). Nothing was played; "
+        "your cards are kept."
+    )
+    assert await one.games.db.games.log(game_id) == []
+    await asyncio.sleep(0.2)
+    assert one.events == []  # no notification: nothing to deliver
+
+
+async def test_a_pause_stored_while_a_move_on_another_process_commits_waits_for_it(
+    cluster,
+) -> None:
+    """Both in flight the other way: process 0's move is in its transaction (past the pause
+    check) when the owner stores the pause. The pause waits for that transaction (the row is
+    share-locked), so the move, checked against a table that was usable, is saved; the pause
+    is stored after it, and the next move is refused."""
+    zero, one, game_id = cluster
+    owned = one.games.records[game_id]
+    move = a_play(owned.game)
+    user = SEATS[move.seat].user_id
+    record = zero.games.bus.record
+    pausing: list[asyncio.Task[None]] = []
+
+    async def record_while_pausing(events, now):
+        task = asyncio.create_task(one.games.db.games.pause_channel(owned.channel_id, LOCKED))
+        pausing.append(task)
+        await asyncio.sleep(0.3)
+        assert not task.done()  # held by the move's transaction
+        return await record(events, now)
+
+    zero.games.bus.record = record_while_pausing  # type: ignore[method-assign]
+    outcome = await zero.games.play(game_id, user, move.card, move.space, expected_turn=0)
+    assert outcome.game.moves == [move]
+    await pausing[0]
+    zero.games.bus.record = record  # type: ignore[method-assign]
+    stored = await one.games.db.games.load(game_id)
+    assert stored.game.moves == [move] and stored.paused == LOCKED
+    nxt = a_play(stored.game)
+    with pytest.raises(TablePaused):
+        await zero.games.play(
+            game_id, SEATS[nxt.seat].user_id, nxt.card, nxt.space, expected_turn=1
+        )
+    assert len(await one.games.db.games.log(game_id)) == 1
 
 
 async def _terminate_listeners(conn) -> list[tuple[object, ...]]:

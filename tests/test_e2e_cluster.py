@@ -15,7 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
+import discord
 import pytest
+from simcord.backend.models import Overwrite
+from simcord.builders import ChannelHandle
+from simcord.enums import ChannelType, OverwriteType
 
 from bot.app import create_bot
 from bot.game import Move, player_view, space_name
@@ -570,3 +574,104 @@ async def test_mygames_in_a_dm_names_the_server_of_a_game_another_process_serves
 
     listing = await zero.run(mygames)
     assert f"Game #{record.id} in <#{table.channel.id}> (on **Club 1**)" in listing, listing
+
+
+#: Discord's error code of a locked thread.
+LOCKED = 160005
+
+
+async def dm_game_in_a_locked_thread_on_one(zero: Node, one: Node) -> tuple[Table, Any, Any, Any]:
+    """A game in a private thread of process 1's guild (the bot without Manage Threads there);
+    the player to move has its DM panel in process 0's Discord too. A moderator then locks the
+    thread: process 1 (the owner) hears it and pauses the table. Returns the table (the
+    thread), the record, that player in process 1's Discord and the same person in process 0's."""
+    channel_table = await table_on(one, 1, ["bea", "bob"])
+
+    async def start(env: Any) -> tuple[Table, Any]:
+        deny = discord.PermissionOverwrite(manage_threads=False).pair()[1].value
+        overwrite = Overwrite(env.bot.user.id, OverwriteType.MEMBER, allow=0, deny=deny)
+        env.backend.set_overwrite(channel_table.channel.id, overwrite)
+        host = channel_table.players[0]
+        made = env.backend.create_thread(
+            channel_table.channel.id, "game", host.id, type=ChannelType.PRIVATE_THREAD
+        )
+        for member in [p.id for p in channel_table.players[1:]] + [env.bot.user.id]:
+            env.backend.add_thread_member(made.id, member)
+        thread = ChannelHandle(env, channel_table.guild, made)
+        table = Table(env, channel_table.guild, thread, channel_table.players)
+        for player in table.players:
+            await player.slash(channel_table.channel, "sequence notify", setting="on")
+        return table, await open_and_start(table, seed=5)
+
+    table, record = await one.run(start)
+    mover = seat_actor(table, record, record.game.turn)
+
+    async def same_dm(env: Any) -> Any:
+        person = same_person(env, mover.id, mover.name)
+        foreign = await env.bot.games.fetch(record.id)
+        text = f"🎲 Your turn in Sequence game #{record.id}"
+        turns = env.bot.get_cog("Turns")
+        await turns.direct_message(foreign, foreign.game.turn, text, panel_game=foreign.game)
+        return person
+
+    person = await zero.run(same_dm)
+
+    async def lock(env: Any) -> None:
+        for method in ("POST", "PATCH"):  # Discord refuses the bot every post there
+            env.inject_error(
+                method,
+                f"/channels/{table.channel.id}/messages*",
+                status=403,
+                code=LOCKED,
+                times=None,
+            )
+        env.backend.edit_channel(table.channel.id, {}, thread_metadata={"locked": True})
+        await env.settle()
+
+    await one.run(lock)
+    return table, record, mover, person
+
+
+async def test_a_move_from_a_dm_on_the_other_process_at_a_locked_table_is_refused(nodes) -> None:
+    """The pause was the owner's memory only: a move made from the turn DM's panel, which
+    Discord hands to process 0 (not the game's owner), was saved and answered "✅ Done." at a
+    table whose thread a moderator had locked. Now the owner stores the pause, and process 0
+    refuses the move with the owner's own sentence (why, and what a moderator can do); nothing
+    is saved. Unlocked, the owner clears it, and the same move from the DM is made."""
+    zero, one = nodes
+    table, record, mover, person = await dm_game_in_a_locked_thread_on_one(zero, one)
+    db = one.bot.db
+    _, card, space = playable(record.game)
+    go = await choose_on_dm(zero, person, record.id, card, space)
+    answer = await zero.run(lambda env: person.click(person.dm_channel.last_message, custom_id=go))
+    owners = await one.run(
+        lambda env: mover.slash(table.channel, "sequence play", card=card, space=space_name(space))
+    )
+    assert answer.ephemeral and owners.ephemeral
+    text = answer.response.content
+    assert "Done" not in text
+    assert (
+        text
+        == owners.response.content
+        == (
+            f"⚠️ Game #{record.id} is paused: its thread <#{table.channel.id}> is locked, so I "
+            "cannot post the board there. A moderator can unlock the thread: the game then carries "
+            "on where it stopped (`/sequence board` there tries again at once). Nothing was "
+            "played; your cards are kept."
+        )
+    )
+    assert await one.run(lambda env: db.games.log(record.id)) == []  # nothing saved
+    assert record.game.moves == [] and zero.bot.games.records == {}
+    assert (await one.run(lambda env: db.games.load(record.id))).paused == LOCKED
+
+    async def unlock(env: Any) -> None:
+        env.backend.faults.clear()
+        env.backend.edit_channel(table.channel.id, {}, thread_metadata={"locked": False})
+
+    await one.run(unlock)
+    await eventually(one, lambda env: record.paused is None)
+    assert (await one.run(lambda env: db.games.load(record.id))).paused is None
+    go = await choose_on_dm(zero, person, record.id, card, space)
+    answer = await zero.run(lambda env: person.click(person.dm_channel.last_message, custom_id=go))
+    assert "Done" in person.dm_channel.last_message.content
+    await eventually(one, lambda env: len(record.game.moves) == 1)

@@ -178,6 +178,25 @@ async def test_one_active_game_per_channel(db: Store) -> None:
     assert (await db.games.active_for_channel(1)).id == again.id  # type: ignore[union-attr]
 
 
+async def test_a_paused_table_is_stored_on_its_channels_active_game(db: Store) -> None:
+    """A table that cannot be used (a locked thread: 160005) is stored on the channel's active
+    game, for every process; cleared when it can be used again; an ended game keeps none."""
+    ended = await create_game(db, 1)
+    await db.games.finish(ended.id, "cancelled", 5.0)
+    record = await create_game(db, 1, seed=2)
+    other = await create_game(db, 2)
+    assert (await db.games.load(record.id)).paused is None
+    await db.games.pause_channel(1, 160005)
+    assert (await db.games.load(record.id)).paused == 160005
+    assert [g.paused for g in await db.games.active() if g.id == record.id] == [160005]
+    assert (await db.games.load(ended.id)).paused is None
+    assert (await db.games.load(other.id)).paused is None
+    async with db.transaction():
+        assert await db.games.paused_now(record.id) == 160005
+        assert await db.games.paused_now(other.id) is None
+    await db.games.pause_channel(1, None)
+    assert (await db.games.load(record.id)).paused is None
+
 async def test_a_lobby_becomes_a_game_in_one_transaction(db: Store) -> None:
     lobby = await db.lobbies.create(1, 9, 100, TableOptions(), 1.0)
     with pytest.raises(ChannelBusyError):

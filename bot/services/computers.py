@@ -1,5 +1,10 @@
 """Computer players: when a computer has something to do (its turn, an owed forfeit, a human's
-turn taken over after a time-out), it moves after a pause, through the game service like anyone."""
+turn taken over after a time-out), it moves after a pause, through the game service like anyone.
+
+A computer moves only at a table that showed the move before its turn: it is woken in the
+outbox's ``discord`` lane, after the table's handler of that move (:meth:`after_the_board`), so
+that a board Discord refused for good (a locked thread, the bot removed from it) has paused the
+game before the computer thinks, even with no pause (``COMPUTER_MOVE_DELAY=0``)."""
 
 from __future__ import annotations
 
@@ -84,16 +89,23 @@ class ComputerPlayers:
         self.paused: Callable[[int], bool] = lambda _game_id: False
 
     def subscriptions(self) -> Subscriptions:
-        """A turn or a move wakes the game's computers; an answer to what they held their
-        move for (an undo, a draw offer) wakes them sooner; a time-out may hand them a turn."""
+        """In the ``quick`` lane: an answer to what they held their move for (a refused undo,
+        a draw offer answered) wakes the computers sooner; a time-out may hand them a turn."""
         subscriptions: Subscriptions = [
-            (TurnStarted, self._wake_on),
-            (MoveCommitted, self._wake_on),
+            (answer, self._wake_sooner_on) for answer in (UndoRefused, DrawOfferClosed)
         ]
-        for answer in (MoveUndone, UndoRefused, DrawOfferClosed):  # answered: move on now
-            subscriptions.append((answer, self._wake_sooner_on))
         subscriptions.append((TimedOut, self._on_timeout))
         return subscriptions
+
+    def after_the_board(self) -> Subscriptions:
+        """In the ``discord`` lane, after the table (which posts the board): a turn or a move
+        wakes the game's computers, an undo sooner, once its board was posted or refused (a
+        refusal for good pauses the game first: the computer waits for the table)."""
+        return [
+            (TurnStarted, self._wake_on),
+            (MoveCommitted, self._wake_on),
+            (MoveUndone, self._wake_sooner_on),
+        ]
 
     def resume(self) -> None:
         """At start-up: every game whose computer has something to do gets its move."""

@@ -88,7 +88,7 @@ class DrawService:
         async def work(draft: Draft) -> DrawState:
             return self._offer(draft, seat, user_id)
 
-        state, draft = await self.games.change(game_id, work)
+        state, draft = await self.games.change(game_id, work, asked_by=user_id)
         return dataclasses.replace(state, outcome=draft.outcome)
 
     def _offer(self, draft: Draft, seat: int, actor_id: int | None) -> DrawState:
@@ -154,7 +154,7 @@ class DrawService:
                 return self._decline(draft, offer, team, user_id)
             return self._settle(draft, self._agree(draft, offer, seat), user_id)
 
-        state, draft = await self.games.change(game_id, work)
+        state, draft = await self.games.change(game_id, work, asked_by=user_id)
         return dataclasses.replace(state, outcome=draft.outcome)
 
     async def set_message(self, game_id: int, offer: TeamVote, message_id: int) -> bool:

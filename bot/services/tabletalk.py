@@ -19,6 +19,7 @@ from .draws import computer_team
 from .errors import UserError
 from .events import RulingMade
 from .games import Draft, GameService, seat_of
+from .pauses import refuse_if_paused
 from .rulings import Call, Verdict, call_stands, may_rule, may_withdraw, stands_at
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ class TableTalkService:
         seat = seat_of(record, reporter_id)
         if seat is None:
             raise UserError("Only players of this game can call table talk.")
+        refuse_if_paused(record)
         game = record.game
         if game.out[seat]:
             raise UserError("You are no longer in this game.")
@@ -97,9 +99,12 @@ class TableTalkService:
         can_moderate: bool,
         withdraw: bool = False,
         timeout: int = 0,
+        asked: bool = True,
     ) -> tuple[ReportRecord, MoveOutcome | None]:
         """Uphold (the penalty applies) or dismiss a pending call; ``withdraw`` is the caller
         taking it back; ``actor_id`` None is the call standing by itself after ``timeout``.
+        A ruling someone asks for is refused at a paused table; not ``asked``: the bot's own
+        (a call Discord refused to show, withdrawn so that it blocks no later call).
 
         Who may rule follows :mod:`bot.services.rulings`: never a player of the accused team.
         """
@@ -141,7 +146,8 @@ class TableTalkService:
             draft.events.append(RulingMade(draft.record, report=resolved, ruled_by=actor_id))
             return resolved
 
-        resolved, draft = await self.games.change(found.game_id, work)
+        asked_by = actor_id if asked else None
+        resolved, draft = await self.games.change(found.game_id, work, asked_by=asked_by)
         return resolved, draft.outcome
 
     async def close_unruled(self, game_id: int) -> list[ReportRecord]:

@@ -72,7 +72,7 @@ class UndoService:
             draft.votes[(UNDO, host_team)] = request
             return _settle(draft, request)
 
-        state, _ = await self.games.change(game_id, work)
+        state, _ = await self.games.change(game_id, work, asked_by=user_id)
         return state
 
     async def answer(
@@ -106,7 +106,7 @@ class UndoService:
                 draft.votes[(UNDO, request.team)] = request
             return _settle(draft, request)
 
-        state, _ = await self.games.change(game_id, work)
+        state, _ = await self.games.change(game_id, work, asked_by=user_id)
         return state
 
     async def set_message(self, game_id: int, state: UndoState, message_id: int) -> bool:

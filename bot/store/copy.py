@@ -45,7 +45,7 @@ def _table(name: str, columns: str, key: str, *, identity: bool = False) -> Tabl
     return Table(name, tuple(columns.split()), tuple(key.split()), identity)
 
 
-#: Every table of the schema (version 9), parents before children.
+#: Every table of the schema (version 10), parents before children.
 TABLES: tuple[Table, ...] = (
     _table(
         "lobbies",
@@ -56,7 +56,7 @@ TABLES: tuple[Table, ...] = (
     _table(
         "games",
         "id guild_id channel_id settings seed seats options status board_message_id "
-        "lobby_message_id created_at finished_at board_move_count",
+        "lobby_message_id created_at finished_at board_move_count paused",
         "id",
         identity=True,
     ),
@@ -126,7 +126,7 @@ TABLES: tuple[Table, ...] = (
 )
 
 #: The schema version :data:`TABLES` describes.
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 
 class CopyError(StoreError):

@@ -166,8 +166,8 @@ async def _fill_tallies(conn: Connection) -> None:
         ]
         if not ids:
             return
-        loaded = await load_games(
-            conn, _FINISHED_BETWEEN, (ids[0], ids[-1]), False, False, lazy=True
+        loaded = await load_games(  # at migration 8: no games.paused yet
+            conn, _FINISHED_BETWEEN, (ids[0], ids[-1]), False, False, lazy=True, paused=False
         )
         jobs = [(record.id, record.seats, record.game) for record, _ in loaded]
         rows = await asyncio.to_thread(_tally_rows, jobs)

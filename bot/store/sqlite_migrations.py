@@ -349,6 +349,13 @@ CREATE TABLE guild_settings (
 ) WITHOUT ROWID;
 """
 
+# 10: a table that cannot be used (its thread locked by a moderator, or the bot removed from a
+# private thread): the code Discord refused the bot with, on the game, so that every process of
+# a cluster refuses the changes its players ask for while it lasts (bot/services/pauses.py).
+_V10 = """
+ALTER TABLE games ADD COLUMN paused INTEGER;
+"""
+
 #: Every migration, in order: (version, sql). Append only.
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, _V1),
@@ -360,6 +367,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (7, _V7),
     (8, _V8),
     (9, _V9),
+    (10, _V10),
 )
 
 __all__ = ["MIGRATIONS"]

@@ -280,7 +280,7 @@ class Table(BoardText, TablePlaces, TableThreads):
             await self._refused(record, error)
             code = blocking_code(error)
             if code is not None:  # a locked thread, or one the bot was removed from
-                self.thread_blocked(record.channel_id, code)
+                await self.thread_blocked(record.channel_id, code)
                 self.board_settled(record.id, len(record.game.moves), code)
             # Forbidden too: an admin may give the permission back (see permissions_changed);
             # a moderator may unlock the thread (see thread_reopened).
@@ -293,7 +293,8 @@ class Table(BoardText, TablePlaces, TableThreads):
         self.board_settled(record.id, len(record.game.moves), None)
         self.known_usable(record.id)  # before a catch-up's fresh clock, which it leaves be
         if record.channel_id in self.blocked:  # posted after all: the table can be used again
-            self.thread_reopened(record.channel_id)
+            await self.thread_reopened(record.channel_id)
+        self.bot.computers.wake(record.id)  # shown: a computer on turn may move (a catch-up's)
         if not record.game.is_over():
             _prepare_next_board(record.game)
         return message
@@ -375,5 +376,5 @@ class Table(BoardText, TablePlaces, TableThreads):
             await self._refused(record, error)
             code = blocking_code(error)
             if code is not None:
-                self.thread_blocked(record.channel_id, code)
+                await self.thread_blocked(record.channel_id, code)
             return None

@@ -9,10 +9,13 @@ The bot learns it from Discord's thread events or, first, from a refused post (a
 while the bot was down): the move whose board was refused is saved, and its player is told that
 it cannot be shown, never "✅ Done."
 
-What is learnt is kept in memory only: the outbox is the truth. After a restart, a game whose
-board the outbox still holds for the table counts as paused until that board is delivered, so
-that a time limit that fell due meanwhile waits for the re-delivered board to find the thread
-usable again (or locked: paused as above, until it is unlocked).
+What is learnt is stored on the game (``games.paused``, see :mod:`bot.services.pauses`): every
+process of a cluster refuses the changes asked for at that table (a move from a turn DM reaches
+another process), and a restart finds it paused still. The outbox stays the truth of what is
+left to show: after a restart, a game whose board the outbox still holds for the table counts
+as paused until that board is delivered, so that a time limit that fell due meanwhile waits for
+the re-delivered board to find the thread usable again (or locked: paused as above, until it is
+unlocked).
 """
 
 from __future__ import annotations
@@ -25,10 +28,11 @@ import discord
 
 from bot.services.deliver_later import DeliverLater
 from bot.services.dispatch import Subscriptions
-from bot.services.errors import UserError
 from bot.services.events import GameStarted, MoveCommitted, MoveUndone
+from bot.services.locks import KeyedLocks
+from bot.store.errors import StoreError
 
-from .threads import BLOCKED_WHY, LOCKED, MISSING_ACCESS, blocked_sentence
+from .threads import BLOCKED_WHY, LOCKED, MISSING_ACCESS
 
 if TYPE_CHECKING:
     from bot.app import SequenceBot
@@ -49,8 +53,10 @@ class TableThreads:
     bot: SequenceBot
 
     def _thread_state(self) -> None:
-        #: Channel id -> the error code that makes it unusable (see :data:`.threads.BLOCKED_WHY`).
+        #: Channel id -> the error code that makes it unusable (see :data:`.threads.BLOCKED_WHY`),
+        #: as this process learnt it; stored on the channel's game for the other processes.
         self.blocked: dict[int, int] = {}
+        self._storing = KeyedLocks()
         #: Game id -> the move count of its latest board posted or refused, and the code of the
         #: refusal that blocked it (None: posted, or refused only for a while).
         self._boards_settled: dict[int, tuple[int, int | None]] = {}
@@ -64,15 +70,6 @@ class TableThreads:
         """The code that makes the table of ``record`` unusable, or None."""
         return self.blocked.get(record.channel_id)
 
-    def require_usable(self, record: GameRecord) -> None:
-        """Refuse, before anything changes, a move at a table the bot cannot post to."""
-        code = self.blocked_code(record)
-        if code is not None:
-            raise UserError(
-                f"Game #{record.id} is paused: {blocked_sentence(code, record.channel_id)}. "
-                "Nothing was played; your cards are kept."
-            )
-
     def paused(self, game_id: int) -> bool:
         """True while a game's table cannot be used, or is not yet known usable after a
         restart (its board is still to post): its turn clock and computer players wait."""
@@ -80,9 +77,14 @@ class TableThreads:
 
     # ------------------------------------------------------------------ after a restart
     async def hold_unshown(self) -> None:
-        """At start-up, before the outbox delivers what the restart left: each game whose
-        board is still pending for the table (refused before the restart, by a locked thread
-        perhaps, or never sent) counts as paused until that board is delivered."""
+        """At start-up, before the outbox delivers what the restart left: a game stored as
+        paused is paused still (its held board, delivered again, or ``/sequence board`` finds
+        out whether it still is); and each game whose board is still pending for the table
+        (refused before the restart, by a locked thread perhaps, or never sent) counts as
+        paused until that board is delivered."""
+        for record in self.bot.games.records.values():
+            if record.paused is not None:
+                self.blocked[record.channel_id] = record.paused
         handlers = {
             (kind.__name__, getattr(handler, "__qualname__", ""))
             for kind, handler in self.subscriptions()
@@ -131,41 +133,66 @@ class TableThreads:
         raise NotImplementedError
 
     # ------------------------------------------------------------------ learning it
-    def thread_blocked(self, channel_id: int, code: int) -> None:
-        """Discord refused the bot the thread ``channel_id`` with ``code``: its table pauses. A
-        channel known here that is not a thread is left to its permissions (a 50001 there: see
-        ``permissions_changed``); an archived thread is not kept by discord.py, so one not
-        known here counts as a thread."""
+    async def thread_blocked(self, channel_id: int, code: int) -> None:
+        """Discord refused the bot the thread ``channel_id`` with ``code``: its table pauses,
+        for every process (stored). A channel known here that is not a thread is left to its
+        permissions (a 50001 there: see ``permissions_changed``); an archived thread is not
+        kept by discord.py, so one not known here counts as a thread."""
         channel = self.bot.get_channel(channel_id)
         if code not in BLOCKED_WHY or (
             channel is not None and not isinstance(channel, discord.Thread)
         ):
             return
-        if self.blocked.get(channel_id) != code:
-            log.info("Thread %d cannot be used (code %d): its table pauses", channel_id, code)
+        if self.blocked.get(channel_id) == code:
+            return
+        log.info("Thread %d cannot be used (code %d): its table pauses", channel_id, code)
         self.blocked[channel_id] = code
+        await self._store_pause(channel_id)
 
-    def thread_changed(self, channel_id: int, *, locked: bool, may_manage: bool) -> None:
+    async def _store_pause(self, channel_id: int) -> None:
+        """Set the pause of the channel's game as this process knows it now, in memory and in
+        the store (one write at a time per channel: the last one says what is known last). A
+        store that fails leaves this process's own refusals as they are (logged)."""
+        for record in self.bot.games.records.values():
+            if record.channel_id == channel_id:
+                record.paused = self.blocked.get(channel_id)
+        async with self._storing(channel_id):
+            try:
+                await self.bot.db.games.pause_channel(channel_id, self.blocked.get(channel_id))
+            except StoreError as error:
+                log.warning("The pause of thread %d could not be stored: %s", channel_id, error)
+
+    async def threads_announced(self, guild: discord.Guild) -> None:
+        """A server as Discord announced it on a shard's new session, with its active threads:
+        a table paused for a lock (stored, perhaps before a restart) whose thread is not
+        locked now was unlocked while no event could tell the bot: it catches up."""
+        for channel_id, code in list(self.blocked.items()):
+            thread = guild.get_thread(channel_id)
+            if code == LOCKED and thread is not None and not thread.locked:
+                await self.thread_reopened(channel_id)
+
+    async def thread_changed(self, channel_id: int, *, locked: bool, may_manage: bool) -> None:
         """Discord says the thread ``channel_id`` was locked or unlocked (``may_manage``: the
         bot may post in a locked thread all the same)."""
         if locked and not may_manage:
-            self.thread_blocked(channel_id, LOCKED)
+            await self.thread_blocked(channel_id, LOCKED)
         elif self.blocked.get(channel_id) == LOCKED:
-            self.thread_reopened(channel_id)
+            await self.thread_reopened(channel_id)
 
-    def bot_in_thread(self, channel_id: int, *, member: bool) -> None:
+    async def bot_in_thread(self, channel_id: int, *, member: bool) -> None:
         """The bot was added to (``member``) or removed from a private thread."""
         if not member:
-            self.thread_blocked(channel_id, MISSING_ACCESS)
+            await self.thread_blocked(channel_id, MISSING_ACCESS)
         elif self.blocked.get(channel_id) == MISSING_ACCESS:
-            self.thread_reopened(channel_id)
+            await self.thread_reopened(channel_id)
 
-    def thread_reopened(self, channel_id: int) -> None:
+    async def thread_reopened(self, channel_id: int) -> None:
         """The thread can be used again (a moderator unlocked it, or added the bot back, or
         gave back access; or ``/sequence board`` asks to try again): its games catch up."""
         if self.blocked.pop(channel_id, None) is None:
             return
         log.info("Thread %d can be used again: its tables catch up", channel_id)
+        await self._store_pause(channel_id)
         records = [r for r in self.bot.games.records.values() if r.channel_id == channel_id]
         for record in records:
             # A board the outbox holds, refused, is posted now it is woken: not a second one.
@@ -181,13 +208,14 @@ class TableThreads:
     async def _catch_up(self, game_id: int, held: bool) -> None:
         """A game whose table can be used again: a fresh clock for the turn being played, and
         the board as it stands with whose turn it is (unless the outbox posts a refused one
-        now, woken), so that the players learn that they can play again."""
+        now, woken), so that the players learn that they can play again. Its computers wake
+        once that board is posted (see ``post_board``), never before: refused again, the table
+        is paused again and they wait."""
         self._unshown.pop(game_id, None)  # known usable: the fresh clock below replaces it
         if self.bot.games.live(game_id) is None:
             return
         for timer in await self.bot.turn_clock.rebuild(game_id):
             self.bot.turn_clock.schedule(timer)
-        self.bot.computers.wake(game_id)
         record = self.bot.games.live(game_id)
         if record is None or held:
             return  # ended meanwhile, or its refused board is posted by the outbox

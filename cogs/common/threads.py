@@ -16,16 +16,30 @@ from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
 
 import discord
 
+from bot.services.pauses import BLOCKED_WHY, LOCKED, MISSING_ACCESS, blocked_sentence
+
 if TYPE_CHECKING:
     from bot.app import SequenceBot
+
+__all__ = [
+    "ARCHIVED",
+    "BLOCKED_WHY",
+    "LOCKED",
+    "MISSING_ACCESS",
+    "blocked_sentence",
+    "blocking_code",
+    "edit_message",
+    "unarchive",
+    "unarchiving",
+]
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-#: Discord's error codes: a thread that archived, one that is locked, and no access (a private
-#: thread the bot was removed from, or a channel it may no longer see).
-ARCHIVED, LOCKED, MISSING_ACCESS = 50083, 160005, 50001
+#: Discord's error code of a thread that archived (those of a table that cannot be used, a
+#: locked thread and no access, are :mod:`bot.services.pauses`'s).
+ARCHIVED = 50083
 #: Minutes of silence after which a thread the bot opens (a match's, a table's own) archives: a
 #: week, the longest Discord allows (60, 1440, 4320 and 10080 are allowed on every server).
 ARCHIVE_AFTER: Final[Literal[10080]] = 10080
@@ -33,30 +47,11 @@ ARCHIVE_AFTER: Final[Literal[10080]] = 10080
 #: once: a busy server's moderators, or a thread archived while the call was in flight).
 UNARCHIVE_TRIES = 2
 
-#: Why a table cannot be used, by the error code Discord answered its post with.
-BLOCKED_WHY = {
-    LOCKED: (
-        "its thread {where} is locked, so I cannot post the board there. "
-        "A moderator can unlock the thread: the game then carries on where it stopped "
-        "(`/sequence board` there tries again at once)"
-    ),
-    MISSING_ACCESS: (
-        "I was removed from its thread {where} (or lost access to it), so I cannot post the "
-        "board there. A moderator can add me back to the thread (mention me in it): the game "
-        "then carries on where it stopped (`/sequence board` there tries again at once)"
-    ),
-}
-
 
 def blocking_code(error: discord.HTTPException) -> int | None:
     """The code of a refusal that makes a table unusable until a moderator acts (a locked
     thread, the bot removed from it), or None."""
     return error.code if error.code in BLOCKED_WHY else None
-
-
-def blocked_sentence(code: int, channel_id: int) -> str:
-    """Why a table cannot be used and what a moderator can do, as a sentence's end."""
-    return BLOCKED_WHY[code].format(where=f"<#{channel_id}>")
 
 
 async def unarchive(bot: SequenceBot, channel_id: int) -> None:

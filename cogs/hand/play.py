@@ -44,14 +44,14 @@ async def play_and_announce(
     from a panel) or sent (from a command). The table posts the board.
 
     When a line of six or more needs a choice of five, the panel offers the choice instead.
-    Where the bot could not post the board, the move is refused and nothing changes; where
-    Discord refuses the board of a move it had no reason to refuse (a thread locked unseen),
-    the move is saved and its player told that the table cannot show it (never "✅ Done.").
+    Where the bot could not post the board, the move is refused (by the game service: see
+    :mod:`bot.services.pauses`) and nothing changes; where Discord refuses the board of a move
+    it had no reason to refuse (a thread locked unseen), the move is saved and its player told
+    that the table cannot show it (never "✅ Done.").
     """
     require_board_permissions(interaction, record.channel_id)
     in_dm = interaction.guild_id is None  # a turn DM's panel
     bot = bot_of(interaction)
-    bot.table.require_usable(record)
     try:
         outcome = await bot.games.apply(
             record.id, move, actor_id=interaction.user.id, expected_revision=revision

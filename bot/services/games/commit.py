@@ -27,6 +27,7 @@ from ..events import (
     RulingMade,
     TurnStarted,
 )
+from ..pauses import TablePaused, refuse_if_paused
 from ..timing import turn_timers
 from ..votes import settle_votes
 from .cluster import GAMES_CHANNEL, ClusterGames
@@ -67,8 +68,15 @@ class GameChanges(ClusterGames):
         *,
         expected_turn: int | None = None,
         expected_revision: int | None = None,
+        asked_by: int | None = None,
+        played: bool = False,
     ) -> tuple[T, Draft]:
         """Run ``work`` on a draft of the game under its lock, commit it, then publish.
+
+        ``asked_by`` is the player (or moderator) who asks for the change: at a table that
+        cannot be used (:mod:`bot.services.pauses`) it is refused with why, before ``work``
+        runs, and nothing is written (``played``: a move, whose refusal says the cards are
+        kept). Without it (the bot's own changes, a cancel), a paused table is no obstacle.
 
         ``expected_turn`` is the turn the caller acted on, ``expected_revision`` the
         :attr:`~bot.store.games.records.GameRecord.revision` (a hand panel's, which an undo
@@ -82,11 +90,15 @@ class GameChanges(ClusterGames):
             held = expected_turn is not None or expected_revision is not None
             for attempt in range(REDOS + 1):
                 foreign = game_id not in self.records
-                result, draft = await self._draft(game_id, work, expected_turn, expected_revision)
+                result, draft = await self._draft(
+                    game_id, work, expected_turn, expected_revision, asked_by, played
+                )
                 if not (draft.changed or draft.game.is_over()):
                     break
                 try:
-                    await self._commit(draft, foreign=foreign)
+                    await self._commit(
+                        draft, foreign=foreign, asked=asked_by is not None, played=played
+                    )
                     break
                 except MovedOnError:
                     # The store held a newer game than the draft's (another process changed it,
@@ -104,9 +116,12 @@ class GameChanges(ClusterGames):
         work: Callable[[Draft], Awaitable[T]],
         expected_turn: int | None,
         expected_revision: int | None,
+        asked_by: int | None = None,
+        played: bool = False,
     ) -> tuple[T, Draft]:
         """Under the game's lock: ``work`` done on a draft of the game as this process knows it
-        (another process's game: as stored), the votes settled."""
+        (another process's game: as stored), the votes settled; a change someone asks for at
+        a paused table is refused first."""
         record = self.records.get(game_id)
         if record is None:  # another process's game (a cluster): a copy from the store
             record = await self._foreign(game_id)
@@ -114,6 +129,8 @@ class GameChanges(ClusterGames):
             raise UserError(STALE)
         if expected_revision is not None and expected_revision != record.revision:
             raise UserError(STALE)
+        if asked_by is not None:
+            refuse_if_paused(record, played=played)
         draft = Draft(record, self.clock())
         result = await work(draft)
         if draft.moves and not draft.cancelled and nobody_playing(record, draft.game):
@@ -121,11 +138,15 @@ class GameChanges(ClusterGames):
         settle_votes(draft)
         return result, draft
 
-    async def _commit(self, draft: Draft, *, foreign: bool = False) -> None:
+    async def _commit(
+        self, draft: Draft, *, foreign: bool = False, asked: bool = False, played: bool = False
+    ) -> None:
         """Write the draft, and the events it causes (the outbox), in one transaction, if the
         store still holds the game the draft was made on: every change, one that writes only
         votes, options or timers too, is checked against the stored move count. Else
-        :class:`MovedOnError`, nothing written, and (our game) the stored game is served."""
+        :class:`MovedOnError`, nothing written, and (our game) the stored game is served.
+        Another process's game, ``asked`` for by someone, is also checked against the pause
+        its owner may have stored since the draft (:class:`TablePaused`, nothing written)."""
         record, game, now = draft.record, draft.game, draft.now
         before = record.game
         finished = game.is_over() and record.status == "active" and not draft.cancelled
@@ -161,6 +182,10 @@ class GameChanges(ClusterGames):
                     await record_result(self.db, record, game, draft.options, now, tallies)
                 elif new_turn:
                     await self.db.timers.replace(record.id, timers)
+                if foreign and asked:  # the owner's pause, stored since the draft was made
+                    code = await self.db.games.paused_now(record.id)
+                    if code is not None:
+                        raise TablePaused(record, code, played=played)
                 ids = await self.bus.record(events, now)
                 if foreign:  # delivered to the owner at the commit, never on a rollback
                     await self.db.notify(GAMES_CHANNEL, str(record.id))

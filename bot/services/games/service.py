@@ -93,7 +93,8 @@ class GameService(GameChanges, BoardBookkeeping):
     ) -> MoveOutcome:
         """Validate ``move``, apply it and commit it; a :class:`UserError` changes nothing.
         ``expected_turn`` or ``expected_revision``: what the player acted on (see
-        :meth:`change`)."""
+        :meth:`change`). A player's move (``actor_id``) at a paused table is refused; the
+        bot's own (a banned player leaving) is not."""
 
         async def work(draft: Draft) -> None:
             draft.push(move, actor_id)
@@ -103,6 +104,8 @@ class GameService(GameChanges, BoardBookkeeping):
             work,
             expected_turn=expected_turn,
             expected_revision=expected_revision,
+            asked_by=actor_id,
+            played=True,
         )
         assert draft.outcome is not None
         return draft.outcome
@@ -172,11 +175,12 @@ class GameService(GameChanges, BoardBookkeeping):
                 draft.push(Move(RESIGN, seat, team=team), user_id)
             return waiting
 
-        waiting, draft = await self.change(game_id, work)
+        waiting, draft = await self.change(game_id, work, asked_by=user_id)
         return ResignVote(draft.outcome, waiting)
 
     async def cancel(self, game_id: int) -> GameRecord:
-        """End a game without a result (host, a moderator, or a tournament's ruling)."""
+        """End a game without a result (host, a moderator, or a tournament's ruling); also at
+        a paused table, which nobody can use (see :mod:`bot.services.pauses`)."""
 
         async def work(draft: Draft) -> None:
             draft.cancelled = True

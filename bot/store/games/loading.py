@@ -58,6 +58,7 @@ async def load_games(
     *,
     lazy: bool = False,
     upgrade: bool = False,
+    paused: bool = True,
 ) -> list[tuple[GameRecord, bool]]:
     """Load the games ``where`` selects: (record, snapshot_ok) each.
 
@@ -67,10 +68,13 @@ async def load_games(
     ``verify``) read their move rows, and are rebuilt from them. The cost grows with the games
     loaded, never with the history of finished games. With ``upgrade``, a snapshot written
     before snapshots held their log is written again with it (once: the next load is quick).
+    ``paused`` False: the schema has no ``games.paused`` yet (a migration before the 10th
+    reads games: they load as not paused).
     """
     # ``where`` is one of this module's conditions; values go in ``params``.
+    pause = "g.paused" if paused else "NULL"
     rows = await conn.fetchall(
-        f"SELECT {_GAME_COLUMNS}, ({_LIVE_COUNT}), ({_LOGGED_COUNT}) FROM games g "
+        f"SELECT {_GAME_COLUMNS}, ({_LIVE_COUNT}), ({_LOGGED_COUNT}), {pause} FROM games g "
         f"LEFT JOIN snapshots s ON s.game_id = g.id WHERE {where} ORDER BY g.id",
         params,
     )
@@ -118,6 +122,7 @@ async def load_games(
             votes.get(game_id, {}),
             row[14],
             taken_back=row[16] - row[15],
+            paused=row[17],
         )
         loaded.append((record, snapshot_ok))
     return loaded

@@ -40,6 +40,9 @@ class GameRecord:
     board_move_count: int | None = None
     #: The moves undo took back (they stay in the log, marked undone).
     taken_back: int = 0
+    #: Why its table cannot be used (the code Discord refused the bot with: a locked thread,
+    #: the bot removed from a private one), or None: see :mod:`bot.services.pauses`.
+    paused: int | None = None
 
     @property
     def revision(self) -> int:

@@ -224,6 +224,19 @@ class Games:
             (message_id, move_count),
         )
 
+    async def pause_channel(self, channel_id: int, code: int | None) -> None:
+        """Store why the table of the channel's active game cannot be used (the code Discord
+        refused the bot with), or that it can again (None)."""
+        await self._db.run(writes.pause_channel, channel_id, code)
+
+    async def paused_now(self, game_id: int) -> int | None:
+        """In a change's transaction: why the game's table cannot be used, as committed now
+        (None: it can). On PostgreSQL the row stays share-locked until the commit, so a pause
+        stored by another process lands either before this change (which then sees it) or
+        after it."""
+        share = " FOR SHARE" if self._db.dialect == "postgresql" else ""
+        return await self._db.run(writes.paused_now, game_id, share)
+
     async def set_options(self, game_id: int, options: TableOptions) -> None:
         """Replace the table's options of a game."""
         await self._db.run(writes.set_columns, game_id, "options = ?", (dumps(options.to_dict()),))

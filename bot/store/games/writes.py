@@ -209,3 +209,17 @@ async def finish(conn: Connection, game_id: int, status: str, now: float) -> Non
         raise await _refusal(conn, game_id, -1)
     await clear_timers(conn, game_id)
     await clear_votes(conn, game_id)
+
+
+async def pause_channel(conn: Connection, channel_id: int, code: int | None) -> None:
+    """Set (or, None, clear) why the table of the channel's active game cannot be used."""
+    await conn.execute(
+        "UPDATE games SET paused = ? WHERE channel_id = ? AND status = 'active'",
+        (code, channel_id),
+    )
+
+
+async def paused_now(conn: Connection, game_id: int, lock: str) -> int | None:
+    """Why the game's table cannot be used, as committed (``lock``: a row lock clause or "")."""
+    row = await conn.fetchone(f"SELECT paused FROM games WHERE id = ?{lock}", (game_id,))
+    return None if row is None or row[0] is None else int(row[0])
