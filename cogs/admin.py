@@ -7,7 +7,6 @@ otherwise), so the cog does not check a permission itself. The service decides; 
 
 from __future__ import annotations
 
-import contextlib
 from typing import TYPE_CHECKING
 
 import discord
@@ -19,6 +18,7 @@ from bot.services.server_settings import SettingChange, SettingView
 
 from .base import server_id
 from .common.answering import answer_errors
+from .common.audit_log import LOG_CHANNEL, post_audit_line, require_log_channel
 from .common.replies import reply
 
 if TYPE_CHECKING:
@@ -81,16 +81,20 @@ class ServerAdmin(
     async def set_(
         self, interaction: discord.Interaction[SequenceBot], setting: str, value: str
     ) -> None:
+        if setting.strip().lower() == LOG_CHANNEL:
+            require_log_channel(interaction.guild, SERVER_SETTINGS[LOG_CHANNEL].parse(value))
+        log_to = await self._log_channel(interaction)
         change = await self.bot.server_settings.set(
             server_id(interaction), setting, value, interaction.user.id
         )
-        await self._announce(interaction, change)
+        await post_audit_line(interaction, audit_line(interaction.user, change), log_to)
 
     @app_commands.command(name="reset", description="Go back to the bot's default")
     @app_commands.describe(setting="The setting's name")
     async def reset(self, interaction: discord.Interaction[SequenceBot], setting: str) -> None:
+        log_to = await self._log_channel(interaction)
         change = await self.bot.server_settings.reset(server_id(interaction), setting)
-        await self._announce(interaction, change)
+        await post_audit_line(interaction, audit_line(interaction.user, change), log_to)
 
     @set_.autocomplete("setting")
     @reset.autocomplete("setting")
@@ -104,17 +108,12 @@ class ServerAdmin(
             if typed in name
         ][:25]
 
-    async def _announce(
-        self, interaction: discord.Interaction[SequenceBot], change: SettingChange
-    ) -> None:
-        """The audit line, in the channel; the change is saved whatever Discord answers."""
-        with contextlib.suppress(discord.HTTPException):
-            await reply(
-                interaction,
-                audit_line(interaction.user, change),
-                ephemeral=False,
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+    async def _log_channel(self, interaction: discord.Interaction[SequenceBot]) -> int | None:
+        """Where the audit line of a change goes: the log channel in force as it is made (a
+        change of the log channel itself is announced where the old one said)."""
+        values = await self.bot.server_settings.values(server_id(interaction))
+        log_to: int | None = values[LOG_CHANNEL]
+        return log_to
 
 
 async def setup(bot: SequenceBot) -> None:

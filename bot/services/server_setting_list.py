@@ -17,9 +17,11 @@ from bot.table.options import MAX_TURN_TIMER, POLICIES, format_duration
 from .durations import parse_duration
 from .setting_values import (
     parse_bool,
+    parse_channel,
     parse_choice,
     parse_role,
     show_bool,
+    show_channel,
     show_duration,
     show_role,
 )
@@ -139,6 +141,15 @@ SERVER_SETTINGS: dict[str, ServerSetting] = {
             "Who may rule on table talk and cancel games and tournaments (besides Manage Channels)",
         ),
         _role("looking_role", "A looking-for-game role a lobby short of players may ping"),
+        # Where each change of these settings is announced (cogs/common/audit_log.py)
+        ServerSetting(
+            "log_channel",
+            "Where each settings change is announced (none: the channel where it is made)",
+            "channel",
+            parse_channel,
+            show_channel,
+            lambda s: None,
+        ),
     )
 }
 
