@@ -155,9 +155,10 @@ class Lobby(SequenceCog):
     ) -> None:
         require_table_permissions(interaction)
         await require_thread_member(interaction)
-        defaults = await self.bot.server_settings.defaults(server_id(interaction))
+        defaults = await self.bot.server_settings.table_defaults(server_id(interaction))
         options = table_options(
-            defaults,
+            defaults.values,
+            own=defaults.own,
             preset=preset,
             teams=teams or None,
             sequences_to_win=sequences_to_win,

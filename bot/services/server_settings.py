@@ -9,7 +9,7 @@ and ``reset`` are one transaction each; of two concurrent changes the later wins
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -62,15 +62,30 @@ def setting_named(name: str) -> ServerSetting:
     return setting
 
 
-def table_options(values: dict[str, Any], **given: Any) -> TableOptions:
+@dataclass(frozen=True)
+class TableDefaults:
+    """A server's defaults for new tables, by :class:`TableOptions` field."""
+
+    values: dict[str, Any]
+    #: The fields whose default is this server's own (the others are the bot's).
+    own: frozenset[str] = frozenset()
+
+
+def table_options(
+    values: dict[str, Any], *, own: Collection[str] = (), **given: Any
+) -> TableOptions:
     """The options of a new table: ``given`` (what the host chose, None for not given) over
     ``values`` (the server's defaults by field); hints make a table unrated, as in
     ``/sequence new``, unless the host asked for a rated table and not for hints (the server's
-    hints then give way). Validated: a clear :class:`UserError` when they do not fit.
+    hints then give way). Validated: a clear :class:`UserError` when they do not fit. The
+    table records which of its options are this server's (``own``: the fields the server set)
+    in :attr:`TableOptions.server_fields`.
 
     >>> server = {"hints": True, "rated": True}
     >>> table_options(server).rated, table_options(server, rated=True).hints
     (False, False)
+    >>> table_options(server, own=("hints", "rated")).server_fields
+    ('hints',)
     """
     chosen = dict(values)
     chosen.update({field: value for field, value in given.items() if value is not None})
@@ -78,6 +93,11 @@ def table_options(values: dict[str, Any], **given: Any) -> TableOptions:
         chosen["hints"] = False
     if chosen.get("hints"):
         chosen["rated"] = False
+    chosen["server_fields"] = tuple(
+        field
+        for field in values
+        if field in own and given.get(field) is None and chosen[field] == values[field]
+    )
     return TableOptions(**chosen)
 
 
@@ -105,11 +125,16 @@ class ServerSettings:
 
     async def defaults(self, guild_id: int) -> dict[str, Any]:
         """The table defaults in force in a server, by :class:`TableOptions` field."""
-        return {
-            view.setting.field: view.value
-            for view in await self.view(guild_id)
-            if view.setting.field is not None
-        }
+        return (await self.table_defaults(guild_id)).values
+
+    async def table_defaults(self, guild_id: int) -> TableDefaults:
+        """The table defaults in force in a server, and which of them are its own."""
+        views = await self.view(guild_id)
+        fields = [(view.setting.field, view) for view in views if view.setting.field is not None]
+        return TableDefaults(
+            {field: view.value for field, view in fields},
+            frozenset(field for field, view in fields if view.from_server),
+        )
 
     async def roles(self, guild_id: int) -> ServerRoles:
         """The roles in force in a server (ids; a role deleted since is still named here: the
