@@ -7,7 +7,6 @@ otherwise), so the cog does not check a permission itself. The service decides; 
 
 from __future__ import annotations
 
-import contextlib
 from typing import TYPE_CHECKING
 
 import discord
@@ -20,6 +19,7 @@ from bot.services.setting_values import parse_channels
 
 from .base import server_id
 from .common.answering import answer_errors
+from .common.audit_log import LOG_CHANNEL, post_audit_line, require_log_channel
 from .common.replies import reply, reply_lines
 from .common.table_channels import check_report, require_listable
 
@@ -86,16 +86,20 @@ class ServerAdmin(
         known = SERVER_SETTINGS.get(setting.strip().lower())
         if known is not None and known.kind == "channels":  # of this server, where tables go
             require_listable(interaction.guild, parse_channels(value))
+        if setting.strip().lower() == LOG_CHANNEL:
+            require_log_channel(interaction.guild, SERVER_SETTINGS[LOG_CHANNEL].parse(value))
+        log_to = await self._log_channel(interaction)
         change = await self.bot.server_settings.set(
             server_id(interaction), setting, value, interaction.user.id
         )
-        await self._announce(interaction, change)
+        await post_audit_line(interaction, audit_line(interaction.user, change), log_to)
 
     @app_commands.command(name="reset", description="Go back to the bot's default")
     @app_commands.describe(setting="The setting's name")
     async def reset(self, interaction: discord.Interaction[SequenceBot], setting: str) -> None:
+        log_to = await self._log_channel(interaction)
         change = await self.bot.server_settings.reset(server_id(interaction), setting)
-        await self._announce(interaction, change)
+        await post_audit_line(interaction, audit_line(interaction.user, change), log_to)
 
     @app_commands.command(
         name="check", description="Which permissions I lack where tables may be opened"
@@ -118,17 +122,12 @@ class ServerAdmin(
             if typed in name
         ][:25]
 
-    async def _announce(
-        self, interaction: discord.Interaction[SequenceBot], change: SettingChange
-    ) -> None:
-        """The audit line, in the channel; the change is saved whatever Discord answers."""
-        with contextlib.suppress(discord.HTTPException):
-            await reply(
-                interaction,
-                audit_line(interaction.user, change),
-                ephemeral=False,
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+    async def _log_channel(self, interaction: discord.Interaction[SequenceBot]) -> int | None:
+        """Where the audit line of a change goes: the log channel in force as it is made (a
+        change of the log channel itself is announced where the old one said)."""
+        values = await self.bot.server_settings.values(server_id(interaction))
+        log_to: int | None = values[LOG_CHANNEL]
+        return log_to
 
 
 async def setup(bot: SequenceBot) -> None:

@@ -11,13 +11,14 @@ from discord import app_commands
 from bot.app import SequenceBot
 from bot.game import card_label
 from bot.services.draws import COOLDOWN_TURNS
+from bot.services.lobbies import lobby_options
 from bot.services.rulings import RULING_RULE
 from bot.table.options import TableOptions, describe_house_rules, format_duration, own_or_bot
 
 from .base import SequenceCog, works_in_dms
 from .common.describe import counted, scoreline, seat_label, team_label
-from .common.lengths import MESSAGE_LIMIT
-from .common.replies import reply
+from .common.replies import reply, reply_lines
+from .common.server_options import new_table_option_words, table_option_words
 from .common.table import public_board_file
 from .common.table_threads import TRYING_AGAIN
 
@@ -134,6 +135,7 @@ class Info(SequenceCog):
         rules = describe_house_rules(record.options)
         if rules:
             lines.append("House rules: " + "; ".join(rules))
+        lines.append("⚙️ Options: " + "; ".join(table_option_words(record.options)))
         await reply(interaction, "\n".join(lines))
 
     @works_in_dms
@@ -156,11 +158,27 @@ class Info(SequenceCog):
             rules = describe_house_rules(record.options)
             if rules:
                 draws += "\n**House rules at this table**: " + "; ".join(rules)
-        if len(text) + 1 + len(draws) <= MESSAGE_LIMIT:
-            await reply(interaction, text + "\n" + draws)
-        else:  # one message holds 2,000 characters: the draws and the table's rules follow
-            await reply(interaction, text)
-            await reply(interaction, draws)
+        shown = await self._options_here(interaction, record)
+        # one message holds 2,000 characters: the draws and the table's rules, then the
+        # options, follow when they do not fit
+        await reply_lines(interaction, [text, draws, *filter(None, [shown])])
+
+    async def _options_here(
+        self, interaction: discord.Interaction[SequenceBot], record: GameRecord | None
+    ) -> str:
+        """The options a server may set, as in force here (the table's in a channel with a
+        game or a lobby, else a new table's in this server; nothing in a DM), those of this
+        server marked."""
+        if record is not None:
+            return "**Options at this table**: " + "; ".join(table_option_words(record.options))
+        if interaction.guild_id is None:
+            return ""
+        lobby = await self.bot.db.lobbies.get_for_channel(interaction.channel_id or 0)
+        if lobby is not None:
+            words = table_option_words(lobby_options(lobby))
+            return "**Options at this table**: " + "; ".join(words)
+        views = await self.bot.server_settings.view(interaction.guild_id)
+        return "**Options of a new table here**: " + "; ".join(new_table_option_words(views))
 
 
 def _plain_turn(record: GameRecord) -> str:

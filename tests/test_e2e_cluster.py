@@ -675,3 +675,43 @@ async def test_a_move_from_a_dm_on_the_other_process_at_a_locked_table_is_refuse
     answer = await zero.run(lambda env: person.click(person.dm_channel.last_message, custom_id=go))
     assert "Done" in person.dm_channel.last_message.content
     await eventually(one, lambda env: len(record.game.moves) == 1)
+
+
+async def test_a_server_setting_changed_in_one_process_is_in_force_in_the_other_at_once(
+    nodes,
+) -> None:
+    """Issue #38: a server's settings are read from the store on each use (nothing caches
+    them), so a change committed by one process is in force in the other at once, without a
+    notification. Discord sends a server's commands to the process of its shard only, so the
+    change made on process 0 is the service call its ``/sequence-admin set`` makes."""
+    zero, one = nodes
+    table = await table_on(one, 1, ["bea", "bob"])
+    bea = table.players[0]
+
+    async def admin_of(env: Any) -> Any:
+        admins = table.guild.create_role(
+            "Admins", permissions=discord.Permissions(manage_guild=True)
+        )
+        return table.guild.add_member(env.create_user("admin"), roles=[admins])
+
+    admin = await one.run(admin_of)
+    changed = await one.run(
+        lambda env: admin.slash(
+            table.channel, "sequence-admin set", setting="time_limit", value="2h"
+        )
+    )
+    assert "**time_limit** for new tables: none → 2 h." in changed.response.content
+    seen = await zero.run(lambda env: env.bot.server_settings.table_defaults(table.guild.id))
+    assert seen.values["turn_time_limit"] == 7200 and "turn_time_limit" in seen.own
+
+    change = await zero.run(
+        lambda env: env.bot.server_settings.set(table.guild.id, "rated", "no", admin.id)
+    )
+    assert (change.before, change.after) == (True, False)
+    opened = await one.run(lambda env: bea.slash(table.channel, "sequence new"))
+    rules = next(f.value for f in opened.response.embeds[0].fields if f.name == "Rules")
+    assert rules.endswith("\n⚙️ This server's defaults: time limit 2 h, rated no"), rules
+    lobby = await one.run(lambda env: env.bot.db.lobbies.get_for_channel(table.channel.id))
+    assert lobby.options.turn_time_limit == 7200 and not lobby.options.rated
+    shown = await one.run(lambda env: admin.slash(table.channel, "sequence-admin settings"))
+    assert "`rated`: **no** (this server)" in shown.response.content

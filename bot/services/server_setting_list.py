@@ -24,12 +24,14 @@ from .ceilings import Ceiling
 from .durations import parse_duration
 from .setting_values import (
     parse_bool,
+    parse_channel,
     parse_channels,
     parse_choice,
     parse_count,
     parse_role,
     parse_sequences,
     show_bool,
+    show_channel,
     show_channels,
     show_count,
     show_duration,
@@ -294,6 +296,15 @@ SERVER_SETTINGS: dict[str, ServerSetting] = {
         ),
         _role("looking_role", "A looking-for-game role a lobby short of players may ping"),
         *_PLACES,
+        # Where each change of these settings is announced (cogs/common/audit_log.py)
+        ServerSetting(
+            "log_channel",
+            "Where each settings change is announced (none: the channel where it is made)",
+            "channel",
+            parse_channel,
+            show_channel,
+            lambda s: None,
+        ),
     )
 }
 

@@ -9,7 +9,7 @@ and ``reset`` are one transaction each; of two concurrent changes the later wins
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -75,15 +75,30 @@ def setting_named(name: str) -> ServerSetting:
     return setting
 
 
-def table_options(values: dict[str, Any], **given: Any) -> TableOptions:
+@dataclass(frozen=True)
+class TableDefaults:
+    """A server's defaults for new tables, by :class:`TableOptions` field."""
+
+    values: dict[str, Any]
+    #: The fields whose default is this server's own (the others are the bot's).
+    own: frozenset[str] = frozenset()
+
+
+def table_options(
+    values: dict[str, Any], *, own: Collection[str] = (), **given: Any
+) -> TableOptions:
     """The options of a new table: ``given`` (what the host chose, None for not given) over
     ``values`` (the server's defaults by field); hints make a table unrated, as in
     ``/sequence new``, unless the host asked for a rated table and not for hints (the server's
-    hints then give way). Validated: a clear :class:`UserError` when they do not fit.
+    hints then give way). Validated: a clear :class:`UserError` when they do not fit. The
+    table records which of its options are this server's (``own``: the fields the server set)
+    in :attr:`TableOptions.server_fields`.
 
     >>> server = {"hints": True, "rated": True}
     >>> table_options(server).rated, table_options(server, rated=True).hints
     (False, False)
+    >>> table_options(server, own=("hints", "rated")).server_fields
+    ('hints',)
     """
     chosen = dict(values)
     chosen.update({field: value for field, value in given.items() if value is not None})
@@ -91,6 +106,11 @@ def table_options(values: dict[str, Any], **given: Any) -> TableOptions:
         chosen["hints"] = False
     if chosen.get("hints"):
         chosen["rated"] = False
+    chosen["server_fields"] = tuple(
+        field
+        for field in values
+        if field in own and given.get(field) is None and chosen[field] == values[field]
+    )
     return TableOptions(**chosen)
 
 
@@ -119,22 +139,28 @@ class ServerSettings:
 
     async def defaults(self, guild_id: int) -> dict[str, Any]:
         """The table defaults in force in a server, by :class:`TableOptions` field."""
-        return {
-            view.setting.field: view.value
-            for view in await self.view(guild_id)
-            if view.setting.field is not None
-        }
+        return (await self.table_defaults(guild_id)).values
+
+    async def table_defaults(self, guild_id: int) -> TableDefaults:
+        """The table defaults in force in a server, and which of them are its own."""
+        views = await self.view(guild_id)
+        fields = [(view.setting.field, view) for view in views if view.setting.field is not None]
+        return TableDefaults(
+            {field: view.value for field, view in fields},
+            frozenset(field for field, view in fields if view.from_server),
+        )
 
     async def new_table_options(self, guild_id: int, **given: Any) -> TableOptions:
         """The options of a new table of a server: what the host gave (None: not given) over
         the server's defaults (:func:`table_options`). A value the host gave past the owner's
         ceiling is refused, naming it; a server default stored before the owner lowered a
         ceiling is held to it."""
-        defaults = await self.defaults(guild_id)
+        defaults = await self.table_defaults(guild_id)
+        values = dict(defaults.values)
         capped = table_ceilings()
         for field, ceiling in capped:
-            defaults[field] = ceiling.clamp(defaults[field], self._settings)
-        options = table_options(defaults, **given)
+            values[field] = ceiling.clamp(values[field], self._settings)
+        options = table_options(values, own=defaults.own, **given)
         for field, ceiling in capped:
             if given.get(field) is not None:
                 ceiling.check(getattr(options, field), self._settings)

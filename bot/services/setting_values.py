@@ -64,8 +64,17 @@ def parse_role(text: str) -> int | None:
 
 
 def parse_channel(text: str) -> int | None:
-    """One channel, by mention or id (``none`` for no channel)."""
-    channels = parse_channels(text)
+    """One channel, by mention or id (``none`` for no channel).
+
+    >>> parse_channel("<#123456789012345678>"), parse_channel("none")
+    (123456789012345678, None)
+    """
+    try:
+        channels = parse_channels(text)
+    except UserError:
+        raise UserError(
+            f"{echo(text)} is not a channel: mention it (type # and pick it), or say none."
+        ) from None
     if len(channels) > 1:
         raise UserError("Name one channel only.")
     return channels[0] if channels else None

@@ -36,12 +36,19 @@ class GuildSettings:
     async def put(
         self, guild_id: int, name: str, value: Any, changed_by: int, changed_at: float
     ) -> Any:
-        """Store a value in one transaction; the value it replaced (None if there was none)."""
-        return await self._db.run(_put, guild_id, name, dumps(value), changed_by, changed_at)
+        """Store a value in one transaction; the value it replaced (None if there was none).
+        Two changes of a server's settings at once take turns (the server's lock, in every
+        process): the later one reads the value the earlier one stored, and wins."""
+        async with self._db.transaction() as conn:
+            await self._db.lock_keys(guild_id)
+            return await _put(conn, guild_id, name, dumps(value), changed_by, changed_at)
 
     async def remove(self, guild_id: int, name: str) -> Any:
-        """Forget a setting in one transaction; the value it had (None if there was none)."""
-        return await self._db.run(_remove, guild_id, name)
+        """Forget a setting in one transaction (under the server's lock, as :meth:`put`); the
+        value it had (None if there was none)."""
+        async with self._db.transaction() as conn:
+            await self._db.lock_keys(guild_id)
+            return await _remove(conn, guild_id, name)
 
     async def servers(self) -> set[int]:
         """The servers of this process's shards that have a setting stored."""

@@ -68,6 +68,9 @@ class TableOptions:
     #: The table opened a thread of its own (``/sequence new thread:yes``), which the bot
     #: closes a while after the game ends (set by the bot where it opens the thread).
     own_thread: bool = False
+    #: The fields whose value came from the server's own settings (``/sequence-admin``) when
+    #: the table opened (a value changed since, by :meth:`but`, no longer does).
+    server_fields: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.preset not in ("classic", "convoy"):
@@ -109,8 +112,11 @@ class TableOptions:
             raise UserError(str(error)) from None
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-compatible data."""
-        return asdict(self)
+        """Plain JSON-compatible data (a tuple as a list, as JSON reads it back)."""
+        return {
+            name: list(value) if isinstance(value, tuple) else value
+            for name, value in asdict(self).items()
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableOptions:
@@ -125,12 +131,24 @@ class TableOptions:
         options = object.__new__(cls)
         for each in fields(cls):
             value = data.get(each.name, each.default)
+            if isinstance(value, list):  # JSON's array: server_fields
+                value = tuple(value)
             object.__setattr__(options, each.name, value)
         return options
 
     def but(self, **changes: Any) -> TableOptions:
-        """A copy with some options changed (validated again)."""
-        return replace(self, **changes)
+        """A copy with some options changed (validated again); a changed value no longer comes
+        from the server's settings.
+
+        >>> TableOptions(rated=False, server_fields=("rated",)).but(rated=True).server_fields
+        ()
+        """
+        kept = tuple(
+            name
+            for name in self.server_fields
+            if name not in changes or changes[name] == getattr(self, name)
+        )
+        return replace(self, **{"server_fields": kept, **changes})
 
 
 def own_or_bot(own: int | None, bot_setting: _Bot) -> int | _Bot:

@@ -22,6 +22,7 @@ from .choices import LEVEL_CHOICES
 from .components import Components
 from .custom_ids import Templated
 from .describe import counted, seat_label, shown_name, team_label
+from .server_options import server_option_words
 
 if TYPE_CHECKING:
     from bot.store.games.records import GameRecord
@@ -56,6 +57,9 @@ def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
         embed.add_field(name=team_label(team), value=names or "—", inline=True)
     teams = "automatic" if options.teams is None else str(options.teams)
     rules = describe_house_rules(options)
+    own = server_option_words(options)
+    if own:
+        rules.append(f"⚙️ This server's defaults: {', '.join(own)}")
     embed.add_field(
         name="Rules",
         value=f"{counted(len(lobby.seats), 'player')}, teams: {teams}"
