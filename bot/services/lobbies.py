@@ -4,18 +4,26 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.game import Game
 from bot.game.ai import LEVELS
-from bot.game.settings import MAX_PLAYERS, TEAM_NAMES, default_team_count
+from bot.game.settings import MAX_PLAYERS
 from bot.store.errors import NotFoundError
 from bot.store.lobbies import LookingCall
 from bot.store.seats import Seat
 from bot.table.options import TableOptions
 
 from .errors import UserError
+from .lobby_seating import (
+    computer_name,
+    find_computer,
+    freeze_teams,
+    lobby_team_count,
+    seat_alternately,
+    set_seat_team,
+)
 from .locks import KeyedLocks
 from .looking import LookingCalls
 from .timing import turn_timers
@@ -27,9 +35,6 @@ if TYPE_CHECKING:
     from bot.store.lobbies import LobbyRecord, MatchLink
 
     from .games import GameService
-
-COMPUTER_NAMES = ("Ada", "Babbage", "Turing", "Hopper", "Lovelace", "Knuth", "Shannon", "Dijkstra")
-
 
 @dataclass(frozen=True)
 class Person:
@@ -169,8 +174,8 @@ class LobbyService(LookingCalls):
             lobby = await self.get(channel_id)
             _require_open_seating(lobby)
             _find(lobby, user_id, "You are not in this lobby: join it first.")
-            teams = _freeze_teams(lobby)
-            _set_team(lobby, user_id, (teams[user_id] + 1) % lobby_team_count(lobby))
+            teams = freeze_teams(lobby)
+            set_seat_team(lobby, user_id, (teams[user_id] + 1) % lobby_team_count(lobby))
             await self.db.lobbies.save(lobby)
             return lobby
 
@@ -185,8 +190,8 @@ class LobbyService(LookingCalls):
             _find(lobby, target_id, "That player is not in this lobby.")
             if not 0 <= team < lobby_team_count(lobby):
                 raise UserError("There is no such team at this table.")
-            _freeze_teams(lobby)
-            _set_team(lobby, target_id, team)
+            freeze_teams(lobby)
+            set_seat_team(lobby, target_id, team)
             await self.db.lobbies.save(lobby)
             return lobby
 
@@ -331,98 +336,6 @@ def lobby_options(lobby: LobbyRecord) -> TableOptions:
     if options.rated and any(seat.is_computer for seat in lobby.seats):
         return options.but(rated=False)
     return options
-
-
-def computer_name(number: int) -> str:
-    """The name of computer player ``number`` (1, 2, ...): the list of names, then the same
-    names numbered ("Ada 2"), so that no two computers at a table are called the same."""
-    index, turn = (number - 1) % len(COMPUTER_NAMES), (number - 1) // len(COMPUTER_NAMES)
-    return COMPUTER_NAMES[index] + (f" {turn + 1}" if turn else "")
-
-
-def find_computer(lobby: LobbyRecord, name: str) -> Seat:
-    """The one computer seat called ``name`` (exactly, else by its start; any case), or the one
-    whose seat id ``name`` is; a clear error if none or several match."""
-    computers = [seat for seat in lobby.seats if seat.is_computer]
-    text = " ".join(name.split())
-    found = [seat for seat in computers if str(seat.user_id) == text]
-    wanted = text.casefold()
-    if not found:
-        found = [seat for seat in computers if seat.name.casefold() == wanted]
-    if not found and wanted:
-        found = [seat for seat in computers if seat.name.casefold().startswith(wanted)]
-    if len(found) == 1:
-        return found[0]
-    names = ", ".join(seat.name for seat in computers)
-    if not computers:
-        raise UserError("There is no computer player in this lobby.")
-    if found:
-        raise UserError(f"Several computer players match {text[:50]!r}: pick one from the list.")
-    raise UserError(
-        f"There is no computer player {text[:50]!r} in this lobby (there are: {names})."
-    )
-
-
-def lobby_team_count(lobby: LobbyRecord) -> int:
-    """The teams the lobby will play with (the option, or the automatic choice)."""
-    chosen = lobby.options.teams
-    return chosen or default_team_count(max(len(lobby.seats), 2))
-
-
-def lobby_teams(lobby: LobbyRecord) -> list[list[Seat]]:
-    """The seats grouped by team as they stand (players without a choice, or whose team the
-    table no longer has, spread evenly)."""
-    auto = _auto_teams(lobby)
-    grouped: list[list[Seat]] = [[] for _ in range(lobby_team_count(lobby))]
-    for seat in lobby.seats:
-        grouped[auto[seat.user_id]].append(seat)
-    return grouped
-
-
-def seat_alternately(lobby: LobbyRecord, teams: int) -> list[Seat]:
-    """Seats in play order, alternating teams (A B A B or A B C A B C); equal teams only."""
-    grouped = lobby_teams(lobby)[:teams]
-    sizes = [len(members) for members in grouped]
-    if len(set(sizes)) != 1 or sum(sizes) != len(lobby.seats):
-        listing = ", ".join(f"{TEAM_NAMES[t]} {n}" for t, n in enumerate(sizes))
-        raise UserError(f"The teams are unequal ({listing}): switch teams or add players.")
-    order = []
-    for index in range(sizes[0]):
-        for team in range(teams):
-            order.append(replace(grouped[team][index], team=None))
-    return order
-
-
-def _auto_teams(lobby: LobbyRecord) -> dict[int, int]:
-    """Players without a chosen team go to the smallest team, in joining order."""
-    teams = lobby_team_count(lobby)
-    sizes = [0] * teams
-    for seat in lobby.seats:
-        if seat.team is not None and seat.team < teams:
-            sizes[seat.team] += 1
-    result = {}
-    for seat in lobby.seats:
-        if seat.team is not None and seat.team < teams:
-            result[seat.user_id] = seat.team
-        else:
-            team = sizes.index(min(sizes))
-            sizes[team] += 1
-            result[seat.user_id] = team
-    return result
-
-
-def _freeze_teams(lobby: LobbyRecord) -> dict[int, int]:
-    """Make everyone's current team explicit, so one player's switch moves nobody else;
-    returns each player's team."""
-    auto = _auto_teams(lobby)
-    lobby.seats = [replace(seat, team=auto[seat.user_id]) for seat in lobby.seats]
-    return auto
-
-
-def _set_team(lobby: LobbyRecord, user_id: int, team: int) -> None:
-    lobby.seats = [
-        replace(seat, team=team) if seat.user_id == user_id else seat for seat in lobby.seats
-    ]
 
 
 def _seat(person: Person, team: int | None) -> Seat:

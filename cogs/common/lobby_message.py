@@ -14,7 +14,8 @@ import discord
 
 from bot.game import card_label
 from bot.game.settings import ALLOWED_PLAYER_COUNTS
-from bot.services.lobbies import lobby_options, lobby_teams
+from bot.services.lobbies import lobby_options
+from bot.services.lobby_seating import lobby_teams
 from bot.table.options import TableOptions, describe_house_rules, format_duration
 from render.theme import TEAM_COLOUR_VALUES
 
