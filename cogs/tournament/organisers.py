@@ -11,6 +11,7 @@ with a clear message, and nothing changes.
 from __future__ import annotations
 
 import contextlib
+import io
 from typing import TYPE_CHECKING
 
 import discord
@@ -38,6 +39,7 @@ from ..common.describe import shown_name
 from .authority import Authority, authority, require_may_create
 from .channel import current_tournament
 from .messages import SIGNUP_OPEN, decided_note, signup_embed
+from .standings_csv import file_name, standings_csv
 from .views import signup_view
 
 if TYPE_CHECKING:
@@ -301,3 +303,19 @@ class TournamentOrganisers(
         await announce(interaction, f"🛑 **{shown_name(tournament.name)}** was {text}.")
         await self.tables.refresh_signup(progress.snapshot.tournament)
         await self.tables.publish(progress)
+
+    @app_commands.command(
+        name="export", description="The standings as a CSV file, for a spreadsheet (organiser)"
+    )
+    async def export(self, interaction: discord.Interaction) -> None:
+        tournament = await current_tournament(self.service, interaction, latest=True)
+        may = await authority(self.bot, interaction)
+        may.require(tournament, interaction.user.id, "export the standings")
+        await interaction.response.defer(ephemeral=True, thinking=True)  # grows with matches
+        snapshot = await self.service.snapshot(tournament.id)
+        data = io.BytesIO(standings_csv(snapshot).encode())
+        await interaction.followup.send(
+            f"📄 The standings of **{shown_name(tournament.name)}**, as they stand now.",
+            file=discord.File(data, filename=file_name(snapshot)),
+            ephemeral=True,
+        )
