@@ -178,3 +178,24 @@ async def test_a_small_tournaments_step_is_deferred_first_too(
         done = await org.slash(channel, f"tournament-admin {command}")
     assert not first_response_clock.late(), late_message(first_response_clock.late())
     assert announced(channel, done), done.response.content
+
+
+async def test_a_move_in_a_channel_does_not_wait_for_its_board(
+    simcord_env, first_response_clock: FirstResponseClock, monkeypatch
+):
+    """A move's answer waited for its board (to tell a table that cannot show it, which only
+    a thread can be). A board slowed by 1.2 s of real time (Discord's rate limits, a busy
+    machine): before, the move's first answer left after it, in any channel; now a table in a
+    channel answers at once, and the board follows."""
+    from .e2e_helpers import make_table, open_and_start, play_one
+
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table)
+    bot_table = simcord_env.bot.table
+    monkeypatch.setattr(bot_table, "post_board", slowed(bot_table.post_board))
+    boards = len(list(table.channel.history()))
+    answer = await play_one(table, record)
+    assert answer.ephemeral and "Done" in answer.response.content, answer.response.content
+    assert not first_response_clock.late(), late_message(first_response_clock.late())
+    await simcord_env.settle()
+    assert len(record.game.moves) == 1 and len(list(table.channel.history())) > boards

@@ -47,7 +47,8 @@ async def play_and_announce(
     Where the bot could not post the board, the move is refused (by the game service: see
     :mod:`bot.services.pauses`) and nothing changes; where Discord refuses the board of a move
     it had no reason to refuse (a thread locked unseen), the move is saved and its player told
-    that the table cannot show it (never "✅ Done.").
+    that the table cannot show it (never "✅ Done."). Only at a table in a thread does the
+    answer wait (up to 2 s) for the board: in a channel it leaves at once.
     """
     require_board_permissions(interaction, record.channel_id)
     in_dm = interaction.guild_id is None  # a turn DM's panel
@@ -61,7 +62,10 @@ async def play_and_announce(
         await (shown.edit(interaction) if edit else shown.send(interaction))
         return
     done = "✅ Done." if outcome.turn_passed or outcome.finished else "✅ Done: carry on."
-    if outcome.finished or any(played.kind not in QUIET for played in outcome.moves):
+    shows_a_board = outcome.finished or any(p.kind not in QUIET for p in outcome.moves)
+    # Only a thread can refuse the board of a move it had no reason to refuse (locked, or the
+    # bot removed, unseen): elsewhere the answer does not wait for the board to be posted.
+    if shows_a_board and isinstance(bot.get_channel(record.channel_id), discord.Thread):
         refused = await bot.table.board_refusal(record.id, len(outcome.game.moves))
         if refused is not None:
             done = (
