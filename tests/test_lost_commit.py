@@ -104,9 +104,8 @@ async def test_a_move_whose_commit_answer_is_lost_is_told_so_and_served_once_rea
     took = time.perf_counter() - started
     assert took < 2.5, f"given up after {took:.2f} s"  # within Discord's 3 s
     assert await _stored_moves(store_url, game_id) == 1  # it was saved, after all
-    assert served.game.moves == [] and published == []  # not known yet
 
-    async with asyncio.timeout(10):  # read back once the store answers (1 s later)
+    async with asyncio.timeout(10):  # read back (at once, and again while the store is down)
         while not published:
             await asyncio.sleep(0.05)
     await games.bus.idle()
