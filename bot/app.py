@@ -18,6 +18,7 @@ from bot.services.computers import ComputerPlayers
 from bot.services.dispatch import Dispatcher
 from bot.services.draws import DrawService
 from bot.services.games import GAMES_CHANNEL, GameService
+from bot.services.give_time import GiveTime
 from bot.services.lobbies import LobbyService
 from bot.services.notify import TurnDMs
 from bot.services.ratings import RatingService
@@ -51,6 +52,7 @@ EXTENSIONS = (
     "cogs.endings",
     "cogs.computers",
     "cogs.turns",
+    "cogs.clock",
     "cogs.undo",
     "cogs.draws",
     "cogs.stats",
@@ -108,6 +110,7 @@ class SequenceBotMixin:
     ratings: RatingService
     server_settings: ServerSettings
     turn_dms: TurnDMs
+    give_time: GiveTime
     #: Set by the tournament extension when it loads.
     tournament_service: TournamentService
     caps: Caps
@@ -165,6 +168,7 @@ class SequenceBotMixin:
         self.draws = DrawService(self.games, timeout=lambda: settings.draw_offer_timeout)
         self.ratings = RatingService(self.db)
         self.turn_dms = TurnDMs(self.db, self.clock)
+        self.give_time = GiveTime(self.db, self.games)
         self.turn_clock.paused = self.computers.paused = self.table.paused
         for consumer in (self.turn_clock, self.computers, self.draws):
             self.bus.register(consumer, lane="quick")

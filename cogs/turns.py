@@ -23,6 +23,7 @@ from bot.store.games.records import GameRecord
 from bot.table.options import format_duration
 
 from .base import SequenceCog, Subscription, works_in_dms
+from .clock import give_time_view
 from .common.describe import counted, describe_move, seat_label, shown_name, team_label
 from .common.lookup import sent_before
 from .common.replies import reply, reply_lines
@@ -93,7 +94,8 @@ class Turns(SequenceCog):
         )
         if passed():
             return
-        await self.bot.table.notice(record, text)
+        view = give_time_view(record)
+        await self.bot.table.notice(record, text, **({"view": view} if view else {}))
         if record.status != "active" or passed():  # cancelled (its channel is gone), or moved
             return
         await self.direct_message(

@@ -32,6 +32,7 @@ from .events import (
     ReminderDue,
     RulingMade,
     TimedOut,
+    TimeGiven,
     TurnStarted,
     UndoRefused,
     UndoRequestLapsed,
@@ -50,6 +51,7 @@ STORED: dict[str, type[GameEvent]] = {
         TurnStarted,
         TimedOut,
         ReminderDue,
+        TimeGiven,
         MoveUndone,
         RulingMade,
         DrawOffered,
@@ -74,7 +76,7 @@ def encode(event: GameEvent) -> dict[str, Any]:
         payload["outcome"] = _outcome(event.outcome)
     elif isinstance(event, TurnStarted):
         payload["timers"] = [[t.kind, t.due_at, t.payload] for t in event.timers]
-    elif isinstance(event, (TimedOut, ReminderDue)):
+    elif isinstance(event, (TimedOut, ReminderDue, TimeGiven)):
         payload.update(_fields(event))
     elif isinstance(event, MoveUndone):
         payload["undone"] = notations(list(event.undone))
