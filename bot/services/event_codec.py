@@ -33,6 +33,7 @@ from .events import (
     RulingMade,
     TimedOut,
     TimeGiven,
+    TurnDMDue,
     TurnStarted,
     UndoRefused,
     UndoRequestLapsed,
@@ -52,6 +53,7 @@ STORED: dict[str, type[GameEvent]] = {
         TimedOut,
         ReminderDue,
         TimeGiven,
+        TurnDMDue,
         MoveUndone,
         RulingMade,
         DrawOffered,
@@ -76,7 +78,7 @@ def encode(event: GameEvent) -> dict[str, Any]:
         payload["outcome"] = _outcome(event.outcome)
     elif isinstance(event, TurnStarted):
         payload["timers"] = [[t.kind, t.due_at, t.payload] for t in event.timers]
-    elif isinstance(event, (TimedOut, ReminderDue, TimeGiven)):
+    elif isinstance(event, (TimedOut, ReminderDue, TimeGiven, TurnDMDue)):
         payload.update(_fields(event))
     elif isinstance(event, MoveUndone):
         payload["undone"] = notations(list(event.undone))

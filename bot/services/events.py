@@ -110,6 +110,15 @@ class TimeGiven(GameEvent):
 
 
 @dataclass(frozen=True)
+class TurnDMDue(GameEvent):
+    """The turn DM of ``seat`` for turn ``turn``, held through the player's quiet hours, is
+    to be sent now."""
+
+    seat: int = field(kw_only=True)
+    turn: int = field(kw_only=True)
+
+
+@dataclass(frozen=True)
 class MoveUndone(GameEvent):
     """An undo took back ``undone``, in order (the log keeps them, marked undone)."""
 
