@@ -58,7 +58,8 @@ class QuietHours:
     def ends_after(self, now: float) -> float | None:
         """When the quiet hours that ``now`` (Unix seconds) falls in end, or None when ``now``
         is not in them. Wall-clock times of the zone: across a daylight-saving change, the
-        window ends at its local time (an end that a change skips falls just after the gap).
+        window ends at its local time (an end the spring change skips, like 02:30, comes an hour
+        later: 03:30).
 
         >>> berlin = QuietHours(22 * 60, 7 * 60 + 30, "Europe/Berlin")
         >>> start = datetime(2026, 10, 24, 23, 0, tzinfo=ZoneInfo("Europe/Berlin")).timestamp()
