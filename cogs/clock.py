@@ -30,24 +30,25 @@ class GiveTimeButton(
     Answering,
     Templated,
     discord.ui.DynamicItem[discord.ui.Button],
-    custom_id="seq:giveday:{game}:{turn}",
+    custom_id="seq:giveday:{game}:{revision}",
 ):
-    """Under a reminder: give the player on turn ``turn`` one more day (the clicker's seat and
-    team, and that the turn is still that one, are checked by the service)."""
+    """Under a reminder: give the player on turn one more day, if the game is still at
+    ``revision`` (the turn the reminder was for; the clicker's seat and team are checked by
+    the service)."""
 
-    def __init__(self, game: int, turn: int) -> None:
-        self.game, self.turn = game, turn
+    def __init__(self, game: int, revision: int) -> None:
+        self.game, self.revision = game, revision
         super().__init__(
             discord.ui.Button(
                 label=GIVE_LABEL,
                 emoji="⏳",
                 style=discord.ButtonStyle.secondary,
-                custom_id=self.ids(game=game, turn=turn),
+                custom_id=self.ids(game=game, revision=revision),
             )
         )
 
     async def clicked(self, interaction: discord.Interaction) -> None:
-        await cog_of(interaction, Clock).give(interaction, self.game, self.turn)
+        await cog_of(interaction, Clock).give(interaction, self.game, self.revision)
 
 
 def give_time_view(record: GameRecord) -> Components | None:
@@ -60,7 +61,7 @@ def give_time_view(record: GameRecord) -> Components | None:
     ):
         return None
     view = Components()
-    view.add_item(GiveTimeButton(record.id, record.game.turn_number))
+    view.add_item(GiveTimeButton(record.id, record.revision))
     return view
 
 
@@ -80,12 +81,14 @@ class Clock(SequenceCog):
     )
     async def give_command(self, interaction: discord.Interaction[SequenceBot]) -> None:
         record = self.bot.games.for_channel(interaction.channel_id or 0)
-        await self.give(interaction, record.id, record.game.turn_number)
+        await self.give(interaction, record.id, record.revision)
 
-    async def give(self, interaction: discord.Interaction, game_id: int, turn: int) -> None:
+    async def give(self, interaction: discord.Interaction, game_id: int, revision: int) -> None:
         """Give a day through the service; the giver is answered, the table told by the
         event."""
-        gift = await self.bot.give_time.give_day(game_id, interaction.user.id, expected_turn=turn)
+        gift = await self.bot.give_time.give_day(
+            game_id, interaction.user.id, expected_revision=revision
+        )
         who = seat_label(gift.record, gift.event.seat)
         await reply(
             interaction,

@@ -79,10 +79,14 @@ async def test_the_reminders_button_gives_a_day_once_per_team_and_after_a_restar
     await settle(simcord_env)
     assert record.game.turn_number == turn + 1 and len(timeouts(table)) == 1
 
-    # A new turn: the team may give again (the record lapsed with the turn).
+    # A new turn: the old reminder's button is for a turn gone by; the team may give again
+    # (the record lapsed with the turn).
     mover2 = seat_actor(table, record, record.game.turn)
     other2 = next(p for p in table.players if p is not mover2)
     due2 = await limit_due(table.bot, record)
+    stale = await other2.click(reminder, label="+1 day")
+    assert stale.ephemeral and TURN_OVER in stale.response.content
+    assert await limit_due(table.bot, record) == due2
     given = await other2.slash(table.channel, "sequence clock give")
     assert "You gave" in given.response.content
     assert await limit_due(table.bot, record) == due2 + DAY
@@ -151,7 +155,7 @@ async def test_a_gift_racing_the_time_out_exactly_one_wins(simcord_env, first):
         now[0] = due + 1.0  # the limit is due now
         return await call()
 
-    give = partial(bot.give_time.give_day, record.id, other.id, expected_turn=turn)
+    give = partial(bot.give_time.give_day, record.id, other.id, expected_revision=record.revision)
     fire = partial(bot.turn_clock.fire, limit)
     if first == "give":
         gift, fired = await asyncio.gather(give(), second(fire), return_exceptions=True)

@@ -57,8 +57,9 @@ class GiveTime:
         self.db = db
         self.games = games
 
-    async def give_day(self, game_id: int, user_id: int, *, expected_turn: int) -> Gift:
-        """``user_id`` gives the turn ``expected_turn`` of the game one more day; a
+    async def give_day(self, game_id: int, user_id: int, *, expected_revision: int) -> Gift:
+        """``user_id`` gives the turn being played one more day, if the game is still at
+        ``expected_revision`` (the turn they acted on; an undo never brings it back); a
         :class:`UserError` (the turn is over, their own team's turn, given already, no time
         limit) changes nothing."""
         record = await self.games.fetch(game_id)
@@ -97,7 +98,7 @@ class GiveTime:
             return event
 
         try:
-            _, draft = await self.games.change(game_id, work, expected_turn=expected_turn)
+            _, draft = await self.games.change(game_id, work, expected_revision=expected_revision)
         except UserError as error:
             if str(error) in (STALE, RACE_LOST):
                 raise UserError(TURN_OVER) from None
