@@ -107,7 +107,8 @@ class GiveTime:
         return Gift(given.record, given)
 
 
-def time_was_given(due_at: float | None, now: float) -> bool:
-    """True when the turn's stored time limit (``due_at``) is still ahead: a time-out that
-    fired for the old deadline lost the race with a gift, and changes nothing."""
-    return due_at is not None and due_at > now
+def time_was_given(stored_due: float, fired_due: float) -> bool:
+    """True when the turn's stored time limit (``stored_due``) is later than the deadline a
+    time-out fired for (``fired_due``): time was given while it was on its way, and the
+    time-out lost the race with the gift (it changes nothing)."""
+    return stored_due > fired_due

@@ -144,7 +144,7 @@ class TurnClock:
             if timer.kind == REMINDER:
                 await self.remind(timer.game_id, turn)
             elif timer.kind == LIMIT:
-                await self.expire(timer.game_id, turn)
+                await self.expire(timer.game_id, turn, due_at=timer.due_at)
         except UserError:  # the turn moved on (the refusal's text is not logged: no card ever is)
             log.debug("Timer %s of game %d lapsed", timer.kind, timer.game_id)
 
@@ -171,23 +171,29 @@ class TurnClock:
         if timer is not None:
             self.schedule(timer)
 
-    async def expire(self, game_id: int, turn: int | None) -> None:
+    async def expire(
+        self, game_id: int, turn: int | None, *, due_at: float | None = None
+    ) -> None:
         """The turn's time ran out: forfeit owed cards at random, then apply the policy.
 
         Under the game's lock and only for the turn the timer was set for: a player who moved in
         time is never skipped, removed or announced as late, nor one given more time (the
-        stored limit was moved later while this timer was on its way: nothing happens). With
-        the computer policy the computer's move for the late player is in the same change as
-        the notice: a move the player made meanwhile waits for the lock and is then refused
-        as stale.
+        stored limit was moved later than ``due_at``, the deadline the timer fired for, while
+        it was on its way: nothing happens). With the computer policy the computer's move for
+        the late player is in the same change as the notice: a move the player made meanwhile
+        waits for the lock and is then refused as stale.
         """
 
         async def work(draft: Draft) -> None:
             game = draft.game
             seat = game.turn
             limit = await self.db.timers.get(game_id, LIMIT)
-            current = limit is not None and limit.payload.get("turn") == game.turn_number
-            if current and limit is not None and time_was_given(limit.due_at, draft.now):
+            if (
+                limit is not None
+                and due_at is not None
+                and limit.payload.get("turn") == game.turn_number
+                and time_was_given(limit.due_at, due_at)
+            ):
                 raise UserError("The turn was given more time: it has not run out.")
             draft.write(partial(self.db.timers.clear_game, game_id))
             forfeits = 0
