@@ -18,6 +18,8 @@ from bot.services.computers import ComputerPlayers
 from bot.services.dispatch import Dispatcher
 from bot.services.draws import DrawService
 from bot.services.games import GAMES_CHANNEL, GameService
+from bot.services.give_time import GiveTime
+from bot.services.held_dms import HeldTurnDMs
 from bot.services.lobbies import LobbyService
 from bot.services.notify import TurnDMs
 from bot.services.ratings import RatingService
@@ -52,6 +54,7 @@ EXTENSIONS = (
     "cogs.endings",
     "cogs.computers",
     "cogs.turns",
+    "cogs.clock",
     "cogs.undo",
     "cogs.draws",
     "cogs.stats",
@@ -110,6 +113,8 @@ class SequenceBotMixin:
     ratings: RatingService
     server_settings: ServerSettings
     turn_dms: TurnDMs
+    give_time: GiveTime
+    held_dms: HeldTurnDMs
     #: Set by the tournament extension when it loads.
     tournament_service: TournamentService
     caps: Caps
@@ -169,6 +174,8 @@ class SequenceBotMixin:
         self.draws = DrawService(self.games, timeout=lambda: settings.draw_offer_timeout)
         self.ratings = RatingService(self.db)
         self.turn_dms = TurnDMs(self.db, self.clock)
+        self.give_time = GiveTime(self.db, self.games)
+        self.held_dms = HeldTurnDMs(self.db, self.games, self.scheduler)
         self.turn_clock.paused = self.computers.paused = self.table.paused
         for consumer in (self.turn_clock, self.computers, self.draws):
             self.bus.register(consumer, lane="quick")
@@ -189,6 +196,7 @@ class SequenceBotMixin:
         await self.table.hold_unshown()
         await self.games.reconcile()
         await self.turn_clock.resume()
+        await self.held_dms.resume()
         self.computers.resume()
         self._catching_up = asyncio.create_task(self._freeze_when_caught_up())
         self._stamping = asyncio.create_task(self._stamp_rules(active=False))  # the finished

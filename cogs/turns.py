@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -18,11 +18,21 @@ from discord import app_commands
 from bot.app import SequenceBot
 from bot.game import Game
 from bot.services.dispatch import delivered_late
-from bot.services.events import ReminderDue, TimedOut, TurnStarted
+from bot.services.errors import UserError
+from bot.services.events import ReminderDue, TimedOut, TurnDMDue, TurnStarted
+from bot.services.quiet_hours import (
+    BOTH,
+    CLEAR,
+    QuietHours,
+    check_zone,
+    matching_zones,
+    quiet_hours,
+)
 from bot.store.games.records import GameRecord
 from bot.table.options import format_duration
 
 from .base import SequenceCog, Subscription, works_in_dms
+from .clock import give_time_view
 from .common.describe import counted, describe_move, seat_label, shown_name, team_label
 from .common.lookup import sent_before
 from .common.replies import reply, reply_lines
@@ -71,6 +81,7 @@ class Turns(SequenceCog):
             (ReminderDue, self.remind),
             (TimedOut, self.timed_out),
             (TurnStarted, self.turn_started),
+            (TurnDMDue, self.held_dm_due),
         ]
 
     async def remind(self, event: ReminderDue) -> None:
@@ -93,9 +104,12 @@ class Turns(SequenceCog):
         )
         if passed():
             return
-        await self.bot.table.notice(record, text)
+        view = give_time_view(record)
+        await self.bot.table.notice(record, text, **({"view": view} if view else {}))
         if record.status != "active" or passed():  # cancelled (its channel is gone), or moved
             return
+        if await self.bot.turn_dms.quiet_until(record.seats[seat].user_id) is not None:
+            return  # the player's quiet hours: the channel's reminder is enough
         await self.direct_message(
             record,
             seat,
@@ -149,12 +163,32 @@ class Turns(SequenceCog):
 
     async def turn_started(self, event: TurnStarted) -> None:
         """Ping the player whose turn it is by DM, if they asked for it, with their hand panel
-        drawn for this turn (a click on it after the turn moved on is refused as stale)."""
+        drawn for this turn (a click on it after the turn moved on is refused as stale). In
+        the player's quiet hours, the DM is held until they end (see :meth:`held_dm_due`)."""
         record, game = self.bot.table.live(event.record), event.game
         seat = game.turn
         # Played already (the board before it waited for Discord's rate limits): no DM.
         if record.seats[seat].is_computer or record.game.turn_number != game.turn_number:
             return
+        user_id = record.seats[seat].user_id
+        if await self.bot.turn_dms.wanted(user_id):
+            until = await self.bot.turn_dms.quiet_until(user_id)
+            if until is not None:
+                await self.bot.held_dms.hold(record.id, game.turn_number, seat, until)
+                return
+        await self.turn_dm(record, game, seat)
+
+    async def held_dm_due(self, event: TurnDMDue) -> None:
+        """The player's quiet hours ended: the turn DM held through them, if its turn is still
+        being played (with the game as it is now)."""
+        record = self.bot.table.live(event.record)
+        if record.game.turn_number != event.turn or record.game.turn != event.seat:
+            return
+        await self.turn_dm(record, record.game, event.seat)
+
+    async def turn_dm(self, record: GameRecord, game: Game, seat: int) -> None:
+        """The turn DM: what happened since the player's last move, the link, the deadline
+        and their hand panel drawn for ``game``."""
         happened = "".join(f"{line}\n" for line in since_last_turn(record, game, seat))
         deadline = await self.bot.table.deadline_text(dataclasses.replace(record, game=game))
         link = board_link(record)
@@ -216,21 +250,58 @@ class Turns(SequenceCog):
     # ------------------------------------------------------------------ commands
     @works_in_dms
     @app_commands.command(name="notify", description="Get a direct message when it is your turn")
+    @app_commands.describe(
+        setting="Turn DMs on or off",
+        quiet_from="Quiet hours begin, like 22:00: a turn DM then waits for their end (off: none)",
+        quiet_to="Quiet hours end, like 07:30",
+        timezone="Your time zone for the quiet hours, like Europe/Berlin (default: UTC)",
+    )
     @app_commands.choices(
         setting=[
             app_commands.Choice(name="on", value="on"),
             app_commands.Choice(name="off", value="off"),
         ]
     )
-    async def notify(self, interaction: discord.Interaction[SequenceBot], setting: str) -> None:
-        on = setting == "on"
-        refused_before = await self.bot.turn_dms.choose(interaction.user.id, on)
-        text = "🔔 You will get a DM when it is your turn." if on else "🔕 No more turn DMs."
-        if refused_before:
-            text += (
-                " (A DM to you failed before: allow DMs from server members so they arrive.)"
+    async def notify(
+        self,
+        interaction: discord.Interaction[SequenceBot],
+        setting: str | None = None,
+        quiet_from: str | None = None,
+        quiet_to: str | None = None,
+        timezone: str | None = None,
+    ) -> None:
+        user_id = interaction.user.id
+        quiet = await quiet_change(self.bot, user_id, quiet_from, quiet_to, timezone)
+        lines = []
+        if setting is not None:
+            on = setting == "on"
+            refused_before = await self.bot.turn_dms.choose(user_id, on)
+            lines.append(
+                "🔔 You will get a DM when it is your turn." if on else "🔕 No more turn DMs."
             )
-        await reply(interaction, text)
+            if refused_before:
+                lines[-1] += (
+                    " (A DM to you failed before: allow DMs from server members so they arrive.)"
+                )
+        if quiet is not None:
+            hours = quiet or None
+            await self.bot.turn_dms.set_quiet_hours(user_id, hours)
+            lines.append(
+                f"🌙 Quiet hours {hours.describe()}: a turn DM that falls in them comes when "
+                "they end (the game's clock runs as ever)."
+                if hours
+                else "🌙 No quiet hours: turn DMs come at any time."
+            )
+        if not lines:
+            raise UserError(NOTIFY_HOW)
+        await reply(interaction, "\n".join(lines))
+
+    @notify.autocomplete("timezone")
+    async def timezone_choices(
+        self, interaction: discord.Interaction[SequenceBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """IANA time zone names containing what is typed."""
+        return [app_commands.Choice(name=n, value=n) for n in matching_zones(current)]
 
     @works_in_dms
     @app_commands.command(
@@ -282,6 +353,39 @@ class Turns(SequenceCog):
                     continue
             names[guild_id] = guild.name
         return names
+
+
+NOTIFY_HOW = (
+    "Say `setting:` on or off, or give quiet hours: `quiet_from:` and `quiet_to:` (like 22:00 "
+    "and 07:30) with your `timezone:`."
+)
+
+
+async def quiet_change(
+    bot: SequenceBot,
+    user_id: int,
+    start: str | None,
+    end: str | None,
+    zone: str | None,
+) -> QuietHours | Literal[False] | None:
+    """The quiet hours the player asks for, checked before anything is changed: new ones,
+    False to clear them (``quiet_from: off``), None when they name none. A new time zone
+    alone moves the quiet hours they have."""
+    if start is not None and start.strip().lower() in CLEAR:
+        return False
+    if start is None and end is None:
+        if zone is None:
+            return None
+        hours = await bot.turn_dms.quiet_hours(user_id)
+        if hours is None:
+            raise UserError(BOTH)
+        return dataclasses.replace(hours, zone=check_zone(zone))
+    if start is None or end is None:
+        raise UserError(BOTH)
+    if zone is None:
+        hours = await bot.turn_dms.quiet_hours(user_id)
+        zone = hours.zone if hours else "UTC"
+    return quiet_hours(start, end, zone)
 
 
 def server_of(record: GameRecord, servers: dict[int, str]) -> str:

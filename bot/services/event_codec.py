@@ -32,6 +32,8 @@ from .events import (
     ReminderDue,
     RulingMade,
     TimedOut,
+    TimeGiven,
+    TurnDMDue,
     TurnStarted,
     UndoRefused,
     UndoRequestLapsed,
@@ -50,6 +52,8 @@ STORED: dict[str, type[GameEvent]] = {
         TurnStarted,
         TimedOut,
         ReminderDue,
+        TimeGiven,
+        TurnDMDue,
         MoveUndone,
         RulingMade,
         DrawOffered,
@@ -74,7 +78,7 @@ def encode(event: GameEvent) -> dict[str, Any]:
         payload["outcome"] = _outcome(event.outcome)
     elif isinstance(event, TurnStarted):
         payload["timers"] = [[t.kind, t.due_at, t.payload] for t in event.timers]
-    elif isinstance(event, (TimedOut, ReminderDue)):
+    elif isinstance(event, (TimedOut, ReminderDue, TimeGiven, TurnDMDue)):
         payload.update(_fields(event))
     elif isinstance(event, MoveUndone):
         payload["undone"] = notations(list(event.undone))

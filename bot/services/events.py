@@ -99,6 +99,26 @@ class ReminderDue(GameEvent):
 
 
 @dataclass(frozen=True)
+class TimeGiven(GameEvent):
+    """A player of another team (``giver``, a seat) gave the player of ``seat`` one more day on
+    turn ``turn``: its time limit now falls due at ``due_at``."""
+
+    seat: int = field(kw_only=True)
+    turn: int = field(kw_only=True)
+    giver: int = field(kw_only=True)
+    due_at: float = field(kw_only=True)
+
+
+@dataclass(frozen=True)
+class TurnDMDue(GameEvent):
+    """The turn DM of ``seat`` for turn ``turn``, held through the player's quiet hours, is
+    to be sent now."""
+
+    seat: int = field(kw_only=True)
+    turn: int = field(kw_only=True)
+
+
+@dataclass(frozen=True)
 class MoveUndone(GameEvent):
     """An undo took back ``undone``, in order (the log keeps them, marked undone)."""
 

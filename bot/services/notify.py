@@ -6,9 +6,13 @@ from collections.abc import Callable
 
 from bot.store.base import Store
 
-#: The preferences kept per player: turn DMs asked for, and when Discord last refused one.
+from .quiet_hours import QuietHours
+
+#: The preferences kept per player: turn DMs asked for, when Discord last refused one, and
+#: their quiet hours.
 DM_PREF = "dm_notify"
 DM_FAILED_PREF = "dm_failed"
+DM_QUIET_PREF = "dm_quiet"
 
 
 class TurnDMs:
@@ -39,3 +43,19 @@ class TurnDMs:
             return False
         await prefs.delete(user_id, DM_FAILED_PREF)
         return True
+
+    async def quiet_hours(self, user_id: int) -> QuietHours | None:
+        """The player's quiet hours for turn DMs, if they set some."""
+        return QuietHours.from_pref(await self.db.prefs.get(user_id, DM_QUIET_PREF))
+
+    async def set_quiet_hours(self, user_id: int, hours: QuietHours | None) -> None:
+        """Set (or, None, clear) the player's quiet hours."""
+        if hours is None:
+            await self.db.prefs.delete(user_id, DM_QUIET_PREF)
+        else:
+            await self.db.prefs.set(user_id, DM_QUIET_PREF, hours.as_pref())
+
+    async def quiet_until(self, user_id: int) -> float | None:
+        """When the player's quiet hours end, if they are in them now (else None)."""
+        hours = await self.quiet_hours(user_id)
+        return None if hours is None else hours.ends_after(self.clock())

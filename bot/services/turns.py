@@ -15,8 +15,9 @@ from bot.store.timers import TimerRecord
 
 from .dispatch import Subscriptions
 from .errors import UserError
-from .events import GameEnded, ReminderDue, TimedOut, TurnStarted
+from .events import GameEnded, ReminderDue, TimedOut, TimeGiven, TurnStarted
 from .games import Draft, GameService
+from .give_time import time_was_given
 from .timing import LIMIT, REMINDER, turn_timers
 
 if TYPE_CHECKING:
@@ -57,8 +58,13 @@ class TurnClock:
         self.paused: Callable[[int], bool] = lambda _game_id: False
 
     def subscriptions(self) -> Subscriptions:
-        """A new turn arms its timers; the end of a game drops them."""
-        return [(TurnStarted, self._on_turn), (GameEnded, self._on_end)]
+        """A new turn arms its timers; time given arms the later limit; the end of a game
+        drops them."""
+        return [
+            (TurnStarted, self._on_turn),
+            (TimeGiven, self._on_time_given),
+            (GameEnded, self._on_end),
+        ]
 
     async def resume(self) -> None:
         """At start-up: schedule every stored timer; rebuild those a crash did not store."""
@@ -119,6 +125,12 @@ class TurnClock:
             if timer.kind in (REMINDER, LIMIT):  # not an older board's retirement (the table's)
                 self.schedule(timer)
 
+    async def _on_time_given(self, event: TimeGiven) -> None:
+        """Arm the turn's limit as stored (a day later; a late event of a turn gone by arms
+        the stored timers of the turn now played, as they are)."""
+        if event.game_id in self.games.records:
+            await self.rearm(event.game_id)
+
     async def _on_end(self, event: GameEnded) -> None:
         self.cancel_game(event.game_id)
 
@@ -132,7 +144,7 @@ class TurnClock:
             if timer.kind == REMINDER:
                 await self.remind(timer.game_id, turn)
             elif timer.kind == LIMIT:
-                await self.expire(timer.game_id, turn)
+                await self.expire(timer.game_id, turn, due_at=timer.due_at)
         except UserError:  # the turn moved on (the refusal's text is not logged: no card ever is)
             log.debug("Timer %s of game %d lapsed", timer.kind, timer.game_id)
 
@@ -159,18 +171,30 @@ class TurnClock:
         if timer is not None:
             self.schedule(timer)
 
-    async def expire(self, game_id: int, turn: int | None) -> None:
+    async def expire(
+        self, game_id: int, turn: int | None, *, due_at: float | None = None
+    ) -> None:
         """The turn's time ran out: forfeit owed cards at random, then apply the policy.
 
         Under the game's lock and only for the turn the timer was set for: a player who moved in
-        time is never skipped, removed or announced as late. With the computer policy the
-        computer's move for the late player is in the same change as the notice: a move the
-        player made meanwhile waits for the lock and is then refused as stale.
+        time is never skipped, removed or announced as late, nor one given more time (the
+        stored limit was moved later than ``due_at``, the deadline the timer fired for, while
+        it was on its way: nothing happens). With the computer policy the computer's move for
+        the late player is in the same change as the notice: a move the player made meanwhile
+        waits for the lock and is then refused as stale.
         """
 
         async def work(draft: Draft) -> None:
             game = draft.game
             seat = game.turn
+            limit = await self.db.timers.get(game_id, LIMIT)
+            if (
+                limit is not None
+                and due_at is not None
+                and limit.payload.get("turn") == game.turn_number
+                and time_was_given(limit.due_at, due_at)
+            ):
+                raise UserError("The turn was given more time: it has not run out.")
             draft.write(partial(self.db.timers.clear_game, game_id))
             forfeits = 0
             while game.owed_forfeits[seat] and game.hands[seat]:
