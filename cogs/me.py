@@ -1,9 +1,10 @@
 """``/sequence-me``: a member's own matters, in servers and in DMs (no default permissions).
 
-``privacy`` says what the bot keeps about them, ``export`` sends it to them as JSON files, and
-``forget-me`` (after a confirmation) takes their name and account out of it
-(:mod:`bot.services.forget` says how). Every answer is ephemeral: only the member sees it.
-A top-level command of its own: ``/sequence`` has 24 of Discord's 25 subcommands.
+``notify`` sets their turn DMs and quiet hours, ``privacy`` says what the bot keeps about them,
+``export`` sends it to them as JSON files, and ``forget-me`` (after a confirmation) takes their
+name and account out of it (:mod:`bot.services.forget` says how). Every answer is ephemeral:
+only the member sees it. A top-level command of its own, with room to grow: ``/sequence`` is
+the table's (24 of its 25 places taken).
 """
 
 from __future__ import annotations
@@ -17,14 +18,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.services.errors import UserError
 from bot.services.export import PART_LIMIT, ExportService
 from bot.services.forget import ForgetReport, ForgetService
+from bot.services.quiet_hours import matching_zones
 
 from .common.answering import Answering, answer_errors
 from .common.components import Components
 from .common.custom_ids import Templated
 from .common.describe import counted
 from .common.lookup import cog_of
+from .common.quiet_input import NOTIFY_HOW, quiet_change
 from .common.replays import forget_replays
 from .common.replies import reply
 
@@ -44,7 +48,7 @@ owner**, never in a channel, an image or a log.
 • **Results and ratings:** who played on which team, who won and how, the sequences you made \
 and jacks you played, your rating in each server and its change after each rated game, your \
 totals.
-• **Preferences:** your turn-DM setting (`/sequence notify`), and when Discord last refused \
+• **Preferences:** your turn-DM setting (`/sequence-me notify`), and when Discord last refused \
 a turn DM to you.
 • **Tournaments:** your entries (with your team) and their matches, check-ins, and the \
 tournaments you organised.
@@ -116,7 +120,7 @@ class ForgetButton(
 class Me(
     commands.GroupCog,
     group_name="sequence-me",
-    group_description="Your own data: what the bot keeps, a copy, or forget you",
+    group_description="Your own settings and data: turn DMs, what the bot keeps, a copy",
 ):
     """``/sequence-me`` (its failures answered by :mod:`cogs.common.answering`)."""
 
@@ -134,6 +138,60 @@ class Me(
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(ForgetButton)
+
+    @app_commands.command(name="notify", description="Get a direct message when it is your turn")
+    @app_commands.describe(
+        setting="Turn DMs on or off",
+        quiet_from="Quiet hours begin, like 22:00: a turn DM then waits for their end (off: none)",
+        quiet_to="Quiet hours end, like 07:30",
+        timezone="Your time zone for the quiet hours, like Europe/Berlin (default: UTC)",
+    )
+    @app_commands.choices(
+        setting=[
+            app_commands.Choice(name="on", value="on"),
+            app_commands.Choice(name="off", value="off"),
+        ]
+    )
+    async def notify(
+        self,
+        interaction: discord.Interaction[SequenceBot],
+        setting: str | None = None,
+        quiet_from: str | None = None,
+        quiet_to: str | None = None,
+        timezone: str | None = None,
+    ) -> None:
+        user_id = interaction.user.id
+        quiet = await quiet_change(self.bot, user_id, quiet_from, quiet_to, timezone)
+        lines = []
+        if setting is not None:
+            on = setting == "on"
+            refused_before = await self.bot.turn_dms.choose(user_id, on)
+            lines.append(
+                "🔔 You will get a DM when it is your turn." if on else "🔕 No more turn DMs."
+            )
+            if refused_before:
+                lines[-1] += (
+                    " (A DM to you failed before: allow DMs from server members so they arrive.)"
+                )
+        if quiet is not None:
+            hours = quiet or None
+            await self.bot.turn_dms.set_quiet_hours(user_id, hours)
+            lines.append(
+                f"🌙 Quiet hours {hours.describe()}: a turn DM that falls in them comes when "
+                "they end (the game's clock runs as ever)."
+                if hours
+                else "🌙 No quiet hours: turn DMs come at any time."
+            )
+        if not lines:
+            raise UserError(NOTIFY_HOW)
+        await reply(interaction, "\n".join(lines))
+
+    @notify.autocomplete("timezone")
+    async def timezone_choices(
+        self, interaction: discord.Interaction[SequenceBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """IANA time zone names containing what is typed."""
+        return [app_commands.Choice(name=n, value=n) for n in matching_zones(current)]
 
     @app_commands.command(
         name="privacy", description="What the bot keeps about you, and for how long"

@@ -1,4 +1,4 @@
-"""Games across days: turn pings by DM, reminders, time limits, ``/sequence notify`` and
+"""Games across days: turn pings by DM, reminders, time limits, ``/sequence-me notify`` and
 ``/sequence mygames``. Timers live in the store and are re-armed after a restart.
 
 The turn ping by DM carries the player's private hand panel (their hand image and the hand
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -18,16 +18,7 @@ from discord import app_commands
 from bot.app import SequenceBot
 from bot.game import Game
 from bot.services.dispatch import delivered_late
-from bot.services.errors import UserError
 from bot.services.events import ReminderDue, TimedOut, TurnDMDue, TurnStarted
-from bot.services.quiet_hours import (
-    BOTH,
-    CLEAR,
-    QuietHours,
-    check_zone,
-    matching_zones,
-    quiet_hours,
-)
 from bot.store.games.records import GameRecord
 from bot.table.options import format_duration
 
@@ -217,7 +208,7 @@ class Turns(SequenceCog):
         self, record: GameRecord, seat: int, text: str, *, panel_game: Any = None
     ) -> None:
         """DM a player who opted in; a failure never breaks the game. A refusal (DMs closed) is
-        noted and told once at the table, and no DM is tried again until ``/sequence notify``.
+        noted and told once at the table, and no DM is tried again until ``/sequence-me notify``.
 
         With ``panel_game`` (the game as the turn began), the DM also carries the player's hand
         panel: their hand image and controls, for their eyes only."""
@@ -242,67 +233,12 @@ class Turns(SequenceCog):
                 record,
                 f"📪 <@{user_id}>, your turn DMs cannot reach you: Discord refused them (your "
                 "DMs are closed). Allow direct messages from this server's members, then use "
-                "`/sequence notify on` to get them again.",
+                "`/sequence-me notify on` to get them again.",
             )
         except discord.HTTPException as error:
             log.info("Could not DM user %d (HTTP %s)", user_id, error.status)
 
     # ------------------------------------------------------------------ commands
-    @works_in_dms
-    @app_commands.command(name="notify", description="Get a direct message when it is your turn")
-    @app_commands.describe(
-        setting="Turn DMs on or off",
-        quiet_from="Quiet hours begin, like 22:00: a turn DM then waits for their end (off: none)",
-        quiet_to="Quiet hours end, like 07:30",
-        timezone="Your time zone for the quiet hours, like Europe/Berlin (default: UTC)",
-    )
-    @app_commands.choices(
-        setting=[
-            app_commands.Choice(name="on", value="on"),
-            app_commands.Choice(name="off", value="off"),
-        ]
-    )
-    async def notify(
-        self,
-        interaction: discord.Interaction[SequenceBot],
-        setting: str | None = None,
-        quiet_from: str | None = None,
-        quiet_to: str | None = None,
-        timezone: str | None = None,
-    ) -> None:
-        user_id = interaction.user.id
-        quiet = await quiet_change(self.bot, user_id, quiet_from, quiet_to, timezone)
-        lines = []
-        if setting is not None:
-            on = setting == "on"
-            refused_before = await self.bot.turn_dms.choose(user_id, on)
-            lines.append(
-                "🔔 You will get a DM when it is your turn." if on else "🔕 No more turn DMs."
-            )
-            if refused_before:
-                lines[-1] += (
-                    " (A DM to you failed before: allow DMs from server members so they arrive.)"
-                )
-        if quiet is not None:
-            hours = quiet or None
-            await self.bot.turn_dms.set_quiet_hours(user_id, hours)
-            lines.append(
-                f"🌙 Quiet hours {hours.describe()}: a turn DM that falls in them comes when "
-                "they end (the game's clock runs as ever)."
-                if hours
-                else "🌙 No quiet hours: turn DMs come at any time."
-            )
-        if not lines:
-            raise UserError(NOTIFY_HOW)
-        await reply(interaction, "\n".join(lines))
-
-    @notify.autocomplete("timezone")
-    async def timezone_choices(
-        self, interaction: discord.Interaction[SequenceBot], current: str
-    ) -> list[app_commands.Choice[str]]:
-        """IANA time zone names containing what is typed."""
-        return [app_commands.Choice(name=n, value=n) for n in matching_zones(current)]
-
     @works_in_dms
     @app_commands.command(
         name="mygames", description="Your active games in this server (in a DM: everywhere)"
@@ -353,39 +289,6 @@ class Turns(SequenceCog):
                     continue
             names[guild_id] = guild.name
         return names
-
-
-NOTIFY_HOW = (
-    "Say `setting:` on or off, or give quiet hours: `quiet_from:` and `quiet_to:` (like 22:00 "
-    "and 07:30) with your `timezone:`."
-)
-
-
-async def quiet_change(
-    bot: SequenceBot,
-    user_id: int,
-    start: str | None,
-    end: str | None,
-    zone: str | None,
-) -> QuietHours | Literal[False] | None:
-    """The quiet hours the player asks for, checked before anything is changed: new ones,
-    False to clear them (``quiet_from: off``), None when they name none. A new time zone
-    alone moves the quiet hours they have."""
-    if start is not None and start.strip().lower() in CLEAR:
-        return False
-    if start is None and end is None:
-        if zone is None:
-            return None
-        hours = await bot.turn_dms.quiet_hours(user_id)
-        if hours is None:
-            raise UserError(BOTH)
-        return dataclasses.replace(hours, zone=check_zone(zone))
-    if start is None or end is None:
-        raise UserError(BOTH)
-    if zone is None:
-        hours = await bot.turn_dms.quiet_hours(user_id)
-        zone = hours.zone if hours else "UTC"
-    return quiet_hours(start, end, zone)
 
 
 def server_of(record: GameRecord, servers: dict[int, str]) -> str:

@@ -508,7 +508,7 @@ class Soak:
             return args
         if command == "sequence tabletalk":
             return {"team": rng.randint(0, 2)}
-        if command == "sequence notify":
+        if command == "sequence-me notify":
             return {"setting": rng.choice(["on", "off"])}
         if command in ("sequence stats", "sequence history"):
             return {"player": rng.choice(self.members)} if rng.random() < 0.5 else {}
@@ -544,7 +544,7 @@ class Soak:
         "sequence new", "sequence join", "sequence leave", "sequence start", "sequence kick",
         "sequence team", "sequence addbot", "sequence hand", "sequence play", "sequence board",
         "sequence status", "sequence rules", "sequence tabletalk", "sequence resign",
-        "sequence cancel", "sequence hint", "sequence notify", "sequence mygames",
+        "sequence cancel", "sequence hint", "sequence-me notify", "sequence mygames",
         "sequence undo", "sequence draw", "sequence stats", "sequence leaderboard",
         "sequence history", "sequence replay", "tournament-admin create", "tournament join",
         "tournament leave", "tournament-admin start", "tournament-admin report",

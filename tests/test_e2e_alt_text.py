@@ -60,7 +60,7 @@ async def test_each_board_posted_carries_alt_text_of_public_facts_only(simcord_e
 async def test_the_hand_images_alt_text_lists_the_cards_only_where_its_owner_sees_it(simcord_env):
     table = await make_table(simcord_env, ["alice", "bob"])
     for player in table.players:
-        await player.slash(table.channel, "sequence notify", setting="on")
+        await player.slash(table.channel, "sequence-me notify", setting="on")
     record = await open_and_start(table)
     game = record.game
     seat = game.turn

@@ -127,7 +127,7 @@ async def dm_game_on_one(zero: Node, one: Node) -> tuple[Table, Any, Any, Any]:
 
     async def start(env: Any) -> Any:
         for player in table.players:
-            await player.slash(table.channel, "sequence notify", setting="on")
+            await player.slash(table.channel, "sequence-me notify", setting="on")
         return await open_and_start(table, seed=5)
 
     record = await one.run(start)
@@ -600,7 +600,7 @@ async def dm_game_in_a_locked_thread_on_one(zero: Node, one: Node) -> tuple[Tabl
         thread = ChannelHandle(env, channel_table.guild, made)
         table = Table(env, channel_table.guild, thread, channel_table.players)
         for player in table.players:
-            await player.slash(channel_table.channel, "sequence notify", setting="on")
+            await player.slash(channel_table.channel, "sequence-me notify", setting="on")
         return table, await open_and_start(table, seed=5)
 
     table, record = await one.run(start)

@@ -22,7 +22,7 @@ def bot_settings(settings_on_each_backend: Settings) -> Settings:
 async def test_a_move_from_the_turn_dm_is_made_and_the_board_posted(simcord_env):
     table = await make_table(simcord_env, ["alice", "bob"])
     for player in table.players:
-        await player.slash(table.channel, "sequence notify", setting="on")
+        await player.slash(table.channel, "sequence-me notify", setting="on")
     record = await open_and_start(table)
     mover = seat_actor(table, record, record.game.turn)
     dm = mover.user.dm_channel
@@ -50,7 +50,7 @@ async def test_a_move_from_the_turn_dm_is_made_and_the_board_posted(simcord_env)
 async def test_a_stale_dm_panel_changes_nothing(simcord_env):
     table = await make_table(simcord_env, ["alice", "bob"])
     for player in table.players:
-        await player.slash(table.channel, "sequence notify", setting="on")
+        await player.slash(table.channel, "sequence-me notify", setting="on")
     record = await open_and_start(table)
     seat = record.game.turn
     mover = seat_actor(table, record, seat)
@@ -73,7 +73,7 @@ async def test_a_dm_move_whose_panel_discord_refused_says_what_shows_the_hand_th
     channel only (in a DM it answers that there is no game there)."""
     table = await make_table(simcord_env, ["alice", "bob"])
     for player in table.players:
-        await player.slash(table.channel, "sequence notify", setting="on")
+        await player.slash(table.channel, "sequence-me notify", setting="on")
     record = await open_and_start(table)
     seat = record.game.turn
     mover = seat_actor(table, record, seat)
@@ -100,7 +100,7 @@ async def test_the_turn_dm_tells_every_move_since_the_players_last_turn(simcord_
     each move since her own."""
     table = await make_table(simcord_env, ["alice", "bob", "carol"])
     for player in table.players:
-        await player.slash(table.channel, "sequence notify", setting="on")
+        await player.slash(table.channel, "sequence-me notify", setting="on")
     record = await open_and_start(table)
     first = seat_actor(table, record, record.game.turn)
     for _ in range(3):

@@ -92,7 +92,7 @@ async def test_commands_for_dms_answer_there_and_the_others_refuse(simcord_env):
     alice = table.players[0].user
     rules = await alice.slash("sequence rules")
     assert rules.ephemeral and "Sequence in one minute" in rules.response.content
-    notify = await alice.slash("sequence notify", setting="on")
+    notify = await alice.slash("sequence-me notify", setting="on")
     assert notify.ephemeral and "DM" in notify.response.content
     mine = await alice.slash("sequence mygames")
     assert mine.ephemeral and f"Game #{table.game().id}" in mine.response.content

@@ -76,7 +76,7 @@ async def test_the_export_is_what_the_database_holds(simcord_env) -> None:
     table = await make_table(simcord_env, ["alice", "bob"])
     alice, bob = table.players
     bot = table.bot
-    await alice.slash(table.channel, "sequence notify", setting="on")
+    await alice.slash(table.channel, "sequence-me notify", setting="on")
     records = await two_games(table)
 
     answer, (document,) = await exported(alice, table.channel)
@@ -204,7 +204,7 @@ async def test_forget_me_keeps_everyone_elses_history_consistent(simcord_env) ->
     record = game_in(bot, final)
     await resign(thread_of(channel, final), [ben])
     assert (await snapshot(bot, channel)).tournament.status == "finished"
-    await ben.slash(channel, "sequence notify", setting="on")
+    await ben.slash(channel, "sequence-me notify", setting="on")
     await ann.slash(channel, "sequence replay", game=record.id)  # a GIF kept with ben's name
 
     before_stats = (await ann.slash(channel, "sequence stats")).response.embeds[0].to_dict()
@@ -267,7 +267,7 @@ async def test_forget_me_waits_for_the_game_and_the_lobby(simcord_env) -> None:
     table = await make_table(simcord_env, ["alice", "bob"])
     alice, bob = table.players
     bot = table.bot
-    await bob.slash(table.channel, "sequence notify", setting="on")
+    await bob.slash(table.channel, "sequence-me notify", setting="on")
     await open_and_start(table)
     refused = await bob.slash(table.channel, "sequence-me forget-me")
     assert refused.ephemeral

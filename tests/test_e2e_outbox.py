@@ -50,7 +50,7 @@ async def test_a_move_cut_short_posts_its_board_arms_its_timers_and_dms_once(
 ):
     table = await make_table(simcord_env, ["alice", "bob"])
     _, bob = table.players
-    await bob.slash(table.channel, "sequence notify", setting="on")
+    await bob.slash(table.channel, "sequence-me notify", setting="on")
     record = await open_and_start(table, time_limit="1d", on_timeout="skip")
     if record.seats[record.game.turn].user_id == bob.id:  # alice moves, bob is told
         await play_one(table, record)

@@ -316,7 +316,7 @@ async def test_no_move_is_played_unseen_where_the_bot_lost_a_permission(simcord_
     env = simcord_env
     table = await make_table(env, ["alice", "bob"])
     for player in table.players:
-        await player.slash(table.channel, "sequence notify", setting="on")
+        await player.slash(table.channel, "sequence-me notify", setting="on")
     record = await open_and_start(table)
     board = table.channel.last_message
     seat = record.game.turn

@@ -1,4 +1,4 @@
-"""Quiet hours for turn DMs (issue #39): ``/sequence notify`` takes quiet hours and a time zone
+"""Quiet hours for turn DMs (issue #39): ``/sequence-me notify`` takes quiet hours and a time zone
 (IANA names); a turn DM that falls in them waits for their end (by a timer in the store, so it
 survives a restart), and is dropped if the turn has moved on by then. The game's clock is not
 changed. With SimCord's virtual clock, across the night Europe/Berlin's clocks go back."""
@@ -48,7 +48,7 @@ async def quiet_table(env):
     alice, _ = table.players
     answer = await alice.slash(
         table.channel,
-        "sequence notify",
+        "sequence-me notify",
         setting="on",
         quiet_from="22:00",
         quiet_to="07:30",
@@ -87,7 +87,7 @@ async def test_a_held_dm_is_dropped_once_the_turn_has_moved_on(simcord_env):
     env = simcord_env
     table = await quiet_table(env)
     alice, bob = table.players
-    await bob.slash(table.channel, "sequence notify", setting="on")
+    await bob.slash(table.channel, "sequence-me notify", setting="on")
     record = await open_and_start(table, reminder="none")
     assert turn_dms(alice) == []
     await play_one(table, record)  # alice plays in her quiet hours: bob's turn, DM'd at once
@@ -113,18 +113,18 @@ async def test_bad_quiet_hours_are_refused_and_change_nothing(simcord_env):
         ({}, "Say `setting:` on or off"),
     ]
     for options, said in cases:
-        answer = await alice.slash(table.channel, "sequence notify", **options)
+        answer = await alice.slash(table.channel, "sequence-me notify", **options)
         assert answer.ephemeral and said in answer.response.content, (options, answer.response)
     assert await prefs.all(alice.id) == before
 
-    choices = await alice.autocomplete(table.channel, "sequence notify", "timezone", "berl")
+    choices = await alice.autocomplete(table.channel, "sequence-me notify", "timezone", "berl")
     assert [c["value"] for c in choices] == ["Europe/Berlin"]
     done = await alice.slash(
-        table.channel, "sequence notify", quiet_from="23:00", quiet_to="6:00"
+        table.channel, "sequence-me notify", quiet_from="23:00", quiet_to="6:00"
     )
     assert "23:00–06:00 (UTC)" in done.response.content
-    moved = await alice.slash(table.channel, "sequence notify", timezone="Asia/Tokyo")
+    moved = await alice.slash(table.channel, "sequence-me notify", timezone="Asia/Tokyo")
     assert "23:00–06:00 (Asia/Tokyo)" in moved.response.content
-    cleared = await alice.slash(table.channel, "sequence notify", quiet_from="off")
+    cleared = await alice.slash(table.channel, "sequence-me notify", quiet_from="off")
     assert "No quiet hours" in cleared.response.content
     assert "dm_quiet" not in await prefs.all(alice.id)

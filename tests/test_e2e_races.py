@@ -665,7 +665,7 @@ async def test_a_reminder_due_as_the_player_moves_pings_nobody(simcord_env):
     a reminder whose turn has passed by the time it is told says nothing."""
     table = await make_table(simcord_env, ["alice", "bob"])
     for player in table.players:
-        await player.slash(table.channel, "sequence notify", setting="on")
+        await player.slash(table.channel, "sequence-me notify", setting="on")
     record = await open_and_start(table, reminder="1h", time_limit="1d")
     bot = table.bot
     timer = await bot.db.timers.get(record.id, REMINDER)

@@ -146,7 +146,7 @@ async def test_a_game_whose_channel_is_deleted_is_cancelled(simcord_env, place):
             simcord_env, table.guild, ChannelHandle(simcord_env, table.guild, thread), table.players
         )
     for player in table.players:
-        await player.slash(table.channel, "sequence notify", setting="on")
+        await player.slash(table.channel, "sequence-me notify", setting="on")
     record = await open_and_start(table, reminder="1h", time_limit="2h")
     mover = seat_actor(table, record, record.game.turn)
     dms = len(mover.user.dm_channel.history())
@@ -418,7 +418,7 @@ async def test_a_thread_deleted_while_the_bot_was_down_sends_no_turn_dm(simcord_
         simcord_env, table.guild, ChannelHandle(simcord_env, table.guild, thread), table.players
     )
     for player in table.players:
-        await player.slash(table.channel, "sequence notify", setting="on")
+        await player.slash(table.channel, "sequence-me notify", setting="on")
     record = await open_and_start(table, reminder="1h")
     mover = seat_actor(table, record, record.game.turn)
     dms = len(mover.user.dm_channel.history())

@@ -52,7 +52,7 @@ async def game_in_a_thread(
         env.backend.add_thread_member(made.id, member)
     thread = ChannelHandle(env, table.guild, made)
     for player in table.players:
-        await player.slash(table.channel, "sequence notify", setting="on")
+        await player.slash(table.channel, "sequence-me notify", setting="on")
     played = Table(env, table.guild, thread, table.players)
     return played, await open_and_start(played, **options)
 

@@ -132,7 +132,7 @@ async def test_a_turn_played_while_its_board_waited_gets_no_turn_dm(simcord_env,
     on"). No DM is sent for a turn that has passed."""
     table, record = await against_a_computer(simcord_env, "medium", seed=3)
     (alice,) = table.players
-    await alice.slash(table.channel, "sequence notify", setting="on")
+    await alice.slash(table.channel, "sequence-me notify", setting="on")
     bot = table.bot
     board = f"/channels/{table.channel.id}/messages"
     request = bot.http.request

@@ -148,7 +148,7 @@ async def test_a_time_limited_turn_says_when_it_runs_out(simcord_env):
     without one says nothing of the kind."""
     table = await make_table(simcord_env, ["alice", "bob"])
     alice, bob = table.players
-    await bob.slash(table.channel, "sequence notify", setting="on")
+    await bob.slash(table.channel, "sequence-me notify", setting="on")
     record = await open_and_start(table, time_limit="1d", on_timeout="skip")
     bot = table.bot
 
@@ -389,7 +389,7 @@ async def test_after_a_long_downtime_no_reminder_for_a_turn_that_timed_out(
 async def test_turn_dms_on_off_and_closed(simcord_env):
     table = await make_table(simcord_env, ["alice", "bob"])
     bob = table.players[1]
-    on = await bob.slash(table.channel, "sequence notify", setting="on")
+    on = await bob.slash(table.channel, "sequence-me notify", setting="on")
     assert on.ephemeral and "DM" in on.response.content
     record = await open_and_start(table)
     bob_seat = next(i for i, s in enumerate(record.seats) if s.user_id == bob.id)
@@ -401,27 +401,27 @@ async def test_turn_dms_on_off_and_closed(simcord_env):
     dm = bob.user.dm_channel
     assert dm.last_message is not None and "Your turn" in dm.last_message.content
     seen = dm.last_message.id
-    await bob.slash(table.channel, "sequence notify", setting="off")
+    await bob.slash(table.channel, "sequence-me notify", setting="off")
     await play_one(table, record)
     await play_one(table, record)
     assert dm.last_message.id == seen  # no more DMs
     # DMs closed: the DM fails, the game goes on, and bob is told next time
-    await bob.slash(table.channel, "sequence notify", setting="on")
+    await bob.slash(table.channel, "sequence-me notify", setting="on")
     simcord_env.inject_error("POST", f"/channels/{dm.id}/messages", status=403, code=50007)
     before = len(record.game.moves)
     await play_one(table, record)
     await play_one(table, record)
     assert len(record.game.moves) == before + 2
-    again = await bob.slash(table.channel, "sequence notify", setting="on")
+    again = await bob.slash(table.channel, "sequence-me notify", setting="on")
     assert "failed" in again.response.content
 
 
 async def test_closed_dms_are_told_once_and_not_tried_every_turn(simcord_env):
     """A player asked for turn DMs but Discord refuses them (DMs closed, 50007): they are told
-    once, at the table, and the bot stops trying each turn until they use /sequence notify."""
+    once, at the table, and the bot stops trying each turn until they use /sequence-me notify."""
     table = await make_table(simcord_env, ["alice", "bob"])
     bob = table.players[1]
-    await bob.slash(table.channel, "sequence notify", setting="on")
+    await bob.slash(table.channel, "sequence-me notify", setting="on")
     record = await open_and_start(table)
     dm = bob.user.dm_channel
     dm_path = f"/channels/{dm.id}/messages"
@@ -434,7 +434,7 @@ async def test_closed_dms_are_told_once_and_not_tried_every_turn(simcord_env):
     told = [m for m in table.channel.history() if "DMs cannot reach you" in m.content]
     assert len(told) == 1 and f"<@{bob.id}>" in told[0].content
     simcord_env.backend.faults.clear()  # bob opens his DMs and asks again
-    again = await bob.slash(table.channel, "sequence notify", setting="on")
+    again = await bob.slash(table.channel, "sequence-me notify", setting="on")
     assert "failed" in again.response.content
     for _ in range(2):
         await play_one(table, record)

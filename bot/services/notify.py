@@ -1,4 +1,4 @@
-"""Turn DMs: who asked for them (``/sequence notify``), and whose DMs Discord refused."""
+"""Turn DMs: who asked for them (``/sequence-me notify``), and whose DMs Discord refused."""
 
 from __future__ import annotations
 

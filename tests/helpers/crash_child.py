@@ -177,7 +177,7 @@ async def a_move(env: Any) -> tuple[dict[str, Any], Action]:
     """Alice and Bob, a time limit, Bob told of his turns by DM: Alice's move."""
     table = await make_table(env, ["alice", "bob"])
     _, bob = table.players
-    await bob.slash(table.channel, "sequence notify", setting="on")
+    await bob.slash(table.channel, "sequence-me notify", setting="on")
     record = await open_and_start(table, time_limit="1d", on_timeout="skip")
     if record.seats[record.game.turn].user_id == bob.id:
         await play_one(table, record)
