@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.server_setting_list import SERVER_SETTINGS
+from bot.services.server_setting_list import SERVER_SETTINGS, ServerSetting
 from bot.services.server_settings import SettingChange, SettingView
 from bot.services.setting_values import parse_channels
 
@@ -25,6 +25,28 @@ from .common.table_channels import check_report, require_listable
 
 if TYPE_CHECKING:
     from bot.app import SequenceBot
+
+
+#: The order settings are offered in when nothing is typed (Discord shows 25 at most): the
+#: limits, set least often, last.
+_OFFERED = ("table", "role", "channels", "channel", "limit")
+
+
+def settings_matching(typed: str) -> list[ServerSetting]:
+    """The settings whose name holds ``typed``, then those whose description does; with nothing
+    typed, every setting, the limits last.
+
+    >>> [each.name for each in settings_matching("thread")]
+    ['thread_tables']
+    >>> settings_matching("")[-1].kind
+    'limit'
+    """
+    wanted = typed.strip().lower()
+    ordered = sorted(SERVER_SETTINGS.values(), key=lambda each: _OFFERED.index(each.kind))
+    by_name = [each for each in ordered if wanted in each.name]
+    return by_name + [
+        each for each in ordered if each not in by_name and wanted in each.description.lower()
+    ]
 
 
 def shown(guild: discord.Guild | None, view: SettingView) -> str:
@@ -115,11 +137,9 @@ class ServerAdmin(
     async def setting_choices(
         self, interaction: discord.Interaction[SequenceBot], current: str
     ) -> list[app_commands.Choice[str]]:
-        typed = current.strip().lower()
         return [
-            app_commands.Choice(name=f"{name}: {each.description}"[:100], value=name)
-            for name, each in SERVER_SETTINGS.items()
-            if typed in name
+            app_commands.Choice(name=f"{each.name}: {each.description}"[:100], value=each.name)
+            for each in settings_matching(current)
         ][:25]
 
     async def _log_channel(self, interaction: discord.Interaction[SequenceBot]) -> int | None:

@@ -178,3 +178,17 @@ async def test_a_role_setting_takes_a_mention_and_shows_a_deleted_role_as_delete
     )
     assert not cleared.ephemeral
     assert (await table.bot.server_settings.roles(table.guild.id)).host is None
+
+
+async def test_the_setting_names_are_offered_by_name_then_by_description(simcord_env):
+    """27 settings, and Discord offers 25 at most: typing finds any of them (by its name, or
+    a word of its description); with nothing typed, the limits (set least often) come last."""
+    table, admin = await with_admin(simcord_env)
+    offered = await admin.autocomplete(table.channel, "sequence-admin set", "setting", "channel")
+    names = [c["value"] for c in offered]
+    assert names[:2] == ["table_channels", "log_channel"] and "thread_tables" in names
+    everything = await admin.autocomplete(table.channel, "sequence-admin set", "setting", "")
+    values = [c["value"] for c in everything]
+    assert len(values) == 25 and "log_channel" in values and "thread_tables" in values
+    limits = await admin.autocomplete(table.channel, "sequence-admin set", "setting", "per ")
+    assert {c["value"] for c in limits} >= {"games_per_person", "tournaments_per_server"}
