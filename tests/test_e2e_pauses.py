@@ -7,15 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from simcord.builders import ChannelHandle
-
 from bot.app import create_bot
 from bot.store.votes import DRAW, UNDO
 from tests.helpers.turn_dms import play_from_dm
 
-from .e2e_helpers import Table, make_table, play_one, seat_actor, settle
+from .e2e_helpers import Table, play_one, seat_actor, settle
 from .engine_helpers import normal_play
-from .test_e2e_threads import LOCKED, boards, game_in_a_thread, lock, refuse_posts
+from .test_e2e_threads import (
+    LOCKED,
+    alice_and_a_computer_in_a_thread,
+    boards,
+    game_in_a_thread,
+    lock,
+    refuse_posts,
+)
 
 WHY = "its thread <#{thread}> is locked, so I cannot post the board there. A moderator can unlock"
 
@@ -106,17 +111,8 @@ async def test_a_computer_waits_for_the_board_of_the_move_before_its_turn(simcor
     the table is paused, the computer moves once the thread is unlocked."""
     env = simcord_env
     assert env.bot.settings.computer_move_delay == 0
-    table = await make_table(env, ["alice"])
-    made = env.backend.create_thread(table.channel.id, "game", table.players[0].id)
-    env.backend.add_thread_member(made.id, env.bot.user.id)
-    thread = ChannelHandle(env, table.guild, made)
-    table = Table(env, table.guild, thread, table.players)
-    (alice,) = table.players
-    lobby = (await alice.slash(thread, "sequence new")).response
-    await alice.slash(thread, "sequence addbot", level="easy")
-    env.bot.lobbies.new_seed = lambda: 1  # Alice starts
-    await alice.click(lobby, label="Start")
-    record = table.game()
+    table, record = await alice_and_a_computer_in_a_thread(env)
+    thread = table.channel
     refuse_posts(env, thread.id, LOCKED)  # locked unseen (the bot was down, say)
     first = await play_one(table, record)
     assert "Your move is saved, but the table cannot show it" in first.response.content

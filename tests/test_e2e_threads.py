@@ -57,6 +57,23 @@ async def game_in_a_thread(
     return played, await open_and_start(played, **options)
 
 
+async def alice_and_a_computer_in_a_thread(env: Any) -> tuple[Table, Any]:
+    """Alice and an easy computer at a table in a thread of #sequence, Alice to move first:
+    the table (its channel the thread) and the game's record."""
+    table = await make_table(env, ["alice"])
+    made = env.backend.create_thread(table.channel.id, "game", table.players[0].id)
+    env.backend.add_thread_member(made.id, env.bot.user.id)
+    thread = ChannelHandle(env, table.guild, made)
+    table = Table(env, table.guild, thread, table.players)
+    (alice,) = table.players
+    lobby = (await alice.slash(thread, "sequence new")).response
+    await alice.slash(thread, "sequence addbot", level="easy")
+    env.bot.lobbies.new_seed = lambda: 1  # Alice starts
+    await alice.click(lobby, label="Start")
+    record = table.game()
+    return table, record
+
+
 def refuse_posts(env: Any, thread_id: int, code: int) -> None:
     """Discord refuses the bot every post and edit in the thread with ``code``."""
     status = 403 if code in (LOCKED, MISSING_ACCESS) else 400
@@ -172,17 +189,8 @@ async def test_a_restart_keeps_a_locked_tables_computer_waiting(simcord_env, bot
     starts it without delay), at a table nobody can see; unlocked, the board is posted and
     the computer plays."""
     env = simcord_env
-    table = await make_table(env, ["alice"])
-    made = env.backend.create_thread(table.channel.id, "game", table.players[0].id)
-    env.backend.add_thread_member(made.id, env.bot.user.id)
-    thread = ChannelHandle(env, table.guild, made)
-    table = Table(env, table.guild, thread, table.players)
-    (alice,) = table.players
-    lobby = (await alice.slash(thread, "sequence new")).response
-    await alice.slash(thread, "sequence addbot", level="easy")
-    env.bot.lobbies.new_seed = lambda: 1  # Alice starts
-    await alice.click(lobby, label="Start")
-    record = table.game()
+    table, record = await alice_and_a_computer_in_a_thread(env)
+    thread = table.channel
     env.bot.computers.delay = lambda: 5.0  # this process learns of the lock before it moves
     refuse_posts(env, thread.id, LOCKED)
     first = await play_one(table, record)
