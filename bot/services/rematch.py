@@ -89,8 +89,8 @@ class RematchCalls:
     async def open_rematch(self, game_id: int, user_id: int) -> LobbyRecord:
         """A player of the finished game ``game_id`` opens its rematch's lobby, hosting it; the
         others of the game before wait to accept. Refused, changing nothing, for anyone else,
-        for a game not finished, when a lobby or game is open in its channel, when its rematch
-        was opened already, or when a person would pass a cap."""
+        for a game not finished or a tournament's, when a lobby or game is open in its channel,
+        when its rematch was opened already, or when a person would pass a cap."""
         try:
             previous = await self.db.games.load(game_id)
         except NotFoundError:
@@ -104,6 +104,11 @@ class RematchCalls:
             raise UserError("This game was cancelled: open a table with `/sequence new`.")
         if previous.status != FINISHED:
             raise UserError("This game is still being played.")
+        if await self.db.tournaments.match_for_game(game_id) is not None:
+            raise UserError(
+                "This game was a tournament match: the tournament pairs its next games, "
+                "not a rematch."
+            )
         channel_id = previous.channel_id
         async with self._locks(channel_id), self.db.transaction():
             current = await self.db.lobbies.get_for_channel(channel_id)
