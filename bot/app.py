@@ -48,6 +48,7 @@ log = logging.getLogger(__name__)
 EXTENSIONS = (
     "cogs.lobby",
     "cogs.lobby_seats",
+    "cogs.rematch",
     "cogs.hand",
     "cogs.info",
     "cogs.tabletalk",

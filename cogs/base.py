@@ -77,6 +77,9 @@ class SequenceCog(commands.Cog):
     #: A button this cog adds under a board message, or None (see :meth:`Table.board_view`).
     board_button: Callable[[GameRecord], discord.ui.Item[Any] | None] | None = None
 
+    #: A button this cog adds under a game's final board, or None.
+    final_board_button: Callable[[GameRecord], discord.ui.Item[Any] | None] | None = None
+
     def subscriptions(self) -> list[Subscription]:
         """The game events this cog answers while it is loaded, each with its handler."""
         return []
@@ -97,6 +100,8 @@ class SequenceCog(commands.Cog):
         self.bot.add_dynamic_items(*self.components)
         if self.board_button is not None:
             self.bot.table.board_buttons.append(self.board_button)
+        if self.final_board_button is not None:
+            self.bot.table.final_buttons.append(self.final_board_button)
         self.bot.bus.register(self)
 
     async def cog_unload(self) -> None:
@@ -107,4 +112,7 @@ class SequenceCog(commands.Cog):
         self.bot.remove_dynamic_items(*self.components)
         if self.board_button is not None and self.board_button in self.bot.table.board_buttons:
             self.bot.table.board_buttons.remove(self.board_button)
+        final = self.final_board_button
+        if final is not None and final in self.bot.table.final_buttons:
+            self.bot.table.final_buttons.remove(final)
         self.bot.bus.unregister(self)

@@ -152,7 +152,8 @@ def test_a_resignation(store_location: str | Path, folder: Path, target: str) ->
     assert after["status"] == "finished" and after["result"] is not None
     assert not any("wins" in m["content"] for m in killed["messages"][str(facts["channel"])])
     ends = [m for m in after["messages"][str(facts["channel"])] if "wins" in m["content"]]
-    assert len(ends) == 1 and ends[0]["attachments"] and not ends[0]["components"]
+    # No turn's buttons on the final board: only its Rematch.
+    assert len(ends) == 1 and ends[0]["attachments"] and ends[0]["labels"] == ["Rematch"]
     assert after["timers"] == [] and after["armed"] == []
 
 

@@ -84,7 +84,8 @@ async def test_a_final_board_discord_refused_is_posted_when_discord_answers_agai
     await simcord_env.advance_time(3600)
     final = table.channel.last_message
     assert "Green wins" in final.content and final.attachments
-    assert not final.components
+    # No turn's buttons on the final board: only its Rematch.
+    assert [c.label for row in final.components for c in row.children] == ["Rematch"]
     boards = [m for m in table.channel.history() if m.attachments]
     assert "your turn" not in boards[-2].content and not boards[-2].components
     await simcord_env.advance_time(3 * 3600)

@@ -113,7 +113,9 @@ async def test_a_resignation_cut_short_announces_the_end_and_records_it_once(
 
     await restart(simcord_env, bot_settings)
     final = table.channel.last_message
-    assert "Green wins" in final.content and final.attachments and not final.components
+    assert "Green wins" in final.content and final.attachments
+    # No turn's buttons on the final board: only its Rematch.
+    assert [c.label for row in final.components for c in row.children] == ["Rematch"]
     result = await simcord_env.bot.db.results.get(record.id)
     assert result is not None and result.winner_team is not None  # the result, recorded
     finals = [m for m in table.channel.history() if "wins" in m.content]

@@ -31,8 +31,14 @@ def boards(channel) -> list:
 
 
 def live_boards(channel) -> list:
-    """The board messages that still carry buttons."""
-    return [m for m in boards(channel) if m.components]
+    """The board messages that still carry a turn's buttons (a final board carries only its
+    Rematch: :func:`final_buttons`)."""
+    return [m for m in boards(channel) if m.components and final_buttons(m) != ["Rematch"]]
+
+
+def final_buttons(message) -> list:
+    """The labels of a board message's buttons."""
+    return [c.label for row in message.components for c in row.children]
 
 
 def pings(env, channel, user) -> list[str]:
@@ -280,6 +286,7 @@ async def test_an_older_board_is_retired_after_new_turns_the_end_and_a_restart(
     simcord_env.backend.faults.clear()
     await simcord_env.advance_time(3600)
     assert live_boards(table.channel) == []
+    assert final_buttons(boards(table.channel)[-1]) == ["Rematch"]
     assert "wins" in table.channel.last_message.content
     assert await nothing_left_to_retry(simcord_env.bot)
 
@@ -343,6 +350,7 @@ async def test_retries_pending_when_the_game_ends_are_forgotten(simcord_env, end
     assert await nothing_left_to_retry(table.bot)
     if ending == "resign":
         assert live_boards(table.channel) == []
+        assert final_buttons(boards(table.channel)[-1]) == ["Rematch"]
         assert "wins" in table.channel.last_message.content
 
 

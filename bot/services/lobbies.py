@@ -7,7 +7,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.game import Game
 from bot.game.ai import LEVELS
 from bot.game.settings import MAX_PLAYERS
 from bot.store.errors import NotFoundError
@@ -26,6 +25,8 @@ from .lobby_seating import (
 )
 from .locks import KeyedLocks
 from .looking import LookingCalls
+from .rematch import RematchCalls
+from .series import require_accepted, series_deal
 from .timing import turn_timers
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 
     from .games import GameService
 
+
 @dataclass(frozen=True)
 class Person:
     """A Discord user as the services see them: an id and a display name."""
@@ -44,8 +46,9 @@ class Person:
     name: str
 
 
-class LobbyService(LookingCalls):
-    """The lobby of each channel, kept in the store (its call for players: :mod:`.looking`)."""
+class LobbyService(LookingCalls, RematchCalls):
+    """The lobby of each channel, kept in the store (its call for players: :mod:`.looking`;
+    its rematches: :mod:`.rematch`)."""
 
     def __init__(
         self,
@@ -298,6 +301,7 @@ class LobbyService(LookingCalls):
         async with self._locks(channel_id):
             lobby = await self.get(channel_id)
             _require_host(lobby, actor_id, "start the game")
+            require_accepted(lobby)
             options = lobby_options(lobby)
             players = len(lobby.seats)
             if players < 2:
@@ -306,7 +310,7 @@ class LobbyService(LookingCalls):
                 )
             settings = options.game_settings(players)
             seats = seat_alternately(lobby, settings.teams)
-            game = Game.new(settings, self.new_seed())
+            game = series_deal(settings, options, self.new_seed)
             now = self.clock()
             try:
                 async with self.db.transaction():  # the lobby closes, the game and timers begin

@@ -38,6 +38,16 @@ class LookingCall:
         return self.pinged_by is not None
 
 
+@dataclass(frozen=True, slots=True)
+class RematchCall:
+    """A rematch's lobby: the people of the game before who have not yet pressed Accept (a
+    seat of theirs is not ready), and how the host seats the teams (``same``, ``shuffled`` or
+    ``rotated``)."""
+
+    waiting: tuple[int, ...] = ()
+    arrangement: str = "same"
+
+
 @dataclass(slots=True)
 class LobbyRecord:
     """An open lobby and the seats taken so far."""
@@ -54,6 +64,8 @@ class LobbyRecord:
     match: MatchLink | None = None
     #: Its call to the looking-for-game role; None: not offered (no such role when it opened).
     looking: LookingCall | None = None
+    #: The rematch it gathers; None for any other lobby.
+    rematch: RematchCall | None = None
 
 
 #: Where a match's lobby keeps its link in the stored options: the ``options`` column (and a
@@ -64,10 +76,15 @@ _MATCH_KEY = "tournament"
 #: Where a lobby keeps its :class:`LookingCall` in the stored options (absent: not offered),
 #: ``{"pinged_by": user or null, "pinged_at": time or null}``.
 _LOOKING_KEY = "looking"
+#: Where a rematch's lobby keeps its :class:`RematchCall`: ``{"waiting": [user], "arrangement"}``.
+_REMATCH_KEY = "rematch"
 
 
 def options_to_json(
-    options: TableOptions, match: MatchLink | None, looking: LookingCall | None = None
+    options: TableOptions,
+    match: MatchLink | None,
+    looking: LookingCall | None = None,
+    rematch: RematchCall | None = None,
 ) -> dict[str, Any]:
     """A lobby's options, match link and looking-for-game call as stored (see
     :data:`_MATCH_KEY` and :data:`_LOOKING_KEY`)."""
@@ -76,7 +93,18 @@ def options_to_json(
         data[_MATCH_KEY] = {"id": match.tournament_id, "match": match.match_id}
     if looking is not None:
         data[_LOOKING_KEY] = {"pinged_by": looking.pinged_by, "pinged_at": looking.pinged_at}
+    if rematch is not None:
+        data[_REMATCH_KEY] = {"waiting": list(rematch.waiting), "arrangement": rematch.arrangement}
     return data
+
+
+def rematch_from_json(data: dict[str, Any]) -> RematchCall | None:
+    """A rematch lobby's call from its stored options (None: not a rematch's lobby)."""
+    call = data.get(_REMATCH_KEY)
+    if call is None:
+        return None
+    waiting = tuple(int(user) for user in call.get("waiting", []))
+    return RematchCall(waiting, str(call.get("arrangement", "same")))
 
 
 def looking_from_json(data: dict[str, Any]) -> LookingCall | None:
@@ -101,7 +129,7 @@ def lobby_to_json(record: LobbyRecord) -> dict[str, Any]:
         "guild_id": record.guild_id,
         "channel_id": record.channel_id,
         "host_id": record.host_id,
-        "options": options_to_json(record.options, record.match, record.looking),
+        "options": options_to_json(record.options, record.match, record.looking, record.rematch),
         "seats": seats_to_json(record.seats),
         "message_id": record.message_id,
         "created_at": record.created_at,
@@ -123,6 +151,7 @@ def lobby_from_json(data: dict[str, Any]) -> LobbyRecord:
         data.get("created_at", 0.0),
         match,
         looking_from_json(data["options"]),
+        rematch_from_json(data["options"]),
     )
 
 
@@ -131,7 +160,7 @@ def _seats(record: LobbyRecord) -> str:
 
 
 def _options(record: LobbyRecord) -> str:
-    return dumps(options_to_json(record.options, record.match, record.looking))
+    return dumps(options_to_json(record.options, record.match, record.looking, record.rematch))
 
 
 _COLUMNS = "id, guild_id, channel_id, host_id, options, seats, message_id, created_at"
@@ -155,10 +184,11 @@ class Lobbies:
         message_id: int | None = None,
         match: MatchLink | None = None,
         looking: LookingCall | None = None,
+        rematch: RematchCall | None = None,
     ) -> LobbyRecord:
         """Open a lobby (with ``match``, a tournament match's; with ``looking``, one that may
-        call the looking-for-game role); :class:`ChannelBusyError` if the channel has a lobby
-        or active game."""
+        call the looking-for-game role; with ``rematch``, a rematch's);
+        :class:`ChannelBusyError` if the channel has a lobby or active game."""
         record = LobbyRecord(
             0,
             guild_id,
@@ -170,6 +200,7 @@ class Lobbies:
             now,
             match,
             looking,
+            rematch,
         )
         record.id = await self._db.run(_create, record, _options(record), _seats(record))
         return record
@@ -182,6 +213,15 @@ class Lobbies:
     async def was_opened(self, lobby_id: int) -> bool:
         """True when a lobby with this id ever existed (open or closed: ids are never reused)."""
         return bool(await self._db.read(_select, "WHERE id = ?", (lobby_id,)))
+
+    async def rematches_of(self, channel_id: int, game_id: int) -> list[LobbyRecord]:
+        """The lobbies (open or closed) opened in a channel as a rematch of game ``game_id``."""
+        rows = await self._db.read(
+            _select, "WHERE channel_id = ? AND options LIKE ?", (channel_id, f"%{game_id}%")
+        )
+        return [
+            row for row in rows if row.rematch is not None and row.options.series_after == game_id
+        ]
 
     async def get_for_channel(self, channel_id: int) -> LobbyRecord | None:
         """The channel's open lobby, if any."""
@@ -242,7 +282,17 @@ def _record(row: tuple[Any, ...]) -> LobbyRecord:
     seats = seats_from_json(loads(row[5]))
     looking = looking_from_json(stored)
     return LobbyRecord(
-        row[0], row[1], row[2], row[3], options, seats, row[6], row[7], match, looking
+        row[0],
+        row[1],
+        row[2],
+        row[3],
+        options,
+        seats,
+        row[6],
+        row[7],
+        match,
+        looking,
+        rematch_from_json(stored),
     )
 
 

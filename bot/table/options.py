@@ -71,6 +71,13 @@ class TableOptions:
     #: The fields whose value came from the server's own settings (``/sequence-admin``) when
     #: the table opened (a value changed since, by :meth:`but`, no longer does).
     server_fields: tuple[str, ...] = ()
+    #: A rematch's place in its series (:mod:`bot.table.series`): the game's number (1: not
+    #: a rematch), the game it follows, the wins of each team (by colour) before it, and the
+    #: team that dealt the game before (the next deal goes to another team).
+    series_game: int = 1
+    series_after: int | None = None
+    series_score: tuple[int, ...] = ()
+    series_dealer_team: int | None = None
 
     def __post_init__(self) -> None:
         if self.preset not in ("classic", "convoy"):
@@ -131,7 +138,7 @@ class TableOptions:
         options = object.__new__(cls)
         for each in fields(cls):
             value = data.get(each.name, each.default)
-            if isinstance(value, list):  # JSON's array: server_fields
+            if isinstance(value, list):  # JSON's array: server_fields, series_score
                 value = tuple(value)
             object.__setattr__(options, each.name, value)
         return options

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 #: Actions limited as "creating" (``CREATE_RATE_LIMIT`` per person) rather than "posting"; a
 #: lobby's ping of the looking-for-game role weighs as much as opening one.
-CREATING = frozenset({"new lobby", "new tournament", "looking ping"})
+CREATING = frozenset({"new lobby", "new tournament", "looking ping", "rematch"})
 #: Past this many keys, those with no use left in their window are dropped.
 PRUNE_AT = 10_000
 YOURS = "You used that too often"

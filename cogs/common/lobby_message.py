@@ -23,6 +23,7 @@ from .choices import LEVEL_CHOICES
 from .components import Components
 from .custom_ids import Templated
 from .describe import counted, seat_label, shown_name, team_label
+from .rematch_message import rematch_items, rematch_lines
 from .server_options import server_option_words
 
 if TYPE_CHECKING:
@@ -47,6 +48,9 @@ def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
             f"Host: {host}. Join, pick a team, then the host presses **Start**.\n"
             f"{', '.join(map(str, most))} or {last} players; teams must be equal."
         )
+    rematch = rematch_lines(lobby)
+    if rematch is not None:
+        how = f"{rematch}\n{how}"
     embed = discord.Embed(
         title=f"Sequence lobby · {options.preset}", description=how, colour=TEAM_COLOUR_VALUES[0]
     )
@@ -147,6 +151,8 @@ def lobby_view(lobby: LobbyRecord) -> Components:
     view.add_item(AddComputerSelect(lobby.id))
     if lobby.looking is not None:
         view.add_item(LookingButton(lobby.id))
+    for item in rematch_items(lobby):
+        view.add_item(item)
     return view
 
 

@@ -135,6 +135,7 @@ class Table(BoardText, TablePlaces, TableThreads):
     def __init__(self, bot: SequenceBot) -> None:
         self.bot = bot
         self.board_buttons: list[BoardButton] = []
+        self.final_buttons: list[BoardButton] = []
         self.announced = {}
         self._thread_state()
 

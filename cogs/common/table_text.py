@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.services.timing import LIMIT, clock_stopped, turn_began
+from bot.table.series import series_line
 from render.theme import TEAM_COLOUR_VALUES
 
 from .components import Components
@@ -27,16 +28,20 @@ class BoardText:
 
     bot: SequenceBot
     board_buttons: list[BoardButton]
+    #: Buttons under the final board of a game (cogs register these, as ``board_buttons``).
+    final_buttons: list[BoardButton]
 
     def board_view(self, record: GameRecord) -> Components | None:
-        """The buttons under a board message (none once the game is over)."""
-        if record.game.is_over():
-            return None
+        """The buttons under a board message (once the game is over, the final board's: a
+        Rematch; None when it has none)."""
+        makers = self.final_buttons if record.game.is_over() else self.board_buttons
         view = Components()
-        for make in self.board_buttons:
+        for make in makers:
             item = make(record)
             if item is not None:
                 view.add_item(item)
+        if record.game.is_over() and not view.children:
+            return None
         return view
 
     def board_embed(self, record: GameRecord, headline: str | None) -> discord.Embed:
@@ -53,7 +58,9 @@ class BoardText:
         )
         # The board is the message's attachment, shown full width under the text; inside the
         # embed, Discord (and SimCord's preview) would shrink the tall image to a thumbnail.
-        embed.set_footer(text=scoreline(record))
+        series = series_line(record.options, game.settings.teams, game.winner, over=game.is_over())
+        footer = scoreline(record)
+        embed.set_footer(text=footer if series is None else f"{series}\n{footer}")
         return embed
 
     async def board_line(self, record: GameRecord) -> str:

@@ -98,6 +98,9 @@ def messages(env: Any) -> dict[str, list[dict[str, Any]]]:
                 "titles": [e.get("title") for e in m.embeds],
                 "attachments": len(m.attachments),
                 "components": bool(m.components),
+                "labels": [
+                    c.get("label") for row in m.components for c in row.get("components", [])
+                ],
                 "edited": m.edited_timestamp is not None,
             }
             for m in sorted(by_id.values(), key=lambda m: m.id)
