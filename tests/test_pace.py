@@ -4,12 +4,15 @@ kept from a player's latest results, and a table's estimated length."""
 from __future__ import annotations
 
 import dataclasses
+import doctest
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.game import Game, GameSettings, Move
 from bot.game.moves import RESIGN, SKIP
+from bot.services import pace, stats
 from bot.services.pace import (
     PACE_TURNS,
     SUMMARY_KEY,
@@ -21,10 +24,18 @@ from bot.services.pace import (
 )
 from bot.store.games.records import LogEntry
 from bot.store.results import ResultRecord
+from cogs import stats as stats_cog
+from cogs.common import lobby_message
 
 from .engine_helpers import playable
 
 START = 1_000.0
+
+
+@pytest.mark.parametrize("module", [pace, stats, stats_cog, lobby_message])
+def test_doctests(module) -> None:
+    """The examples in the docstrings: the median, a table's length in words, the pace shown."""
+    assert doctest.testmod(module).failed == 0
 
 
 def logged(settings: GameSettings, seed: int, steps: list[tuple[str, float]]) -> list[LogEntry]:
