@@ -5,16 +5,19 @@ One server's store is filled through the store's own API (``games.create`` with 
 moves and snapshot, ``games.finish``, ``results.record``: the bot's encoders, as the game service
 writes them; 500 games a transaction): real 2- and 4-player games played to their end by random
 legal moves (a pool of 40, dealt to players drawn from 400 people, one of them in about 4% of the
-games, as the issue's heavy player), 90% rated. At each size it prints, per command, the median
-seconds cold (fresh services: what the first call after a restart finds) and warm (the same
-services again), the event loop's longest single callback during the calls (``Handle._run``
-timed), then the growth (largest size ÷ 1k), the database's size per 1,000 games and the time of
-a backup (``sequence-bot backup``'s function on SQLite; ``pg_dump`` of the database on
-PostgreSQL, when it is installed).
+games, as the issue's heavy player), 90% rated, one an hour; half of them slow games whose results
+keep each person's turn times (issue #39's pace, when the code has it). At each size it prints,
+per command, the median seconds cold (fresh services: what the first call after a restart
+finds) and warm (the same services again), the event loop's longest single callback during the
+calls (``Handle._run`` timed), then the growth (largest size ÷ 1k), the database's size per
+1,000 games and the time of a backup (``sequence-bot backup``'s function on SQLite;
+``pg_dump`` of the database on PostgreSQL, when it is installed).
 
-The commands are the services the cogs call: ``StatsService.leaderboard`` (page 1),
-``StatsService.player`` and ``StatsService.history`` for the heavy player, and the tournament's
-seeding (``Rounds._strength`` for 16 entrants).
+The commands are the services the cogs call: ``StatsService.leaderboard`` (page 1; and, where the
+code has it, only the players with a rated game in the last 60 days: "leaderboard60"),
+``StatsService.player`` (with the heavy player's pace in slow games, where the code has it) and
+``StatsService.history`` for the heavy player, the heavy player's pace alone ("pace"), and the
+tournament's seeding (``Rounds._strength`` for 16 entrants).
 
 Run: ``python bench/history.py`` (1k, 10k, 100k on both backends), ``--quick`` (stop at 10k),
 ``--sizes 1000,10000``, ``--backend sqlite``, ``--runs 5``.
@@ -49,6 +52,11 @@ from bot.store import Store
 from bot.store.location import open_database
 from bot.store.seats import Seat
 
+try:  # the code of issues #39 and #41: a pace in slow games, an activity window
+    from bot.services.pace import SUMMARY_KEY, player_paces
+except ImportError:
+    SUMMARY_KEY, player_paces = "", None  # type: ignore[assignment]
+
 try:
     from bot.table.options import TableOptions
 
@@ -61,6 +69,9 @@ HEAVY = 10_001
 PLAYERS = 400
 BATCH = 500
 EPOCH = 1_767_225_600.0
+#: One finished game an hour.
+SPACING = 3600.0
+DAY = 86_400.0
 
 
 class LoopWatch:
@@ -118,7 +129,7 @@ async def fill(db: Store, start: int, end: int, pool: list[Game]) -> None:
                 teams_count = game.settings.teams
                 users = pick_players(rng, len(game.settings.seats_of(0)) * teams_count)
                 seats = [Seat(user, f"p{user}") for user in users]
-                now = EPOCH + number * 60.0
+                now = EPOCH + number * SPACING
                 record = await db.games.create(
                     GUILD, 1 + number % 400, game, seats, OPTIONS, None, now
                 )
@@ -133,6 +144,12 @@ async def fill(db: Store, start: int, end: int, pool: list[Game]) -> None:
                     "leaving_team": None,
                     "preset": game.settings.preset,
                 }
+                if SUMMARY_KEY and rng.random() < 0.5:  # a slow game: each turn's seconds
+                    turns = len(game.moves) // len(users) or 1
+                    summary[SUMMARY_KEY] = [
+                        [[rng.randrange(60, 7200) for _ in range(turns)] for _ in team]
+                        for team in teams
+                    ]
                 extra: dict[str, Any] = {}
                 if tallies_of is not None:
                     extra["tallies"] = tallies_of(game.settings, game.seed, game.moves, seats)
@@ -142,16 +159,22 @@ async def fill(db: Store, start: int, end: int, pool: list[Game]) -> None:
                 )
 
 
-def commands(db: Store) -> dict[str, Callable[[Any], Awaitable[Any]]]:
-    """The measured calls, each on the services given."""
+def commands(db: Store, stored: int) -> dict[str, Callable[[Any], Awaitable[Any]]]:
+    """The measured calls, each on the services given (``stored``: the games stored)."""
     entrants = [SimpleNamespace(id=n, user_ids=[20_000 + n]) for n in range(15)]
     entrants.append(SimpleNamespace(id=15, user_ids=[HEAVY]))
-    return {
+    calls: dict[str, Callable[[Any], Awaitable[Any]]] = {
         "leaderboard": lambda s: s.stats.leaderboard(GUILD, 1),
-        "stats": lambda s: s.stats.player(GUILD, HEAVY),
-        "history": lambda s: s.stats.history(GUILD, HEAVY),
-        "seeding": lambda s: Rounds._strength(s, GUILD, entrants),  # type: ignore[arg-type]
     }
+    window = EPOCH + stored * SPACING - 60 * DAY  # the last 60 days of the history
+    if "active_since" in inspect.signature(StatsService.leaderboard).parameters:
+        calls["leaderboard60"] = lambda s: s.stats.leaderboard(GUILD, 1, window)
+    calls["stats"] = lambda s: s.stats.player(GUILD, HEAVY)
+    if player_paces is not None:
+        calls["pace"] = lambda s: player_paces(s.db, GUILD, [HEAVY])
+    calls["history"] = lambda s: s.stats.history(GUILD, HEAVY)
+    calls["seeding"] = lambda s: Rounds._strength(s, GUILD, entrants)  # type: ignore[arg-type]
+    return calls
 
 
 def services(db: Store) -> SimpleNamespace:
@@ -159,10 +182,12 @@ def services(db: Store) -> SimpleNamespace:
     return SimpleNamespace(db=db, ratings=ratings, stats=StatsService(db, ratings))
 
 
-async def measure(db: Store, runs: int, watch: LoopWatch) -> dict[str, tuple[float, float, float]]:
+async def measure(
+    db: Store, runs: int, watch: LoopWatch, stored: int
+) -> dict[str, tuple[float, float, float]]:
     """Per command: (cold median, warm median, the loop's longest block)."""
     figures = {}
-    for name, call in commands(db).items():
+    for name, call in commands(db, stored).items():
         cold, warm = [], []
         watch.longest, watch.on = 0.0, True
         for _ in range(runs):
@@ -230,7 +255,7 @@ async def run_backend(location: str | Path, sizes: list[int], runs: int, work: P
             await fill(db, stored, size, pool)
             stored = size
             print(f"filled to {size} games in {time.perf_counter() - start:.0f} s", flush=True)
-            by_size[size] = figures = await measure(db, runs, watch)
+            by_size[size] = figures = await measure(db, runs, watch, size)
             nbytes, backup = await size_and_backup(db, location, work)
             for name, (cold, warm, block) in figures.items():
                 print(

@@ -40,8 +40,7 @@ from .common.lobby_message import (
     LobbyButton,
     LookingButton,
     game_begins_text,
-    lobby_embed,
-    lobby_view,
+    lobby_message,
     no_reminder_warning,
 )
 from .common.looking import call_for_players
@@ -78,7 +77,8 @@ class AddComputerPick(Answering, AddComputerSelect, custom_id=AddComputerSelect.
         lobby = await cog.bot.lobbies.add_computer(
             interaction.channel_id or 0, interaction.user.id, level
         )
-        await interaction.response.edit_message(embed=lobby_embed(lobby), view=lobby_view(lobby))
+        embed, view = await lobby_message(cog.bot.db, lobby)
+        await interaction.response.edit_message(embed=embed, view=view)
 
 
 class LookingButtonClick(Answering, LookingButton, custom_id=LookingButton.ids.format):
@@ -228,7 +228,7 @@ class Lobby(SequenceCog):
                 lobby = await self.bot.lobbies.open(
                     server, channel_id, host, options, looking=looking
                 )
-        embed, view = lobby_embed(lobby), lobby_view(lobby)
+        embed, view = await lobby_message(self.bot.db, lobby)
         try:
             if its_thread is not None:
                 message = await its_thread.send(LOBBY_OPENED, embed=embed, view=view)
@@ -312,9 +312,8 @@ class Lobby(SequenceCog):
                 await show_answer(interaction, f"🚪 {note}", None, embed=None)
             else:
                 assert lobby is not None  # only a closed lobby is gone
-                await interaction.response.edit_message(
-                    embed=lobby_embed(lobby), view=lobby_view(lobby)
-                )
+                embed, view = await lobby_message(self.bot.db, lobby)
+                await interaction.response.edit_message(embed=embed, view=view)
             return
         await reply(interaction, note)
         if lobby is not None:
@@ -326,14 +325,15 @@ class Lobby(SequenceCog):
             return
         # The lobby itself is saved; if Discord refuses, the next change edits the message
         # again. One that may be edited no more is posted anew.
+        embed, view = await lobby_message(self.bot.db, lobby)
         await edit_or_post_anew(
             self.bot,
             lobby.channel_id,
             lobby.message_id,
             lambda message_id: self.bot.lobbies.set_message(lobby, message_id),
             content=LOBBY_OPENED,
-            embed=lobby_embed(lobby),
-            view=lobby_view(lobby),
+            embed=embed,
+            view=view,
         )
 
     async def close_message(

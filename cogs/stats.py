@@ -11,8 +11,17 @@ from discord import app_commands
 from bot.app import SequenceBot
 from bot.pseudonyms import person
 from bot.services.errors import UserError
+from bot.services.pace import SLOW_TURN
 from bot.services.ratings import Rating
-from bot.services.stats import HistoryEntry, PlayerStats, StatsService, sparkline
+from bot.services.stats import (
+    PROVISIONAL_GAMES,
+    HistoryEntry,
+    PlayerStats,
+    StatsService,
+    provisional,
+    sparkline,
+)
+from bot.table.options import format_duration
 
 from .base import SequenceCog, server_id
 from .common.alt_text import replay_alt
@@ -27,6 +36,9 @@ from .common.replies import reply, user_name
 #: Discord's upload limit for a bot without boosts.
 UPLOAD_LIMIT = 10 * 1024 * 1024
 NO_PINGS = discord.AllowedMentions.none()
+DAY = 86400
+#: What the mark after a provisional rating means.
+PROVISIONAL = f"? provisional: fewer than {PROVISIONAL_GAMES} rated games"
 
 
 def rating_text(rating: Rating) -> str:
@@ -44,8 +56,21 @@ def shown_rating(rating: Rating) -> str:
     return "0.0" if text == "-0.0" else text
 
 
-def stats_embed(name: str, stats: PlayerStats) -> discord.Embed:
-    """A player's card."""
+def pace_text(stats: PlayerStats) -> str:
+    """A player's median time to move in slow games, in words.
+
+    >>> from bot.services.stats import PlayerStats
+    >>> pace_text(PlayerStats(1, 0, 0, 0, 0, 0, 0, 0, None, None, [], 5400.0, 12))
+    '**1 h 30 min** a turn (median of 12 turns)'
+    """
+    if stats.turn_median is None:
+        return "No turn in a slow game yet"
+    shown = format_duration(max(1, round(stats.turn_median)))
+    return f"**{shown}** a turn (median of {counted(stats.turns_timed, 'turn')})"
+
+
+def stats_embed(name: str, stats: PlayerStats, active_days: int = 0) -> discord.Embed:
+    """A player's card (``active_days``: the leaderboard's activity window, 0 for none)."""
     embed = discord.Embed(title=f"📊 {name}", colour=0x2F6FE0)
     record = f"{stats.wins} won · {stats.losses} lost"
     if stats.draws:
@@ -57,9 +82,12 @@ def stats_embed(name: str, stats: PlayerStats) -> discord.Embed:
         embed.add_field(name="Rating", value="Unrated: no rated game yet", inline=False)
     else:
         place = f" · #{stats.place} here" if stats.place else ""
+        if not stats.active:
+            place = f" · not ranked: no rated game in {active_days} days"
+        mark = " (provisional)" if provisional(stats.rated_games) else ""
         embed.add_field(
             name="Rating",
-            value=f"**{rating_text(stats.rating)}**{place} · "
+            value=f"**{rating_text(stats.rating)}**{mark}{place} · "
             + counted(stats.rated_games, "rated game"),
             inline=False,
         )
@@ -72,6 +100,11 @@ def stats_embed(name: str, stats: PlayerStats) -> discord.Embed:
                 + counted(len(stats.trend) - 1, "rated game"),
                 inline=False,
             )
+    embed.add_field(
+        name=f"Speed in slow games ({format_duration(SLOW_TURN)}+ a turn)",
+        value=pace_text(stats),
+        inline=False,
+    )
     return embed
 
 
@@ -110,17 +143,20 @@ class LeaderboardButton(
     Answering,
     Templated,
     discord.ui.DynamicItem[discord.ui.Button],
-    custom_id="seq:lb:{page}:{direction:prev|next}",
+    # ":all" ends the id of a board of everyone (one without it: the active players only)
+    custom_id="seq:lb:{page}:{direction:prev|next}{scope:|:all}",
 ):
     """Pages through the leaderboard (anyone may; it only edits the board message)."""
 
-    def __init__(self, page: int, direction: str, *, disabled: bool = False) -> None:
-        self.page, self.direction = page, direction
+    def __init__(
+        self, page: int, direction: str, scope: str = "", *, disabled: bool = False
+    ) -> None:
+        self.page, self.direction, self.everyone = page, direction, scope == ":all"
         super().__init__(
             discord.ui.Button(
                 label="◀ Previous" if direction == "prev" else "Next ▶",
                 style=discord.ButtonStyle.secondary,
-                custom_id=self.ids(page=page, direction=direction),
+                custom_id=self.ids(page=page, direction=direction, scope=scope),
                 disabled=disabled,
             )
         )
@@ -129,7 +165,9 @@ class LeaderboardButton(
         cog = cog_of(interaction, Stats)
         target = self.page + (1 if self.direction == "next" else -1)
         await interaction.response.defer()  # the read grows with the players
-        embed, view = await cog.leaderboard_page(interaction.guild_id or 0, target)
+        embed, view = await cog.leaderboard_page(
+            interaction.guild_id or 0, target, everyone=self.everyone
+        )
         await interaction.edit_original_response(embed=embed, view=view)
 
 
@@ -152,37 +190,67 @@ class Stats(SequenceCog):
         self.bot.limits.check(interaction, "stats")
         who = player or interaction.user
         await interaction.response.defer(thinking=True)  # the read grows with the games played
-        stats = await self.stats.player(guild_id, who.id)
+        days, since = await self.active_window(guild_id)
+        stats = await self.stats.player(guild_id, who.id, since)
         await interaction.followup.send(
-            embed=stats_embed(user_name(who), stats), allowed_mentions=NO_PINGS
+            embed=stats_embed(user_name(who), stats, days), allowed_mentions=NO_PINGS
         )
 
     @app_commands.command(name="leaderboard", description="This server's ratings, best first")
-    @app_commands.describe(page="Which page (10 players a page)")
+    @app_commands.describe(
+        page="Which page (10 players a page)",
+        everyone="Rank everyone rated, also those with no rated game lately (default: no)",
+    )
     async def leaderboard(
-        self, interaction: discord.Interaction[SequenceBot], page: app_commands.Range[int, 1] = 1
+        self,
+        interaction: discord.Interaction[SequenceBot],
+        page: app_commands.Range[int, 1] = 1,
+        everyone: bool = False,
     ) -> None:
         guild_id = server_id(interaction)
         self.bot.limits.check(interaction, "leaderboard")
         await interaction.response.defer(thinking=True)  # the read grows with the players
-        embed, view = await self.leaderboard_page(guild_id, page)
+        embed, view = await self.leaderboard_page(guild_id, page, everyone=everyone)
         await interaction.followup.send(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
-    async def leaderboard_page(self, guild_id: int, page: int) -> tuple[discord.Embed, Components]:
-        """The embed and buttons of one leaderboard page."""
-        rows, page, pages = await self.stats.leaderboard(guild_id, page)
+    async def active_window(self, guild_id: int) -> tuple[int, float | None]:
+        """The server's leaderboard window: its days (0: none) and the time it starts."""
+        days = await self.bot.server_settings.leaderboard_days(guild_id)
+        return days, (self.bot.clock() - days * DAY) if days else None
+
+    async def leaderboard_page(
+        self, guild_id: int, page: int, *, everyone: bool = False
+    ) -> tuple[discord.Embed, Components]:
+        """The embed and buttons of one leaderboard page (``everyone``: also the players with
+        no rated game in the server's activity window)."""
+        days, since = await self.active_window(guild_id)
+        if everyone:
+            since = None
+        rows, page, pages = await self.stats.leaderboard(guild_id, page, since)
         embed = discord.Embed(title="🏅 Leaderboard", colour=0xE2B454)
         if rows:
             embed.description = "\n".join(
-                f"**{place}.** {person(user)} · {shown_rating(rating)} · {counted(games, 'game')}"
+                f"**{place}.** {person(user)} · {shown_rating(rating)}"
+                f"{'?' if provisional(games) else ''} · {counted(games, 'game')}"
                 for place, user, rating, games in rows
+            )
+        elif since is not None:
+            embed.description = (
+                f"Nobody has played a rated game in the last {days} days: "
+                "`/sequence leaderboard everyone:true` ranks everyone."
             )
         else:
             embed.description = "Nobody is rated yet: finish a rated game to appear here."
-        embed.set_footer(text=f"Page {page} of {pages} · rating = μ − 3σ (openskill)")
+        footer = [f"Page {page} of {pages} · rating = μ − 3σ (openskill)"]
+        if since is not None:
+            footer.append(f"rated in the last {days} days (everyone:true ranks all)")
+        if any(provisional(games) for *_, games in rows):
+            footer.append(PROVISIONAL)
+        embed.set_footer(text=" · ".join(footer))
+        scope = ":all" if everyone and days else ""
         view = Components()
-        view.add_item(LeaderboardButton(page, "prev", disabled=page <= 1))
-        view.add_item(LeaderboardButton(page, "next", disabled=page >= pages))
+        view.add_item(LeaderboardButton(page, "prev", scope, disabled=page <= 1))
+        view.add_item(LeaderboardButton(page, "next", scope, disabled=page >= pages))
         return embed, view
 
     @app_commands.command(name="history", description="A player's last finished games")

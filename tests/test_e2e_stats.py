@@ -148,11 +148,13 @@ async def test_leaderboard_pages(simcord_env, players: int) -> None:
     table = await make_table(simcord_env, ["alice"])
     (alice,) = table.players
     db = table.bot.db
-    # twelve rated results: player 1000+n beat player 2000+n
+    # twelve rated results: player 1000+n beat player 2000+n (today: within the leaderboard's
+    # activity window)
+    today = table.bot.clock()
     for n in range(players):
         game = await create_game(db, channel_id=500 + n, guild_id=table.guild.id)
         await db.results.record(
-            game.id, table.guild.id, [[1000 + n], [2000 + n]], 0, True, {}, now=n
+            game.id, table.guild.id, [[1000 + n], [2000 + n]], 0, True, {}, now=today + n
         )
     first = await alice.slash(table.channel, "sequence leaderboard")
     embed = first.response.embeds[0]

@@ -2,7 +2,8 @@
 
 A **table** setting fills a :class:`~bot.table.options.TableOptions` field of new tables; a
 **role**, **channel** or **channels** setting names roles or channels of the server (kept by
-id); a **limit** caps what may be open at once. The owner's environment
+id); a **limit** caps what may be open at once; a **leaderboard** setting decides who
+``/sequence leaderboard`` ranks. The owner's environment
 (:class:`~bot.config.Settings`) gives each its bot default and, where it has one, its ceiling
 (:mod:`bot.services.ceilings`).
 
@@ -28,12 +29,14 @@ from .setting_values import (
     parse_channels,
     parse_choice,
     parse_count,
+    parse_days,
     parse_role,
     parse_sequences,
     show_bool,
     show_channel,
     show_channels,
     show_count,
+    show_days,
     show_duration,
     show_role,
     show_sequences,
@@ -43,7 +46,9 @@ if TYPE_CHECKING:
     from bot.config import Settings
 
 #: The kinds of setting (what ``/sequence-admin settings`` groups them by).
-KINDS = ("table", "role", "channel", "channels", "limit")
+KINDS = ("table", "role", "channel", "channels", "limit", "leaderboard")
+#: The leaderboard's activity window by default (days; 0: everyone).
+LEADERBOARD_ACTIVE_DAYS = 60
 
 
 @dataclass(frozen=True)
@@ -296,6 +301,15 @@ SERVER_SETTINGS: dict[str, ServerSetting] = {
         ),
         _role("looking_role", "A looking-for-game role a lobby short of players may ping"),
         *_PLACES,
+        ServerSetting(
+            "leaderboard_active_days",
+            "The leaderboard ranks players with a rated game in this many days (0: everyone)",
+            "leaderboard",
+            parse_days,
+            show_days,
+            lambda s: LEADERBOARD_ACTIVE_DAYS,
+            limit="0 to 3650 days",
+        ),
         # Where each change of these settings is announced (cogs/common/audit_log.py)
         ServerSetting(
             "log_channel",

@@ -203,6 +203,10 @@ class ServerSettings:
         values = await self.values(guild_id)
         return TablePlaces(tuple(values["table_channels"]), bool(values["thread_tables"]))
 
+    async def leaderboard_days(self, guild_id: int) -> int:
+        """The leaderboard's activity window in a server, in days (0: everyone is ranked)."""
+        return int((await self.values(guild_id))["leaderboard_active_days"])
+
     async def set(self, guild_id: int, name: str, text: str, by: int) -> SettingChange:
         """Set a server's value from what an admin typed (one transaction); refused, changing
         nothing, when the setting is unknown, the value is one /sequence new refuses, or it is

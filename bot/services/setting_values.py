@@ -166,3 +166,29 @@ def parse_sequences(text: str) -> int | None:
 def show_sequences(value: Any) -> str:
     """Sequences to win; ``automatic`` for None."""
     return "automatic" if value is None else str(value)
+
+
+#: The most days a leaderboard's activity window takes (ten years).
+_MOST_DAYS = 3650
+
+
+def parse_days(text: str) -> int:
+    """A number of days, or ``0``/``none``/``everyone`` for no window (0).
+
+    >>> parse_days("60"), parse_days("everyone")
+    (60, 0)
+    """
+    cleaned = text.strip().lower().removesuffix("days").removesuffix("d").strip()
+    if cleaned in (*_UNSET_WORDS, "everyone", "all"):
+        return 0
+    if not cleaned.isascii() or not cleaned.isdigit() or not 1 <= int(cleaned) <= _MOST_DAYS:
+        raise UserError(
+            f"{echo(text)} is not a number of days: give a whole number from 1 to {_MOST_DAYS}, "
+            "or 0 for everyone."
+        )
+    return int(cleaned)
+
+
+def show_days(value: Any) -> str:
+    """A number of days; ``everyone`` for 0."""
+    return f"{value} days" if value else "everyone"

@@ -14,6 +14,7 @@ from bot.store.seats import Seat
 from bot.store.tallies import Tally, seat_tallies
 
 from .errors import UserError
+from .pace import median_turn, player_turns
 from .ratings import RatingService
 
 if TYPE_CHECKING:
@@ -29,11 +30,23 @@ __all__ = [
     "StatsService",
     "Tally",
     "outcome_for",
+    "provisional",
     "sparkline",
     "tally_game",
 ]
 
 LEADERBOARD_PAGE = 10
+#: A rating from fewer rated games than this is provisional (marked "?").
+PROVISIONAL_GAMES = 5
+
+
+def provisional(rated_games: int) -> bool:
+    """Whether a rating from this many rated games is still provisional.
+
+    >>> provisional(4), provisional(5)
+    (True, False)
+    """
+    return rated_games < PROVISIONAL_GAMES
 
 
 def tally_game(
@@ -58,10 +71,16 @@ class PlayerStats:
     sequences: int
     jacks: int
     rating: Rating | None
-    #: Place on the server's leaderboard (None: no rated game).
+    #: Place on the server's leaderboard (None: no rated game, or none in its activity window).
     place: int | None
     #: The rating before and after each of the last rated games (see RatingBook.trend).
     trend: list[float]
+    #: The median seconds of the player's recent turns in slow games (None: none), and how
+    #: many turns that is (:mod:`bot.services.pace`).
+    turn_median: float | None = None
+    turns_timed: int = 0
+    #: False: rated, but with no rated game in the leaderboard's activity window.
+    active: bool = True
 
 
 @dataclass(frozen=True)
@@ -101,12 +120,20 @@ class StatsService:
         self.db = db
         self.ratings = ratings
 
-    async def player(self, guild_id: int, user_id: int) -> PlayerStats:
-        """A player's games, wins, sequences, jacks and rating in one server."""
+    async def player(
+        self, guild_id: int, user_id: int, active_since: float | None = None
+    ) -> PlayerStats:
+        """A player's games, wins, sequences, jacks, rating and pace in one server; their
+        place among the players with a rated game since ``active_since`` (when given)."""
         standings = self.db.standings
         totals = await standings.totals(guild_id, user_id)
         rated = await standings.rating(guild_id, user_id)
         rating, rated_games = rated if rated else (None, 0)
+        active = True
+        if rating is not None and active_since is not None:
+            last = await standings.last_rated(guild_id, user_id)
+            active = last is not None and last >= active_since
+        turns = await player_turns(self.db, guild_id, user_id)
         return PlayerStats(
             user_id=user_id,
             games=totals.games,
@@ -117,27 +144,33 @@ class StatsService:
             sequences=totals.sequences,
             jacks=totals.jacks,
             rating=rating,
-            place=await standings.place(guild_id, rating) if rating else None,
+            place=await standings.place(guild_id, rating, active_since)
+            if rating and active
+            else None,
             trend=await standings.trend(guild_id, user_id),
+            turn_median=median_turn(turns),
+            turns_timed=len(turns),
+            active=active,
         )
 
     async def leaderboard(
-        self, guild_id: int, page: int
+        self, guild_id: int, page: int, active_since: float | None = None
     ) -> tuple[list[tuple[int, int, Rating, int]], int, int]:
         """One page of the server's leaderboard: ([(place, user, rating, games)], page, pages).
 
         ``page`` counts from 1 and is clamped to the pages there are; players with the same
-        rating share a place."""
+        rating share a place. With ``active_since``, only the players with a rated game since
+        then are ranked (an indexed read per rated player, never a recomputation)."""
         standings = self.db.standings
-        rated = await standings.rated_players(guild_id)
+        rated = await standings.rated_players(guild_id, active_since)
         pages = max(1, -(-rated // LEADERBOARD_PAGE))
         page = min(max(page, 1), pages)
         start = (page - 1) * LEADERBOARD_PAGE
-        rows = await standings.board(guild_id, start, LEADERBOARD_PAGE)
+        rows = await standings.board(guild_id, start, LEADERBOARD_PAGE, active_since)
         shown: list[tuple[int, int, Rating, int]] = []
         for index, row in enumerate(rows):
             if index == 0:
-                place = await standings.place(guild_id, row.rating) if start else 1
+                place = await standings.place(guild_id, row.rating, active_since) if start else 1
             elif row.rating.ordinal != rows[index - 1].rating.ordinal:
                 place = start + index + 1
             shown.append((place, row.user_id, row.rating, row.games))

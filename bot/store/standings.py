@@ -34,6 +34,23 @@ if TYPE_CHECKING:
 STANDINGS_LOCK = 0x5E05
 #: The default rating's ordinal (a newcomer's): the "before" of a player's first rated game.
 NEWCOMER = Rating().ordinal
+#: When the rated player of a ``ratings`` row last played a rated game: the end of the result
+#: of their last rating change (two primary-key reads: ``rating_changes`` backwards, then
+#: ``results`` by its number), so that the activity window costs the same whatever the history.
+LAST_RATED = (
+    "(SELECT res.finished_at FROM rating_changes c JOIN results res "
+    "ON res.guild_id = c.guild_id AND res.seq = c.seq "
+    "WHERE c.guild_id = ratings.guild_id AND c.user_id = ratings.user_id "
+    "ORDER BY c.seq DESC LIMIT 1)"
+)
+
+
+def _active(active_since: float | None) -> tuple[str, tuple[Any, ...]]:
+    """The condition (``AND ...``) and its parameter that keep the players with a rated game
+    since ``active_since`` (None: everyone)."""
+    if active_since is None:
+        return "", ()
+    return f" AND {LAST_RATED} >= ?", (active_since,)
 
 
 @dataclass(frozen=True)
@@ -63,19 +80,28 @@ class Standings:
     def __init__(self, db: Store) -> None:
         self._db = db
 
-    async def rated_players(self, guild_id: int) -> int:
-        """How many players of the server have a rating."""
-        row = await self._db.read(_one, "SELECT count(*) FROM ratings WHERE guild_id = ?", guild_id)
+    async def rated_players(self, guild_id: int, active_since: float | None = None) -> int:
+        """How many players of the server have a rating (a rated game since ``active_since``,
+        when given)."""
+        active, since = _active(active_since)
+        row = await self._db.read(
+            _one, f"SELECT count(*) FROM ratings WHERE guild_id = ?{active}", guild_id, *since
+        )
         return int(row[0]) if row else 0
 
-    async def board(self, guild_id: int, offset: int, limit: int) -> list[BoardRow]:
+    async def board(
+        self, guild_id: int, offset: int, limit: int, active_since: float | None = None
+    ) -> list[BoardRow]:
         """Leaderboard rows ``offset`` .. ``offset + limit``: best ordinal first, then more
-        rated games, then the lower id."""
+        rated games, then the lower id (only players with a rated game since ``active_since``,
+        when given)."""
+        active, since = _active(active_since)
         rows = await self._db.read(
             _all,
-            "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? "
+            f"SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ?{active} "
             "ORDER BY ordinal DESC, games DESC, user_id LIMIT ? OFFSET ?",
             guild_id,
+            *since,
             limit,
             offset,
         )
@@ -83,16 +109,29 @@ class Standings:
             BoardRow(int(user), Rating(mu, sigma), int(games)) for user, mu, sigma, games in rows
         ]
 
-    async def place(self, guild_id: int, rating: Rating) -> int:
+    async def place(self, guild_id: int, rating: Rating, active_since: float | None = None) -> int:
         """The leaderboard place of a rating: one more than the players rated higher (players
-        with the same rating share a place)."""
+        with the same rating share a place; only those with a rated game since
+        ``active_since``, when given)."""
+        active, since = _active(active_since)
         row = await self._db.read(
             _one,
-            "SELECT count(*) FROM ratings WHERE guild_id = ? AND ordinal > ?",
+            f"SELECT count(*) FROM ratings WHERE guild_id = ? AND ordinal > ?{active}",
             guild_id,
             rating.ordinal,
+            *since,
         )
         return 1 + (int(row[0]) if row else 0)
+
+    async def last_rated(self, guild_id: int, user_id: int) -> float | None:
+        """When the player's last rated game in the server ended (None: no rated game)."""
+        row = await self._db.read(
+            _one,
+            f"SELECT {LAST_RATED} FROM ratings WHERE guild_id = ? AND user_id = ?",
+            guild_id,
+            user_id,
+        )
+        return None if row is None or row[0] is None else float(row[0])
 
     async def rating(self, guild_id: int, user_id: int) -> tuple[Rating, int] | None:
         """A player's rating and rated games in the server (None: no rated game)."""

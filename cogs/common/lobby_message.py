@@ -16,6 +16,7 @@ from bot.game import card_label
 from bot.game.settings import ALLOWED_PLAYER_COUNTS
 from bot.services.lobbies import lobby_options
 from bot.services.lobby_seating import lobby_teams
+from bot.services.pace import Estimate, estimate, is_slow, player_paces
 from bot.table.options import TableOptions, describe_house_rules, format_duration
 from render.theme import TEAM_COLOUR_VALUES
 
@@ -27,12 +28,53 @@ from .rematch_message import rematch_items, rematch_lines
 from .server_options import server_option_words
 
 if TYPE_CHECKING:
+    from bot.store.base import Store
     from bot.store.games.records import GameRecord
     from bot.store.lobbies import LobbyRecord
 
 
-def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
-    """The lobby message: seats by team, the rules the game will have, and how to start."""
+async def lobby_message(db: Store, lobby: LobbyRecord) -> tuple[discord.Embed, Components]:
+    """The lobby message's embed, with a timed table's estimated length, and its buttons."""
+    return lobby_embed(lobby, await lobby_estimate(db, lobby)), lobby_view(lobby)
+
+
+async def lobby_estimate(db: Store, lobby: LobbyRecord) -> Estimate | None:
+    """How long the lobby's table may take (None: it has no time limit): from its clock, and in
+    a slow game from the seated people's pace (:mod:`bot.services.pace`)."""
+    limit = lobby_options(lobby).turn_time_limit
+    if not limit:
+        return None
+    people = [seat.user_id for seat in lobby.seats if not seat.is_computer]
+    paces: list[float | None] = [None] * len(people)
+    if is_slow(limit):
+        paces = await player_paces(db, lobby.guild_id, people)
+    return estimate(len(lobby.seats), limit, paces)
+
+
+def estimate_text(found: Estimate, turn_time_limit: float) -> str:
+    """A table's estimated length, in words.
+
+    >>> estimate_text(estimate(2, 3600, [None, None]), 3600)
+    '⏱️ Length: at most about 2 days 2 h (~50 turns of up to 1 h)'
+    >>> estimate_text(estimate(2, 3600, [600, None]), 3600)
+    "⏱️ Length: about 1 day 5 h at these players' pace (1 of 2 known); at most about 2 days 2 h"
+    """
+    longest = format_duration(found.longest)
+    if found.likely is None:
+        return (
+            f"⏱️ Length: at most about {longest} (~{found.turns} turns of up to "
+            f"{format_duration(turn_time_limit)})"
+        )
+    likely = format_duration(max(60, round(found.likely / 60) * 60))
+    return (
+        f"⏱️ Length: about {likely} at these players' pace ({found.known} of {found.people} "
+        f"known); at most about {longest}"
+    )
+
+
+def lobby_embed(lobby: LobbyRecord, length: Estimate | None = None) -> discord.Embed:
+    """The lobby message: seats by team, the rules the game will have (and ``length``, a timed
+    table's estimated length), and how to start."""
     options = lobby_options(lobby)
     shown = {seat.user_id: shown_name(seat.name) for seat in lobby.seats}
     host = f"**{shown[lobby.host_id]}**" if lobby.host_id in shown else f"<@{lobby.host_id}>"
@@ -62,8 +104,10 @@ def lobby_embed(lobby: LobbyRecord) -> discord.Embed:
         embed.add_field(name=team_label(team), value=names or "—", inline=True)
     teams = "automatic" if options.teams is None else str(options.teams)
     rules = describe_house_rules(options)
+    if length is not None:
+        rules.append(estimate_text(length, options.turn_time_limit))
     own = server_option_words(options)
-    if own:
+    if own:  # last: the line that says which of the above are this server's
         rules.append(f"⚙️ This server's defaults: {', '.join(own)}")
     embed.add_field(
         name="Rules",

@@ -22,7 +22,7 @@ from bot.services.tournament import ELIMINATION, Progress, Snapshot, TournamentS
 from bot.store.errors import OUTAGES
 from bot.store.lobbies import LobbyRecord
 from bot.store.tournaments.records import MatchRecord, TournamentRecord
-from cogs.common.lobby_message import lobby_embed, lobby_view
+from cogs.common.lobby_message import lobby_message
 from cogs.lobby import Lobby
 from render.bracket import render_bracket
 
@@ -294,9 +294,8 @@ class Publishing(TablesBase):
         title = f"🎲 **{name}** · {round_name(match.round, total)} · match #{match.id}"
         if snapshot.tournament.format != ELIMINATION:
             title = f"🎲 **{name}** · round {match.round} · match #{match.id}"
-        message = await self._send(
-            channel, title, embed=lobby_embed(lobby), view=lobby_view(lobby), allowed_mentions=QUIET
-        )
+        embed, view = await lobby_message(self.bot.db, lobby)
+        message = await self._send(channel, title, embed=embed, view=view, allowed_mentions=QUIET)
         if message is not None:
             await self.bot.lobbies.set_message(lobby, message.id)
         note = await self._send(

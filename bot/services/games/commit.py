@@ -32,7 +32,7 @@ from ..timing import turn_timers
 from ..votes import settle_votes
 from .cluster import GAMES_CHANNEL, ClusterGames
 from .draft import Draft
-from .results import count_tallies, record_result
+from .results import count_tallies, count_turns, record_result
 from .seats import nobody_playing
 
 if TYPE_CHECKING:
@@ -159,6 +159,10 @@ class GameChanges(ClusterGames):
         events = committed_events(draft, finished=finished, new_turn=new_turn, timers=timers)
         live = len(before.moves)
         tallies = await count_tallies(record, game) if finished else None
+        turns = None
+        if finished:
+            made = [move for move, _actor in draft.moves]
+            turns = await count_turns(self.db, record, game, draft.options, made, now)
         try:
             async with self.db.transaction():
                 if not draft.moves and not draft.undone:  # the moves' writes are guarded
@@ -179,7 +183,7 @@ class GameChanges(ClusterGames):
                     await self.db.games.finish(record.id, "cancelled", now=now)
                 elif finished:
                     await self.db.games.finish(record.id, "finished", now=now)
-                    await record_result(self.db, record, game, draft.options, now, tallies)
+                    await record_result(self.db, record, game, draft.options, now, tallies, turns)
                 elif new_turn:
                     await self.db.timers.replace(record.id, timers)
                 if foreign and asked:  # the owner's pause, stored since the draft was made

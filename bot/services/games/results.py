@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
+from bot.services.pace import SUMMARY_KEY, by_team, is_slow, turn_seconds
+from bot.store.games.records import LogEntry
 from bot.store.tallies import Tally, seat_tallies
 
 if TYPE_CHECKING:
-    from bot.game import Game
+    from bot.game import Game, Move
     from bot.store.base import Store
     from bot.store.games.records import GameRecord
     from bot.table.options import TableOptions
@@ -36,6 +39,35 @@ async def count_tallies(record: GameRecord, game: Game) -> dict[int, Tally]:
     return {seat.user_id: tally for seat, tally in zip(record.seats, tallies, strict=False)}
 
 
+async def count_turns(
+    db: Store,
+    record: GameRecord,
+    game: Game,
+    options: TableOptions,
+    moves: Sequence[Move],
+    now: float,
+) -> list[Any] | None:
+    """The seconds each person's turns took in a slow game just finished (its stored log, then
+    ``moves``, the change that ends it, made ``now``), as the result lists its players; None for
+    a game that is not slow (:mod:`bot.services.pace`). Read before the transaction that
+    records the end; a log that does not replay counts nothing (logged)."""
+    if not is_slow(options.turn_time_limit):
+        return None
+    try:
+        entries = await db.games.log(record.id)
+        entries += [LogEntry(0, move, move.seat, None, now, None) for move in moves]
+        args = (game.settings, game.seed, record.created_at, entries)
+        if len(entries) > INLINE_MOVES:
+            times = await asyncio.to_thread(turn_seconds, *args)
+        else:
+            times = turn_seconds(*args)
+    except Exception:
+        log.exception("Game %d's turn times cannot be counted; none kept", record.id)
+        return None
+    computers = [index for index, seat in enumerate(record.seats) if seat.is_computer]
+    return by_team(times, game.settings.teams, computers)
+
+
 async def record_result(
     db: Store,
     record: GameRecord,
@@ -43,11 +75,13 @@ async def record_result(
     options: TableOptions,
     now: float,
     tallies: dict[int, Tally] | None = None,
+    turns: list[Any] | None = None,
 ) -> None:
     """Write the result of ``game``, just finished: the teams, the winner, whether it is rated
     (no computer played), its summary and what each player did (``tallies``, from
     :func:`count_tallies`); the store updates the server's standings in the same
-    transaction."""
+    transaction. A slow game keeps each person's turn times (``turns``, from
+    :func:`count_turns`) in its summary."""
     teams = [
         [seat.user_id for seat in record.seats[team :: game.settings.teams]]
         for team in range(game.settings.teams)
@@ -63,6 +97,8 @@ async def record_result(
         "leaving_team": game.leaving_team,
         "preset": game.settings.preset,
     }
+    if turns:
+        summary[SUMMARY_KEY] = turns
     await db.results.record(
         record.id, record.guild_id, teams, game.winner, rated, summary, now=now, tallies=tallies
     )
