@@ -27,9 +27,9 @@ if TYPE_CHECKING:
     from bot.app import SequenceBot
 
 
-#: The order settings are offered in when nothing is typed (Discord shows 25 at most): the
-#: limits, set least often, last.
-_OFFERED = ("table", "role", "channels", "channel", "limit")
+#: Settings are offered in this order of their kinds when nothing is typed (Discord shows 25 at
+#: most): the limits, set least often, last; a kind not named here comes before them.
+_LAST = ("limit",)
 
 
 def settings_matching(typed: str) -> list[ServerSetting]:
@@ -42,7 +42,7 @@ def settings_matching(typed: str) -> list[ServerSetting]:
     'limit'
     """
     wanted = typed.strip().lower()
-    ordered = sorted(SERVER_SETTINGS.values(), key=lambda each: _OFFERED.index(each.kind))
+    ordered = sorted(SERVER_SETTINGS.values(), key=lambda each: each.kind in _LAST)
     by_name = [each for each in ordered if wanted in each.name]
     return by_name + [
         each for each in ordered if each not in by_name and wanted in each.description.lower()
