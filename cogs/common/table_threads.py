@@ -29,7 +29,6 @@ import discord
 from bot.services.deliver_later import DeliverLater
 from bot.services.dispatch import Subscriptions
 from bot.services.events import GameStarted, MoveCommitted, MoveUndone
-from bot.services.locks import KeyedLocks
 from bot.store.errors import StoreError
 
 from .threads import BLOCKED_WHY, LOCKED, MISSING_ACCESS
@@ -56,7 +55,6 @@ class TableThreads:
         #: Channel id -> the error code that makes it unusable (see :data:`.threads.BLOCKED_WHY`),
         #: as this process learnt it; stored on the channel's game for the other processes.
         self.blocked: dict[int, int] = {}
-        self._storing = KeyedLocks()
         #: Game id -> the move count of its latest board posted or refused, and the code of the
         #: refusal that blocked it (None: posted, or refused only for a while).
         self._boards_settled: dict[int, tuple[int, int | None]] = {}
@@ -150,17 +148,13 @@ class TableThreads:
         await self._store_pause(channel_id)
 
     async def _store_pause(self, channel_id: int) -> None:
-        """Set the pause of the channel's game as this process knows it now, in memory and in
-        the store (one write at a time per channel: the last one says what is known last). A
-        store that fails leaves this process's own refusals as they are (logged)."""
-        for record in self.bot.games.records.values():
-            if record.channel_id == channel_id:
-                record.paused = self.blocked.get(channel_id)
-        async with self._storing(channel_id):
-            try:
-                await self.bot.db.games.pause_channel(channel_id, self.blocked.get(channel_id))
-            except StoreError as error:
-                log.warning("The pause of thread %d could not be stored: %s", channel_id, error)
+        """Set the pause of the channel's game as this process knows it now, through the game
+        service (in memory and in the store). A store that fails leaves this process's own
+        refusals as they are (logged)."""
+        try:
+            await self.bot.games.set_pause(channel_id, self.blocked.get(channel_id))
+        except StoreError as error:
+            log.warning("The pause of thread %d could not be stored: %s", channel_id, error)
 
     async def threads_announced(self, guild: discord.Guild) -> None:
         """A server as Discord announced it on a shard's new session, with its active threads:

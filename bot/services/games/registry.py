@@ -40,6 +40,8 @@ class GameRegistry:
         self._by_channel: dict[int, int] = {}
         self._by_player: defaultdict[int, set[int]] = defaultdict(set)
         self.locks = KeyedLocks()
+        #: One write of a channel's pause at a time (see ``GameService.set_pause``).
+        self.pause_locks = KeyedLocks()
 
     async def load_active(self) -> list[GameRecord]:
         """Load every active game from the store (at start-up)."""

@@ -149,6 +149,18 @@ class GameService(GameChanges, BoardBookkeeping):
         """The engine's table-talk penalty on ``team``: each member owes one card."""
         return Move(TABLETALK, -1, team=team)
 
+    # ------------------------------------------------------------------ pauses
+    async def set_pause(self, channel_id: int, code: int | None) -> None:
+        """The table of ``channel_id`` cannot be used (``code``: why Discord refuses the bot
+        its thread) or can again (None), for every process: in this process's games and in the
+        store (one write at a time per channel: the last one says what is known last). Raises
+        the store's error; this process's own games are paused all the same."""
+        for record in self.records.values():
+            if record.channel_id == channel_id:
+                record.paused = code
+        async with self.pause_locks(channel_id):
+            await self.db.games.pause_channel(channel_id, code)
+
     # ------------------------------------------------------------------ ending early
     async def vote_resign(self, game_id: int, user_id: int) -> ResignVote:
         """A player votes to resign; the team resigns when all its human players have voted."""
