@@ -5,7 +5,7 @@ The setting lists channels or categories; none listed: anywhere. A thread counts
 channel, and a channel counts when its category is listed. A channel or category deleted since
 it was listed is ignored (every one deleted: anywhere, as if none were listed), never a crash.
 Tournaments follow the same list: their matches are tables, played in threads of the
-tournament's channel, so ``/tournament create`` is refused where ``/sequence new`` would be.
+tournament's channel, so ``/tournament-admin create`` is refused where ``/sequence new`` would be.
 """
 
 from __future__ import annotations
