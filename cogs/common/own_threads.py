@@ -8,8 +8,8 @@ retry_after discord.py waits out, then gives up), may be down (5xx), or refuse a
 taken away since the command was checked (50013): each is answered clearly, and no lobby is
 opened. A thread made whose lobby could not be stored after (the store down, a cap reached
 meanwhile) stays empty, and the host's next try in that channel opens its lobby there rather
-than in a second thread (:func:`empty_thread`: the bot's, named for the same table, never
-posted in).
+than in a second thread (:func:`~cogs.common.threads.empty_thread`: the bot's, named for the
+same table, never posted in).
 
 Closing. :class:`ThreadCloser` answers :class:`~bot.services.events.GameEnded` from the outbox,
 which delivers it at least once, and again after a restart until it is done: before the delay
@@ -30,7 +30,7 @@ from bot.services.errors import UserError
 from bot.services.events import GameEnded
 
 from .replies import THREAD_TABLE_PERMISSIONS, refuse_without
-from .threads import ARCHIVE_AFTER, ARCHIVED, LOCKED
+from .threads import ARCHIVE_AFTER, ARCHIVED, LOCKED, empty_thread
 
 if TYPE_CHECKING:
     from bot.app import SequenceBot
@@ -86,21 +86,6 @@ def wants_own_thread(channel: Any, asked: bool | None, default: bool) -> bool:
 def thread_name(host_name: str) -> str:
     """The name of a table's thread (Discord allows 100 characters)."""
     return f"Sequence — {host_name}'s table"[:100]
-
-
-def empty_thread(channel: discord.TextChannel, name: str, bot_id: int) -> discord.Thread | None:
-    """A thread the bot opened for a table named ``name`` in ``channel`` and never posted in
-    (its lobby could not be stored): the next try opens the lobby there."""
-    for thread in channel.threads:
-        if (
-            thread.owner_id == bot_id
-            and thread.name == name
-            and not thread.archived
-            and not thread.locked
-            and thread.last_message_id is None
-        ):
-            return thread
-    return None
 
 
 async def open_own_thread(

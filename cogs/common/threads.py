@@ -82,3 +82,19 @@ async def edit_message(
     channel = bot.get_partial_messageable(channel_id)
     message = channel.get_partial_message(message_id)
     return await unarchiving(bot, channel_id, lambda: message.edit(**fields))
+
+
+def empty_thread(channel: discord.TextChannel, name: str, bot_id: int) -> discord.Thread | None:
+    """A thread the bot opened named ``name`` in ``channel`` and never posted in (what it was
+    opened for could not be stored: a table's lobby, a match): the next try uses it, never a
+    second thread."""
+    for thread in channel.threads:
+        if (
+            thread.owner_id == bot_id
+            and thread.name == name
+            and not thread.archived
+            and not thread.locked
+            and thread.last_message_id is None
+        ):
+            return thread
+    return None

@@ -29,6 +29,7 @@ from render.bracket import render_bracket
 from ..common.alt_text import bracket_alt
 from ..common.describe import shown_name
 from ..common.reposting import edit_or_post_anew
+from ..common.threads import empty_thread
 from .messages import (
     SIGNUP_OPEN,
     bracket,
@@ -251,10 +252,8 @@ class Publishing(TablesBase):
             if not isinstance(parent, discord.TextChannel):
                 raise TypeError(f"channel {tournament.channel_id} cannot hold threads")
             # A thread opened before the store failed to record it is used, never a second.
-            mine = self.bot.user.id if self.bot.user else None
-            thread = next(
-                (t for t in parent.threads if t.name == name and t.owner_id == mine), None
-            ) or await parent.create_thread(
+            assert self.bot.user is not None
+            thread = empty_thread(parent, name, self.bot.user.id) or await parent.create_thread(
                 name=name,
                 type=discord.ChannelType.public_thread,
                 auto_archive_duration=ARCHIVE_AFTER,
