@@ -309,9 +309,7 @@ class TournamentOrganisers(
     )
     async def export(self, interaction: discord.Interaction) -> None:
         tournament = await current_tournament(self.service, interaction, latest=True)
-        may = await authority(self.bot, interaction)
-        may.require(tournament, interaction.user.id, "export the standings")
-        await interaction.response.defer(ephemeral=True, thinking=True)  # grows with matches
+        await self.defer_step(interaction, tournament, "export the standings")
         snapshot = await self.service.snapshot(tournament.id)
         data = io.BytesIO(standings_csv(snapshot).encode())
         await interaction.followup.send(
