@@ -150,9 +150,18 @@ def controlled_server(*, durable: bool = False) -> Iterator[Server]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def port_of(url: str) -> int:
+    """The port of a ``postgresql://user@host:port/...`` URL.
+
+    >>> port_of("postgresql://u@127.0.0.1:5433/tests?options=-csearch_path%3Dx")
+    5433
+    """
+    return int(url.split("@", 1)[1].split("/", 1)[0].rsplit(":", 1)[1])
+
+
 def accepts_connections(server: Server) -> bool:
     """True when the server's port takes a connection (it is running)."""
-    port = int(server.url.rsplit(":", 1)[1].split("/")[0])
+    port = port_of(server.url)
     try:
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
     except OSError:

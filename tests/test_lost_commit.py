@@ -43,10 +43,6 @@ _SCHEMAS = itertools.count(1)
 SEATS = [Seat(1, "ada"), Seat(2, "bob")]
 
 
-def _port(url: str) -> int:
-    return int(url.split("@", 1)[1].split("/", 1)[0].rsplit(":", 1)[1])
-
-
 @pytest.fixture
 def store_url(own_database_url: str) -> str:
     return pg_server.create_schema_now(own_database_url, f"lost_{next(_SCHEMAS)}")
@@ -55,8 +51,8 @@ def store_url(own_database_url: str) -> str:
 @pytest.fixture
 def proxy(store_url: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """(the store's URL through the proxy, the proxy: ``SIGUSR1`` loses the next answer)."""
-    with answer_losing_proxy(_port(store_url)) as (port, process):
-        yield store_url.replace(f":{_port(store_url)}/", f":{port}/"), process
+    with answer_losing_proxy(pg_server.port_of(store_url)) as (port, process):
+        yield store_url.replace(f":{pg_server.port_of(store_url)}/", f":{port}/"), process
 
 
 @pytest.fixture
