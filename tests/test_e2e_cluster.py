@@ -119,6 +119,22 @@ async def test_two_processes_play_their_own_guilds_at_once(nodes) -> None:
     assert posted_to(one.env) <= {t1.channel.id, *dms}
 
 
+async def turn_dm_on(node: Node, record: Any, mover: Any) -> Any:
+    """The turn DM of ``record`` sent by ``node``, a process that does not serve the game, to
+    the player to move (``mover``, as the other process's Discord knows them): that person in
+    ``node``'s Discord."""
+
+    async def same_dm(env: Any) -> Any:
+        person = same_person(env, mover.id, mover.name)
+        foreign = await env.bot.games.fetch(record.id)
+        text = f"🎲 Your turn in Sequence game #{record.id}"
+        turns = env.bot.get_cog("Turns")
+        await turns.direct_message(foreign, foreign.game.turn, text, panel_game=foreign.game)
+        return person
+
+    return await node.run(same_dm)
+
+
 async def dm_game_on_one(zero: Node, one: Node) -> tuple[Table, Any, Any, Any]:
     """A game on process 1's guild; the player to move has turn DMs on. Returns the table, the
     record, that player in process 1's Discord and the same person in process 0's, whose DM
@@ -135,15 +151,7 @@ async def dm_game_on_one(zero: Node, one: Node) -> tuple[Table, Any, Any, Any]:
     sent_by_owner = mover.user.dm_channel.last_message
     assert "Your turn" in sent_by_owner.content and sent_by_owner.attachments
 
-    async def same_dm(env: Any) -> Any:
-        person = same_person(env, mover.id, mover.name)
-        foreign = await env.bot.games.fetch(record.id)
-        text = f"🎲 Your turn in Sequence game #{record.id}"
-        turns = env.bot.get_cog("Turns")
-        await turns.direct_message(foreign, foreign.game.turn, text, panel_game=foreign.game)
-        return person
-
-    person = await zero.run(same_dm)
+    person = await turn_dm_on(zero, record, mover)
     assert custom_ids(person.dm_channel.last_message) == custom_ids(sent_by_owner)
     return table, record, mover, person
 
@@ -606,15 +614,7 @@ async def dm_game_in_a_locked_thread_on_one(zero: Node, one: Node) -> tuple[Tabl
     table, record = await one.run(start)
     mover = seat_actor(table, record, record.game.turn)
 
-    async def same_dm(env: Any) -> Any:
-        person = same_person(env, mover.id, mover.name)
-        foreign = await env.bot.games.fetch(record.id)
-        text = f"🎲 Your turn in Sequence game #{record.id}"
-        turns = env.bot.get_cog("Turns")
-        await turns.direct_message(foreign, foreign.game.turn, text, panel_game=foreign.game)
-        return person
-
-    person = await zero.run(same_dm)
+    person = await turn_dm_on(zero, record, mover)
 
     async def lock(env: Any) -> None:
         for method in ("POST", "PATCH"):  # Discord refuses the bot every post there
