@@ -20,6 +20,7 @@ from .test_e2e_threads import (
     game_in_a_thread,
     lock,
     refuse_posts,
+    unlocked_the_computer_plays,
 )
 
 WHY = "its thread <#{thread}> is locked, so I cannot post the board there. A moderator can unlock"
@@ -121,13 +122,7 @@ async def test_a_computer_waits_for_the_board_of_the_move_before_its_turn(simcor
     assert len(table.game().game.moves) == 1  # the computer waits for the table
     assert (await env.bot.db.games.load(record.id)).paused == LOCKED
 
-    env.backend.faults.clear()
-    shown = len(boards(thread))
-    lock(env, thread.id, False)
-    await settle(env)
-    await env.advance_time(60)
-    assert len(table.game().game.moves) > 1
-    assert len(boards(thread)) > shown
+    await unlocked_the_computer_plays(env, table)
     assert (await env.bot.db.games.load(record.id)).paused is None
 
 

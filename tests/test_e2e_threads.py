@@ -74,6 +74,19 @@ async def alice_and_a_computer_in_a_thread(env: Any) -> tuple[Table, Any]:
     return table, record
 
 
+async def unlocked_the_computer_plays(env: Any, table: Table) -> None:
+    """The thread of ``table`` is unlocked (Discord's refusals end): the table catches up, its
+    board is posted again and the computer on turn moves."""
+    thread = table.channel
+    env.backend.faults.clear()
+    shown = len(boards(thread))
+    lock(env, thread.id, False)
+    await settle(env)
+    await env.advance_time(60)
+    assert len(table.game().game.moves) > 1
+    assert len(boards(thread)) > shown
+
+
 def refuse_posts(env: Any, thread_id: int, code: int) -> None:
     """Discord refuses the bot every post and edit in the thread with ``code``."""
     status = 403 if code in (LOCKED, MISSING_ACCESS) else 400
@@ -201,13 +214,7 @@ async def test_a_restart_keeps_a_locked_tables_computer_waiting(simcord_env, bot
     await env.advance_time(3600)
     assert len(table.game().game.moves) == 1  # the computer waits for the table
 
-    env.backend.faults.clear()
-    shown = len(boards(thread))
-    lock(env, thread.id, False)
-    await settle(env)
-    await env.advance_time(60)
-    assert len(table.game().game.moves) > 1
-    assert len(boards(thread)) > shown
+    await unlocked_the_computer_plays(env, table)
 
 
 # ---------------------------------------------------------------------- archived threads
