@@ -175,13 +175,12 @@ class RematchCalls:
         """A person of the game before accepts their seat at its rematch."""
         async with self._locks(channel_id), self.db.transaction():
             lobby = await self._rematch_lobby(channel_id, lobby_id)
-            assert lobby.rematch is not None
-            if user_id not in lobby.rematch.waiting:
-                if any(seat.user_id == user_id for seat in lobby.seats):
-                    raise UserError("You are in, already: the host starts when everyone is.")
-                raise UserError("No seat waits for you here: press **Join** to take a free one.")
-            waiting = tuple(user for user in lobby.rematch.waiting if user != user_id)
-            lobby.rematch = replace(lobby.rematch, waiting=waiting)
+            _answered(
+                lobby,
+                user_id,
+                seated="You are in, already: the host starts when everyone is.",
+                unseated="No seat waits for you here: press **Join** to take a free one.",
+            )
             await self.db.lobbies.save(lobby)
             return lobby
 
@@ -189,13 +188,12 @@ class RematchCalls:
         """A person of the game before declines: their seat is free for anyone to join."""
         async with self._locks(channel_id), self.db.transaction():
             lobby = await self._rematch_lobby(channel_id, lobby_id)
-            assert lobby.rematch is not None
-            if user_id not in lobby.rematch.waiting:
-                if any(seat.user_id == user_id for seat in lobby.seats):
-                    raise UserError("You accepted already: press **Leave** to give up your seat.")
-                raise UserError("You have no seat at this rematch to decline.")
-            waiting = tuple(user for user in lobby.rematch.waiting if user != user_id)
-            lobby.rematch = replace(lobby.rematch, waiting=waiting)
+            _answered(
+                lobby,
+                user_id,
+                seated="You accepted already: press **Leave** to give up your seat.",
+                unseated="You have no seat at this rematch to decline.",
+            )
             lobby.seats = [seat for seat in lobby.seats if seat.user_id != user_id]
             await self.db.lobbies.save(lobby)
             return lobby
@@ -215,3 +213,13 @@ class RematchCalls:
             lobby.rematch = replace(lobby.rematch, arrangement=arrangement)
             await self.db.lobbies.save(lobby)
             return lobby
+
+
+def _answered(lobby: LobbyRecord, user_id: int, *, seated: str, unseated: str) -> None:
+    """The rematch no longer waits for ``user_id``, who answered; refused (``seated``: they
+    answered before and sit there, ``unseated``: no seat of theirs) when it did not."""
+    assert lobby.rematch is not None
+    if user_id not in lobby.rematch.waiting:
+        raise UserError(seated if any(s.user_id == user_id for s in lobby.seats) else unseated)
+    waiting = tuple(user for user in lobby.rematch.waiting if user != user_id)
+    lobby.rematch = replace(lobby.rematch, waiting=waiting)
