@@ -54,7 +54,7 @@ from .common.replies import (
     user_name,
 )
 from .common.reposting import edit_or_post_anew
-from .common.table_channels import require_table_place
+from .common.table_channels import require_table_channel
 from .common.threads import edit_message
 
 
@@ -190,17 +190,17 @@ class Lobby(SequenceCog):
         thread: bool | None = None,
     ) -> None:
         server = server_id(interaction)
-        roles = await self.bot.server_settings.roles(server)
+        config = await self.bot.server_settings.of(server)  # read once for all of this
+        roles, places = config.roles, config.places
         require_role(interaction, roles.host, "open a lobby", "host_role")
-        places = await require_table_place(self.bot, interaction)
+        require_table_channel(interaction, places.channels)
         own_thread = own_threads.wants_own_thread(interaction.channel, thread, places.threads)
         if own_thread:
             own_threads.require_thread_permissions(interaction)
         else:
             require_table_permissions(interaction)
             await require_thread_member(interaction)
-        options = await self.bot.server_settings.new_table_options(
-            server,
+        options = config.new_table_options(
             preset=preset,
             teams=teams or None,
             sequences_to_win=sequences_to_win,

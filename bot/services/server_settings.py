@@ -114,6 +114,61 @@ def table_options(
     return TableOptions(**chosen)
 
 
+@dataclass(frozen=True)
+class ServerConfig:
+    """A server's settings in force, read once from the store: all a command needs of them
+    (who may act, where tables open, a new table's options) from that one read."""
+
+    views: tuple[SettingView, ...]
+    #: The owner's settings (the ceilings).
+    settings: Settings
+
+    def value(self, name: str) -> Any:
+        """The value in force of the setting called ``name``."""
+        return next(view.value for view in self.views if view.setting.name == name)
+
+    @property
+    def roles(self) -> ServerRoles:
+        """The roles in force (ids; a role deleted since is still named here: the cog finds
+        it missing and ignores it)."""
+        return ServerRoles(
+            self.value("host_role"),
+            self.value("organiser_role"),
+            self.value("moderator_role"),
+            self.value("looking_role"),
+        )
+
+    @property
+    def places(self) -> TablePlaces:
+        """Where tables may be opened, and whether each opens a thread."""
+        return TablePlaces(tuple(self.value("table_channels")), bool(self.value("thread_tables")))
+
+    @property
+    def table_defaults(self) -> TableDefaults:
+        """The defaults for new tables, and which of them are this server's own."""
+        fields = [(v.setting.field, v) for v in self.views if v.setting.field is not None]
+        return TableDefaults(
+            {field: view.value for field, view in fields},
+            frozenset(field for field, view in fields if view.from_server),
+        )
+
+    def new_table_options(self, **given: Any) -> TableOptions:
+        """The options of a new table: what the host gave (None: not given) over the
+        server's defaults (:func:`table_options`). A value the host gave past the owner's
+        ceiling is refused, naming it; a server default stored before the owner lowered a
+        ceiling is held to it."""
+        defaults = self.table_defaults
+        values = dict(defaults.values)
+        capped = table_ceilings()
+        for field, ceiling in capped:
+            values[field] = ceiling.clamp(values[field], self.settings)
+        options = table_options(values, own=defaults.own, **given)
+        for field, ceiling in capped:
+            if given.get(field) is not None:
+                ceiling.check(getattr(options, field), self.settings)
+        return options
+
+
 class ServerSettings:
     """Reads and changes servers' table defaults (``bot.server_settings``)."""
 
@@ -141,30 +196,17 @@ class ServerSettings:
         """The table defaults in force in a server, by :class:`TableOptions` field."""
         return (await self.table_defaults(guild_id)).values
 
+    async def of(self, guild_id: int) -> ServerConfig:
+        """A server's settings in force, read once (:class:`ServerConfig`)."""
+        return ServerConfig(tuple(await self.view(guild_id)), self._settings)
+
     async def table_defaults(self, guild_id: int) -> TableDefaults:
         """The table defaults in force in a server, and which of them are its own."""
-        views = await self.view(guild_id)
-        fields = [(view.setting.field, view) for view in views if view.setting.field is not None]
-        return TableDefaults(
-            {field: view.value for field, view in fields},
-            frozenset(field for field, view in fields if view.from_server),
-        )
+        return (await self.of(guild_id)).table_defaults
 
     async def new_table_options(self, guild_id: int, **given: Any) -> TableOptions:
-        """The options of a new table of a server: what the host gave (None: not given) over
-        the server's defaults (:func:`table_options`). A value the host gave past the owner's
-        ceiling is refused, naming it; a server default stored before the owner lowered a
-        ceiling is held to it."""
-        defaults = await self.table_defaults(guild_id)
-        values = dict(defaults.values)
-        capped = table_ceilings()
-        for field, ceiling in capped:
-            values[field] = ceiling.clamp(values[field], self._settings)
-        options = table_options(values, own=defaults.own, **given)
-        for field, ceiling in capped:
-            if given.get(field) is not None:
-                ceiling.check(getattr(options, field), self._settings)
-        return options
+        """The options of a new table of a server (:meth:`ServerConfig.new_table_options`)."""
+        return (await self.of(guild_id)).new_table_options(**given)
 
     def check_ceilings(self, options: TableOptions) -> None:
         """Refuse options past the owner's ceilings (a tournament's tables), naming the one."""
@@ -188,20 +230,12 @@ class ServerSettings:
         )
 
     async def roles(self, guild_id: int) -> ServerRoles:
-        """The roles in force in a server (ids; a role deleted since is still named here: the
-        cog finds it missing and ignores it)."""
-        values = await self.values(guild_id)
-        return ServerRoles(
-            values["host_role"],
-            values["organiser_role"],
-            values["moderator_role"],
-            values["looking_role"],
-        )
+        """The roles in force in a server (:attr:`ServerConfig.roles`)."""
+        return (await self.of(guild_id)).roles
 
     async def places(self, guild_id: int) -> TablePlaces:
-        """Where tables may be opened in a server, and whether each opens a thread."""
-        values = await self.values(guild_id)
-        return TablePlaces(tuple(values["table_channels"]), bool(values["thread_tables"]))
+        """Where tables may be opened in a server (:attr:`ServerConfig.places`)."""
+        return (await self.of(guild_id)).places
 
     async def leaderboard_days(self, guild_id: int) -> int:
         """The leaderboard's activity window in a server, in days (0: everyone is ranked)."""
