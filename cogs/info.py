@@ -23,6 +23,7 @@ from .common.table import public_board_file
 from .common.table_threads import TRYING_AGAIN
 
 if TYPE_CHECKING:
+    from bot.services.server_settings import ServerConfig
     from bot.store.games.records import GameRecord
 
 #: What a /sequence board says once a move made while it was drawn and posted outdates it.
@@ -144,11 +145,12 @@ class Info(SequenceCog):
         settings = self.bot.settings
         record = self.bot.games.find_in_channel(interaction.channel_id or 0)
         # The timeouts in force: this table's, else this server's for new tables, else the bot's.
+        config = None  # the server's settings, read once for the timeouts and the options
         if record is not None:
             options = record.options
         elif interaction.guild_id is not None:
-            defaults = await self.bot.server_settings.defaults(interaction.guild_id)
-            options = TableOptions.from_dict(defaults)
+            config = await self.bot.server_settings.of(interaction.guild_id)
+            options = TableOptions.from_dict(config.table_defaults.values)
         else:
             options = TableOptions()
         ruling = own_or_bot(options.table_talk_ruling_timeout, settings.table_talk_ruling_timeout)
@@ -158,27 +160,30 @@ class Info(SequenceCog):
             rules = describe_house_rules(record.options)
             if rules:
                 draws += "\n**House rules at this table**: " + "; ".join(rules)
-        shown = await self._options_here(interaction, record)
+        shown = await self._options_here(interaction, record, config)
         # one message holds 2,000 characters: the draws and the table's rules, then the
         # options, follow when they do not fit
         await reply_lines(interaction, [text, draws, *filter(None, [shown])])
 
     async def _options_here(
-        self, interaction: discord.Interaction[SequenceBot], record: GameRecord | None
+        self,
+        interaction: discord.Interaction[SequenceBot],
+        record: GameRecord | None,
+        config: ServerConfig | None,
     ) -> str:
         """The options a server may set, as in force here (the table's in a channel with a
-        game or a lobby, else a new table's in this server; nothing in a DM), those of this
-        server marked."""
+        game or a lobby, else a new table's in this server: ``config``; nothing in a DM),
+        those of this server marked."""
         if record is not None:
             return "**Options at this table**: " + "; ".join(table_option_words(record.options))
-        if interaction.guild_id is None:
+        if config is None:
             return ""
         lobby = await self.bot.db.lobbies.get_for_channel(interaction.channel_id or 0)
         if lobby is not None:
             words = table_option_words(lobby_options(lobby))
             return "**Options at this table**: " + "; ".join(words)
-        views = await self.bot.server_settings.view(interaction.guild_id)
-        return "**Options of a new table here**: " + "; ".join(new_table_option_words(views))
+        words = new_table_option_words(config.views)
+        return "**Options of a new table here**: " + "; ".join(words)
 
 
 def _plain_turn(record: GameRecord) -> str:

@@ -6,6 +6,7 @@ there shows here by itself.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.services.server_setting_list import ServerSetting, table_settings
@@ -50,7 +51,7 @@ def _fields(options: TableOptions) -> list[tuple[ServerSetting, str]]:
     ]
 
 
-def new_table_option_words(views: list[SettingView]) -> list[str]:
+def new_table_option_words(views: Sequence[SettingView]) -> list[str]:
     """The options a new table of a server gets (its :meth:`ServerSettings.view`), marked
     where they are the server's own."""
     return [
