@@ -16,13 +16,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.services.errors import UserError
-from bot.services.server_settings import TablePlaces
 
 from .lengths import MESSAGE_LIMIT, clipped
 from .replies import THREAD_TABLE_PERMISSIONS, missing_permissions, table_permission_names
 
 if TYPE_CHECKING:
-    from bot.app import SequenceBot
+    pass
 
 #: Who can change where tables may be opened.
 CHANGE_IT = "A server admin can change that with `/sequence-admin set table_channels`."
@@ -70,14 +69,6 @@ def require_table_channel(interaction: discord.Interaction, allowed: Iterable[in
         f"Tables cannot be opened in this channel: in this server they are opened in {listed}. "
         f"{CHANGE_IT}"
     )
-
-
-async def require_table_place(bot: SequenceBot, interaction: discord.Interaction) -> TablePlaces:
-    """Read where the interaction's server lets tables be opened and refuse the interaction's
-    channel if it is not one of them; what the server set."""
-    places = await bot.server_settings.places(interaction.guild_id or 0)
-    require_table_channel(interaction, places.channels)
-    return places
 
 
 def require_listable(guild: discord.Guild | None, ids: Iterable[int]) -> None:

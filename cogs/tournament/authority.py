@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.services.server_settings import ServerRoles
 from bot.services.tournament import require_organiser
 from bot.store.tournaments.records import TournamentRecord
 
@@ -75,7 +76,6 @@ async def authority(
     )
 
 
-async def require_may_create(bot: SequenceBot, interaction: discord.Interaction) -> None:
+def require_may_create(interaction: discord.Interaction, roles: ServerRoles) -> None:
     """With an organiser role set, only its members (or Manage Server) create tournaments."""
-    roles = await bot.server_settings.roles(server_id(interaction))
     require_role(interaction, roles.organiser, "create tournaments", ORGANISER_SETTING)

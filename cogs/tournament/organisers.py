@@ -31,7 +31,7 @@ from bot.store.tournaments.records import TournamentRecord
 from bot.table.options import TableOptions
 from cogs.common.answering import answer_errors
 from cogs.common.replies import reply, require_table_permissions, user_name
-from cogs.common.table_channels import require_table_place
+from cogs.common.table_channels import require_table_channel
 
 from ..base import server_id
 from ..common.choices import PRESET_CHOICES
@@ -150,12 +150,13 @@ class TournamentOrganisers(
         rated: bool = True,
         max_entrants: app_commands.Range[int, 2, 1024] | None = None,
     ) -> None:
-        await require_may_create(self.bot, interaction)
+        config = await self.bot.server_settings.of(server_id(interaction))  # read once
+        require_may_create(interaction, config.roles)
         if not isinstance(interaction.channel, discord.TextChannel):
             raise UserError(
                 "Create a tournament in a server's text channel: each match gets a thread there."
             )
-        await require_table_place(self.bot, interaction)  # its matches are tables
+        require_table_channel(interaction, config.places.channels)  # its matches are tables
         require_tournament_permissions(interaction)
         with self.bot.limits.counting(interaction, "new tournament"):  # refusals: free
             guild_id = server_id(interaction)
