@@ -12,6 +12,7 @@ import pytest
 
 from bot.app import create_bot
 from bot.config import Settings
+from bot.services.errors import UserError
 from tests.helpers.tournament import check_in, game_in, resign, snapshot, started_cup, thread_of
 
 from .e2e_helpers import make_table, settle
@@ -205,17 +206,19 @@ async def test_rematch_after_a_restart_over_a_cap_and_once_lapsed(simcord_env, b
 
 
 async def test_a_tournament_match_is_not_played_again_by_rematch(simcord_env):
-    """A knockout's match game ends: its Rematch is refused (the tournament pairs the next
-    games), and no lobby opens in the match's thread."""
+    """A knockout's match game ends: its final board has no Rematch, a rematch asked of the
+    service is refused (the tournament pairs the next games), and no lobby opens in the match's
+    thread."""
     channel, (ann, ben) = await started_cup(simcord_env, ["ann", "ben"])
     snap = await snapshot(simcord_env.bot, channel)
     match = snap.round_matches(1)[0]
     await check_in(channel, match, [ann, ben])
-    game_in(simcord_env.bot, match)
+    played = game_in(simcord_env.bot, match)
     thread = thread_of(channel, match)
     await resign(thread, [ben])
     await settle(simcord_env)
     board = next(m for m in reversed(list(thread.history())) if m.attachments)
-    told = await ann.click(board, label="Rematch")
-    assert told.ephemeral and "tournament match" in told.response.content
+    assert "Rematch" not in labels(board)
+    with pytest.raises(UserError, match="tournament match"):
+        await simcord_env.bot.lobbies.open_rematch(played.id, ann.id)
     assert await simcord_env.bot.db.lobbies.get_for_channel(thread.id) is None

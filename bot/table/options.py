@@ -71,13 +71,20 @@ class TableOptions:
     #: The fields whose value came from the server's own settings (``/sequence-admin``) when
     #: the table opened (a value changed since, by :meth:`but`, no longer does).
     server_fields: tuple[str, ...] = ()
-    #: A rematch's place in its series (:mod:`bot.table.series`): the game's number (1: not
-    #: a rematch), the game it follows, the wins of each team (by colour) before it, and the
-    #: team that dealt the game before (the next deal goes to another team).
+    #: A game's place in its series (:mod:`bot.table.series`: a rematch's, or a tournament's
+    #: best-of match): the game's number (1: the first), the game it follows, the points of
+    #: each team (by colour; a drawn game counts half) before it, and the team that dealt the
+    #: game before (the next deal goes to another team).
     series_game: int = 1
     series_after: int | None = None
-    series_score: tuple[int, ...] = ()
+    series_score: tuple[float, ...] = ()
     series_dealer_team: int | None = None
+    #: A tournament's best-of match: how many games it is the best of (0: not one), and its
+    #: sides' names, by colour, as its lines show them (none: the colours).
+    series_best_of: int = 0
+    series_names: tuple[str, ...] = ()
+    #: The tournament match this table plays (None: not a tournament's): no Rematch.
+    tournament_match: int | None = None
 
     def __post_init__(self) -> None:
         if self.preset not in ("classic", "convoy"):

@@ -87,8 +87,11 @@ class SeatingSelect(
 
 
 def rematch_button(record: GameRecord) -> discord.ui.Item[Any] | None:
-    """The Rematch button under a finished game's final board (none under a cancelled one's)."""
+    """The Rematch button under a finished game's final board (none under a cancelled one's,
+    nor a tournament match's: the tournament pairs its next games)."""
     if record.status == "cancelled" or not record.game.is_over():
+        return None
+    if record.options.tournament_match is not None:
         return None
     return RematchButton(record.id)
 

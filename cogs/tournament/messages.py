@@ -16,6 +16,8 @@ from bot.services.tournament.pairing import bracket_size, elimination_rounds
 from bot.services.tournament.standings import BYE, DOUBLE_FORFEIT, FORFEIT, REPORTED
 from bot.store.tournaments.records import MatchRecord
 from bot.table.options import describe_house_rules, format_duration
+from bot.table.series import points_text
+from bot.table.tournament import FINAL
 from render.bracket import BracketMatch
 
 from ..common.describe import counted, shown_name
@@ -64,6 +66,8 @@ def signup_embed(snapshot: Snapshot) -> discord.Embed:
     if tournament.format == "swiss":
         rounds = settings.rounds
         rules.append(counted(rounds, "round") if rounds else "rounds: enough to find a winner")
+    if settings.best_of > 1:
+        rules.append(best_of_words(settings.best_of, settings.best_of_from))
     embed.add_field(name="Rules", value="\n".join(rules), inline=False)
     entrants = [snapshot.entrants[e] for e in snapshot.seeds()]
     listing = [
@@ -80,6 +84,12 @@ def signup_embed(snapshot: Snapshot) -> discord.Embed:
     if tournament.status != "signup":
         embed.set_footer(text=f"Sign-up closed: the tournament is {tournament.status}.")
     return embed
+
+
+def best_of_words(best_of: int, first: int | str) -> str:
+    """``"matches are the best of 3 games from the final"``."""
+    start = "" if first == 1 else " from the final" if first == FINAL else f" from round {first}"
+    return f"matches are the best of {best_of} games{start}"
 
 
 def outcome_note(match: MatchRecord) -> str:
@@ -105,9 +115,17 @@ def mentions(snapshot: Snapshot, entrant_id: int) -> str:
     return " ".join(f"<@{user}>" for user in snapshot.entrants[entrant_id].user_ids)
 
 
-def result_line(snapshot: Snapshot, match: MatchRecord) -> str:
+def series_note(snapshot: Snapshot, match: MatchRecord, score: tuple[float, ...]) -> str:
+    """``"best of 3: 2–1 in games"``: how a best-of match's series ended."""
+    best_of = snapshot.settings.best_of_in(match.round, snapshot.total_rounds())
+    points = "–".join(points_text(side) for side in score)
+    return f"best of {best_of}: {points} in games"
+
+
+def result_line(snapshot: Snapshot, match: MatchRecord, series: str = "") -> str:
     """``"Round 2 · match #5: **alice** beat bob (game #7)"`` (the match by the number
-    ``/tournament-admin report`` takes)."""
+    ``/tournament-admin report`` takes); a best-of match decided by its games says its
+    ``series`` (:func:`series_note`) instead of its last game."""
     head = f"Round {match.round} · match #{match.id}:"
     a, b = entrant_name(snapshot, match.entrant_a), entrant_name(snapshot, match.entrant_b)
     if match.outcome == BYE:
@@ -115,10 +133,11 @@ def result_line(snapshot: Snapshot, match: MatchRecord) -> str:
     if match.outcome == DOUBLE_FORFEIT:
         return f"{head} neither {a} nor {b} showed up: a loss for both."
     if match.winner is None:
-        return f"{head} {a} and {b} drew ({outcome_note(match)})."
+        return f"{head} {a} and {b} drew ({series or outcome_note(match)})."
     loser = b if match.winner == match.entrant_a else a
+    played = f"({series})" if series else f"(game #{match.game_id})" if match.game_id else ""
     how = {FORFEIT: "by forfeit", REPORTED: "(reported by the organiser)"}.get(
-        match.outcome or "", f"(game #{match.game_id})" if match.game_id else ""
+        match.outcome or "", played
     )
     return f"{head} **{entrant_name(snapshot, match.winner)}** beat {loser} {how}".rstrip() + "."
 

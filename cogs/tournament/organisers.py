@@ -29,6 +29,7 @@ from bot.services.tournament import (
 )
 from bot.store.tournaments.records import TournamentRecord
 from bot.table.options import TableOptions
+from bot.table.tournament import BEST_OF, parse_best_of_from
 from cogs.common.answering import answer_errors
 from cogs.common.replies import reply, require_table_permissions, user_name
 from cogs.common.table_channels import require_table_channel
@@ -48,6 +49,10 @@ if TYPE_CHECKING:
     from .tables import TournamentTables
 
 FORMAT_CHOICES = [app_commands.Choice(name=name, value=key) for key, name in FORMAT_NAMES.items()]
+BEST_OF_CHOICES = [
+    app_commands.Choice(name=f"best of {games}" if games > 1 else "1 game", value=games)
+    for games in BEST_OF
+]
 TEAM_SIZE_CHOICES = [
     app_commands.Choice(name="1 player (singles)", value=1),
     app_commands.Choice(name="2 players a team", value=2),
@@ -129,10 +134,12 @@ class TournamentOrganisers(
         rounds="Swiss only: the number of rounds (default: enough to find a winner)",
         rated="Whether the games count for ratings (default: yes)",
         max_entrants="The most players (or teams) who may sign up (default: the bot's limit)",
+        best_of="Games a match is the best of (default 1)",
+        best_of_from="Best-of matches from this round on: final, or a round's number (default 1)",
     )
     @app_commands.rename(fmt="format")
     @app_commands.choices(fmt=FORMAT_CHOICES, preset=PRESET_CHOICES)
-    @app_commands.choices(team_size=TEAM_SIZE_CHOICES)
+    @app_commands.choices(team_size=TEAM_SIZE_CHOICES, best_of=BEST_OF_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction,
@@ -149,6 +156,8 @@ class TournamentOrganisers(
         rounds: app_commands.Range[int, 1, 20] | None = None,
         rated: bool = True,
         max_entrants: app_commands.Range[int, 2, 1024] | None = None,
+        best_of: int = 1,
+        best_of_from: app_commands.Range[str, 1, 10] | None = None,
     ) -> None:
         config = await self.bot.server_settings.of(server_id(interaction))  # read once
         require_may_create(interaction, config.roles)
@@ -178,6 +187,8 @@ class TournamentOrganisers(
                 parse_duration(show_up) if show_up is not None else DEFAULT_SHOW_UP,
                 rounds,
                 self.bot.caps.entrants(max_entrants),
+                best_of,
+                parse_best_of_from(best_of_from),
             )
             organiser = Person(interaction.user.id, user_name(interaction.user))
             tournament = await self.service.create(

@@ -22,6 +22,7 @@ from bot.services.tournament import ELIMINATION, Progress, Snapshot, TournamentS
 from bot.store.errors import OUTAGES
 from bot.store.lobbies import LobbyRecord
 from bot.store.tournaments.records import MatchRecord, TournamentRecord
+from bot.table.series import series_line
 from cogs.common.lobby_message import lobby_message
 from cogs.lobby import Lobby
 from render.bracket import render_bracket
@@ -39,6 +40,7 @@ from .messages import (
     pairings_text,
     result_line,
     round_name,
+    series_note,
     signup_embed,
     standings_embed,
 )
@@ -61,6 +63,14 @@ _SEATED_AGAIN = {
     "between the same sides decides it. Check in again.",
     "reseated": "🔁 The game was cancelled: this match is played again.",
 }
+
+
+def next_game_text(lobby: LobbyRecord) -> str:
+    """What a best-of match's thread says as its next game is seated."""
+    return (
+        f"🔁 Next: {series_line(lobby.options, 2)}. The match goes on until a side has won "
+        "the majority of its games: check in again."
+    )
 
 
 def _void(snapshot: Snapshot, number: int) -> bool:
@@ -136,7 +146,9 @@ class Publishing(TablesBase):
         lines = []
         for match in progress.decided:
             self.disarm(match.id)
-            line = f"🏁 {result_line(snapshot, match)}"
+            score = progress.series.get(match.id)
+            series = "" if score is None else series_note(snapshot, match, score)
+            line = f"🏁 {result_line(snapshot, match, series)}"
             lines.append(line)
             if match.thread_id:
                 await self._strip_check_in(match)
@@ -168,6 +180,10 @@ class Publishing(TablesBase):
         )
         for match, lobby in progress.seated:
             thread = self._messageable(match.thread_id or 0, tournament.guild_id)
+            await self.seat(thread, snapshot, match, lobby)
+        for match, lobby in progress.next_games:
+            thread = self._messageable(match.thread_id or 0, tournament.guild_id)
+            await self._send(thread, next_game_text(lobby))
             await self.seat(thread, snapshot, match, lobby)
         for why, text in _SEATED_AGAIN.items():
             for match, lobby in getattr(progress, why):
@@ -293,6 +309,9 @@ class Publishing(TablesBase):
         title = f"🎲 **{name}** · {round_name(match.round, total)} · match #{match.id}"
         if snapshot.tournament.format != ELIMINATION:
             title = f"🎲 **{name}** · round {match.round} · match #{match.id}"
+        series = series_line(lobby.options, 2)
+        if series is not None:  # a best-of match: which game this is, and the score
+            title += f" · {series}"
         embed, view = await lobby_message(self.bot.db, lobby)
         message = await self._send(channel, title, embed=embed, view=view, allowed_mentions=QUIET)
         if message is not None:

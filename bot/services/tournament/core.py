@@ -55,6 +55,12 @@ class Progress:
     replays: list[tuple[MatchRecord, LobbyRecord]] = field(default_factory=list)
     #: Matches whose game was cancelled: played again (a fresh lobby).
     reseated: list[tuple[MatchRecord, LobbyRecord]] = field(default_factory=list)
+    #: Best-of matches whose game ended with the series still on: its next game (a fresh
+    #: lobby whose options carry the series).
+    next_games: list[tuple[MatchRecord, LobbyRecord]] = field(default_factory=list)
+    #: The final score of each best-of match decided by its games (match id -> each side's
+    #: points, in side order).
+    series: dict[int, tuple[float, ...]] = field(default_factory=dict)
     #: Matches just seated in their new thread (their lobby and match message to post).
     seated: list[tuple[MatchRecord, LobbyRecord]] = field(default_factory=list)
     #: True when the tournament just finished.

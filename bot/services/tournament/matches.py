@@ -12,6 +12,8 @@ from bot.services.errors import UserError
 from bot.store.lobbies import MatchLink
 from bot.store.seats import Seat
 from bot.store.tournaments.records import MatchRecord
+from bot.table.options import TableOptions
+from bot.table.series import scored, series_decided
 
 from .core import CheckIn, Progress, TournamentCore, game_winner, match_players
 from .model import Snapshot
@@ -100,6 +102,8 @@ class Matches(TournamentCore):
             snapshot = await self.snapshot(match.tournament_id)
             progress = Progress(snapshot)
             winner = game_winner(snapshot, match, record)
+            if record.options.series_best_of > 1:
+                return await self._series_game_ended(snapshot, match, record, winner, progress)
             if winner is None and snapshot.tournament.format == ELIMINATION:
                 lobby = await self._seat_lobby(snapshot, match)  # a knockout needs a winner
                 progress.replays.append((match, lobby))
@@ -118,7 +122,10 @@ class Matches(TournamentCore):
             if snapshot.tournament.status != "running":
                 return None
             progress = Progress(snapshot)
-            progress.reseated.append((match, await self._seat_lobby(snapshot, match)))
+            again = None  # game N of a series is played again, the score as it was
+            if record.options.series_best_of > 1:
+                again = _series_options(match_table(snapshot, match), record.options)
+            progress.reseated.append((match, await self._seat_lobby(snapshot, match, again)))
             return await self._record(progress)
 
     async def expire(self, match_id: int) -> Progress | None:
@@ -155,14 +162,17 @@ class Matches(TournamentCore):
 
     async def thread_gone(self, thread_id: int) -> tuple[MatchRecord, Snapshot] | None:
         """A match's thread was deleted: nobody can check in or play there any more, so its
-        show-up clock stops and the organiser decides it (``/tournament-admin report``). None when
-        no open match was played there."""
+        show-up clock stops, its lobby closes, and the organiser decides it
+        (``/tournament-admin report``). None when no open match was played there."""
         found = await self.db.tournaments.open_match_in_thread(thread_id)
         async with self._locked(found) as match:
             if match is None or not match.is_open or match.thread_id != thread_id:
                 return None
             if match.thread_gone_at is not None:
                 return None  # the organiser was asked already
+            lobby = await self.db.lobbies.get_for_channel(thread_id)
+            if lobby is not None:  # nobody can check in there: the report decides the match
+                await self.db.lobbies.delete(lobby.id, self.clock())
             match.deadline = None
             match.thread_gone_at = self.clock()
             await self.db.tournaments.save_match(match)
@@ -187,8 +197,52 @@ class Matches(TournamentCore):
                     due.append(match)
         return due
 
-    async def _seat_lobby(self, snapshot: Snapshot, match: MatchRecord) -> LobbyRecord:
-        """A lobby in the match's thread with both entrants seated, and a new deadline."""
+    async def _series_game_ended(
+        self,
+        snapshot: Snapshot,
+        match: MatchRecord,
+        record: GameRecord,
+        winner: int | None,
+        progress: Progress,
+    ) -> Progress:
+        """A game of a best-of match ended (won by the entrant ``winner``; None: drawn, half
+        a point each): the series is decided, drawn (level once all its games are played,
+        where the format allows a draw), or its next game is seated in the thread (in
+        ``next_games``; a knockout level after all its games plays one more at a time until a
+        game is won). A thread deleted meanwhile seats nothing: the organiser reports it."""
+        options = record.options
+        side = None if winner is None else match.sides.index(winner)
+        score = scored(options.series_score, 2, side)
+        played, best_of = options.series_game, options.series_best_of
+        if series_decided(score, best_of, played):
+            leader = match.sides[0 if score[0] > score[1] else 1]
+            progress.series[match.id] = score
+            await self._decide(match, leader, WIN, progress)
+        elif played >= best_of and snapshot.tournament.format != ELIMINATION:
+            progress.series[match.id] = score
+            await self._decide(match, None, WIN, progress)
+        elif match.thread_gone_at is not None:
+            match.status, match.game_id, match.deadline = "pending", None, None
+            await self.db.tournaments.save_match(match)
+            return await self._record(progress)
+        else:
+            following = match_table(snapshot, match).but(
+                series_game=played + 1,
+                series_after=record.id,
+                series_score=score,
+                series_dealer_team=record.game.team_of(record.game.dealer),
+            )
+            lobby = await self._seat_lobby(snapshot, match, following)
+            progress.next_games.append((match, lobby))
+            return await self._record(progress)
+        await self._advance(match.tournament_id, progress)
+        return await self._record(progress)
+
+    async def _seat_lobby(
+        self, snapshot: Snapshot, match: MatchRecord, options: TableOptions | None = None
+    ) -> LobbyRecord:
+        """A lobby in the match's thread with both entrants seated, and a new deadline; its
+        table's ``options`` (default: a first game's, :func:`match_table`)."""
         assert match.thread_id is not None and match.entrant_b is not None
         settings = snapshot.settings
         seats = [
@@ -196,7 +250,7 @@ class Matches(TournamentCore):
             for team, entrant in enumerate((match.entrant_a, match.entrant_b))
             for m in snapshot.entrants[entrant].members
         ]
-        options = settings.table.but(teams=2, hints=False)
+        options = options or match_table(snapshot, match)
         now = self.clock()
         existing = await self.db.lobbies.get_for_channel(match.thread_id)
         if existing is not None:
@@ -216,6 +270,27 @@ class Matches(TournamentCore):
         match.deadline = now + settings.show_up
         await self.db.tournaments.save_match(match)
         return lobby
+
+
+def match_table(snapshot: Snapshot, match: MatchRecord) -> TableOptions:
+    """The table options of a match's first game: the tournament's, for two teams without
+    hints, marked as the match's; a best-of match's first game of its series."""
+    options = snapshot.settings.table.but(teams=2, hints=False, tournament_match=match.id)
+    best_of = snapshot.settings.best_of_in(match.round, snapshot.total_rounds())
+    if best_of <= 1:
+        return options
+    names = (snapshot.name(match.entrant_a), snapshot.name(match.entrant_b))
+    return options.but(series_best_of=best_of, series_names=names, series_score=(0, 0))
+
+
+def _series_options(first: TableOptions, game: TableOptions) -> TableOptions:
+    """A series game's options (``first``, the match's) at the place of the ``game`` before."""
+    return first.but(
+        series_game=game.series_game,
+        series_after=game.series_after,
+        series_score=game.series_score,
+        series_dealer_team=game.series_dealer_team,
+    )
 
 
 def _seated_as_drawn(snapshot: Snapshot, match: MatchRecord, record: GameRecord) -> bool:

@@ -10,7 +10,7 @@ from bot.services.caps import amount
 from bot.services.errors import UserError
 from bot.store.errors import ChannelBusyError
 from bot.store.tournaments.records import AlreadyEnteredError, EntrantRecord, TournamentRecord
-from bot.table.tournament import TournamentSettings
+from bot.table.tournament import TournamentSettings, check_best_of
 
 from .core import TournamentCore
 from .standings import FORMATS
@@ -64,6 +64,7 @@ class SignUp(TournamentCore):
             raise UserError("A Swiss tournament has 1 to 20 rounds.")
         if settings.max_entrants is not None and settings.max_entrants < 2:
             raise UserError("A tournament takes at least 2 entrants.")
+        check_best_of(settings)
         try:
             async with self.db.transaction():  # the caps' check and the write: one step
                 if caps is not None:

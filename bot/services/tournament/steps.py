@@ -36,7 +36,7 @@ THREADS = "MatchThreadsToOpen"
 #: The Progress fields that are lists of matches.
 _MATCHES = ("decided", "called_off", "to_open")
 #: The Progress fields that are lists of (match, lobby).
-_SEATINGS = ("replays", "reseated", "seated")
+_SEATINGS = ("replays", "reseated", "next_games", "seated")
 
 
 class Steps(TournamentCore):
@@ -93,6 +93,9 @@ class Steps(TournamentCore):
         progress.stop_games = [int(game_id) for game_id in payload.get("stop_games", [])]
         progress.paired = [int(number) for number in payload.get("paired", [])]
         progress.finished = bool(payload.get("finished"))
+        progress.series = {
+            int(match_id): tuple(score) for match_id, score in payload.get("series", {}).items()
+        }
         for before, after, game_id, winner in payload.get("corrected", []):
             game = None
             if game_id is not None:
@@ -114,6 +117,7 @@ def encode(progress: Progress) -> dict[str, Any]:
     payload["stop_games"] = list(progress.stop_games)
     payload["paired"] = list(progress.paired)
     payload["finished"] = progress.finished
+    payload["series"] = {str(match_id): list(score) for match_id, score in progress.series.items()}
     payload["corrected"] = [
         [
             dataclasses.asdict(c.before),
