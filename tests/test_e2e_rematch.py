@@ -15,7 +15,8 @@ from bot.config import Settings
 from bot.services.errors import UserError
 from tests.helpers.tournament import check_in, game_in, resign, snapshot, started_cup, thread_of
 
-from .e2e_helpers import make_table, settle
+from .e2e_helpers import make_table, open_and_start, settle
+from .test_e2e_tournament_draws import agree_draw
 
 SERIES = "Game 2 of the series · Blue 1 – Green 0"
 
@@ -222,3 +223,28 @@ async def test_a_tournament_match_is_not_played_again_by_rematch(simcord_env):
     with pytest.raises(UserError, match="tournament match"):
         await simcord_env.bot.lobbies.open_rematch(played.id, ann.id)
     assert await simcord_env.bot.db.lobbies.get_for_channel(thread.id) is None
+
+
+async def test_a_drawn_game_counts_half_for_each_side_in_the_series(simcord_env):
+    """Alice and Bob agree a draw: the final board offers the rematch, whose lobby and boards
+    count the drawn game half for each ("Blue ½ – Green ½"); a win then makes it 1½ – ½."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    record = await open_and_start(table)
+    seeds(table.bot)
+    await agree_draw(table.channel, alice, bob)
+    await settle(simcord_env)
+    assert record.game.is_over() and record.game.winner is None
+    asked = await bob.click(final_board(table), label="Rematch")
+    assert "Game 2 of the series · Blue ½ – Green ½" in asked.response.embeds[0].description
+    await alice.click(asked.response, label="Accept")
+    await bob.click(asked.response, label="Start")
+    await settle(simcord_env)
+    second = table.game()
+    assert second.options.series_score == (0.5, 0.5)
+    assert "Game 2 of the series · Blue ½ – Green ½" in final_board(table).embeds[0].footer.text
+    loser = second.seats[0].user_id  # Blue's only player resigns: Green wins game 2
+    await (alice if loser == alice.id else bob).slash(table.channel, "sequence resign")
+    await settle(simcord_env)
+    final = final_board(table)
+    assert "Game 2 of the series · Blue ½ – Green 1½" in final.embeds[0].footer.text
