@@ -1,6 +1,7 @@
 """Matches: a seated lobby in each match's thread, check-ins, the show-up deadline, and the
 match's game (started as drawn, finished, cancelled and replayed; a drawn knockout game is
-replayed as a tie-break game). Each change is one step (:meth:`~.core.TournamentCore._step`);
+replayed as a tie-break game; a best-of match's games are a series, the next one seated as one
+ends). Each change is one step (:meth:`~.core.TournamentCore._step`);
 those that follow a game's events answer a second delivery of the same event without changing
 anything."""
 

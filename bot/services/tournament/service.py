@@ -14,6 +14,12 @@ Rules chosen:
   lose (a double forfeit: nobody advances in a knockout).
 * **A cancelled game** is replayed: a fresh lobby, a fresh show-up time. So is a drawn
   knockout game; in round robin and Swiss a draw scores ½ each.
+* **Best-of matches** (``best_of`` 3 or 5, from ``best_of_from`` on): the games of a match are a
+  series in its thread, each seated when the one before ends (a fresh show-up time; the first
+  deal alternates), until a side has more than half of the points (a drawn game is half a point
+  each). Level once all are played: a draw in round robin and Swiss, one more game at a time in
+  a knockout. The match's result is the series'; every game is rated. A report decides the match
+  at any point (a game being played is stopped); a deleted thread seats no next game.
 * **Byes** score as a win; in Swiss at most one per entrant (while anyone is left without one).
 * **Dropping** an entrant forfeits its open match; it is never paired again (round-robin games
   against it are forfeits).
