@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.collector import StartupCollector
 from bot.config import ConfigError, Settings
+from bot.services.away import AwayService
 from bot.services.caps import Caps, CapSettings
 from bot.services.computers import ComputerPlayers
 from bot.services.dispatch import Dispatcher
@@ -116,6 +117,7 @@ class SequenceBotMixin:
     turn_dms: TurnDMs
     give_time: GiveTime
     held_dms: HeldTurnDMs
+    away: AwayService
     #: Set by the tournament extension when it loads.
     tournament_service: TournamentService
     caps: Caps
@@ -177,6 +179,9 @@ class SequenceBotMixin:
         self.turn_dms = TurnDMs(self.db, self.clock)
         self.give_time = GiveTime(self.db, self.games)
         self.held_dms = HeldTurnDMs(self.db, self.games, self.scheduler)
+        self.away = AwayService(
+            self.db, self.games, self.scheduler, allowance=self.server_settings.away_days
+        )
         self.turn_clock.paused = self.computers.paused = self.table.paused
         for consumer in (self.turn_clock, self.computers, self.draws):
             self.bus.register(consumer, lane="quick")
@@ -198,6 +203,7 @@ class SequenceBotMixin:
         await self.games.reconcile()
         await self.turn_clock.resume()
         await self.held_dms.resume()
+        await self.away.resume()
         self.computers.resume()
         self._catching_up = asyncio.create_task(self._freeze_when_caught_up())
         self._stamping = asyncio.create_task(self._stamp_rules(active=False))  # the finished
