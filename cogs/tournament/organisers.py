@@ -48,6 +48,11 @@ if TYPE_CHECKING:
     from .tables import TournamentTables
 
 FORMAT_CHOICES = [app_commands.Choice(name=name, value=key) for key, name in FORMAT_NAMES.items()]
+AWAY_CHOICES = [
+    app_commands.Choice(name="allowed (their clock stops, or a computer plays)", value="any"),
+    app_commands.Choice(name="only with a computer playing", value="computer"),
+    app_commands.Choice(name="not allowed", value="none"),
+]
 TEAM_SIZE_CHOICES = [
     app_commands.Choice(name="1 player (singles)", value=1),
     app_commands.Choice(name="2 players a team", value=2),
@@ -129,10 +134,12 @@ class TournamentOrganisers(
         rounds="Swiss only: the number of rounds (default: enough to find a winner)",
         rated="Whether the games count for ratings (default: yes)",
         max_entrants="The most players (or teams) who may sign up (default: the bot's limit)",
+        away="Whether players may go away (/sequence-me away): any cover, computer only, or not",
     )
     @app_commands.rename(fmt="format")
     @app_commands.choices(fmt=FORMAT_CHOICES, preset=PRESET_CHOICES)
     @app_commands.choices(team_size=TEAM_SIZE_CHOICES)
+    @app_commands.choices(away=AWAY_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction,
@@ -149,6 +156,7 @@ class TournamentOrganisers(
         rounds: app_commands.Range[int, 1, 20] | None = None,
         rated: bool = True,
         max_entrants: app_commands.Range[int, 2, 1024] | None = None,
+        away: str = "any",
     ) -> None:
         config = await self.bot.server_settings.of(server_id(interaction))  # read once
         require_may_create(interaction, config.roles)
@@ -171,6 +179,7 @@ class TournamentOrganisers(
                 time_limit_policy=self.bot.settings.time_limit_policy,
                 reminder_delay=self.bot.settings.reminder_delay,
                 rated=rated,
+                away_rule=away,
             )
             self.bot.server_settings.check_ceilings(table)  # the owner's longest time limit
             settings = TournamentSettings(
