@@ -142,7 +142,8 @@ class SequenceBotMixin:
 
         The order of the consumers of an event is the order they are registered here:
         in the ``quick`` lane, the turn clock (a new turn's timers), then the computer players
-        (answers, time-outs), then the computers' draw offers; in the ``discord`` lane, the
+        (answers, time-outs), then the computers' draw offers, then the players away (a game
+        that starts while one is away is covered); in the ``discord`` lane, the
         table (the board), then the computer players (a computer moves once the board before
         its turn was posted or refused), then each cog's
         :meth:`~cogs.base.SequenceCog.subscriptions` in :data:`EXTENSIONS` order (turn pings
@@ -183,7 +184,7 @@ class SequenceBotMixin:
             self.db, self.games, self.scheduler, allowance=self.server_settings.away_days
         )
         self.turn_clock.paused = self.computers.paused = self.table.paused
-        for consumer in (self.turn_clock, self.computers, self.draws):
+        for consumer in (self.turn_clock, self.computers, self.draws, self.away):
             self.bus.register(consumer, lane="quick")
         self.bus.register(self.table)
         for kind, handler in self.computers.after_the_board():

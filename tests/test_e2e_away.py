@@ -141,7 +141,7 @@ async def test_away_with_a_computer_marks_its_moves_and_unrates_the_game(simcord
     marked = [m for m in table.channel.history() if f"🤖 for **{mover.user.name}**" in m.content]
     assert marked, "the computer's move is marked on the board"
     log = await bot.db.games.log(record.id)
-    assert all(e.actor_user_id is None for e in log if e.move.seat == seat)  # the computer's, logged
+    assert all(e.actor_user_id is None for e in log if e.move.seat == seat)  # by the computer
     other = next(p for p in table.players if p is not mover)
     await play_one(table, record)  # the other plays: the computer answers again
     await settle(simcord_env)
@@ -319,3 +319,21 @@ async def test_going_away_racing_the_time_out_exactly_one_wins(simcord_env, firs
             next(s for s in record.seats if s.user_id == mover.id)
         )
     assert len(said(table, "🏖️")) == 1 and table.game().options.away
+
+
+async def test_a_game_that_starts_while_a_player_is_away_is_covered(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice = table.players[0]
+    gone = await alice.slash(table.channel, "sequence-me away", until="2d")
+    assert "You have no game going on now." in gone.response.content
+    until = table.bot.clock() + 2 * DAY
+    record = await open_and_start(table, time_limit="1d", reminder="none")
+    await settle(simcord_env)
+    (told,) = said(table, "🏖️")
+    assert f"**{alice.user.name}** is away until <t:{int(until)}:f>" in told
+    seat = next(i for i, s in enumerate(record.seats) if s.user_id == alice.id)
+    assert record.game.turn == seat  # alice starts (seed 1): her first turn is held
+    assert abs(await limit_due(table.bot, record) - (until + DAY)) < 5
+    status = await table.players[1].slash(table.channel, "sequence status")
+    assert f"**{alice.user.name}**" in status.response.content
+    assert f"🏖️ away until <t:{int(until)}:f>, clock paused" in status.response.content

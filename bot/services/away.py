@@ -7,7 +7,8 @@ the game's lock, one transaction): the seat's entry in the game's options
 (:mod:`bot.table.away`, which the turn timers and the computer players read), the turn's timers
 held until the return (the time that was left kept) or dropped while a computer covers, a rated
 game made unrated by a computer's cover, and :class:`AwayStarted` or :class:`AwayEnded` in the
-outbox (the table is told; the clock re-arms; computers wake). The end arrives by itself: the
+outbox (the table is told; the clock re-arms; computers wake); a game that starts while a
+player is away is covered as its start is delivered. The end arrives by itself: the
 scheduler ends the period at its time, and at start-up every lasting period is scheduled again
 (one that fell due while the bot was down ends at once). Both the start and the end of a game's
 cover are idempotent, so start-up brings each covered game in line with its period.
@@ -32,8 +33,9 @@ from .away_input import (
     parse_until,
     year_start,
 )
+from .dispatch import Subscriptions
 from .errors import UserError
-from .events import AwayEnded, AwayStarted
+from .events import AwayEnded, AwayStarted, GameStarted
 from .games import Draft, seat_of
 from .locks import KeyedLocks
 from .timing import LIMIT, REMINDER, turn_timers
@@ -88,6 +90,19 @@ class AwayService:
         self.scheduler = scheduler
         self.allowance = allowance
         self._members = KeyedLocks()  # one go or back of a member at a time (this process)
+
+    def subscriptions(self) -> Subscriptions:
+        """A game that starts while one of its players is away is covered from its start."""
+        return [(GameStarted, self._on_game_started)]
+
+    async def _on_game_started(self, event: GameStarted) -> None:
+        record, now = event.record, self.clock()
+        for seat in record.seats:
+            if seat.is_computer:
+                continue
+            for period in await self.db.away.lasting(seat.user_id):
+                if period.until_at > now and period.covers(record.guild_id):
+                    await self._cover(record.id, period)
 
     @property
     def clock(self) -> Callable[[], float]:
