@@ -27,6 +27,7 @@ from bot.table.away import COMPUTER, PAUSE, AwaySeat, away_entries, with_away, w
 
 from .away_input import (
     OVERLAP,
+    allowed,
     check_allowance,
     check_cover,
     check_rules,
@@ -153,6 +154,8 @@ class AwayService:
             game = draft.game
             if seat is None or game.is_over() or game.out[seat] or period.until_at <= draft.now:
                 return None
+            if not allowed(draft.options, period.cover):
+                return None  # a tournament's match that started since: its rule stands
             entry = AwaySeat(seat, period.until_at, period.cover)
             if entry in away_entries(draft.options):
                 return None  # covered already (start-up after a crash: in line)

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from bot.game.echo import echo
-from bot.table.away import COMPUTER, COVERS, PAUSE
+from bot.table.away import COMPUTER, COVERS
 from bot.table.options import TableOptions, format_duration
 
 from .durations import parse_duration
@@ -109,11 +109,19 @@ def check_allowance(days: int, used: float, asked: float) -> None:
         )
 
 
+def allowed(options: TableOptions, cover: str) -> bool:
+    """True when a game's rules (a tournament's ``away`` option) allow ``cover``.
+
+    >>> allowed(TableOptions(away_rule="computer"), "pause"), allowed(TableOptions(), "pause")
+    (False, True)
+    """
+    return options.away_rule == "any" or (options.away_rule == COMPUTER and cover == COMPUTER)
+
+
 def check_rules(games: Iterable[tuple[int, TableOptions]], cover: str) -> None:
     """Refuse a cover that a game's rules (a tournament's ``away`` option) do not allow."""
     for game_id, options in games:
-        if options.away_rule == "none":
-            raise UserError(NO_AWAY_HERE.format(game=game_id))
-        if options.away_rule == COMPUTER and cover == PAUSE:
-            raise UserError(ONLY_COMPUTER.format(game=game_id))
+        if not allowed(options, cover):
+            refusal = ONLY_COMPUTER if options.away_rule == COMPUTER else NO_AWAY_HERE
+            raise UserError(refusal.format(game=game_id))
 
