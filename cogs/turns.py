@@ -128,6 +128,8 @@ class Turns(SequenceCog):
                 how += " A computer playing makes this game **unrated**."
         else:
             how = "their clock stops: at their turn, the table waits for them."
+            if record.game.turn == event.seat and not record.game.is_over():
+                how += await self.bot.table.deadline_text(record)  # held: from their return
         await self.bot.table.notice(
             record, f"🏖️ {who} is away until <t:{until}:f> (<t:{until}:R>): {how}"
         )

@@ -108,6 +108,8 @@ async def test_away_on_ones_turn_keeps_the_time_left(simcord_env):
     assert abs(await limit_due(bot, record) - (until + 18 * HOUR)) < 5
     (told,) = said(table, "🏖️")
     assert f"**{mover.user.name}** is away until <t:{int(until)}:f>" in told
+    held = int(await limit_due(bot, record))
+    assert told.endswith(f"⏳ Time runs out <t:{held}:R> (<t:{held}:f>).")  # from the return
 
     # The end arrives by itself: the table is told, and the 18 hours count from then.
     await simcord_env.advance_time(2 * DAY + 60)
@@ -337,3 +339,24 @@ async def test_a_game_that_starts_while_a_player_is_away_is_covered(simcord_env)
     status = await table.players[1].slash(table.channel, "sequence status")
     assert f"**{alice.user.name}**" in status.response.content
     assert f"🏖️ away until <t:{int(until)}:f>, clock paused" in status.response.content
+
+
+async def test_a_period_stored_before_a_crash_covers_its_games_at_the_next_start(
+    simcord_env, bot_settings
+):
+    """The period was saved, then the process died before it changed the games: at the next
+    start, each game it covers is brought in line (once: a second start changes nothing)."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, time_limit="1d", reminder="none")
+    alice = table.players[0]
+    now = table.bot.clock()
+    await table.bot.db.away.add(alice.id, table.guild.id, now, now + DAY, "computer")
+    assert not record.options.away
+    for _ in range(2):
+        await simcord_env.bot.close()
+        await simcord_env.restart_bot(create_bot(bot_settings))
+        await settle(simcord_env)
+    record = table.game()
+    assert record.options.away and not record.options.rated
+    (told,) = said(table, "🏖️")
+    assert "a computer plays their turns" in told
