@@ -360,3 +360,22 @@ async def test_a_period_stored_before_a_crash_covers_its_games_at_the_next_start
     assert record.options.away and not record.options.rated
     (told,) = said(table, "🏖️")
     assert "a computer plays their turns" in told
+
+
+async def test_a_late_end_of_a_period_leaves_the_next_period_in_place(simcord_env):
+    """A period's end that runs late (the bot was busy or down) after the member went away
+    again ends only its own period: the new one stays in the game."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    await open_and_start(table, time_limit="1d")
+    bot, alice = table.bot, table.players[0]
+    await alice.slash(table.channel, "sequence-me away", until="1h")
+    (first,) = await bot.db.away.lasting(alice.id)
+    bot.scheduler.cancel(("away", first.id))  # its end is late
+    await simcord_env.advance_time(2 * 3600)
+    again = await alice.slash(table.channel, "sequence-me away", until="1d")
+    assert "You are away" in again.response.content
+    await bot.away.run_out(first)
+    await settle(simcord_env)
+    (entry,) = table.game().options.away
+    assert entry[1] == first.until_at + HOUR + DAY  # the second period's end
+    assert said(table, "👋") == [] and len(await bot.db.away.lasting(alice.id)) == 1

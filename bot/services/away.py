@@ -224,17 +224,22 @@ class AwayService:
     async def _uncover_all(self, period: AwayPeriod, *, early: bool) -> list[int]:
         back = []
         for record in await self.db.games.active_of(period.user_id, period.guild_id):
-            if await self._uncover(record.id, period.user_id, early=early):
+            if await self._uncover(record.id, period, early=early):
                 back.append(record.id)
         return back
 
-    async def _uncover(self, game_id: int, user_id: int, *, early: bool) -> bool:
-        """Take the member's away entry out of one game; at their turn, its timers count from
-        now (early: the time left of the limit, as it was held)."""
+    async def _uncover(self, game_id: int, period: AwayPeriod, *, early: bool) -> bool:
+        """Take the member's away entry of ``period`` out of one game (not a later period's,
+        which replaced it); at their turn, its timers count from now (early: the time left of
+        the limit, as it was held)."""
 
         async def work(draft: Draft) -> bool:
-            seat = seat_of(draft.record, user_id)
-            entries = [e for e in away_entries(draft.options) if e.seat == seat]
+            seat = seat_of(draft.record, period.user_id)
+            entries = [
+                e
+                for e in away_entries(draft.options)
+                if e.seat == seat and e.until == period.until_at
+            ]
             if seat is None or not entries:
                 return False
             entry, game = entries[0], draft.game
