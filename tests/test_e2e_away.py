@@ -15,6 +15,7 @@ import pytest
 from bot.app import create_bot
 from bot.config import Settings
 from bot.services.away_input import FORBIDDEN, NO_AWAY_HERE, ONLY_COMPUTER
+from bot.services.games.service import COVERED
 
 from .e2e_helpers import make_table, open_and_start, play_one, seat_actor, settle, timeouts
 from .helpers.tournament import check_in, game_in, snapshot, started_cup
@@ -132,7 +133,12 @@ async def test_away_with_a_computer_marks_its_moves_and_unrates_the_game(simcord
     assert record.options.rated
     mover = seat_actor(table, record, record.game.turn)
     seat = record.game.turn
+    bot.computers.delay = lambda: 600.0  # the computer thinks for ten minutes
     gone = await mover.slash(table.channel, "sequence-me away", until="1d", cover="computer")
+    own = await play_one(table, record)  # meanwhile the member plays themselves: refused
+    assert own.ephemeral and own.response.content == f"⚠️ {COVERED}"
+    assert record.game.moves == []
+    await simcord_env.advance_time(601)
     assert "makes these games unrated" in gone.response.content
     (told,) = said(table, "🏖️")
     assert "a computer plays their turns" in told and "**unrated**" in told
@@ -146,6 +152,7 @@ async def test_away_with_a_computer_marks_its_moves_and_unrates_the_game(simcord
     assert all(e.actor_user_id is None for e in log if e.move.seat == seat)  # by the computer
     other = next(p for p in table.players if p is not mover)
     await play_one(table, record)  # the other plays: the computer answers again
+    await simcord_env.advance_time(601)
     await settle(simcord_env)
     assert other is not mover and record.game.turn != seat
     assert len([m for m in record.game.moves if m.seat == seat]) >= 2
@@ -379,3 +386,23 @@ async def test_a_late_end_of_a_period_leaves_the_next_period_in_place(simcord_en
     (entry,) = table.game().options.away
     assert entry[1] == first.until_at + HOUR + DAY  # the second period's end
     assert said(table, "👋") == [] and len(await bot.db.away.lasting(alice.id)) == 1
+
+
+async def test_back_while_the_computer_thinks_gives_the_turn_back(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, time_limit="1d", reminder="none", on_timeout="skip")
+    bot = table.bot
+    bot.computers.delay = lambda: 600.0
+    mover = seat_actor(table, record, record.game.turn)
+    await mover.slash(table.channel, "sequence-me away", until="1d", cover="computer")
+    assert await bot.db.timers.get(record.id, "limit") is None  # no clock: a computer covers
+    await simcord_env.advance_time(60)
+    await mover.slash(table.channel, "sequence-me back")
+    assert abs(await limit_due(bot, record) - (bot.clock() + DAY)) < 5  # a whole turn again
+    await simcord_env.advance_time(601)
+    await settle(simcord_env)
+    assert record.game.moves == []  # the computer did not move: the turn is the member's
+    await play_one(table, record)
+    (entry, *_) = await bot.db.games.log(record.id)
+    assert entry.actor_user_id == mover.id  # the member's own move
+    assert table.game().options.rated is False  # covered once: unrated for good
