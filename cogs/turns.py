@@ -127,7 +127,7 @@ class Turns(SequenceCog):
             if event.unrated:
                 how += " A computer playing makes this game **unrated**."
         else:
-            how = "their clock stops: at their turn, the table waits for them."
+            how = "their clock stops, and at their turn the table waits for them."
             if record.game.turn == event.seat and not record.game.is_over():
                 how += await self.bot.table.deadline_text(record)  # held: from their return
         await self.bot.table.notice(
