@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.collector import StartupCollector
 from bot.config import ConfigError, Settings
+from bot.services.away import AwayService
 from bot.services.caps import Caps, CapSettings
 from bot.services.computers import ComputerPlayers
 from bot.services.dispatch import Dispatcher
@@ -116,6 +117,7 @@ class SequenceBotMixin:
     turn_dms: TurnDMs
     give_time: GiveTime
     held_dms: HeldTurnDMs
+    away: AwayService
     #: Set by the tournament extension when it loads.
     tournament_service: TournamentService
     caps: Caps
@@ -140,7 +142,8 @@ class SequenceBotMixin:
 
         The order of the consumers of an event is the order they are registered here:
         in the ``quick`` lane, the turn clock (a new turn's timers), then the computer players
-        (answers, time-outs), then the computers' draw offers; in the ``discord`` lane, the
+        (answers, time-outs), then the computers' draw offers, then the players away (a game
+        that starts while one is away is covered); in the ``discord`` lane, the
         table (the board), then the computer players (a computer moves once the board before
         its turn was posted or refused), then each cog's
         :meth:`~cogs.base.SequenceCog.subscriptions` in :data:`EXTENSIONS` order (turn pings
@@ -177,8 +180,11 @@ class SequenceBotMixin:
         self.turn_dms = TurnDMs(self.db, self.clock)
         self.give_time = GiveTime(self.db, self.games)
         self.held_dms = HeldTurnDMs(self.db, self.games, self.scheduler)
+        self.away = AwayService(
+            self.db, self.games, self.scheduler, allowance=self.server_settings.away_days
+        )
         self.turn_clock.paused = self.computers.paused = self.table.paused
-        for consumer in (self.turn_clock, self.computers, self.draws):
+        for consumer in (self.turn_clock, self.computers, self.draws, self.away):
             self.bus.register(consumer, lane="quick")
         self.bus.register(self.table)
         for kind, handler in self.computers.after_the_board():
@@ -198,6 +204,7 @@ class SequenceBotMixin:
         await self.games.reconcile()
         await self.turn_clock.resume()
         await self.held_dms.resume()
+        await self.away.resume()
         self.computers.resume()
         self._catching_up = asyncio.create_task(self._freeze_when_caught_up())
         self._stamping = asyncio.create_task(self._stamp_rules(active=False))  # the finished

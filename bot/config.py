@@ -43,6 +43,7 @@ SETTING_NAMES = (
     "MAX_TOURNAMENT_ENTRANTS",
     "TABLE_TALK_RULING_TIMEOUT",
     "DRAW_OFFER_TIMEOUT",
+    "AWAY_DAYS",
 )
 #: A bot token: three dot-separated parts of URL-safe base64.
 _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
@@ -116,6 +117,9 @@ class Settings:
     table_talk_ruling_timeout: int = 600
     #: ``DRAW_OFFER_TIMEOUT``: seconds a draw offer stays open if the game does not move on.
     draw_offer_timeout: int = 3600
+    #: ``AWAY_DAYS``: days a year a member may be away from their games (``/sequence-me
+    #: away``) in a server that sets no allowance of its own (0: away is not allowed).
+    away_days: int = 30
 
     @classmethod
     def from_env(
@@ -217,6 +221,7 @@ class Settings:
         parsed["draw_offer_timeout"] = _int(
             values, "DRAW_OFFER_TIMEOUT", 3600, minimum=60, maximum=MAX_TURN_TIMER
         )
+        parsed["away_days"] = _int(values, "AWAY_DAYS", 30, minimum=0, maximum=366)
         return cls(**parsed)
 
     def database_location(self) -> str | Path:

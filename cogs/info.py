@@ -13,6 +13,7 @@ from bot.game import card_label
 from bot.services.draws import COOLDOWN_TURNS
 from bot.services.lobbies import lobby_options
 from bot.services.rulings import RULING_RULE
+from bot.table.away import entry_of
 from bot.table.options import TableOptions, describe_house_rules, format_duration, own_or_bot
 
 from .base import SequenceCog, works_in_dms
@@ -128,6 +129,10 @@ class Info(SequenceCog):
                 flags.append("left")
             if game.owed_forfeits[seat]:
                 flags.append(f"owes {counted(game.owed_forfeits[seat], 'forfeit')}")
+            away = entry_of(record.options, seat)
+            if away is not None and not game.out[seat]:
+                cover = "a computer plays for them" if away.by_computer else "clock paused"
+                flags.append(f"🏖️ away until <t:{int(away.until)}:f>, {cover}")
             extra = f" ({', '.join(flags)})" if flags else ""
             lines.append(
                 f"{team_label(game.team_of(seat))} {seat_label(record, seat)}: "

@@ -1,10 +1,11 @@
 """``/sequence-me``: a member's own matters, in servers and in DMs (no default permissions).
 
-``notify`` sets their turn DMs and quiet hours, ``privacy`` says what the bot keeps about them,
-``export`` sends it to them as JSON files, and ``forget-me`` (after a confirmation) takes their
-name and account out of it (:mod:`bot.services.forget` says how). Every answer is ephemeral:
-only the member sees it. A top-level command of its own, with room to grow: ``/sequence`` is
-the table's (24 of its 25 places taken).
+``notify`` sets their turn DMs and quiet hours, ``away`` and ``back`` take them away from their
+games for a while and back (:mod:`bot.services.away`), ``privacy`` says what the bot keeps
+about them, ``export`` sends it to them as JSON files, and ``forget-me`` (after a confirmation)
+takes their name and account out of it (:mod:`bot.services.forget` says how). Every answer is
+ephemeral: only the member sees it. A top-level command of its own, with room to grow:
+``/sequence`` is the table's (24 of its 25 places taken).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.services.away import COMPUTER, PAUSE, Back, GoneAway
 from bot.services.errors import UserError
 from bot.services.export import PART_LIMIT, ExportService
 from bot.services.forget import ForgetReport, ForgetService
@@ -49,7 +51,8 @@ owner**, never in a channel, an image or a log.
 and jacks you played, your rating in each server and its change after each rated game, your \
 totals.
 • **Preferences:** your turn-DM setting (`/sequence-me notify`), and when Discord last refused \
-a turn DM to you.
+a turn DM to you. **Time away:** each period you were away (`/sequence-me away`), for the \
+yearly allowance.
 • **Tournaments:** your entries (with your team) and their matches, check-ins, and the \
 tournaments you organised.
 • **Table talk:** the calls you made or ruled on. **Server settings:** who changed one last.
@@ -76,6 +79,36 @@ def forgotten_text(report: ForgetReport) -> str:
         "account any more. Messages already posted in channels stay as they are (they belong to "
         "their servers)."
     )
+
+
+def gone_text(gone: GoneAway, *, here: bool) -> str:
+    """What going away did, for the member."""
+    until = int(gone.period.until_at)
+    where = "in this server" if here else "everywhere"
+    how = (
+        "your turn clock stops and the table waits for you"
+        if gone.period.cover == PAUSE
+        else "a computer plays your turns"
+    )
+    lines = [f"🏖️ You are away {where} until <t:{until}:f> (<t:{until}:R>): {how}."]
+    if gone.games:
+        listed = ", ".join(f"#{game}" for game in gone.games)
+        lines.append(f"Your tables were told: {counted(len(gone.games), 'game')} ({listed}).")
+    else:
+        lines.append("You have no game going on now.")
+    if gone.unrated:
+        listed = ", ".join(f"#{game}" for game in gone.unrated)
+        lines.append(f"A computer playing for you makes these games unrated: {listed}.")
+    lines.append("No reminders or turn DMs meanwhile; `/sequence-me back` ends it early.")
+    return "\n".join(lines)
+
+
+def back_text(back: Back) -> str:
+    """What coming back did, for the member."""
+    if not back.games:
+        return "👋 Welcome back: your time away is over."
+    listed = ", ".join(f"#{game}" for game in back.games)
+    return f"👋 Welcome back: your clock runs again in {listed}, and your tables were told."
 
 
 class ForgetButton(
@@ -194,6 +227,37 @@ class Me(
         return [app_commands.Choice(name=n, value=n) for n in matching_zones(current)]
 
     @app_commands.command(
+        name="away", description="Away for a while: your turn clock stops, or a computer plays"
+    )
+    @app_commands.describe(
+        until="For how long (like 3d or 1d12h), or until when (2026-12-24, or 2026-12-24 18:00)",
+        cover="pause: your clock stops and the table waits; computer: a computer plays for you",
+    )
+    @app_commands.choices(
+        cover=[
+            app_commands.Choice(name="pause (your clock stops)", value=PAUSE),
+            app_commands.Choice(
+                name="computer (plays your turns; the game is unrated)", value=COMPUTER
+            ),
+        ]
+    )
+    async def away(
+        self,
+        interaction: discord.Interaction[SequenceBot],
+        until: app_commands.Range[str, 1, 40],
+        cover: str = PAUSE,
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)  # one change a game
+        gone = await self.bot.away.go(interaction.user.id, interaction.guild_id, until, cover)
+        await reply(interaction, gone_text(gone, here=interaction.guild_id is not None))
+
+    @app_commands.command(name="back", description="Back before your time away ends")
+    async def back(self, interaction: discord.Interaction[SequenceBot]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)  # one change a game
+        back = await self.bot.away.back(interaction.user.id, interaction.guild_id)
+        await reply(interaction, back_text(back))
+
+    @app_commands.command(
         name="privacy", description="What the bot keeps about you, and for how long"
     )
     async def privacy(self, interaction: discord.Interaction[SequenceBot]) -> None:
@@ -251,4 +315,4 @@ async def setup(bot: SequenceBot) -> None:
     await bot.add_cog(Me(bot))
 
 
-__all__ = ["ForgetButton", "Me", "forgotten_text"]
+__all__ = ["ForgetButton", "Me", "back_text", "forgotten_text", "gone_text"]

@@ -18,8 +18,16 @@ from discord import app_commands
 from bot.app import SequenceBot
 from bot.game import Game
 from bot.services.dispatch import delivered_late
-from bot.services.events import ReminderDue, TimedOut, TurnDMDue, TurnStarted
+from bot.services.events import (
+    AwayEnded,
+    AwayStarted,
+    ReminderDue,
+    TimedOut,
+    TurnDMDue,
+    TurnStarted,
+)
 from bot.store.games.records import GameRecord
+from bot.table.away import away_seat
 from bot.table.options import format_duration
 
 from .base import SequenceCog, Subscription, works_in_dms
@@ -73,6 +81,8 @@ class Turns(SequenceCog):
             (TimedOut, self.timed_out),
             (TurnStarted, self.turn_started),
             (TurnDMDue, self.held_dm_due),
+            (AwayStarted, self.went_away),
+            (AwayEnded, self.came_back),
         ]
 
     async def remind(self, event: ReminderDue) -> None:
@@ -106,6 +116,33 @@ class Turns(SequenceCog):
             seat,
             f"⏰ Reminder: it is your turn in Sequence game #{record.id}: {board_link(record)}"
             + deadline,
+        )
+
+    async def went_away(self, event: AwayStarted) -> None:
+        """Tell the table that a player went away, until when, and how they are covered."""
+        record = self.bot.table.live(event.record)
+        who, until = seat_label(record, event.seat), int(event.until)
+        if event.cover == "computer":
+            how = f"a computer plays their turns (marked 🤖 for {who})."
+            if event.unrated:
+                how += " A computer playing makes this game **unrated**."
+        else:
+            how = "their clock stops, and at their turn the table waits for them."
+            if record.game.turn == event.seat and not record.game.is_over():
+                how += await self.bot.table.deadline_text(record)  # held: from their return
+        await self.bot.table.notice(
+            record, f"🏖️ {who} is away until <t:{until}:f> (<t:{until}:R>): {how}"
+        )
+
+    async def came_back(self, event: AwayEnded) -> None:
+        """Tell the table that a player is back."""
+        record = self.bot.table.live(event.record)
+        when = "is back early" if event.early else "is back: their time away is over"
+        deadline = ""
+        if record.game.turn == event.seat and not record.game.is_over():
+            deadline = await self.bot.table.deadline_text(record)
+        await self.bot.table.notice(
+            record, f"👋 {seat_label(record, event.seat, mention=True)} {when}.{deadline}"
         )
 
     async def left_the_server(self, record: GameRecord, seat: int) -> bool:
@@ -161,6 +198,8 @@ class Turns(SequenceCog):
         # Played already (the board before it waited for Discord's rate limits): no DM.
         if record.seats[seat].is_computer or record.game.turn_number != game.turn_number:
             return
+        if away_seat(record.options, seat, self.bot.clock()) is not None:
+            return  # away: no turn DM (the table says until when)
         user_id = record.seats[seat].user_id
         if await self.bot.turn_dms.wanted(user_id):
             until = await self.bot.turn_dms.quiet_until(user_id)
@@ -174,6 +213,8 @@ class Turns(SequenceCog):
         being played (with the game as it is now)."""
         record = self.bot.table.live(event.record)
         if record.game.turn_number != event.turn or record.game.turn != event.seat:
+            return
+        if away_seat(record.options, event.seat, self.bot.clock()) is not None:
             return
         await self.turn_dm(record, record.game, event.seat)
 

@@ -22,6 +22,7 @@ from .dispatch import Subscriptions
 from .draws import open_offer
 from .errors import UserError
 from .events import (
+    AwayStarted,
     DrawOfferClosed,
     GameEvent,
     MoveCommitted,
@@ -43,9 +44,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def owes_only_a_draw(record: GameRecord) -> bool:
+def owes_only_a_draw(record: GameRecord, now: float | None = None) -> bool:
     """True when the first computer seat to act has only its card to draw (manual draw)."""
-    seats = computer_seats_to_act(record)
+    seats = computer_seats_to_act(record, now)
     game = record.game
     return bool(seats) and seats[0] in game.owed_draws and not game.owed_forfeits[seats[0]]
 
@@ -104,6 +105,7 @@ class ComputerPlayers:
         return [
             (TurnStarted, self._wake_on),
             (MoveCommitted, self._wake_on),
+            (AwayStarted, self._wake_on),  # a computer may cover the player away
             (MoveUndone, self._wake_sooner_on),
         ]
 
@@ -169,7 +171,8 @@ class ComputerPlayers:
         """Schedule the game's next computer move after the pause (and after any answer the
         teams are asked for), if a computer must act; ``sooner``: an answer came, reschedule."""
         record = self.games.records.get(game_id)
-        if record is None or not computer_seats_to_act(record) or self.paused(game_id):
+        now = self.games.clock()
+        if record is None or not computer_seats_to_act(record, now) or self.paused(game_id):
             return
         key = ("computer", game_id)
         if game_id in self._busy:  # one move at a time
@@ -185,7 +188,7 @@ class ComputerPlayers:
         """After the pause (none for an owed draw: no board shows it, and the next player
         who moves and draws meanwhile would take it away), and after any answer the teams
         are asked for."""
-        pause = 0.0 if owes_only_a_draw(record) else self.delay()
+        pause = 0.0 if owes_only_a_draw(record, self.games.clock()) else self.delay()
         return max(self.games.clock() + pause, self._held(record))
 
     def _held(self, record: GameRecord) -> float:
@@ -197,7 +200,8 @@ class ComputerPlayers:
             if record is not None and self._held(record) > self.games.clock():
                 self._again.add(game_id)  # asked while it paused: it waits for the answer
                 return
-            seats = [] if record is None else computer_seats_to_act(record)
+            now = self.games.clock()
+            seats = [] if record is None else computer_seats_to_act(record, now)
             if seats and not self.paused(game_id):
                 await self.move_for(game_id, seats[0], hold=True)
         finally:
@@ -231,6 +235,8 @@ class ComputerPlayers:
         async def work(draft: Draft) -> bool:
             if hold and self._held(draft.record) > draft.now:  # asked while it thought
                 return False
+            if hold and seat not in computer_seats_to_act(draft.record, draft.now):
+                return False  # the player it covered came back while it thought
             draft.push(move, None)
             return True
 

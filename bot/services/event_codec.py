@@ -20,6 +20,8 @@ from bot.store.timers import TimerRecord
 from bot.store.votes import TeamVote
 
 from .events import (
+    AwayEnded,
+    AwayStarted,
     BoardReplaced,
     DrawOfferClosed,
     DrawOffered,
@@ -54,6 +56,8 @@ STORED: dict[str, type[GameEvent]] = {
         ReminderDue,
         TimeGiven,
         TurnDMDue,
+        AwayStarted,
+        AwayEnded,
         MoveUndone,
         RulingMade,
         DrawOffered,
@@ -78,7 +82,9 @@ def encode(event: GameEvent) -> dict[str, Any]:
         payload["outcome"] = _outcome(event.outcome)
     elif isinstance(event, TurnStarted):
         payload["timers"] = [[t.kind, t.due_at, t.payload] for t in event.timers]
-    elif isinstance(event, (TimedOut, ReminderDue, TimeGiven, TurnDMDue)):
+    elif isinstance(
+        event, (TimedOut, ReminderDue, TimeGiven, TurnDMDue, AwayStarted, AwayEnded)
+    ):
         payload.update(_fields(event))
     elif isinstance(event, MoveUndone):
         payload["undone"] = notations(list(event.undone))

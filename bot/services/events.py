@@ -119,6 +119,26 @@ class TurnDMDue(GameEvent):
 
 
 @dataclass(frozen=True)
+class AwayStarted(GameEvent):
+    """The player of ``seat`` went away until ``until``, covered by ``cover`` (``pause`` or
+    ``computer``); ``unrated``: the cover made a rated game unrated."""
+
+    seat: int = field(kw_only=True)
+    until: float = field(kw_only=True)
+    cover: str = field(kw_only=True)
+    unrated: bool = False
+
+
+@dataclass(frozen=True)
+class AwayEnded(GameEvent):
+    """The player of ``seat`` is back: ``early`` with ``/sequence-me back``, else at the end
+    of their time away."""
+
+    seat: int = field(kw_only=True)
+    early: bool = False
+
+
+@dataclass(frozen=True)
 class MoveUndone(GameEvent):
     """An undo took back ``undone``, in order (the log keeps them, marked undone)."""
 

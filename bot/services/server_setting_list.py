@@ -24,6 +24,7 @@ from bot.table.options import POLICIES, format_duration
 from .ceilings import Ceiling
 from .durations import parse_duration
 from .setting_values import (
+    parse_away_days,
     parse_bool,
     parse_channel,
     parse_channels,
@@ -32,6 +33,7 @@ from .setting_values import (
     parse_days,
     parse_role,
     parse_sequences,
+    show_away_days,
     show_bool,
     show_channel,
     show_channels,
@@ -309,6 +311,15 @@ SERVER_SETTINGS: dict[str, ServerSetting] = {
             show_days,
             lambda s: LEADERBOARD_ACTIVE_DAYS,
             limit="0 to 3650 days",
+        ),
+        ServerSetting(
+            "away_days",
+            "Days a year a member may be away from their games (/sequence-me away; 0: never)",
+            "limit",
+            parse_away_days,
+            show_away_days,
+            lambda s: s.away_days,
+            limit="0 to 366 days",
         ),
         # Where each change of these settings is announced (cogs/common/audit_log.py)
         ServerSetting(

@@ -241,6 +241,10 @@ class ServerSettings:
         """The leaderboard's activity window in a server, in days (0: everyone is ranked)."""
         return int((await self.values(guild_id))["leaderboard_active_days"])
 
+    async def away_days(self, guild_id: int) -> int:
+        """The days a year a member may be away in a server (0: away is not allowed)."""
+        return int((await self.values(guild_id))["away_days"])
+
     async def set(self, guild_id: int, name: str, text: str, by: int) -> SettingChange:
         """Set a server's value from what an admin typed (one transaction); refused, changing
         nothing, when the setting is unknown, the value is one /sequence new refuses, or it is

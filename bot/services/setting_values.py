@@ -192,3 +192,25 @@ def parse_days(text: str) -> int:
 def show_days(value: Any) -> str:
     """A number of days; ``everyone`` for 0."""
     return f"{value} days" if value else "everyone"
+
+
+def parse_away_days(text: str) -> int:
+    """Days a year a member may be away, 0 (none: away is not allowed) to 366.
+
+    >>> parse_away_days("30 days"), parse_away_days("none")
+    (30, 0)
+    """
+    cleaned = text.strip().lower().removesuffix("days").removesuffix("d").strip()
+    if cleaned in _UNSET_WORDS:
+        return 0
+    if not cleaned.isascii() or not cleaned.isdigit() or not 0 <= int(cleaned) <= 366:
+        raise UserError(
+            f"{echo(text)} is not a number of days: give a whole number from 0 (away not "
+            "allowed) to 366."
+        )
+    return int(cleaned)
+
+
+def show_away_days(value: Any) -> str:
+    """Days a year away; ``not allowed`` for 0."""
+    return f"{value} days a year" if value else "not allowed"

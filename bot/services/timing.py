@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from bot.game import Game
 from bot.game.moves import FORFEIT, SKIP
 from bot.store.timers import TimerRecord
+from bot.table.away import away_seat
 from bot.table.options import TableOptions
 
 if TYPE_CHECKING:
@@ -25,6 +26,8 @@ def turn_timers(
     record: GameRecord, game: Game, options: TableOptions, now: float
 ) -> list[TimerRecord]:
     """The reminder and time limit of the turn now starting (none for a computer, or at the end).
+    A player away (:mod:`bot.table.away`): none while a computer covers them; with their clock
+    paused, both count from their return.
 
     >>> from types import SimpleNamespace
     >>> from bot.game import Game, GameSettings
@@ -40,6 +43,11 @@ def turn_timers(
     seat = game.turn
     if record.seats[seat].is_computer:
         return []
+    away = away_seat(options, seat, now)
+    if away is not None:
+        if away.by_computer:
+            return []
+        now = away.until  # the clock waits for the player's return
     payload = {"turn": game.turn_number, "seat": seat}
     timers = []
     reminder = options.reminder_delay

@@ -12,10 +12,19 @@ from typing import TYPE_CHECKING
 from bot.game import Move
 from bot.game.moves import FORFEIT, REMOVE, SKIP
 from bot.store.timers import TimerRecord
+from bot.table.away import away_seat
 
 from .dispatch import Subscriptions
 from .errors import UserError
-from .events import GameEnded, ReminderDue, TimedOut, TimeGiven, TurnStarted
+from .events import (
+    AwayEnded,
+    AwayStarted,
+    GameEnded,
+    ReminderDue,
+    TimedOut,
+    TimeGiven,
+    TurnStarted,
+)
 from .games import Draft, GameService
 from .give_time import time_was_given
 from .timing import LIMIT, REMINDER, turn_timers
@@ -58,11 +67,13 @@ class TurnClock:
         self.paused: Callable[[int], bool] = lambda _game_id: False
 
     def subscriptions(self) -> Subscriptions:
-        """A new turn arms its timers; time given arms the later limit; the end of a game
-        drops them."""
+        """A new turn arms its timers; time given, or a player going away or coming back,
+        arms them as stored; the end of a game drops them."""
         return [
             (TurnStarted, self._on_turn),
             (TimeGiven, self._on_time_given),
+            (AwayStarted, self._on_away),
+            (AwayEnded, self._on_away),
             (GameEnded, self._on_end),
         ]
 
@@ -131,6 +142,13 @@ class TurnClock:
         if event.game_id in self.games.records:
             await self.rearm(event.game_id)
 
+    async def _on_away(self, event: AwayStarted | AwayEnded) -> None:
+        """A player went away or came back: the turn's timers as now stored (held until the
+        return, or none while a computer covers; counting again from the return)."""
+        if event.game_id in self.games.records:
+            self.cancel_game(event.game_id)
+            await self.rearm(event.game_id)
+
     async def _on_end(self, event: GameEnded) -> None:
         self.cancel_game(event.game_id)
 
@@ -158,13 +176,17 @@ class TurnClock:
                 return None
             delay = draft.options.reminder_delay
             seat = draft.game.turn
+            away = away_seat(draft.options, seat, draft.now)
             timer = None
             if delay:
                 payload = {"turn": draft.game.turn_number, "seat": seat}
-                due = draft.now + delay
+                due = (draft.now if away is None else away.until) + delay
                 draft.write(partial(self.db.timers.set, game_id, REMINDER, due, payload))
                 timer = TimerRecord(game_id, REMINDER, due, payload)
-            draft.events.append(ReminderDue(draft.record, seat=seat, turn=draft.game.turn_number))
+            if away is None:  # no reminder for a player away: the next after their return
+                draft.events.append(
+                    ReminderDue(draft.record, seat=seat, turn=draft.game.turn_number)
+                )
             return timer
 
         timer, _ = await self.games.change(game_id, work, expected_turn=turn)
@@ -195,6 +217,8 @@ class TurnClock:
                 and time_was_given(limit.due_at, due_at)
             ):
                 raise UserError("The turn was given more time: it has not run out.")
+            if away_seat(draft.options, seat, draft.now) is not None:
+                raise UserError("The player went away: their turn waits, or a computer plays it.")
             draft.write(partial(self.db.timers.clear_game, game_id))
             forfeits = 0
             while game.owed_forfeits[seat] and game.hands[seat]:

@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Concatenate, ParamSpec, Self, TypeVar, cast
 
+from .away import AwayPeriods
 from .connection import Connection, OwnedConnection, current
 from .games.repository import Games
 from .guild_settings import GuildSettings
@@ -62,6 +63,7 @@ class Store(ABC):
         self.votes = Votes(self)
         self.outbox = Outbox(self)
         self.members = Members(self)
+        self.away = AwayPeriods(self)
 
     @abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[Connection]:

@@ -45,7 +45,7 @@ def _table(name: str, columns: str, key: str, *, identity: bool = False) -> Tabl
     return Table(name, tuple(columns.split()), tuple(key.split()), identity)
 
 
-#: Every table of the schema (version 10), parents before children.
+#: Every table of the schema (version 11), parents before children.
 TABLES: tuple[Table, ...] = (
     _table(
         "lobbies",
@@ -97,6 +97,12 @@ TABLES: tuple[Table, ...] = (
     _table("chores", "name done_at", "name"),
     _table("guild_settings", "guild_id name value changed_by changed_at", "guild_id name"),
     _table(
+        "away_periods",
+        "id user_id guild_id from_at until_at cover ended_at",
+        "id",
+        identity=True,
+    ),
+    _table(
         "tournaments",
         "id guild_id channel_id organiser_id name format team_size options status round "
         "message_id created_at finished_at",
@@ -126,7 +132,7 @@ TABLES: tuple[Table, ...] = (
 )
 
 #: The schema version :data:`TABLES` describes.
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 
 
 class CopyError(StoreError):

@@ -34,6 +34,7 @@ ID_COLUMNS: tuple[tuple[str, str], ...] = (
     ("tournaments", "organiser_id"),
     ("lobbies", "host_id"),
     ("guild_settings", "changed_by"),
+    ("away_periods", "user_id"),
 )
 
 #: JSON columns that may hold a person's id (and name): ``(table, key column, column)``.

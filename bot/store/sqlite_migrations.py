@@ -4,6 +4,8 @@ Append only: a new version is added here and to :mod:`bot.store.postgres_migrati
 (and to ``bot/store/copy.py`` if it changes a table).
 """
 
+from .away_schema import SQLITE_V11
+
 _V1 = """
 CREATE TABLE lobbies (
     id          INTEGER PRIMARY KEY,
@@ -368,6 +370,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (8, _V8),
     (9, _V9),
     (10, _V10),
+    (11, SQLITE_V11),
 )
 
 __all__ = ["MIGRATIONS"]

@@ -85,6 +85,12 @@ class TableOptions:
     series_names: tuple[str, ...] = ()
     #: The tournament match this table plays (None: not a tournament's): no Rematch.
     tournament_match: int | None = None
+    #: Players away (:mod:`bot.table.away`): ``(seat, until, cover)`` for each seat whose
+    #: player is away (set by the away service; a lobby has none).
+    away: tuple[tuple[int, float, str], ...] = ()
+    #: Whether the players may go away (a tournament's rule, :data:`~bot.table.away.AWAY_RULES`):
+    #: any cover, only a computer's, or not at all.
+    away_rule: str = "any"
 
     def __post_init__(self) -> None:
         if self.preset not in ("classic", "convoy"):
@@ -103,6 +109,8 @@ class TableOptions:
             raise UserError("The reminder delay must be between 0 (never) and 14 days.")
         if self.reminder_delay and self.reminder_delay < MIN_REMINDER_DELAY:
             raise UserError("Reminders must be at least 10 minutes apart (or none).")
+        if self.away_rule not in ("any", "computer", "none"):
+            raise UserError("Away must be any, computer or none.")
         if self.hints and self.rated:
             raise UserError("Hints are for practice games: a rated game cannot allow them.")
         _check_timer("The lobby expiry", self.lobby_expiry, MIN_LOBBY_EXPIRY)
@@ -145,8 +153,8 @@ class TableOptions:
         options = object.__new__(cls)
         for each in fields(cls):
             value = data.get(each.name, each.default)
-            if isinstance(value, list):  # JSON's array: server_fields, series_score
-                value = tuple(value)
+            if isinstance(value, list):  # JSON's array: server_fields, series_score, away
+                value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
             object.__setattr__(options, each.name, value)
         return options
 
@@ -214,6 +222,10 @@ def describe_house_rules(options: TableOptions) -> list[str]:
         lines.append("hints allowed")
     if not options.rated:
         lines.append("unrated")
+    if options.away_rule == "computer":
+        lines.append("away only with a computer playing")
+    elif options.away_rule == "none":
+        lines.append("no going away")
     return lines
 
 

@@ -23,6 +23,7 @@ from bot.game.moves import (
 )
 from bot.game.settings import TEAM_NAMES
 from bot.services.games import nobody_playing
+from bot.table.away import entry_of
 from bot.table.options import format_duration
 from render.theme import TEAM_EMOJI
 
@@ -61,6 +62,12 @@ def seat_label(record: GameRecord, seat: int, *, mention: bool = False) -> str:
     return f"**{shown_name(info.name)}**"
 
 
+def _computer_covers(record: GameRecord, seat: int) -> bool:
+    """True when a computer plays the turns of the seat's player, away."""
+    away = entry_of(record.options, seat)
+    return away is not None and away.by_computer
+
+
 def team_members(record: GameRecord, team: int) -> list[int]:
     """The seats of a team."""
     return record.game.settings.seats_of(team)
@@ -70,6 +77,8 @@ def describe_move(record: GameRecord, move: Move, game: Game | None = None) -> s
     """One line for the channel about a move (the card played is public; the hand is not);
     ``game`` is the game right after it (default: the record's)."""
     who = seat_label(record, move.seat) if move.seat >= 0 else "The table"
+    if move.seat >= 0 and _computer_covers(record, move.seat):
+        who = f"🤖 for {who}"
     kind = move.kind
     if kind == PLAY:
         card, space = card_label(move.card or ""), space_name(move.space or 0)
@@ -183,6 +192,15 @@ def turn_line(record: GameRecord) -> str:
     team = team_label(game.team_of(seat))
     if record.seats[seat].is_computer:
         return f"🤖 {seat_label(record, seat)} is thinking… ({team})"
+    away = entry_of(record.options, seat)
+    if away is not None and away.by_computer:
+        return f"🤖 for {seat_label(record, seat)} is thinking… ({team})"
+    if away is not None:
+        until = int(away.until)
+        return (
+            f"⏸️ {seat_label(record, seat)} is away until <t:{until}:f> (<t:{until}:R>): "
+            f"the table waits for them ({team})."
+        )
     owed = game.owed_forfeits[seat]
     extra = f" First forfeit {owed} card{'s' if owed > 1 else ''} (table talk)." if owed else ""
     return f"{seat_label(record, seat, mention=True)}, your turn ({team}).{extra}"

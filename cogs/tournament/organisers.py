@@ -53,6 +53,11 @@ BEST_OF_CHOICES = [
     app_commands.Choice(name=f"best of {games}" if games > 1 else "1 game", value=games)
     for games in BEST_OF
 ]
+AWAY_CHOICES = [
+    app_commands.Choice(name="allowed (their clock stops, or a computer plays)", value="any"),
+    app_commands.Choice(name="only with a computer playing", value="computer"),
+    app_commands.Choice(name="not allowed", value="none"),
+]
 TEAM_SIZE_CHOICES = [
     app_commands.Choice(name="1 player (singles)", value=1),
     app_commands.Choice(name="2 players a team", value=2),
@@ -136,10 +141,12 @@ class TournamentOrganisers(
         max_entrants="The most players (or teams) who may sign up (default: the bot's limit)",
         best_of="Games a match is the best of (default 1)",
         best_of_from="Best-of matches from this round on: final, or a round's number (default 1)",
+        away="Whether players may go away (/sequence-me away): any cover, computer only, or not",
     )
     @app_commands.rename(fmt="format")
     @app_commands.choices(fmt=FORMAT_CHOICES, preset=PRESET_CHOICES)
     @app_commands.choices(team_size=TEAM_SIZE_CHOICES, best_of=BEST_OF_CHOICES)
+    @app_commands.choices(away=AWAY_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction,
@@ -158,6 +165,7 @@ class TournamentOrganisers(
         max_entrants: app_commands.Range[int, 2, 1024] | None = None,
         best_of: int = 1,
         best_of_from: app_commands.Range[str, 1, 10] | None = None,
+        away: str = "any",
     ) -> None:
         config = await self.bot.server_settings.of(server_id(interaction))  # read once
         require_may_create(interaction, config.roles)
@@ -180,6 +188,7 @@ class TournamentOrganisers(
                 time_limit_policy=self.bot.settings.time_limit_policy,
                 reminder_delay=self.bot.settings.reminder_delay,
                 rated=rated,
+                away_rule=away,
             )
             self.bot.server_settings.check_ceilings(table)  # the owner's longest time limit
             settings = TournamentSettings(

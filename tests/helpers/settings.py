@@ -32,11 +32,13 @@ VARIABLES = {
     "max_tournament_entrants": "MAX_TOURNAMENT_ENTRANTS",
     "table_talk_ruling_timeout": "TABLE_TALK_RULING_TIMEOUT",
     "draw_offer_timeout": "DRAW_OFFER_TIMEOUT",
+    "away_days": "AWAY_DAYS",
 }
 
 #: A bad value for a setting, and words its error message must contain.
 BAD_SETTINGS = [
     ({"SEQUENCE_DATABASE": " "}, ["SEQUENCE_DATABASE", "empty"]),
+    ({"AWAY_DAYS": "400"}, ["AWAY_DAYS", "366"]),
     (
         {"SEQUENCE_DATABASE": "postgresql://bot:hunter2@db:99999/seq"},
         ["SEQUENCE_DATABASE", "postgresql://bot:***@db:99999/seq", "not a valid PostgreSQL URL"],

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.table.away import computer_covers
+
 if TYPE_CHECKING:
     from bot.game import Game
     from bot.store.games.records import GameRecord
@@ -17,19 +19,26 @@ def nobody_playing(record: GameRecord, game: Game) -> bool:
     )
 
 
-def computer_seats_to_act(record: GameRecord) -> list[int]:
-    """Computer seats that must act now: the one to move, and any owing a forfeit or a draw."""
+def computer_seats_to_act(record: GameRecord, now: float | None = None) -> list[int]:
+    """Computer seats that must act now: the one to move, and any owing a forfeit or a draw;
+    with ``now``, also the seats of players away whom a computer covers then."""
     game = record.game
     if game.is_over():
         return []
+
+    def computer(seat: int) -> bool:
+        return record.seats[seat].is_computer or (
+            now is not None and computer_covers(record.options, seat, now)
+        )
+
     seats = [
         seat
-        for seat, info in enumerate(record.seats)
-        if info.is_computer
+        for seat in range(len(record.seats))
+        if computer(seat)
         and not game.out[seat]
         and (game.owed_forfeits[seat] or seat in game.owed_draws)
     ]
-    if record.seats[game.turn].is_computer and game.turn not in seats:
+    if computer(game.turn) and game.turn not in seats:
         seats.append(game.turn)
     return seats
 

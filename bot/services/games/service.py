@@ -19,6 +19,7 @@ from bot.game import Move
 from bot.game.moves import FORFEIT, PLAY, REMOVE, RESIGN, TABLETALK
 from bot.store.votes import RESIGN as RESIGN_VOTE
 from bot.store.votes import TeamVote
+from bot.table.away import computer_covers
 
 from ..errors import UserError
 from ..events import GameEvent, GameStarted, MoveOutcome, TurnStarted
@@ -32,6 +33,12 @@ if TYPE_CHECKING:
     from bot.store.timers import TimerRecord
 
 log = logging.getLogger(__name__)
+
+#: The answer to a player's own move while a computer plays for them (they are away).
+COVERED = (
+    "A computer plays your turns while you are away: use `/sequence-me back` first to play "
+    "yourself. Nothing was played; your cards are kept."
+)
 
 
 @dataclass(frozen=True)
@@ -94,9 +101,12 @@ class GameService(GameChanges, BoardBookkeeping):
         """Validate ``move``, apply it and commit it; a :class:`UserError` changes nothing.
         ``expected_turn`` or ``expected_revision``: what the player acted on (see
         :meth:`change`). A player's move (``actor_id``) at a paused table is refused; the
-        bot's own (a banned player leaving) is not."""
+        bot's own (a banned player leaving) is not. A player's own move while a computer
+        covers them (away: :mod:`bot.table.away`) is refused too."""
 
         async def work(draft: Draft) -> None:
+            if actor_id is not None and computer_covers(draft.options, move.seat, draft.now):
+                raise UserError(COVERED)
             draft.push(move, actor_id)
 
         _, draft = await self.change(
