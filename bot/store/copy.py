@@ -45,7 +45,7 @@ def _table(name: str, columns: str, key: str, *, identity: bool = False) -> Tabl
     return Table(name, tuple(columns.split()), tuple(key.split()), identity)
 
 
-#: Every table of the schema (version 10), parents before children.
+#: Every table of the schema (version 11), parents before children.
 TABLES: tuple[Table, ...] = (
     _table(
         "lobbies",
@@ -118,6 +118,13 @@ TABLES: tuple[Table, ...] = (
         identity=True,
     ),
     _table(
+        "seeks",
+        "id guild_id user_id name players speed rated computer_after rating channel_id "
+        "created_at expires_at status lobby_id",
+        "id",
+        identity=True,
+    ),
+    _table(
         "events",
         "id game_id tournament_id kind payload pending created_at delivered_at",
         "id",
@@ -126,7 +133,7 @@ TABLES: tuple[Table, ...] = (
 )
 
 #: The schema version :data:`TABLES` describes.
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 
 
 class CopyError(StoreError):

@@ -4,6 +4,8 @@ Append only: a new version is added here and to :mod:`bot.store.postgres_migrati
 (and to ``bot/store/copy.py`` if it changes a table).
 """
 
+from . import seeks_schema
+
 _V1 = """
 CREATE TABLE lobbies (
     id          INTEGER PRIMARY KEY,
@@ -356,6 +358,9 @@ _V10 = """
 ALTER TABLE games ADD COLUMN paused INTEGER;
 """
 
+# 11 (the seeks of ``/sequence find``: bot/store/seeks_schema.py; the task's number is 12,
+# this one follows the branch's last; the lead renumbers on merge).
+
 #: Every migration, in order: (version, sql). Append only.
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, _V1),
@@ -368,6 +373,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (8, _V8),
     (9, _V9),
     (10, _V10),
+    (11, seeks_schema.SQLITE),
 )
 
 __all__ = ["MIGRATIONS"]

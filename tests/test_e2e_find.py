@@ -1,0 +1,238 @@
+"""Find a game, end to end on both backends: ``/sequence find game`` queues seekers and seats
+those who match at a new table (which starts when everyone pressed Ready), tells the others
+their place; a slow seek waits days; a live seek that finds nobody offers a computer;
+``/sequence find tables`` lists the open tables within Discord's limits; restarts keep it all."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import simcord
+from discord import app_commands
+
+from bot.app import create_bot
+from bot.config import Settings
+from bot.services.errors import UserError
+from bot.services.lobbies import Person
+from bot.services.seeks import LIVE_WAIT, SeekRequest
+from bot.table.options import TableOptions
+from cogs.base import NOT_IN_DMS
+from cogs.common.lengths import DESCRIPTION_LIMIT, EMBED_LIMIT
+
+from .e2e_helpers import make_table, settle
+
+
+@pytest.fixture
+def bot_settings(settings_on_each_backend: Settings) -> Settings:
+    """Every test here runs on SQLite and on PostgreSQL."""
+    return settings_on_each_backend
+
+
+async def seek(player: Any, channel: Any, **options: Any) -> Any:
+    """``/sequence find game`` (2 live rated players unless told); its ephemeral answer."""
+    options.setdefault("players", 2)
+    options.setdefault("speed", "live")
+    answer = await player.slash(channel, "sequence find game", **options)
+    assert answer.ephemeral, answer.response.content
+    return answer
+
+
+def labels(message: Any) -> list[str]:
+    return [c.label for row in message.components for c in row.children if hasattr(c, "label")]
+
+
+def table_message(channel: Any) -> Any:
+    """The newest message of ``channel`` with a Ready button."""
+    return next(m for m in reversed(list(channel.history())) if "Ready" in labels(m))
+
+
+async def test_a_live_queue_of_three_seats_two_and_tells_the_third(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob", "carol"])
+    alice, bob, carol = table.players
+    bot = table.bot
+    first = await seek(alice, table.channel)
+    assert "**1st** in the queue" in first.response.content
+    assert "1 more player" in first.response.content
+    found = await seek(bob, table.channel)
+    assert "Players found" in found.response.content
+    third = await seek(carol, table.channel)
+    assert "**1st** in the queue" in third.response.content  # the first two left the queue
+
+    lobbies = await bot.db.lobbies.open_in(table.guild.id)
+    assert len(lobbies) == 1
+    lobby = lobbies[0]
+    assert [s.user_id for s in lobby.seats] == [alice.id, bob.id]
+    assert lobby.options.turn_time_limit == 600 and lobby.options.rated
+    message = table_message(table.channel)
+    assert f"<@{alice.id}>" in message.content and f"<@{bob.id}>" in message.content
+    assert "Ready" in labels(message) and "Start" not in labels(message)
+
+    outsider = await carol.click(message, label="Ready")
+    assert outsider.ephemeral and "no seat" in outsider.response.content
+    assert (await alice.click(message, label="Ready")).acknowledged
+    again = await alice.click(message, label="Ready")
+    assert again.ephemeral and "ready already" in again.response.content
+    early = await bob.slash(table.channel, "sequence join")
+    assert early.ephemeral  # the table is full
+    assert table.game() is None
+    await bob.click(message, label="Ready")
+    await settle(simcord_env)
+    record = table.game()
+    assert record is not None and {s.user_id for s in record.seats} == {alice.id, bob.id}
+    seeks = await bot.db.seeks.of_lobby(lobby.id)
+    assert {s.status for s in seeks} == {"matched"}
+    # Carol still waits, alone in the queue.
+    assert [s.user_id for s in await bot.seeks.queue(table.guild.id)] == [carol.id]
+
+
+async def test_asking_again_cancels_and_bad_input_changes_nothing(simcord_env, bot_settings):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    bot = table.bot
+    await seek(alice, table.channel)
+    again = await seek(alice, table.channel, players=4)
+    assert "stopped your seek" in again.response.content
+    assert await bot.seeks.queue(table.guild.id) == []
+    nothing = await alice.slash(table.channel, "sequence find cancel")
+    assert nothing.ephemeral and "not looking" in nothing.response.content
+    await seek(alice, table.channel)
+    stopped = await alice.slash(table.channel, "sequence find cancel")
+    assert "stopped looking" in stopped.response.content
+    assert await bot.seeks.queue(table.guild.id) == []
+
+    with pytest.raises(simcord.SetupError):  # Discord offers 2, 3, 4 and 6 only
+        await alice.slash(table.channel, "sequence find game", players=5, speed="live")
+    request = SeekRequest(table.guild.id, alice.id, "alice", 5, "live", True, False, 1)
+    with pytest.raises(UserError, match="2, 3, 4 or 6"):  # and the service, if it came
+        await bot.seeks.seek(request)
+    assert await bot.seeks.queue(table.guild.id) == []
+
+    for command in ("sequence find game", "sequence find cancel", "sequence find tables"):
+        options = {"players": 2, "speed": "live"} if command.endswith("game") else {}
+        dm = await alice.user.slash(command, **options)  # in a DM
+        assert dm.ephemeral and dm.response.content == NOT_IN_DMS, command
+    assert await bot.seeks.queue(table.guild.id) == []
+    # discord.py's own error for it, answered by the tree's error handler (and nothing else)
+    assert {type(error) for error in simcord_env.errors} == {app_commands.NoPrivateMessage}
+
+    capped = bot_settings.with_overrides(max_games_per_user=1)
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(create_bot(capped))
+    other = table.guild.create_text_channel("other")
+    await (bob.slash(other, "sequence new"))
+    at_cap = await bob.slash(table.channel, "sequence find game", players=2, speed="live")
+    assert at_cap.ephemeral and "already in" in at_cap.response.content
+    assert await simcord_env.bot.seeks.queue(table.guild.id) == []
+
+
+async def test_a_slow_seek_is_matched_after_a_day_and_ready_survives_a_restart(
+    simcord_env, bot_settings
+):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    waiting = await seek(alice, table.channel, speed="slow", rated=False)
+    assert "**1st** in the queue" in waiting.response.content
+    await simcord_env.advance_time(24 * 3600)  # a day of virtual time: still waiting
+    await settle(simcord_env)
+    assert [s.user_id for s in await simcord_env.bot.seeks.queue(table.guild.id)] == [alice.id]
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(create_bot(bot_settings))
+    found = await seek(bob, table.channel, speed="slow", rated=False)
+    assert "Players found" in found.response.content
+    lobby = (await simcord_env.bot.db.lobbies.open_in(table.guild.id))[0]
+    assert lobby.options.turn_time_limit == 24 * 3600 and not lobby.options.rated
+    message = table_message(table.channel)
+    await alice.click(message, label="Ready")
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(create_bot(bot_settings))  # Ready works after a restart
+    await bob.click(message, label="Ready")
+    await settle(simcord_env)
+    record = table.game()
+    assert record is not None and not record.options.rated
+    assert record.options.turn_time_limit == 24 * 3600
+    # The seek's end, armed before the match, does nothing now.
+    await simcord_env.advance_time(3 * 24 * 3600)
+    await settle(simcord_env)
+    assert not any("nobody was found" in m.content for m in table.channel.history())
+
+
+async def test_a_live_seek_is_offered_a_computer_across_a_restart(simcord_env, bot_settings):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    await seek(alice, table.channel, computer_after=True)
+    await seek(bob, table.channel, players=3)  # another game: no match, no offer (not asked)
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(create_bot(bot_settings))
+    await simcord_env.advance_time(LIVE_WAIT - 60)
+    await settle(simcord_env)
+    assert not any("nobody was found" in m.content for m in table.channel.history())
+    await simcord_env.advance_time(120)  # the wait, armed again from the store, runs out
+    await settle(simcord_env)
+    offer = next(m for m in table.channel.history() if f"<@{alice.id}>, nobody" in m.content)
+    assert labels(offer) == ["Play a computer"]
+    offer_id = offer.components[0].children[0].custom_id
+    ended = next(m for m in table.channel.history() if f"<@{bob.id}>, nobody" in m.content)
+    assert labels(ended) == [] and "looks again" in ended.content
+    assert await simcord_env.bot.seeks.queue(table.guild.id) == []
+
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(create_bot(bot_settings))
+    not_hers = await bob.click(offer, label="Play a computer")
+    assert not_hers.ephemeral and "someone else" in not_hers.response.content
+    taken = await alice.click(offer, label="Play a computer")
+    assert taken.ephemeral and "against the computer begins" in taken.response.content
+    await settle(simcord_env)
+    record = table.game()
+    assert record is not None and len(record.seats) == 2
+    assert record.seats[0].user_id == alice.id and record.seats[1].is_computer
+    assert not record.options.rated  # a game with a computer is never rated
+    offer = next(m for m in table.channel.history() if m.id == offer.id)
+    assert labels(offer) == []  # the offer is taken: its button is gone
+    seek_id = int(offer_id.rsplit(":", 1)[1])
+    with pytest.raises(UserError, match="taken already"):
+        await simcord_env.bot.seeks.accept_computer(seek_id, alice.id)
+
+
+async def test_find_tables_lists_thirty_open_tables_within_discords_limits(
+    simcord_env, bot_settings
+):
+    names = [f"player{i}" for i in range(32)]
+    table = await make_table(simcord_env, names)
+    await simcord_env.bot.close()
+    roomy = bot_settings.with_overrides(max_lobbies_per_server=40)
+    await simcord_env.restart_bot(create_bot(roomy))
+    bot = table.bot
+    for index, member in enumerate(table.players[:30]):
+        channel = table.guild.create_text_channel(f"table-{index}")
+        host = Person(member.id, member.name)
+        lobby = await bot.lobbies.open(table.guild.id, channel.id, host, TableOptions())
+        await bot.lobbies.set_message(lobby, 1456074443980800000 + index)  # a real id's length
+    await seek(table.players[30], table.channel, players=4, rated=False)
+    await seek(table.players[31], table.channel, speed="slow")
+    answer = await table.players[0].slash(table.channel, "sequence find tables")
+    assert answer.ephemeral
+    embeds = answer.response.embeds
+    assert 1 <= len(embeds) <= 10
+    assert sum(len(e.title or "") + len(e.description or "") for e in embeds) <= EMBED_LIMIT
+    assert all(len(e.description or "") <= DESCRIPTION_LIMIT for e in embeds)
+    text = "\n".join(e.description or "" for e in embeds)
+    shown = text.count("https://discord.com/channels/")
+    more = [line for line in text.splitlines() if line.startswith("… and")]
+    assert shown == 30 and not more, (shown, more)  # all of them, over two embeds
+    assert "1 seated, 1 free" in text
+    assert "4 players · live · unrated: 1 waiting" in text
+    assert "2 players · slow · rated: 1 waiting" in text
+
+
+async def test_a_banned_seeker_is_dropped_from_the_queue(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob", "carol"])
+    alice, bob, carol = table.players
+    await seek(alice, table.channel)
+    simcord_env.backend.apply_ban(table.guild.id, alice.id, "spam")
+    await settle(simcord_env)
+    assert await simcord_env.bot.seeks.queue(table.guild.id) == []
+    waiting = await seek(bob, table.channel)  # nobody to meet: Alice's seek is gone
+    assert "**1st** in the queue" in waiting.response.content
+    found = await seek(carol, table.channel)
+    assert "Players found" in found.response.content
