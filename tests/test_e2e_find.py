@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
 import pytest
 import simcord
 from discord import app_commands
@@ -15,6 +16,7 @@ from bot.app import create_bot
 from bot.config import Settings
 from bot.services.errors import UserError
 from bot.services.lobbies import Person
+from bot.services.seek_tables import not_ready
 from bot.services.seeks import LIVE_WAIT, SeekRequest
 from bot.table.options import TableOptions
 from cogs.base import NOT_IN_DMS
@@ -120,7 +122,7 @@ async def test_asking_again_cancels_and_bad_input_changes_nothing(simcord_env, b
     await simcord_env.bot.close()
     await simcord_env.restart_bot(create_bot(capped))
     other = table.guild.create_text_channel("other")
-    await (bob.slash(other, "sequence new"))
+    await bob.slash(other, "sequence new")
     at_cap = await bob.slash(table.channel, "sequence find game", players=2, speed="live")
     assert at_cap.ephemeral and "already in" in at_cap.response.content
     assert await simcord_env.bot.seeks.queue(table.guild.id) == []
@@ -236,3 +238,54 @@ async def test_a_banned_seeker_is_dropped_from_the_queue(simcord_env):
     assert "**1st** in the queue" in waiting.response.content
     found = await seek(carol, table.channel)
     assert "Players found" in found.response.content
+
+
+async def test_the_table_opens_in_the_servers_games_place_and_a_free_seat_pings_once(
+    simcord_env,
+):
+    env = simcord_env
+    table = await make_table(env, ["alice", "bob", "carol"])
+    alice, bob, carol = table.players
+    admins = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    admin = table.guild.add_member(env.create_user("admin"), roles=[admins])
+    games = table.guild.create_text_channel("games")
+    looking = table.guild.create_role("Looking")
+    for setting, value in (
+        ("table_channels", games.mention),
+        ("thread_tables", "yes"),
+        ("looking_role", looking.mention),
+    ):
+        changed = await admin.slash(
+            table.channel, "sequence-admin set", setting=setting, value=value
+        )
+        assert not changed.ephemeral, changed.response.content
+    await seek(alice, table.channel)  # asked in #sequence...
+    found = await seek(bob, table.channel)
+    (thread,) = games.threads  # ...the table opens in a thread of #games
+    assert f"<#{thread.id}>" in found.response.content
+    lobby = await env.bot.db.lobbies.get_for_channel(thread.id)
+    assert lobby is not None and lobby.options.own_thread
+    message = table_message(thread)
+    assert labels(message) == ["Ready", "Leave", "Ping for players"]  # full: no Join
+
+    await alice.click(message, label="Ready")
+    await bob.click(message, label="Leave")  # a seat is free: anyone may take it
+    message = table_message(thread)
+    assert "Join" in labels(message)
+    not_host = await carol.click(message, label="Ping for players")
+    assert not_host.ephemeral and "Only the host" in not_host.response.content
+    pinged = await alice.click(message, label="Ping for players")
+    assert "was pinged" in pinged.response.content
+    assert looking.mention in thread.last_message.content
+    twice = await alice.click(message, label="Ping for players")
+    assert "already pinged" in twice.response.content
+    await carol.click(message, label="Join")
+    lobby = await env.bot.db.lobbies.get_for_channel(thread.id)
+    assert not_ready(lobby) == [carol.id]  # a newcomer presses Ready too
+    assert "Join" not in labels(table_message(thread))  # full again
+    late = await bob.slash(thread, "sequence join")
+    assert late.ephemeral and "full" in late.response.content
+    await carol.click(message, label="Ready")
+    await settle(env)
+    record = env.bot.games.find_in_channel(thread.id)
+    assert record is not None and {s.user_id for s in record.seats} == {alice.id, carol.id}
