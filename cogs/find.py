@@ -26,6 +26,7 @@ from bot.table.options import format_duration
 
 from .base import SequenceCog, SequenceSubgroup, server_id
 from .common.answering import Answering
+from .common.components import Components
 from .common.lobby_message import game_begins_text, lobby_message
 from .common.lookup import cog_of
 from .common.open_tables import tables_embeds
@@ -88,8 +89,9 @@ class ComputerOfferClick(Answering, ComputerOfferButton, custom_id=ComputerOffer
                     embed=None,
                     view=None,
                 )
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.message.edit(view=None)  # type: ignore[union-attr]
+        if interaction.message is not None:  # the offer is taken: its button goes
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.message.edit(view=None)
         await reply(
             interaction, f"🤖 Your game against the computer begins in <#{lobby.channel_id}>."
         )
@@ -120,10 +122,10 @@ class Find(SequenceCog):
         channel = self.bot.get_partial_messageable(seek.channel_id, guild_id=seek.guild_id)
         waited = format_duration(int(seek.expires_at - seek.created_at))
         text = f"⌛ <@{seek.user_id}>, nobody was found for {seek_words(seek)} in {waited}."
-        view = None
+        view: Components | None = None
         if seek.status == OFFERED:
             text += " Play a computer instead?"
-            view = discord.ui.View(timeout=None)
+            view = Components()
             view.add_item(ComputerOfferButton(seek.id))
         else:
             text += " `/sequence find game` looks again."

@@ -85,9 +85,9 @@ class SeekTables:
             )
 
     async def ready(self, channel_id: int, lobby_id: int, user_id: int) -> tuple[LobbyRecord, bool]:
-        """A seeker seated at ``lobby_id`` is ready; the lobby, and whether this made everyone
-        ready (then, and only then, the caller starts the game: two last clicks at once start
-        it once)."""
+        """A seeker seated at ``lobby_id`` is ready; the lobby, and whether this made the table
+        full and everyone at it ready (then, and only then, the caller starts the game: two
+        last clicks at once start it once)."""
         async with self._locks(channel_id), self.db.transaction():
             lobby = await self.db.lobbies.get_for_channel(channel_id)
             if lobby is None or lobby.id != lobby_id:
@@ -101,4 +101,5 @@ class SeekTables:
             waiting = tuple(user for user in lobby.seek.waiting if user != user_id)
             lobby.seek = SeekCall(waiting, lobby.seek.players)
             await self.db.lobbies.save(lobby)
-            return lobby, not not_ready(lobby)
+            full = len(lobby.seats) >= lobby.seek.players
+            return lobby, full and not not_ready(lobby)
