@@ -37,6 +37,7 @@ from .common.seek_places import table_place
 from .common.table import PINGS
 from .common.threads import edit_message
 from .lobby import Lobby
+from .turns import GONE
 
 log = logging.getLogger(__name__)
 
@@ -221,6 +222,16 @@ class Find(SequenceCog):
         """Open the table of ``match`` in its place and post its lobby; a table that cannot
         open puts the seekers back in the queue, and says why."""
         bot = self.bot
+        gone = await self._gone(guild, match)
+        if gone:
+            await bot.seeks.unmatch(match, gone)
+            for seek in match.seeks:
+                if seek.user_id not in gone:
+                    self.schedule_end(seek)
+            raise UserError(
+                "Players were found, but one of them has left the server: the others are back "
+                "in the queue."
+            )
         try:
             if guild is None:
                 raise UserError("The server of this table is gone.")
@@ -246,6 +257,22 @@ class Find(SequenceCog):
             bot.scheduler.cancel(("seek", seek.id))
         await self._post(place, lobby, match, own)
         return lobby
+
+    async def _gone(self, guild: discord.Guild | None, match: Match) -> frozenset[int]:
+        """The seekers of ``match`` who are no longer members of the server, as Discord says
+        (the bot has no members intent: a leave is not announced to it)."""
+        if guild is None:
+            return frozenset()
+        gone = set()
+        for seek in match.seeks:
+            try:
+                await guild.fetch_member(seek.user_id)
+            except discord.NotFound as error:
+                if error.code in GONE:
+                    gone.add(seek.user_id)
+            except discord.HTTPException as error:
+                log.info("Could not check seeker %d (HTTP %s)", seek.user_id, error.status)
+        return frozenset(gone)
 
     async def _post(
         self, place: discord.abc.Messageable, lobby: LobbyRecord, match: Match, own: bool

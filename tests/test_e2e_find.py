@@ -227,6 +227,24 @@ async def test_find_tables_lists_thirty_open_tables_within_discords_limits(
     assert "2 players · slow · rated: 1 waiting" in text
 
 
+async def test_a_seeker_who_left_the_server_is_dropped_when_found(simcord_env):
+    """The bot has no members intent: a leave is not announced. When the seeker who left is
+    found for a table, Discord says they are gone: their seek is dropped, the others wait."""
+    table = await make_table(simcord_env, ["alice", "bob", "carol"])
+    alice, bob, carol = table.players
+    await seek(alice, table.channel)
+    table.guild.remove_member(alice)
+    await settle(simcord_env)
+    found = await bob.slash(table.channel, "sequence find game", players=2, speed="live")
+    assert found.ephemeral and "has left the server" in found.response.content
+    assert await simcord_env.bot.db.lobbies.open_in(table.guild.id) == []
+    assert [s.user_id for s in await simcord_env.bot.seeks.queue(table.guild.id)] == [bob.id]
+    seated = await seek(carol, table.channel)
+    assert "Players found" in seated.response.content
+    (lobby,) = await simcord_env.bot.db.lobbies.open_in(table.guild.id)
+    assert {s.user_id for s in lobby.seats} == {bob.id, carol.id}
+
+
 async def test_a_banned_seeker_is_dropped_from_the_queue(simcord_env):
     table = await make_table(simcord_env, ["alice", "bob", "carol"])
     alice, bob, carol = table.players

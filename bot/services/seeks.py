@@ -241,15 +241,20 @@ class SeekService:
                 raise UserError("These seeks were put back in the queue meanwhile.")
             return lobby
 
-    async def unmatch(self, match: Match) -> None:
+    async def unmatch(self, match: Match, gone: frozenset[int] = frozenset()) -> None:
         """A match whose table could not open: its people's seeks wait again (with their place
-        in the queue; an offer taken goes back to being offered)."""
+        in the queue; an offer taken goes back to being offered), but for the seeks of the
+        people ``gone`` from the server, which are dropped."""
         async with self._locks(match.guild_id), self.db.transaction():
             await self.db.lock_keys(queue_key(match.guild_id))
             back = OFFERED if match.computers and len(match.seeks) == 1 else OPEN
             for seek in match.seeks:
-                if await self.db.seeks.open_of(seek.guild_id, seek.user_id) is None:
+                if seek.user_id in gone:
+                    await self.db.seeks.set_status([seek.id], DROPPED, was=MATCHED)
+                elif await self.db.seeks.open_of(seek.guild_id, seek.user_id) is None:
                     await self.db.seeks.set_status([seek.id], back, was=MATCHED)
+                else:  # seeking anew meanwhile: that seek stands
+                    await self.db.seeks.set_status([seek.id], CANCELLED, was=MATCHED)
 
     async def requeue_unseated(self) -> list[SeekRecord]:
         """At start-up: seeks matched to a table that never opened (a crash between the two)
