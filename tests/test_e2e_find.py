@@ -307,3 +307,22 @@ async def test_the_table_opens_in_the_servers_games_place_and_a_free_seat_pings_
     await settle(env)
     record = env.bot.games.find_in_channel(thread.id)
     assert record is not None and {s.user_id for s in record.seats} == {alice.id, carol.id}
+
+
+async def test_forget_me_renames_a_seek(simcord_env):
+    """A seeker's forget-me replaces their id and name in their seeks as everywhere, and
+    ends their open seek (nobody is to be seated under a pseudonym)."""
+    table = await make_table(simcord_env, ["alice"])
+    (alice,) = table.players
+    await seek(alice, table.channel, speed="slow")
+    asked = await alice.slash(table.channel, "sequence-me forget-me")
+    done = await alice.click(asked.response, label="Forget me")
+    label = done.response.content.split("**")[1]
+    assert await simcord_env.bot.seeks.queue(table.guild.id) == []
+    (stored,) = await simcord_env.bot.db.read(all_seeks)
+    assert stored[0] != alice.id and stored[1] == label and stored[2] == "dropped"
+    assert not await simcord_env.bot.db.members.holds_anything(alice.id)
+
+
+async def all_seeks(conn: Any) -> list[Any]:
+    return await conn.fetchall("SELECT user_id, name, status FROM seeks")
