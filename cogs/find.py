@@ -181,8 +181,15 @@ class Find(SequenceCog):
             return
         seek = answer.seek
         assert seek is not None
-        if answer.match is None:
+        if not answer.seated:
             self.schedule_end(seek)
+            others = None
+            if answer.match is not None:  # a table of others that waited complete
+                await interaction.response.defer(ephemeral=True, thinking=True)
+                try:
+                    others = await self.open_table(interaction.guild, answer.match)
+                except UserError as error:
+                    log.info("A waiting table did not open: %s", error)
             wanted = seek.players - answer.place
             text = (
                 f"🔎 You are looking for {seek_words(seek)}: you are "
@@ -193,9 +200,14 @@ class Find(SequenceCog):
             )
             if answer.held:
                 text += f"\n⚠️ A table is complete but cannot open yet: {answer.held}"
+            if others is not None:
+                text += (
+                    f"\nMeanwhile, players who were waiting were seated in <#{others.channel_id}>."
+                )
             await reply(interaction, text)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
+        assert answer.match is not None  # seated
         lobby = await self.open_table(interaction.guild, answer.match)
         await reply(
             interaction,

@@ -326,3 +326,28 @@ async def test_forget_me_renames_a_seek(simcord_env):
 
 async def all_seeks(conn: Any) -> list[Any]:
     return await conn.fetchall("SELECT user_id, name, status FROM seeks")
+
+
+async def test_a_table_discord_refused_opens_at_the_next_seek(simcord_env):
+    """The channel holds a lobby, so the seekers' table needs a thread, and Discord refuses it:
+    the two are told and wait again. The next seeker of that game finds them seated at once
+    (the queue never keeps a complete table waiting), and is told their own place."""
+    env = simcord_env
+    table = await make_table(env, ["alice", "bob", "carol", "dave"])
+    alice, bob, carol, dave = table.players
+    await dave.slash(table.channel, "sequence new")  # the channel is taken
+    await seek(alice, table.channel)
+    env.inject_error("POST", f"/channels/{table.channel.id}/threads", status=403, code=50013)
+    refused = await bob.slash(table.channel, "sequence find game", players=2, speed="live")
+    assert refused.ephemeral and "back in the queue" in refused.response.content
+    assert table.channel.threads == []
+    queue = await env.bot.seeks.queue(table.guild.id)
+    assert [s.user_id for s in queue] == [alice.id, bob.id]
+
+    told = await seek(carol, table.channel)
+    assert "**1st** in the queue" in told.response.content
+    assert "players who were waiting were seated" in told.response.content
+    (thread,) = table.channel.threads
+    lobby = await env.bot.db.lobbies.get_for_channel(thread.id)
+    assert [s.user_id for s in lobby.seats] == [alice.id, bob.id]
+    assert [s.user_id for s in await env.bot.seeks.queue(table.guild.id)] == [carol.id]

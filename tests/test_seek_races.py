@@ -33,9 +33,10 @@ def two_services(bot: Any) -> tuple[SeekService, SeekService]:
     return tuple(SeekService(bot.db, bot.clock, bot.lobbies, bot.caps) for _ in range(2))  # type: ignore[return-value]
 
 
-def pause_first_queue_read(monkeypatch: Any, bot: Any, others_started: asyncio.Event) -> list[str]:
-    """The first read of a queue waits until the other change has started (and, if nothing
-    holds it back, done its own read); the reads, in order."""
+def pause_first_queue_read(monkeypatch: Any, bot: Any, inside: asyncio.Event) -> list[str]:
+    """The first read of a queue (made holding the queue) sets ``inside``, for the other change
+    to start then, and waits long enough for that change to read and write, were it not held
+    back; the reads, in order."""
     seeks = bot.db.seeks
     open_in, reads = seeks.open_in, []
 
@@ -43,7 +44,7 @@ def pause_first_queue_read(monkeypatch: Any, bot: Any, others_started: asyncio.E
         found = await open_in(guild_id)
         reads.append("read")
         if len(reads) == 1:
-            await asyncio.wait_for(others_started.wait(), 5)
+            inside.set()
             for _ in range(20):  # room for the other to read and write, were it not held back
                 await asyncio.sleep(0.01)
             reads.append(f"resumed after {len(reads) - 1} other read(s)")
@@ -63,7 +64,7 @@ async def test_two_seekers_completing_the_same_table_at_once_seat_one(simcord_en
     reads = pause_first_queue_read(monkeypatch, bot, started)
 
     async def second() -> Any:
-        started.set()
+        await asyncio.wait_for(started.wait(), 5)  # the first holds the queue
         return await other.seek(request(table, carol))
 
     answers = await asyncio.gather(one.seek(request(table, bob)), second())
@@ -96,10 +97,10 @@ async def test_a_cancel_racing_the_match_of_its_seek(simcord_env, monkeypatch):
     await bot.seeks.seek(request(table, alice))
     one, other = two_services(bot)
     started = asyncio.Event()
-    pause_first_queue_read(monkeypatch, bot, started)
+    reads = pause_first_queue_read(monkeypatch, bot, started)
 
     async def cancel() -> Any:
-        started.set()
+        await asyncio.wait_for(started.wait(), 5)  # the match holds the queue
         return await other.cancel(table.guild.id, alice.id)
 
     matched, cancelled = await asyncio.gather(
@@ -107,6 +108,7 @@ async def test_a_cancel_racing_the_match_of_its_seek(simcord_env, monkeypatch):
     )
     monkeypatch.undo()
     # The match read the queue first and holds it: Alice is seated, her cancel is refused.
+    assert reads == ["read", "resumed after 0 other read(s)"]
     assert matched.match is not None
     assert {s.user_id for s in matched.match.seeks} == {alice.id, bob.id}
     assert isinstance(cancelled, UserError) and "not looking" in str(cancelled)
@@ -121,8 +123,8 @@ async def test_a_cancel_racing_the_match_of_its_seek(simcord_env, monkeypatch):
     async def slow_open_of(guild_id: int, user_id: int) -> Any:
         found = await open_of(guild_id, user_id)
         calls.append(user_id)
-        if user_id == alice.id and len(calls) == 1:  # the cancel, inside its transaction
-            await asyncio.wait_for(started.wait(), 5)
+        if user_id == alice.id and len(calls) == 1:  # the cancel, holding the queue
+            started.set()
             for _ in range(20):
                 await asyncio.sleep(0.01)
         return found
@@ -130,7 +132,7 @@ async def test_a_cancel_racing_the_match_of_its_seek(simcord_env, monkeypatch):
     monkeypatch.setattr(seeks, "open_of", slow_open_of)
 
     async def seek_after() -> Any:
-        started.set()
+        await asyncio.wait_for(started.wait(), 5)
         return await one.seek(request(table, bob))
 
     # Bob has a matched seek already (a table waits for him): he may seek again.

@@ -81,7 +81,13 @@ class Match:
 @dataclass(frozen=True)
 class SeekAnswer:
     """What a seek did: ``cancelled``, the seek it replaced (asking again cancels); else
-    ``seek``, waiting at ``place`` in its queue, or seated in ``match``."""
+    ``seek``, seated in ``match`` or waiting at ``place`` in its queue (``match`` then, if
+    any, a table of others that had waited complete)."""
+
+    @property
+    def seated(self) -> bool:
+        """Whether the seek found its table."""
+        return self.match is not None and self.seek in self.match.seeks
 
     seek: SeekRecord | None = None
     place: int = 0
@@ -147,6 +153,8 @@ class SeekService:
             )
             queue = same_game(seek, await self.db.seeks.open_in(request.guild_id))
             match, held = await self._match(seek, queue)
+            if match is not None:  # those seated leave the queue (the newest, or others)
+                queue = [s for s in queue if s not in match.seeks]
             return SeekAnswer(seek, queue_place(seek, queue), match, held=held)
 
     async def _rating(self, guild_id: int, user_id: int) -> float:
@@ -166,7 +174,13 @@ class SeekService:
             except CapReached:
                 continue  # seated elsewhere meanwhile: they wait for a later table
             candidates.append(seek)
-        group = pick_group(newest, candidates)
+        # The table of the seek that waited longest: in the newest seek's group (the queue
+        # held no complete table before it came), unless a table waited complete (it could
+        # not open, or a cap held it back), which goes first: none is kept waiting.
+        anchors = sorted(candidates, key=lambda seek: seek.id)
+        group = next(
+            (found for anchor in anchors if (found := pick_group(anchor, candidates))), None
+        )
         if group is None:
             return None, None
         if self.caps is not None:
@@ -176,7 +190,7 @@ class SeekService:
                 return None, str(reached)
         changed = await self.db.seeks.set_status([s.id for s in group], MATCHED)
         assert changed == len(group)  # under the queue's lock, nothing changed them meanwhile
-        return Match(newest.guild_id, tuple(group), newest.channel_id), None
+        return Match(newest.guild_id, tuple(group), group[-1].channel_id), None
 
     async def cancel(self, guild_id: int, user_id: int) -> SeekRecord:
         """Stop seeking: the person's open seek is cancelled."""
