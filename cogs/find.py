@@ -19,7 +19,8 @@ from discord.ext import commands
 
 from bot.app import SequenceBot
 from bot.services.errors import UserError
-from bot.services.seeks import LIVE_WAIT, PLAYER_COUNTS, TURN_LIMITS, Match, SeekRequest
+from bot.services.seek_steps import Match, SeekEnd
+from bot.services.seeks import LIVE_WAIT, PLAYER_COUNTS, TURN_LIMITS, SeekRequest
 from bot.store.lobbies import LobbyRecord
 from bot.store.seeks import OFFERED, SeekRecord
 from bot.table.options import format_duration
@@ -105,38 +106,60 @@ class Find(SequenceCog):
 
     find = SequenceSubgroup(name="find", description="Find a game: seek players, see open tables")
 
+    def __init__(self, bot: SequenceBot) -> None:
+        super().__init__(bot)
+        #: The steps being done in this process (an interaction's table), never done twice.
+        self.doing: set[int] = set()
+
     async def cog_load(self) -> None:
         await super().cog_load()
-        for seek in await self.bot.seeks.requeue_unseated():
-            log.info("Seek %d waits again: its table never opened", seek.id)
         for seek in await self.bot.db.seeks.open_everywhere():
             self.schedule_end(seek)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Once the servers are known: do the seeks' steps a crash or a restart left undone
+        (a match's table to open, an end to tell)."""
+        for step in await self.bot.seeks.undelivered():
+            if isinstance(step, SeekEnd):
+                await self.tell_end(step)
+                continue
+            if step.step in self.doing:
+                continue
+            try:
+                await self.open_table(self.bot.get_guild(step.guild_id), step)
+            except UserError as error:  # the seekers wait again (open_table saw to it)
+                log.info("A found table did not open at start-up: %s", error)
 
     def schedule_end(self, seek: SeekRecord) -> None:
         """End the seek when its wait runs out (armed again at start-up from the store)."""
         self.bot.scheduler.at(("seek", seek.id), seek.expires_at, partial(self._end, seek.id))
 
     async def _end(self, seek_id: int) -> None:
-        seek = await self.bot.seeks.expire(seek_id)
-        if seek is None:
-            return
+        end = await self.bot.seeks.expire(seek_id)
+        if end is not None:
+            await self.tell_end(end)
+
+    async def tell_end(self, end: SeekEnd) -> None:
+        """Tell the seeker their seek ended (with the offer of a computer opponent, if so),
+        where they asked; done then, or when Discord refuses for good (a 4xx)."""
+        seek = end.seek
         channel = self.bot.get_partial_messageable(seek.channel_id, guild_id=seek.guild_id)
         waited = format_duration(int(seek.expires_at - seek.created_at))
         text = f"⌛ <@{seek.user_id}>, nobody was found for {seek_words(seek)} in {waited}."
-        view: Components | None = None
+        view = Components()
         if seek.status == OFFERED:
             text += " Play a computer instead?"
-            view = Components()
             view.add_item(ComputerOfferButton(seek.id))
         else:
             text += " `/sequence find game` looks again."
         try:
-            if view is None:
-                await channel.send(text, allowed_mentions=PINGS)
-            else:
-                await channel.send(text, view=view, allowed_mentions=PINGS)
+            await channel.send(text, view=view, allowed_mentions=PINGS)
         except discord.HTTPException as error:
             log.info("The end of seek %d was not posted: %s", seek.id, error)
+            if error.status >= 500 or error.status == 429:
+                return  # told at the next start
+        await self.bot.seeks.told(end)
 
     # ------------------------------------------------------------------ commands
     @find.command(name="game", description="Look for players; again while looking: stop looking")
@@ -233,6 +256,14 @@ class Find(SequenceCog):
     async def open_table(self, guild: discord.Guild | None, match: Match) -> LobbyRecord:
         """Open the table of ``match`` in its place and post its lobby; a table that cannot
         open puts the seekers back in the queue, and says why."""
+        if match.step is not None:
+            self.doing.add(match.step)
+        try:
+            return await self._open_table(guild, match)
+        finally:
+            self.doing.discard(match.step or 0)
+
+    async def _open_table(self, guild: discord.Guild | None, match: Match) -> LobbyRecord:
         bot = self.bot
         gone = await self._gone(guild, match)
         if gone:

@@ -351,3 +351,49 @@ async def test_a_table_discord_refused_opens_at_the_next_seek(simcord_env):
     lobby = await env.bot.db.lobbies.get_for_channel(thread.id)
     assert [s.user_id for s in lobby.seats] == [alice.id, bob.id]
     assert [s.user_id for s in await env.bot.seeks.queue(table.guild.id)] == [carol.id]
+
+
+async def test_a_crash_between_a_match_and_its_table_opens_it_at_the_next_start(
+    simcord_env, bot_settings
+):
+    """The match committed (its step in the outbox) and the process died before the table
+    opened, and before a seek's end was told: the next start does both."""
+    env = simcord_env
+    table = await make_table(env, ["alice", "bob", "carol"])
+    alice, bob, carol = table.players
+    seeks = env.bot.seeks
+    await seeks.seek(
+        SeekRequest(table.guild.id, alice.id, "alice", 2, "live", True, False, table.channel.id)
+    )
+    answer = await seeks.seek(
+        SeekRequest(table.guild.id, bob.id, "bob", 2, "live", True, False, table.channel.id)
+    )
+    assert answer.seated  # recorded; the table is the step's, which nobody did
+    await seeks.seek(
+        SeekRequest(table.guild.id, carol.id, "carol", 3, "slow", True, False, table.channel.id)
+    )
+    (carols,) = await seeks.queue(table.guild.id)
+    await env.bot.db.run(_due_now, carols.id, env.bot.clock())
+    assert (await seeks.expire(carols.id)) is not None  # ended; the telling died with it
+    assert await env.bot.db.lobbies.open_in(table.guild.id) == []
+    assert len(await seeks.undelivered()) == 2
+
+    await env.bot.close()
+    await env.restart_bot(create_bot(bot_settings))
+    await settle(env)
+    (lobby,) = await env.bot.db.lobbies.open_in(table.guild.id)
+    assert [s.user_id for s in lobby.seats] == [alice.id, bob.id]
+    message = table_message(table.channel)
+    assert f"<@{alice.id}>" in message.content and f"<@{bob.id}>" in message.content
+    told = [m for m in table.channel.history() if f"<@{carol.id}>, nobody" in m.content]
+    assert len(told) == 1
+    assert await env.bot.seeks.undelivered() == []
+    await env.bot.close()
+    await env.restart_bot(create_bot(bot_settings))  # done: never again
+    await settle(env)
+    assert len(await env.bot.db.lobbies.open_in(table.guild.id)) == 1
+    assert len([m for m in table.channel.history() if f"<@{carol.id}>, nobody" in m.content]) == 1
+
+
+async def _due_now(conn: Any, seek_id: int, now: float) -> None:
+    await conn.execute("UPDATE seeks SET expires_at = ? WHERE id = ?", (now, seek_id))

@@ -10,8 +10,8 @@ table, and a cancel that races a match either cancels the seek or finds it match
 A match is recorded first (its seeks ``matched``, in the transaction that finds it), then its
 table opened where the server's tables open (:meth:`SeekService.seat`, once a thread of its
 own exists when one is wanted): a table Discord did not let open puts the seeks back in the
-queue (:meth:`SeekService.unmatch`), and so does the start-up after a crash between the two
-(:meth:`SeekService.requeue_unseated`).
+queue (:meth:`SeekService.unmatch`). The match's step in the outbox (:mod:`.seek_steps`) is
+done in either's transaction: one a crash left undone is done at the next start.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from .caps import CapReached
 from .errors import UserError
 from .locks import KeyedLocks
 from .seek_matching import pick_group, queue_place, same_game
+from .seek_steps import Match, SeekEnd, record_end, record_match, step_done, undelivered
 from .seek_tables import seated_for_seekers
 
 if TYPE_CHECKING:
@@ -60,22 +61,6 @@ class SeekRequest:
     rated: bool
     computer_after: bool
     channel_id: int
-
-
-@dataclass(frozen=True)
-class Match:
-    """Seekers to seat at one table (``computers``: seats a computer fills), in play order;
-    ``channel_id``: where the last of them asked."""
-
-    guild_id: int
-    seeks: tuple[SeekRecord, ...]
-    channel_id: int
-    computers: int = 0
-
-    @property
-    def players(self) -> int:
-        """The table's size."""
-        return len(self.seeks) + self.computers
 
 
 @dataclass(frozen=True)
@@ -190,7 +175,8 @@ class SeekService:
                 return None, str(reached)
         changed = await self.db.seeks.set_status([s.id for s in group], MATCHED)
         assert changed == len(group)  # under the queue's lock, nothing changed them meanwhile
-        return Match(newest.guild_id, tuple(group), group[-1].channel_id), None
+        match = Match(newest.guild_id, tuple(group), group[-1].channel_id)
+        return await record_match(self.db, match, self.clock()), None
 
     async def cancel(self, guild_id: int, user_id: int) -> SeekRecord:
         """Stop seeking: the person's open seek is cancelled."""
@@ -205,9 +191,10 @@ class SeekService:
             await self.db.seeks.set_status([mine.id], CANCELLED)
             return mine
 
-    async def expire(self, seek_id: int) -> SeekRecord | None:
+    async def expire(self, seek_id: int) -> SeekEnd | None:
         """A seek's wait ran out: it ends (``offered``: a live seek that may be offered a
-        computer opponent, else ``expired``); None if it ended otherwise already."""
+        computer opponent, else ``expired``), its seeker to be told; None if it ended
+        otherwise already."""
         seek = await self.db.seeks.get(seek_id)
         if seek is None:
             return None
@@ -219,7 +206,15 @@ class SeekService:
             offered = seek.speed == "live" and seek.computer_after
             status = OFFERED if offered else EXPIRED
             await self.db.seeks.set_status([seek.id], status)
-            return replace(seek, status=status)
+            return await record_end(self.db, replace(seek, status=status), self.clock())
+
+    async def told(self, end: SeekEnd) -> None:
+        """The seeker was told their seek ended (or Discord refused for good): done."""
+        await step_done(self.db, end.step, self.clock())
+
+    async def undelivered(self) -> list[Match | SeekEnd]:
+        """The tables to open and the ends to tell that a crash or a restart left undone."""
+        return await undelivered(self.db)
 
     async def accept_computer(self, seek_id: int, user_id: int) -> Match:
         """The seeker takes the computer opponent their ended live seek offered: a table of
@@ -236,7 +231,8 @@ class SeekService:
                 await self.caps.may_open_lobby(seek.guild_id, user_id)
             await self.db.seeks.set_status([seek.id], MATCHED, was=OFFERED)
             computers = max(1, min(seek.players, MAX_PLAYERS) - 1)
-            return Match(seek.guild_id, (seek,), seek.channel_id, computers)
+            match = Match(seek.guild_id, (seek,), seek.channel_id, computers)
+            return await record_match(self.db, match, self.clock())
 
     async def seat(
         self, match: Match, channel_id: int, options: TableOptions, *, looking: bool = False
@@ -246,6 +242,10 @@ class SeekService:
         people = [(seek.user_id, seek.name) for seek in match.seeks]
         seats = seated_for_seekers(people, match.computers, COMPUTER_LEVEL)
         async with self._locks(match.guild_id), self.db.transaction():
+            for seek in match.seeks:
+                current = await self.db.seeks.get(seek.id)
+                if current is None or current.status != MATCHED or current.lobby_id is not None:
+                    raise UserError("This table was opened already, or its seekers wait again.")
             lobby = await self.lobbies.open_seated(
                 match.guild_id, channel_id, seats, options, looking=looking
             )
@@ -253,6 +253,7 @@ class SeekService:
             linked = await self.db.seeks.set_status(ids, MATCHED, was=MATCHED, lobby_id=lobby.id)
             if linked != len(ids):
                 raise UserError("These seeks were put back in the queue meanwhile.")
+            await step_done(self.db, match.step, self.clock())
             return lobby
 
     async def unmatch(self, match: Match, gone: frozenset[int] = frozenset()) -> None:
@@ -263,20 +264,16 @@ class SeekService:
             await self.db.lock_keys(queue_key(match.guild_id))
             back = OFFERED if match.computers and len(match.seeks) == 1 else OPEN
             for seek in match.seeks:
+                current = await self.db.seeks.get(seek.id)
+                if current is None or current.lobby_id is not None:
+                    continue  # seated at its table after all (another try opened it)
                 if seek.user_id in gone:
                     await self.db.seeks.set_status([seek.id], DROPPED, was=MATCHED)
                 elif await self.db.seeks.open_of(seek.guild_id, seek.user_id) is None:
                     await self.db.seeks.set_status([seek.id], back, was=MATCHED)
                 else:  # seeking anew meanwhile: that seek stands
                     await self.db.seeks.set_status([seek.id], CANCELLED, was=MATCHED)
-
-    async def requeue_unseated(self) -> list[SeekRecord]:
-        """At start-up: seeks matched to a table that never opened (a crash between the two)
-        wait again; those seeks."""
-        stranded = await self.db.seeks.unseated()
-        for seek in stranded:
-            await self.unmatch(Match(seek.guild_id, (seek,), seek.channel_id))
-        return stranded
+            await step_done(self.db, match.step, self.clock())
 
     async def drop(self, guild_id: int, user_id: int) -> SeekRecord | None:
         """The person left the server or was banned: their open seek ends (None: none)."""

@@ -126,7 +126,7 @@ TABLES: tuple[Table, ...] = (
     ),
     _table(
         "events",
-        "id game_id tournament_id kind payload pending created_at delivered_at",
+        "id game_id tournament_id kind payload pending created_at delivered_at seek_id",
         "id",
         identity=True,
     ),

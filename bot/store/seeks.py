@@ -87,14 +87,6 @@ class Seeks:
         mine, params = self._db.on_my_shards("guild_id")
         return await self._db.read(_select, f"WHERE status = 'open' AND {mine}", params)
 
-    async def unseated(self) -> list[SeekRecord]:
-        """The matched seeks of this process's shards whose table was never opened (a crash
-        between the match and its table): start-up puts them back in the queue."""
-        mine, params = self._db.on_my_shards("guild_id")
-        return await self._db.read(
-            _select, f"WHERE status = 'matched' AND lobby_id IS NULL AND {mine}", params
-        )
-
     async def set_status(
         self, seek_ids: list[int], status: str, *, was: str = OPEN, lobby_id: int | None = None
     ) -> int:

@@ -4,6 +4,10 @@ A seek is ``open`` while it waits; it ends ``matched`` (seated at the table ``lo
 ``cancelled`` (by its seeker, or by seeking again), ``expired`` (its wait ran out), ``offered``
 (a live seek whose wait ran out with the offer of a computer opponent) or ``dropped`` (its
 seeker left the server or was banned). At most one open seek per person and server.
+
+What a seek's change causes goes to the outbox (``events``) as a seek's step, with the seek in
+``seek_id``: an event is a game's, a tournament step's or a seek's step, exactly one of them.
+SQLite cannot change a table's CHECK: its ``events`` table is built again with the column.
 """
 
 from __future__ import annotations
@@ -27,6 +31,31 @@ CREATE TABLE seeks (
 );
 CREATE UNIQUE INDEX seeks_one_open ON seeks (guild_id, user_id) WHERE status = 'open';
 CREATE INDEX seeks_waiting ON seeks (guild_id, players, speed) WHERE status = 'open';
+
+CREATE TABLE events_new (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id     INTEGER REFERENCES games (id) ON DELETE CASCADE,
+    tournament_id INTEGER REFERENCES tournaments (id) ON DELETE CASCADE,
+    kind        TEXT NOT NULL,
+    payload     TEXT NOT NULL,
+    pending     TEXT NOT NULL,
+    created_at  REAL NOT NULL,
+    delivered_at REAL,
+    seek_id     INTEGER REFERENCES seeks (id) ON DELETE CASCADE,
+    CHECK ((game_id IS NOT NULL) + (tournament_id IS NOT NULL) + (seek_id IS NOT NULL) = 1)
+);
+INSERT INTO events_new (id, game_id, tournament_id, kind, payload, pending, created_at,
+    delivered_at)
+    SELECT id, game_id, tournament_id, kind, payload, pending, created_at, delivered_at
+    FROM events;
+DROP TABLE events;
+ALTER TABLE events_new RENAME TO events;
+CREATE INDEX events_undelivered ON events (game_id, id) WHERE delivered_at IS NULL;
+CREATE INDEX events_steps ON events (tournament_id, id)
+    WHERE delivered_at IS NULL AND tournament_id IS NOT NULL;
+CREATE INDEX events_delivered ON events (delivered_at) WHERE delivered_at IS NOT NULL;
+CREATE INDEX events_seek_steps ON events (seek_id, id)
+    WHERE delivered_at IS NULL AND seek_id IS NOT NULL;
 """
 
 POSTGRES = """
@@ -48,4 +77,12 @@ CREATE TABLE seeks (
 );
 CREATE UNIQUE INDEX seeks_one_open ON seeks (guild_id, user_id) WHERE status = 'open';
 CREATE INDEX seeks_waiting ON seeks (guild_id, players, speed) WHERE status = 'open';
+
+ALTER TABLE events ADD COLUMN seek_id BIGINT REFERENCES seeks (id) ON DELETE CASCADE;
+ALTER TABLE events DROP CONSTRAINT events_check;
+ALTER TABLE events ADD CONSTRAINT events_check CHECK (
+    (game_id IS NOT NULL)::int + (tournament_id IS NOT NULL)::int + (seek_id IS NOT NULL)::int = 1
+);
+CREATE INDEX events_seek_steps ON events (seek_id, id)
+    WHERE delivered_at IS NULL AND seek_id IS NOT NULL;
 """
