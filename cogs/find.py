@@ -320,7 +320,11 @@ class Find(SequenceCog):
     async def _post(
         self, place: discord.abc.Messageable, lobby: LobbyRecord, match: Match, own: bool
     ) -> None:
-        """Post the table's lobby (pinging its seekers) and arm its expiry."""
+        """Arm the table's expiry (it lapses like any lobby) and post its lobby, pinging its
+        seekers (a post Discord refused: ``/sequence find tables`` still shows the table)."""
+        lobbies = self.bot.get_cog("Lobby")
+        if isinstance(lobbies, Lobby):
+            lobbies.schedule_expiry(lobby)
         people = " ".join(f"<@{seek.user_id}>" for seek in match.seeks)
         text = f"🔎 {people}: your table of **Sequence** is here. Press **Ready** to begin."
         embed, view = await lobby_message(self.bot.db, lobby)
@@ -329,9 +333,6 @@ class Find(SequenceCog):
         except discord.HTTPException as error:
             log.info("Table %d's lobby was not posted: %s", lobby.id, error)
             return
-        lobbies = self.bot.get_cog("Lobby")
-        if isinstance(lobbies, Lobby):
-            lobbies.schedule_expiry(lobby)
         await self.bot.lobbies.set_message(lobby, message.id)
         if own and isinstance(place, discord.Thread):
             for seek in match.seeks:

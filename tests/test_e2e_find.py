@@ -397,3 +397,21 @@ async def test_a_crash_between_a_match_and_its_table_opens_it_at_the_next_start(
 
 async def _due_now(conn: Any, seek_id: int, now: float) -> None:
     await conn.execute("UPDATE seeks SET expires_at = ? WHERE id = ?", (now, seek_id))
+
+
+async def test_a_found_table_nobody_readies_lapses_like_any_lobby(simcord_env, bot_settings):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    await seek(alice, table.channel)
+    await seek(bob, table.channel)
+    message = table_message(table.channel)
+    await alice.click(message, label="Ready")
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(create_bot(bot_settings))
+    await simcord_env.advance_time(bot_settings.lobby_expiry + 60)
+    await settle(simcord_env)
+    assert await simcord_env.bot.db.lobbies.open_in(table.guild.id) == []
+    lapsed = next(m for m in table.channel.history() if m.id == message.id)
+    assert "expired" in lapsed.content and labels(lapsed) == []
+    late = await seek(bob, table.channel)  # free to look again
+    assert "**1st** in the queue" in late.response.content
