@@ -415,3 +415,27 @@ async def test_a_found_table_nobody_readies_lapses_like_any_lobby(simcord_env, b
     assert "expired" in lapsed.content and labels(lapsed) == []
     late = await seek(bob, table.channel)  # free to look again
     assert "**1st** in the queue" in late.response.content
+
+
+async def test_the_servers_cap_of_lobbies_holds_a_table_until_one_closes(simcord_env, bot_settings):
+    table = await make_table(simcord_env, ["alice", "bob", "carol", "dave"])
+    alice, bob, carol, dave = table.players
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(create_bot(bot_settings.with_overrides(max_lobbies_per_server=1)))
+    other = table.guild.create_text_channel("other")
+    await dave.slash(other, "sequence new")  # the server's one lobby
+    await seek(alice, table.channel)
+    held = await seek(bob, table.channel)
+    assert (
+        "cannot open yet" in held.response.content
+        and "the most it may have" in held.response.content
+    )
+    assert len(await simcord_env.bot.db.lobbies.open_in(table.guild.id)) == 1
+    assert len(await simcord_env.bot.seeks.queue(table.guild.id)) == 2
+
+    await dave.slash(other, "sequence cancel")
+    told = await seek(carol, table.channel)  # the held table goes first
+    assert "players who were waiting were seated" in told.response.content
+    (lobby,) = await simcord_env.bot.db.lobbies.open_in(table.guild.id)
+    assert [s.user_id for s in lobby.seats] == [alice.id, bob.id]
+    assert [s.user_id for s in await simcord_env.bot.seeks.queue(table.guild.id)] == [carol.id]
