@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from bot.services import seek_matching
 from bot.services.seek_matching import pick_group, queue_place
 from bot.store.seeks import SeekRecord
+from cogs.common import open_tables
 
 
 def seek(index: int, rating: float, players: int) -> SeekRecord:
@@ -20,6 +21,7 @@ def seek(index: int, rating: float, players: int) -> SeekRecord:
 
 def test_doctests() -> None:
     assert doctest.testmod(seek_matching).failed == 0
+    assert doctest.testmod(open_tables).failed == 0  # the listing's sections
 
 
 @given(

@@ -63,33 +63,19 @@ def seek_lines(seeks: list[SeekRecord]) -> list[str]:
 
 
 def tables_embeds(lobbies: list[LobbyRecord], seeks: list[SeekRecord]) -> list[discord.Embed]:
-    """The answer's embeds: the open tables, then the games sought, each list over as many
-    embeds as it needs, all within one message's limits (what is left over: counted)."""
-    sections = [
-        ("Open tables", [lobby_line(lobby) for lobby in lobbies]),
-        ("Looking for a game", seek_lines(seeks)),
-    ]
-    embeds: list[discord.Embed] = []
-    budget = EMBED_LIMIT
-    for title, lines in sections:
-        if not lines:
-            continue
-        left = list(lines)
-        page = 1
-        while left and len(embeds) < EMBEDS_LIMIT and budget > TITLE_ROOM * 2:
-            room = min(DESCRIPTION_LIMIT, budget - TITLE_ROOM)
-            chunk = message_chunks(left, room)[0]
-            taken = chunk.count("\n") + 1
-            last = len(embeds) == EMBEDS_LIMIT - 1 or budget - len(chunk) <= TITLE_ROOM * 2
-            if taken < len(left) and last:  # the last that fits: count what is left out
-                chunk = clipped(left, room)
-                taken = len(left)
-            heading = f"{title} ({len(lines)})" if page == 1 else f"{title} (more)"
-            embed = discord.Embed(title=heading, description=chunk, colour=TEAM_COLOUR_VALUES[0])
-            embeds.append(embed)
-            budget -= len(heading) + len(chunk)
-            left = left[taken:]
-            page += 1
+    """The answer's embeds: the open tables, then the games sought (room kept for them), each
+    list over as many embeds as it needs, all within one message's limits (what is left over:
+    counted)."""
+    sought = seek_lines(seeks)
+    reserve = min(sum(len(line) + 1 for line in sought) + TITLE_ROOM, EMBED_LIMIT // 4)
+    embeds = section(
+        "Open tables",
+        [lobby_line(lobby) for lobby in lobbies],
+        EMBED_LIMIT - (reserve if sought else 0),
+        EMBEDS_LIMIT - (1 if sought else 0),
+    )
+    used = sum(len(embed.title or "") + len(embed.description or "") for embed in embeds)
+    embeds += section("Looking for a game", sought, EMBED_LIMIT - used, EMBEDS_LIMIT - len(embeds))
     if not embeds:
         embeds.append(
             discord.Embed(
@@ -99,4 +85,33 @@ def tables_embeds(lobbies: list[LobbyRecord], seeks: list[SeekRecord]) -> list[d
                 colour=TEAM_COLOUR_VALUES[0],
             )
         )
+    return embeds
+
+
+def section(title: str, lines: list[str], budget: int, most: int) -> list[discord.Embed]:
+    """``lines`` over at most ``most`` embeds of at most ``budget`` characters in all, the
+    last counting the lines left out.
+
+    >>> embeds = section("T", ["x" * 100] * 100, 6000, 10)
+    >>> [e.title for e in embeds], embeds[-1].description[-13:]
+    (['T (100)', 'T (more)'], '… and 42 more')
+    >>> sum(len(e.title) + len(e.description) for e in embeds) <= 6000
+    True
+    >>> section("T", ["x" * 100] * 100, 6000, 1)[0].description[-13:]
+    '… and 61 more'
+    """
+    embeds: list[discord.Embed] = []
+    left = list(lines)
+    while left and len(embeds) < most and budget > TITLE_ROOM * 2:
+        room = min(DESCRIPTION_LIMIT, budget) - TITLE_ROOM
+        chunk = message_chunks(left, room)[0]
+        taken = chunk.count("\n") + 1
+        last = len(embeds) == most - 1 or budget - len(chunk) <= TITLE_ROOM * 2
+        if taken < len(left) and last:  # the last that fits: count what is left out
+            chunk = clipped(left, room)
+            taken = len(left)
+        heading = f"{title} ({len(lines)})" if not embeds else f"{title} (more)"
+        embeds.append(discord.Embed(title=heading, description=chunk, colour=TEAM_COLOUR_VALUES[0]))
+        budget -= len(heading) + len(chunk)
+        left = left[taken:]
     return embeds
