@@ -25,6 +25,7 @@ from bot.services.lobbies import LobbyService
 from bot.services.notify import TurnDMs
 from bot.services.ratings import RatingService
 from bot.services.scheduler import Scheduler
+from bot.services.seeks import SeekService
 from bot.services.server_settings import ServerSettings
 from bot.services.tabletalk import TableTalkService
 from bot.services.turns import TurnClock
@@ -50,6 +51,7 @@ EXTENSIONS = (
     "cogs.lobby",
     "cogs.lobby_seats",
     "cogs.rematch",
+    "cogs.find",
     "cogs.hand",
     "cogs.info",
     "cogs.tabletalk",
@@ -107,6 +109,7 @@ class SequenceBotMixin:
     bus: Dispatcher
     games: GameService
     lobbies: LobbyService
+    seeks: SeekService
     turn_clock: TurnClock
     computers: ComputerPlayers
     tabletalk: TableTalkService
@@ -164,6 +167,7 @@ class SequenceBotMixin:
             server_caps=self.server_settings.caps,
         )
         self.lobbies = LobbyService(self.db, self.clock, games=self.games, caps=self.caps)
+        self.seeks = SeekService(self.db, self.clock, self.lobbies, self.caps)
         self.turn_clock = TurnClock(self.db, self.games, self.scheduler, self.clock)
         self.computers = ComputerPlayers(
             self.games,

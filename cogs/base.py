@@ -59,6 +59,18 @@ class SequenceGroup(app_commands.Group):
         return True
 
 
+class SequenceSubgroup(app_commands.Group):
+    """A group of ``/sequence`` subcommands (``/sequence find ...``). discord.py asks only a
+    command's own group whether it may run, not the group above: this one refuses DMs as
+    :class:`SequenceGroup` does."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        command = interaction.command
+        if interaction.guild_id is None and not (command and command.extras.get(IN_DMS)):
+            raise app_commands.NoPrivateMessage(NOT_IN_DMS)
+        return True
+
+
 class SequenceCog(commands.Cog):
     """A feature cog: its app commands are subcommands of the shared ``/sequence`` group.
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from bot.game.ai import LEVELS
 from bot.game.settings import MAX_PLAYERS
 from bot.store.errors import NotFoundError
-from bot.store.lobbies import LookingCall
+from bot.store.lobbies import LookingCall, SeekCall
 from bot.store.seats import Seat
 from bot.table.options import TableOptions
 
@@ -26,6 +26,7 @@ from .lobby_seating import (
 from .locks import KeyedLocks
 from .looking import LookingCalls
 from .rematch import RematchCalls
+from .seek_tables import SeekTables, require_ready
 from .series import require_accepted, series_deal
 from .timing import turn_timers
 
@@ -46,9 +47,9 @@ class Person:
     name: str
 
 
-class LobbyService(LookingCalls, RematchCalls):
+class LobbyService(LookingCalls, RematchCalls, SeekTables):
     """The lobby of each channel, kept in the store (its call for players: :mod:`.looking`;
-    its rematches: :mod:`.rematch`)."""
+    its rematches: :mod:`.rematch`; the tables ``/sequence find`` seats: :mod:`.seek_tables`)."""
 
     def __init__(
         self,
@@ -149,6 +150,11 @@ class LobbyService(LookingCalls, RematchCalls):
                 team = sides[person.user_id]  # back on their own side
             elif self.caps is not None:
                 await self.caps.may_take_seat(person.user_id, lobby.guild_id)
+            if lobby.seek is not None:  # a seekers' table: a free seat, then Ready
+                if len(lobby.seats) >= lobby.seek.players:
+                    raise UserError("This table is full: every seat was found for it.")
+                waiting = (*lobby.seek.waiting, person.user_id)
+                lobby.seek = SeekCall(waiting, lobby.seek.players)
             lobby.seats.append(_seat(person, team))
             await self.db.lobbies.save(lobby)
             return lobby
@@ -302,6 +308,7 @@ class LobbyService(LookingCalls, RematchCalls):
             lobby = await self.get(channel_id)
             _require_host(lobby, actor_id, "start the game")
             require_accepted(lobby)
+            require_ready(lobby)
             options = lobby_options(lobby)
             players = len(lobby.seats)
             if players < 2:

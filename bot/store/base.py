@@ -27,6 +27,7 @@ from .members import Members
 from .outbox import Outbox
 from .prefs import Prefs
 from .results import Results
+from .seeks import Seeks
 from .shards import Shards, condition
 from .standings import Standings
 from .tabletalk import TableTalk
@@ -57,6 +58,7 @@ class Store(ABC):
         self.standings = Standings(self)
         self.prefs = Prefs(self)
         self.guild_settings = GuildSettings(self)
+        self.seeks = Seeks(self)
         self.timers = Timers(self)
         self.tabletalk = TableTalk(self)
         self.tournaments = Tournaments(self)

@@ -124,15 +124,22 @@ TABLES: tuple[Table, ...] = (
         identity=True,
     ),
     _table(
+        "seeks",
+        "id guild_id user_id name players speed rated computer_after rating channel_id "
+        "created_at expires_at status lobby_id",
+        "id",
+        identity=True,
+    ),
+    _table(
         "events",
-        "id game_id tournament_id kind payload pending created_at delivered_at",
+        "id game_id tournament_id kind payload pending created_at delivered_at seek_id",
         "id",
         identity=True,
     ),
 )
 
 #: The schema version :data:`TABLES` describes.
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 
 
 class CopyError(StoreError):

@@ -35,6 +35,7 @@ ID_COLUMNS: tuple[tuple[str, str], ...] = (
     ("lobbies", "host_id"),
     ("guild_settings", "changed_by"),
     ("away_periods", "user_id"),
+    ("seeks", "user_id"),
 )
 
 #: JSON columns that may hold a person's id (and name): ``(table, key column, column)``.
@@ -109,6 +110,11 @@ async def anonymise(conn: Connection, user_id: int, pseudonym: int, name: str) -
             changed[f"{table}.{column}"] = len(updates)
             if table == "tournament_entrants":
                 await _rename_entrants(conn, [row_key for _, row_key in updates])
+    # A seek's name is its seeker's (their id became the pseudonym above); an open one ends.
+    await conn.execute("UPDATE seeks SET name = ? WHERE user_id = ?", (name, pseudonym))
+    await conn.execute(
+        "UPDATE seeks SET status = 'dropped' WHERE user_id = ? AND status = 'open'", (pseudonym,)
+    )
     preferences = await conn.execute("DELETE FROM preferences WHERE user_id = ?", (user_id,))
     return Forgotten(changed, preferences)
 

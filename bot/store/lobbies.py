@@ -48,6 +48,15 @@ class RematchCall:
     arrangement: str = "same"
 
 
+@dataclass(frozen=True, slots=True)
+class SeekCall:
+    """A table ``/sequence find`` seated: the seekers who have not yet pressed Ready (the game
+    starts when nobody is left), and how many players the table seats."""
+
+    waiting: tuple[int, ...] = ()
+    players: int = 2
+
+
 @dataclass(slots=True)
 class LobbyRecord:
     """An open lobby and the seats taken so far."""
@@ -66,6 +75,8 @@ class LobbyRecord:
     looking: LookingCall | None = None
     #: The rematch it gathers; None for any other lobby.
     rematch: RematchCall | None = None
+    #: The seekers it waits for; None for a table ``/sequence find`` did not seat.
+    seek: SeekCall | None = None
 
 
 #: Where a match's lobby keeps its link in the stored options: the ``options`` column (and a
@@ -78,6 +89,9 @@ _MATCH_KEY = "tournament"
 _LOOKING_KEY = "looking"
 #: Where a rematch's lobby keeps its :class:`RematchCall`: ``{"waiting": [user], "arrangement"}``.
 _REMATCH_KEY = "rematch"
+#: Where a table seated for seekers keeps its :class:`SeekCall`:
+#: ``{"waiting": [user], "players": n}``.
+_SEEK_KEY = "seek"
 
 
 def options_to_json(
@@ -85,6 +99,7 @@ def options_to_json(
     match: MatchLink | None,
     looking: LookingCall | None = None,
     rematch: RematchCall | None = None,
+    seek: SeekCall | None = None,
 ) -> dict[str, Any]:
     """A lobby's options, match link and looking-for-game call as stored (see
     :data:`_MATCH_KEY` and :data:`_LOOKING_KEY`)."""
@@ -95,7 +110,18 @@ def options_to_json(
         data[_LOOKING_KEY] = {"pinged_by": looking.pinged_by, "pinged_at": looking.pinged_at}
     if rematch is not None:
         data[_REMATCH_KEY] = {"waiting": list(rematch.waiting), "arrangement": rematch.arrangement}
+    if seek is not None:
+        data[_SEEK_KEY] = {"waiting": list(seek.waiting), "players": seek.players}
     return data
+
+
+def seek_from_json(data: dict[str, Any]) -> SeekCall | None:
+    """A seated table's call from its stored options (None: not seated for seekers)."""
+    call = data.get(_SEEK_KEY)
+    if call is None:
+        return None
+    waiting = tuple(int(user) for user in call.get("waiting", []))
+    return SeekCall(waiting, int(call.get("players", 2)))
 
 
 def rematch_from_json(data: dict[str, Any]) -> RematchCall | None:
@@ -129,7 +155,9 @@ def lobby_to_json(record: LobbyRecord) -> dict[str, Any]:
         "guild_id": record.guild_id,
         "channel_id": record.channel_id,
         "host_id": record.host_id,
-        "options": options_to_json(record.options, record.match, record.looking, record.rematch),
+        "options": options_to_json(
+            record.options, record.match, record.looking, record.rematch, record.seek
+        ),
         "seats": seats_to_json(record.seats),
         "message_id": record.message_id,
         "created_at": record.created_at,
@@ -152,6 +180,7 @@ def lobby_from_json(data: dict[str, Any]) -> LobbyRecord:
         match,
         looking_from_json(data["options"]),
         rematch_from_json(data["options"]),
+        seek_from_json(data["options"]),
     )
 
 
@@ -160,7 +189,9 @@ def _seats(record: LobbyRecord) -> str:
 
 
 def _options(record: LobbyRecord) -> str:
-    return dumps(options_to_json(record.options, record.match, record.looking, record.rematch))
+    return dumps(
+        options_to_json(record.options, record.match, record.looking, record.rematch, record.seek)
+    )
 
 
 _COLUMNS = "id, guild_id, channel_id, host_id, options, seats, message_id, created_at"
@@ -185,6 +216,7 @@ class Lobbies:
         match: MatchLink | None = None,
         looking: LookingCall | None = None,
         rematch: RematchCall | None = None,
+        seek: SeekCall | None = None,
     ) -> LobbyRecord:
         """Open a lobby (with ``match``, a tournament match's; with ``looking``, one that may
         call the looking-for-game role; with ``rematch``, a rematch's);
@@ -201,6 +233,7 @@ class Lobbies:
             match,
             looking,
             rematch,
+            seek,
         )
         record.id = await self._db.run(_create, record, _options(record), _seats(record))
         return record
@@ -249,6 +282,10 @@ class Lobbies:
         mine, params = self._db.on_my_shards("guild_id")
         return await self._db.read(_select, f"WHERE closed_at IS NULL AND {mine}", params)
 
+    async def open_in(self, guild_id: int) -> list[LobbyRecord]:
+        """A server's open lobbies, oldest first (``/sequence find tables``)."""
+        return await self._db.read(_select, "WHERE guild_id = ? AND closed_at IS NULL", (guild_id,))
+
     async def hosted_by(self, host_id: int, guild_id: int | None = None) -> int:
         """How many open lobbies this person hosts (in one server, or anywhere; a tournament
         match's not counted)."""
@@ -293,6 +330,7 @@ def _record(row: tuple[Any, ...]) -> LobbyRecord:
         match,
         looking,
         rematch_from_json(stored),
+        seek_from_json(stored),
     )
 
 

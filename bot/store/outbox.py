@@ -4,7 +4,8 @@ A row is one event of one game: its kind, its payload (JSON), and the consumers 
 (``pending``, space-separated names). The dispatcher of the process that serves the game delivers
 each row to those consumers, in the order of the rows, and writes what is left to tell; a row
 with nobody left is delivered. A tournament step's row (``tournament_id`` instead of
-``game_id``: :meth:`Outbox.add_step`) waits for the tournament tables, which show it. Delivered
+``game_id``: :meth:`Outbox.add_step`) waits for the tournament tables, which show it; a seek's
+step (``seek_id``: :meth:`Outbox.add_seek_step`) waits for ``/sequence find``. Delivered
 rows are kept a while (an audit of what followed a change) and then pruned.
 """
 
@@ -48,6 +49,21 @@ class StepRow:
     created_at: float
 
 
+#: The consumer a seek's step waits for (``/sequence find``, which opens its table or tells it).
+SEEK_CONSUMER = "seeks"
+
+
+@dataclass(frozen=True, slots=True)
+class SeekStepRow:
+    """One stored step of a seek: what followed its change, for its consumer to do."""
+
+    id: int
+    seek_id: int
+    kind: str
+    payload: dict[str, Any]
+    created_at: float
+
+
 class Outbox:
     """The events repository (``db.outbox``)."""
 
@@ -67,6 +83,17 @@ class Outbox:
     ) -> int:
         """Write one tournament step's event (in the step's open transaction); its id."""
         return await self._db.run(_add_step, tournament_id, kind, dumps(payload), now)
+
+    async def add_seek_step(
+        self, seek_id: int, kind: str, payload: dict[str, Any], now: float
+    ) -> int:
+        """Write one seek's step (in the change's open transaction); its id."""
+        return await self._db.run(_add_seek_step, seek_id, kind, dumps(payload), now)
+
+    async def undelivered_seek_steps(self) -> list[SeekStepRow]:
+        """The seeks' steps still to do, oldest first, of this process's shards."""
+        mine, params = self._db.on_my_shards("s.guild_id")
+        return await self._db.read(_select_seek_steps, mine, params)
 
     async def undelivered_steps(self) -> list[StepRow]:
         """The tournament steps still to show, oldest first, of this process's shards."""
@@ -91,7 +118,7 @@ class Outbox:
 
     async def prune(self, before: float, keep: int = 1000) -> int:
         """Delete the events delivered before ``before``, beyond the newest ``keep`` of each
-        game or tournament (what an audit of a recent one reads); how many went."""
+        game, tournament or seek (what an audit of a recent one reads); how many went."""
         return await self._db.run(_prune, before, keep)
 
     async def delivered(self, game_id: int) -> list[EventRow]:
@@ -123,6 +150,31 @@ async def _add_step(
     return int(row[0])
 
 
+async def _add_seek_step(
+    conn: Connection, seek_id: int, kind: str, payload: str, now: float
+) -> int:
+    row = await conn.fetchone(
+        "INSERT INTO events (seek_id, kind, payload, pending, created_at) "
+        "VALUES (?, ?, ?, ?, ?) RETURNING id",
+        (seek_id, kind, payload, SEEK_CONSUMER, now),
+    )
+    assert row is not None
+    return int(row[0])
+
+
+async def _select_seek_steps(
+    conn: Connection, where: str, params: tuple[Any, ...]
+) -> list[SeekStepRow]:
+    # ``where`` is a constant of this module; values go in ``params``.
+    rows = await conn.fetchall(
+        "SELECT e.id, e.seek_id, e.kind, e.payload, e.created_at FROM events e "
+        "JOIN seeks s ON s.id = e.seek_id "
+        f"WHERE e.delivered_at IS NULL AND {where} ORDER BY e.id",
+        params,
+    )
+    return [SeekStepRow(int(i), int(s), k, loads(p), float(c)) for i, s, k, p, c in rows]
+
+
 async def _select_steps(conn: Connection, where: str, params: tuple[Any, ...]) -> list[StepRow]:
     # ``where`` is a constant of this module; values go in ``params``.
     rows = await conn.fetchall(
@@ -142,7 +194,7 @@ async def _prune(conn: Connection, before: float, keep: int) -> int:
     return await conn.execute(
         "DELETE FROM events WHERE delivered_at IS NOT NULL AND delivered_at < ? AND id NOT IN "
         "(SELECT id FROM (SELECT id, ROW_NUMBER() OVER "
-        "(PARTITION BY game_id, tournament_id ORDER BY id DESC) AS newest "
+        "(PARTITION BY game_id, tournament_id, seek_id ORDER BY id DESC) AS newest "
         "FROM events WHERE delivered_at IS NOT NULL) kept WHERE newest <= ?)",
         (before, keep),
     )

@@ -11,6 +11,7 @@ function bodies.
 
 from __future__ import annotations
 
+from . import seeks_schema
 from .away_schema import POSTGRES_V11
 
 _V1 = """
@@ -334,6 +335,9 @@ _V10 = """
 ALTER TABLE games ADD COLUMN paused INTEGER;
 """
 
+# 11: members away from their games (bot/store/away_schema.py).
+# 12: the seeks of ``/sequence find`` (bot/store/seeks_schema.py).
+
 #: Every PostgreSQL migration, in order: (version, sql). Append only.
 POSTGRES_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, _V1),
@@ -347,4 +351,5 @@ POSTGRES_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (9, _V9),
     (10, _V10),
     (11, POSTGRES_V11),
+    (12, seeks_schema.POSTGRES),
 )

@@ -4,6 +4,7 @@ Append only: a new version is added here and to :mod:`bot.store.postgres_migrati
 (and to ``bot/store/copy.py`` if it changes a table).
 """
 
+from . import seeks_schema
 from .away_schema import SQLITE_V11
 
 _V1 = """
@@ -358,6 +359,9 @@ _V10 = """
 ALTER TABLE games ADD COLUMN paused INTEGER;
 """
 
+# 11: members away from their games (bot/store/away_schema.py).
+# 12: the seeks of ``/sequence find`` (bot/store/seeks_schema.py).
+
 #: Every migration, in order: (version, sql). Append only.
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, _V1),
@@ -371,6 +375,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (9, _V9),
     (10, _V10),
     (11, SQLITE_V11),
+    (12, seeks_schema.SQLITE),
 )
 
 __all__ = ["MIGRATIONS"]

@@ -25,6 +25,7 @@ from .components import Components
 from .custom_ids import Templated
 from .describe import counted, seat_label, shown_name, team_label
 from .rematch_message import rematch_items, rematch_lines
+from .seek_message import seek_items, seek_lines
 from .server_options import server_option_words
 
 if TYPE_CHECKING:
@@ -93,6 +94,9 @@ def lobby_embed(lobby: LobbyRecord, length: Estimate | None = None) -> discord.E
     rematch = rematch_lines(lobby)
     if rematch is not None:
         how = f"{rematch}\n{how}"
+    seekers = seek_lines(lobby)
+    if seekers is not None:
+        how = seekers
     embed = discord.Embed(
         title=f"Sequence lobby · {options.preset}", description=how, colour=TEAM_COLOUR_VALUES[0]
     )
@@ -189,6 +193,14 @@ def lobby_view(lobby: LobbyRecord) -> Components:
     if lobby.match is not None:  # its seating is the draw's: sit down again, start
         for action in ("join", "leave", "start"):
             view.add_item(LobbyButton(lobby.id, action))
+        return view
+    if lobby.seek is not None:  # its players were found for it: Ready, not Start
+        for item in seek_items(
+            lobby, LobbyButton(lobby.id, "join"), LobbyButton(lobby.id, "leave")
+        ):
+            view.add_item(item)
+        if lobby.looking is not None:
+            view.add_item(LookingButton(lobby.id))
         return view
     for action in ("join", "leave", "switch", "start", "cancel"):
         view.add_item(LobbyButton(lobby.id, action))
