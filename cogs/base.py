@@ -64,11 +64,7 @@ class SequenceSubgroup(app_commands.Group):
     command's own group whether it may run, not the group above: this one refuses DMs as
     :class:`SequenceGroup` does."""
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        command = interaction.command
-        if interaction.guild_id is None and not (command and command.extras.get(IN_DMS)):
-            raise app_commands.NoPrivateMessage(NOT_IN_DMS)
-        return True
+    interaction_check = SequenceGroup.interaction_check
 
 
 class SequenceCog(commands.Cog):

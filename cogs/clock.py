@@ -5,7 +5,6 @@ reminder), once per turn per team; the table is told."""
 from __future__ import annotations
 
 import discord
-from discord import app_commands
 
 from bot.app import SequenceBot
 from bot.services.events import TimeGiven
@@ -14,7 +13,7 @@ from bot.services.timing import clock_stopped
 from bot.store.games.records import GameRecord
 from bot.table.options import format_duration
 
-from .base import SequenceCog, Subscription
+from .base import SequenceCog, SequenceSubgroup, Subscription
 from .common.answering import Answering
 from .common.components import Components
 from .common.custom_ids import Templated
@@ -70,7 +69,7 @@ class Clock(SequenceCog):
 
     components = (GiveTimeButton,)
 
-    clock = app_commands.Group(name="clock", description="The turn clock of a slow game")
+    clock = SequenceSubgroup(name="clock", description="The turn clock of a slow game")
 
     def subscriptions(self) -> list[Subscription]:
         return [(TimeGiven, self.time_given)]

@@ -9,10 +9,12 @@ import asyncio
 from functools import partial
 
 import pytest
+from discord import app_commands
 
 from bot.app import create_bot
 from bot.config import Settings
 from bot.services.give_time import ALREADY, DAY, NO_LIMIT, OWN_TEAM, OWN_TURN, TURN_OVER
+from cogs.base import NOT_IN_DMS
 
 from .e2e_helpers import make_table, open_and_start, seat_actor, settle, timeouts
 
@@ -173,3 +175,14 @@ async def test_a_gift_racing_the_time_out_exactly_one_wins(simcord_env, first):
         assert isinstance(gift, Exception) and str(gift) == TURN_OVER
         assert record.game.turn_number == turn + 1 and len(timeouts(table)) == 1
         assert gifts(table) == []
+
+
+async def test_give_time_in_a_dm_is_refused_like_any_server_command(simcord_env):
+    """``/sequence clock`` is a group of its own: discord.py asks it, not ``/sequence``, whether
+    a command may run in a DM, so it refuses DMs itself."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    await open_and_start(table, time_limit="1d")
+    answer = await table.players[0].user.slash("sequence clock give")
+    assert answer.ephemeral and answer.response.content == NOT_IN_DMS
+    # discord.py's own error for it, answered by the tree's error handler (and nothing else)
+    assert {type(error) for error in simcord_env.errors} == {app_commands.NoPrivateMessage}
