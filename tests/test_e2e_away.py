@@ -348,25 +348,63 @@ async def test_a_game_that_starts_while_a_player_is_away_is_covered(simcord_env)
     assert f"🏖️ away until <t:{int(until)}:f>, clock paused" in status.response.content
 
 
+def crash_after_commit(bot) -> None:
+    """The process dies as its next changes commit: what they wrote is never handed over in
+    memory (only the outbox has it)."""
+    bot.bus.deliver = lambda events: None
+
+
+async def restart(simcord_env, bot_settings) -> None:
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(create_bot(bot_settings))
+    await settle(simcord_env)
+
+
 async def test_a_period_stored_before_a_crash_covers_its_games_at_the_next_start(
     simcord_env, bot_settings
 ):
-    """The period was saved, then the process died before it changed the games: at the next
-    start, each game it covers is brought in line (once: a second start changes nothing)."""
+    """The period was saved (with its outbox), then the process died before it changed the
+    games: at the next start, the outbox covers each game (once: a second start changes
+    nothing)."""
     table = await make_table(simcord_env, ["alice", "bob"])
     record = await open_and_start(table, time_limit="1d", reminder="none")
     alice = table.players[0]
-    now = table.bot.clock()
-    await table.bot.db.away.add(alice.id, table.guild.id, now, now + DAY, "computer")
-    assert not record.options.away
+    crash_after_commit(table.bot)
+    gone = await table.bot.away.go(alice.id, table.guild.id, "1d", "computer")
+    assert gone.games == [record.id] and gone.unrated == [record.id]
+    await settle(simcord_env)
+    assert not record.options.away and said(table, "🏖️") == []  # died before the covers
+    assert len(await table.bot.db.away.lasting(alice.id)) == 1
     for _ in range(2):
-        await simcord_env.bot.close()
-        await simcord_env.restart_bot(create_bot(bot_settings))
-        await settle(simcord_env)
+        await restart(simcord_env, bot_settings)
     record = table.game()
     assert record.options.away and not record.options.rated
     (told,) = said(table, "🏖️")
     assert "a computer plays their turns" in told
+
+
+async def test_an_end_stored_before_a_crash_uncovers_its_games_at_the_next_start(
+    simcord_env, bot_settings
+):
+    """Back early was saved (with its outbox), then the process died before it changed the
+    games: at the next start, the outbox takes the member's entry out (once)."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, time_limit="1d", reminder="none")
+    bot, alice = table.bot, table.players[0]
+    await alice.slash(table.channel, "sequence-me away", until="1d")
+    assert table.game().options.away
+    crash_after_commit(bot)
+    back = await bot.away.back(alice.id, table.guild.id)
+    assert back.games == [record.id]
+    await settle(simcord_env)
+    assert table.game().options.away and said(table, "👋") == []  # died before the games
+    assert await bot.db.away.lasting(alice.id) == []
+    for _ in range(2):
+        await restart(simcord_env, bot_settings)
+    assert not table.game().options.away
+    (welcome,) = said(table, "👋")
+    assert f"<@{alice.id}> is back early." in welcome
+    assert abs(await limit_due(table.bot, table.game()) - (table.bot.clock() + DAY)) < 5
 
 
 async def test_a_late_end_of_a_period_leaves_the_next_period_in_place(simcord_env):
