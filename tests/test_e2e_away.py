@@ -2,8 +2,9 @@
 back``, on SQLite and PostgreSQL with virtual time. With ``pause`` the member's turn clock is
 frozen across days (the table told, no reminder or turn DM), and comes back with the time that
 was left; with ``computer`` a computer plays their turns, marked, and the game is unrated. The
-end arrives by itself, across a restart too. Bad input changes nothing; going away racing the
-time-out: exactly one wins."""
+end arrives by itself, across a restart too, and what a crash kept from the games comes from
+the outbox. Bad input changes nothing; going away racing the time-out: exactly one wins; going
+away twice at once: one period."""
 
 from __future__ import annotations
 
@@ -405,6 +406,38 @@ async def test_an_end_stored_before_a_crash_uncovers_its_games_at_the_next_start
     (welcome,) = said(table, "👋")
     assert f"<@{alice.id}> is back early." in welcome
     assert abs(await limit_due(table.bot, table.game()) - (table.bot.clock() + DAY)) < 5
+
+
+@pytest.mark.parametrize("second", ["here", "everywhere"])
+async def test_going_away_twice_at_once_stores_one_period(simcord_env, second):
+    """Two requests in flight together (two channels, or two processes of a cluster): the
+    check and the insert are one step per member, so exactly one period is stored and the
+    other is told it overlaps."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, time_limit="1d", reminder="none")
+    bot, alice = table.bot, table.players[0]
+    lasting = bot.db.away.lasting
+
+    async def slow(user_id=None):
+        found = await lasting(user_id)
+        for _ in range(20):  # let the other request read meanwhile, if it could
+            await asyncio.sleep(0)
+        return found
+
+    bot.db.away.lasting = slow
+    where = table.guild.id if second == "here" else None
+    answers = await asyncio.gather(
+        bot.away.go(alice.id, table.guild.id, "1d", "pause"),
+        bot.away.go(alice.id, where, "2d", "pause"),
+        return_exceptions=True,
+    )
+    bot.db.away.lasting = lasting
+    await settle(simcord_env)
+    refused = [a for a in answers if isinstance(a, Exception)]
+    assert len(refused) == 1 and "You are already away" in str(refused[0]), answers
+    (period,) = await bot.db.away.lasting(alice.id)
+    assert [e[1] for e in table.game().options.away] == [period.until_at]
+    assert len(said(table, "🏖️")) == 1 and record.options.away
 
 
 async def test_a_late_end_of_a_period_leaves_the_next_period_in_place(simcord_env):
