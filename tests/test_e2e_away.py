@@ -16,6 +16,7 @@ import pytest
 from bot.app import create_bot
 from bot.config import Settings
 from bot.services.away_input import FORBIDDEN, NO_AWAY_HERE, ONLY_COMPUTER
+from bot.services.event_codec import decode
 from bot.services.games.service import COVERED
 
 from .e2e_helpers import make_table, open_and_start, play_one, seat_actor, settle, timeouts
@@ -406,6 +407,29 @@ async def test_an_end_stored_before_a_crash_uncovers_its_games_at_the_next_start
     (welcome,) = said(table, "👋")
     assert f"<@{alice.id}> is back early." in welcome
     assert abs(await limit_due(table.bot, table.game()) - (table.bot.clock() + DAY)) < 5
+
+
+async def test_the_events_of_a_period_delivered_again_change_nothing(simcord_env):
+    """Delivery is at least once: the start and the end of a period, delivered again (even
+    the start after the end), leave the game as it is."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, time_limit="1d", reminder="none")
+    bot, alice = table.bot, table.players[0]
+    await alice.slash(table.channel, "sequence-me away", until="1d", cover="computer")
+    await settle(simcord_env)
+    rows = {row.kind: row for row in await bot.db.outbox.delivered(record.id)}
+    began = decode(rows["AwayPeriodBegan"], table.game())
+    bot.bus.deliver([(None, began)])
+    await settle(simcord_env)
+    assert len(said(table, "🏖️")) == 1 and len(table.game().options.away) == 1
+    await alice.slash(table.channel, "sequence-me back")
+    await settle(simcord_env)
+    rows = {row.kind: row for row in await bot.db.outbox.delivered(record.id)}
+    over = decode(rows["AwayPeriodOver"], table.game())
+    bot.bus.deliver([(None, over), (None, began)])
+    await settle(simcord_env)
+    assert not table.game().options.away and len(said(table, "🏖️")) == 1
+    assert len(said(table, "👋")) == 1
 
 
 @pytest.mark.parametrize("second", ["here", "everywhere"])

@@ -104,7 +104,9 @@ class AwayService:
         ]
 
     async def _on_period_began(self, event: AwayPeriodBegan) -> None:
-        await self._cover(event.game_id, event.user_id, event.until, event.cover)
+        lasting = await self.db.away.lasting(event.user_id)
+        if any(period.id == event.period for period in lasting):  # not back since (late)
+            await self._cover(event.game_id, event.user_id, event.until, event.cover)
 
     async def _on_period_over(self, event: AwayPeriodOver) -> None:
         await self._uncover(event.game_id, event.user_id, event.until, early=event.early)
