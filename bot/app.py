@@ -145,8 +145,9 @@ class SequenceBotMixin:
 
         The order of the consumers of an event is the order they are registered here:
         in the ``quick`` lane, the turn clock (a new turn's timers), then the computer players
-        (answers, time-outs), then the computers' draw offers, then the players away (a game
-        that starts while one is away is covered); in the ``discord`` lane, the
+        (answers, time-outs), then the computers' draw offers, then the players away (each
+        game of a period away that began or ended, and a game that starts while one is away,
+        is covered or uncovered); in the ``discord`` lane, the
         table (the board), then the computer players (a computer moves once the board before
         its turn was posted or refused), then each cog's
         :meth:`~cogs.base.SequenceCog.subscriptions` in :data:`EXTENSIONS` order (turn pings

@@ -2,8 +2,9 @@
 back``, on SQLite and PostgreSQL with virtual time. With ``pause`` the member's turn clock is
 frozen across days (the table told, no reminder or turn DM), and comes back with the time that
 was left; with ``computer`` a computer plays their turns, marked, and the game is unrated. The
-end arrives by itself, across a restart too. Bad input changes nothing; going away racing the
-time-out: exactly one wins."""
+end arrives by itself, across a restart too, and what a crash kept from the games comes from
+the outbox. Bad input changes nothing; going away racing the time-out: exactly one wins; going
+away twice at once: one period."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 from bot.app import create_bot
 from bot.config import Settings
 from bot.services.away_input import FORBIDDEN, NO_AWAY_HERE, ONLY_COMPUTER
+from bot.services.event_codec import decode
 from bot.services.games.service import COVERED
 
 from .e2e_helpers import make_table, open_and_start, play_one, seat_actor, settle, timeouts
@@ -348,25 +350,118 @@ async def test_a_game_that_starts_while_a_player_is_away_is_covered(simcord_env)
     assert f"🏖️ away until <t:{int(until)}:f>, clock paused" in status.response.content
 
 
+def crash_after_commit(bot) -> None:
+    """The process dies as its next changes commit: what they wrote is never handed over in
+    memory (only the outbox has it)."""
+    bot.bus.deliver = lambda events: None
+
+
+async def restart(simcord_env, bot_settings) -> None:
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(create_bot(bot_settings))
+    await settle(simcord_env)
+
+
 async def test_a_period_stored_before_a_crash_covers_its_games_at_the_next_start(
     simcord_env, bot_settings
 ):
-    """The period was saved, then the process died before it changed the games: at the next
-    start, each game it covers is brought in line (once: a second start changes nothing)."""
+    """The period was saved (with its outbox), then the process died before it changed the
+    games: at the next start, the outbox covers each game (once: a second start changes
+    nothing)."""
     table = await make_table(simcord_env, ["alice", "bob"])
     record = await open_and_start(table, time_limit="1d", reminder="none")
     alice = table.players[0]
-    now = table.bot.clock()
-    await table.bot.db.away.add(alice.id, table.guild.id, now, now + DAY, "computer")
-    assert not record.options.away
+    crash_after_commit(table.bot)
+    gone = await table.bot.away.go(alice.id, table.guild.id, "1d", "computer")
+    assert gone.games == [record.id] and gone.unrated == [record.id]
+    await settle(simcord_env)
+    assert not record.options.away and said(table, "🏖️") == []  # died before the covers
+    assert len(await table.bot.db.away.lasting(alice.id)) == 1
     for _ in range(2):
-        await simcord_env.bot.close()
-        await simcord_env.restart_bot(create_bot(bot_settings))
-        await settle(simcord_env)
+        await restart(simcord_env, bot_settings)
     record = table.game()
     assert record.options.away and not record.options.rated
     (told,) = said(table, "🏖️")
     assert "a computer plays their turns" in told
+
+
+async def test_an_end_stored_before_a_crash_uncovers_its_games_at_the_next_start(
+    simcord_env, bot_settings
+):
+    """Back early was saved (with its outbox), then the process died before it changed the
+    games: at the next start, the outbox takes the member's entry out (once)."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, time_limit="1d", reminder="none")
+    bot, alice = table.bot, table.players[0]
+    await alice.slash(table.channel, "sequence-me away", until="1d")
+    assert table.game().options.away
+    crash_after_commit(bot)
+    back = await bot.away.back(alice.id, table.guild.id)
+    assert back.games == [record.id]
+    await settle(simcord_env)
+    assert table.game().options.away and said(table, "👋") == []  # died before the games
+    assert await bot.db.away.lasting(alice.id) == []
+    for _ in range(2):
+        await restart(simcord_env, bot_settings)
+    assert not table.game().options.away
+    (welcome,) = said(table, "👋")
+    assert f"<@{alice.id}> is back early." in welcome
+    assert abs(await limit_due(table.bot, table.game()) - (table.bot.clock() + DAY)) < 5
+
+
+async def test_the_events_of_a_period_delivered_again_change_nothing(simcord_env):
+    """Delivery is at least once: the start and the end of a period, delivered again (even
+    the start after the end), leave the game as it is."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, time_limit="1d", reminder="none")
+    bot, alice = table.bot, table.players[0]
+    await alice.slash(table.channel, "sequence-me away", until="1d", cover="computer")
+    await settle(simcord_env)
+    rows = {row.kind: row for row in await bot.db.outbox.delivered(record.id)}
+    began = decode(rows["AwayPeriodBegan"], table.game())
+    bot.bus.deliver([(None, began)])
+    await settle(simcord_env)
+    assert len(said(table, "🏖️")) == 1 and len(table.game().options.away) == 1
+    await alice.slash(table.channel, "sequence-me back")
+    await settle(simcord_env)
+    rows = {row.kind: row for row in await bot.db.outbox.delivered(record.id)}
+    over = decode(rows["AwayPeriodOver"], table.game())
+    bot.bus.deliver([(None, over), (None, began)])
+    await settle(simcord_env)
+    assert not table.game().options.away and len(said(table, "🏖️")) == 1
+    assert len(said(table, "👋")) == 1
+
+
+@pytest.mark.parametrize("second", ["here", "everywhere"])
+async def test_going_away_twice_at_once_stores_one_period(simcord_env, second):
+    """Two requests in flight together (two channels, or two processes of a cluster): the
+    check and the insert are one step per member, so exactly one period is stored and the
+    other is told it overlaps."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(table, time_limit="1d", reminder="none")
+    bot, alice = table.bot, table.players[0]
+    lasting = bot.db.away.lasting
+
+    async def slow(user_id=None):
+        found = await lasting(user_id)
+        for _ in range(20):  # let the other request read meanwhile, if it could
+            await asyncio.sleep(0)
+        return found
+
+    bot.db.away.lasting = slow
+    where = table.guild.id if second == "here" else None
+    answers = await asyncio.gather(
+        bot.away.go(alice.id, table.guild.id, "1d", "pause"),
+        bot.away.go(alice.id, where, "2d", "pause"),
+        return_exceptions=True,
+    )
+    bot.db.away.lasting = lasting
+    await settle(simcord_env)
+    refused = [a for a in answers if isinstance(a, Exception)]
+    assert len(refused) == 1 and "You are already away" in str(refused[0]), answers
+    (period,) = await bot.db.away.lasting(alice.id)
+    assert [e[1] for e in table.game().options.away] == [period.until_at]
+    assert len(said(table, "🏖️")) == 1 and record.options.away
 
 
 async def test_a_late_end_of_a_period_leaves_the_next_period_in_place(simcord_env):

@@ -4,9 +4,10 @@ its revision (what hand panels are drawn for) included."""
 from __future__ import annotations
 
 import dataclasses
+import json
 
 from bot.services.event_codec import decode, encode
-from bot.services.events import TurnStarted
+from bot.services.events import AwayPeriodBegan, AwayPeriodOver, TurnStarted
 from bot.store.games.records import GameRecord
 from bot.store.outbox import EventRow
 from bot.store.seats import Seat
@@ -41,3 +42,17 @@ def test_an_event_read_back_keeps_the_moves_undo_had_taken_back() -> None:
     del old["taken_back"]  # stored by an earlier version: the stored game's count
     read = decode(dataclasses.replace(row, payload=old), later)
     assert read is not None and read.record.taken_back == 5
+
+
+def test_the_events_of_a_period_away_are_read_back_with_their_fields() -> None:
+    """Written with the period's row, read back after a crash: whose period, until when, how
+    covered (or how it ended)."""
+    record = GameRecord(
+        1, 7, 8, [Seat(1, "a"), Seat(2, "b")], {}, "active", None, None, 0.0, None, new_game(0)
+    )
+    began = AwayPeriodBegan(record, user_id=2, period=9, until=1e9, cover="computer")
+    over = AwayPeriodOver(record, user_id=2, period=9, until=1e9, early=True)
+    for event in (began, over):
+        kind = type(event).__name__
+        row = EventRow(1, 1, kind, json.loads(json.dumps(encode(event))), frozenset({"x"}), 0.0)
+        assert decode(row, record) == event

@@ -21,6 +21,8 @@ from bot.store.votes import TeamVote
 
 from .events import (
     AwayEnded,
+    AwayPeriodBegan,
+    AwayPeriodOver,
     AwayStarted,
     BoardReplaced,
     DrawOfferClosed,
@@ -58,6 +60,8 @@ STORED: dict[str, type[GameEvent]] = {
         TurnDMDue,
         AwayStarted,
         AwayEnded,
+        AwayPeriodBegan,
+        AwayPeriodOver,
         MoveUndone,
         RulingMade,
         DrawOffered,
@@ -83,7 +87,17 @@ def encode(event: GameEvent) -> dict[str, Any]:
     elif isinstance(event, TurnStarted):
         payload["timers"] = [[t.kind, t.due_at, t.payload] for t in event.timers]
     elif isinstance(
-        event, (TimedOut, ReminderDue, TimeGiven, TurnDMDue, AwayStarted, AwayEnded)
+        event,
+        (
+            TimedOut,
+            ReminderDue,
+            TimeGiven,
+            TurnDMDue,
+            AwayStarted,
+            AwayEnded,
+            AwayPeriodBegan,
+            AwayPeriodOver,
+        ),
     ):
         payload.update(_fields(event))
     elif isinstance(event, MoveUndone):

@@ -139,6 +139,30 @@ class AwayEnded(GameEvent):
 
 
 @dataclass(frozen=True)
+class AwayPeriodBegan(GameEvent):
+    """The member ``user_id`` went away (period ``period``, stored in the same transaction)
+    until ``until``, covered by ``cover``: their seat in this game is to be covered (the away
+    service's change, idempotent, which writes :class:`AwayStarted`)."""
+
+    user_id: int = field(kw_only=True)
+    period: int = field(kw_only=True)
+    until: float = field(kw_only=True)
+    cover: str = field(kw_only=True)
+
+
+@dataclass(frozen=True)
+class AwayPeriodOver(GameEvent):
+    """The member ``user_id``'s period ``period`` (until ``until``) ended, ``early`` with
+    ``/sequence-me back`` (stored in the same transaction): its entry is to come out of this
+    game (the away service's change, idempotent, which writes :class:`AwayEnded`)."""
+
+    user_id: int = field(kw_only=True)
+    period: int = field(kw_only=True)
+    until: float = field(kw_only=True)
+    early: bool = False
+
+
+@dataclass(frozen=True)
 class MoveUndone(GameEvent):
     """An undo took back ``undone``, in order (the log keeps them, marked undone)."""
 

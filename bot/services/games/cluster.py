@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from bot.store.connection import in_background
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from bot.store.games.records import GameRecord
 
     from ..dispatch import Dispatcher
+    from ..events import GameEvent
 
 log = logging.getLogger(__name__)
 
@@ -133,6 +134,23 @@ class ClusterGames(GameRegistry):
         task = asyncio.create_task(self.catch_up(game_id, until_done=True), context=in_background())
         self._catching_up.add(task)
         task.add_done_callback(self._catching_up.discard)
+
+    async def record_events(
+        self, events: Sequence[GameEvent], now: float
+    ) -> list[tuple[int | None, GameEvent]]:
+        """In the open transaction of a change that is not a game's (a member's period away):
+        write the events it causes to games to the outbox, and tell the owners of other
+        processes' games at the commit. What this process delivers once it has committed
+        (:meth:`publish`): its own games' events."""
+        ids = await self.bus.record(events, now)
+        for game_id in sorted({e.game_id for e in events if e.game_id not in self.records}):
+            await self.db.notify(GAMES_CHANNEL, str(game_id))
+        return [(i, e) for i, e in zip(ids, events, strict=True) if e.game_id in self.records]
+
+    def publish(self, events: list[tuple[int | None, GameEvent]]) -> None:
+        """Deliver what :meth:`record_events` wrote, once its transaction has committed (a
+        crash before: the outbox delivers it at the next start)."""
+        self.bus.deliver(events)
 
     async def _take_in(self, record: GameRecord) -> None:
         """Under the game's lock: serve the game as the store holds it (another process
