@@ -12,6 +12,7 @@ from bot.services.events import TimeGiven
 from bot.services.give_time import DAY
 from bot.services.timing import clock_stopped
 from bot.store.games.records import GameRecord
+from bot.table.bank import is_timed
 from bot.table.options import format_duration
 
 from .base import SequenceCog, Subscription
@@ -55,7 +56,7 @@ def give_time_view(record: GameRecord) -> Components | None:
     """The "+1 day" button for the turn being played, on a table with a time limit per turn."""
     game = record.game
     if (
-        not record.options.turn_time_limit
+        not is_timed(record.options)
         or game.is_over()
         or clock_stopped(game, len(record.seats))
     ):

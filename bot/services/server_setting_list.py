@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.table.bank import CLOCKS
 from bot.table.options import POLICIES, format_duration
 
 from .ceilings import Ceiling
@@ -123,6 +124,12 @@ _REMINDER = Ceiling(
     format_duration,
 )
 _TIMERS = "1 min to 14 days"
+#: A bank holds at most the longest time the owner allows a turn (its start and its cap).
+_BANK = Ceiling(
+    lambda s: s.max_turn_time_limit,
+    "A bank on this bot holds at most {most} (its owner's limit on a turn's time).",
+    format_duration,
+)
 
 #: Where tables may be opened, and whether each opens in a thread of its own (a table default
 #: that fills no :class:`TableOptions` field: it decides where the lobby opens).
@@ -165,6 +172,41 @@ SERVER_SETTINGS: dict[str, ServerSetting] = {
             parse_choice(POLICIES),
             str,
             lambda s: s.time_limit_policy,
+        ),
+        _table(
+            "clock",
+            "The turn clock: turn (the time limit per turn) or bank (a bank of time per player)",
+            "clock",
+            parse_choice(CLOCKS),
+            str,
+            lambda s: "turn",
+        ),
+        _table(
+            "bank_start",
+            "Bank clock: the time each player starts with",
+            "bank_start",
+            parse_duration,
+            show_duration,
+            lambda s: 3 * 86400,
+            ceiling=_BANK,
+        ),
+        _table(
+            "bank_increment",
+            "Bank clock: the time added to a player's bank after each of their turns",
+            "bank_increment",
+            parse_duration,
+            show_duration,
+            lambda s: 86400,
+            "0 to 14 days",
+        ),
+        _table(
+            "bank_cap",
+            "Bank clock: the most a bank holds (none: 14 days)",
+            "bank_cap",
+            parse_duration,
+            show_duration,
+            lambda s: 0,
+            ceiling=_BANK,
         ),
         _table(
             "reminder",

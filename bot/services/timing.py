@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from bot.game import Game
 from bot.game.moves import FORFEIT, SKIP
 from bot.store.timers import TimerRecord
+from bot.table.bank import bank_of, is_bank
 from bot.table.options import TableOptions
 
 if TYPE_CHECKING:
@@ -25,6 +26,7 @@ def turn_timers(
     record: GameRecord, game: Game, options: TableOptions, now: float
 ) -> list[TimerRecord]:
     """The reminder and time limit of the turn now starting (none for a computer, or at the end).
+    At a bank table, the limit is the seat's bank (:mod:`bot.table.bank`).
 
     >>> from types import SimpleNamespace
     >>> from bot.game import Game, GameSettings
@@ -45,8 +47,8 @@ def turn_timers(
     reminder = options.reminder_delay
     if reminder:
         timers.append(TimerRecord(record.id, REMINDER, now + reminder, dict(payload)))
-    limit = options.turn_time_limit
-    if limit and not clock_stopped(game, len(record.seats)):
+    limit = bank_of(options, seat) if is_bank(options) else options.turn_time_limit
+    if (limit or is_bank(options)) and not clock_stopped(game, len(record.seats)):
         timers.append(TimerRecord(record.id, LIMIT, now + limit, dict(payload)))
     return timers
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from bot.store.errors import CommitUnknownError, GameNotActiveError, StaleMoveError
 
+from ..bank_clock import settle_bank
 from ..errors import UserError
 from ..events import (
     GameEnded,
@@ -155,6 +156,8 @@ class GameChanges(ClusterGames):
             and not draft.cancelled
             and (bool(draft.undone) or game.turn_number != before.turn_number)
         )
+        if new_turn:
+            await settle_bank(self.db, draft)  # the ended turn's bank, committed with it
         timers = turn_timers(record, game, draft.options, now) if new_turn else []
         events = committed_events(draft, finished=finished, new_turn=new_turn, timers=timers)
         live = len(before.moves)

@@ -1,0 +1,212 @@
+"""The bank clock (issue #39): ``/sequence new clock:bank`` gives each player a bank of time that
+their turns spend; after each turn the increment is added, up to the cap. The board,
+``/sequence status`` and the turn DM show each bank; a bank that runs out applies the table's
+``on_timeout`` policy; a restart keeps every bank; give time adds a day to the bank. With
+SimCord's virtual clock, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.app import create_bot
+from bot.config import Settings
+from bot.services.give_time import DAY
+
+from .e2e_helpers import make_table, open_and_start, play_one, seat_actor, settle, timeouts
+from .test_e2e_admin import with_admin
+
+HOUR = 3600
+MINUTE = 60
+
+
+@pytest.fixture
+def bot_settings(settings_on_each_backend: Settings) -> Settings:
+    """Every test here runs on SQLite and on PostgreSQL."""
+    return settings_on_each_backend
+
+
+async def limit_due(bot, record) -> float:
+    """The stored deadline of the turn being played (its bank runs out then)."""
+    timer = await bot.db.timers.get(record.id, "limit")
+    assert timer is not None and timer.payload["turn"] == record.game.turn_number
+    return timer.due_at
+
+
+async def stored_banks(bot, record) -> tuple[int, ...]:
+    """The banks as the store holds them (what a restart or another process reads)."""
+    return (await bot.db.games.load(record.id)).options.banks
+
+
+def name_of(table, record, seat) -> str:
+    return seat_actor(table, record, seat).user.name
+
+
+async def test_a_bank_decreases_grows_by_its_increment_to_its_cap_and_shows_everywhere(
+    simcord_env,
+):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    await bob.slash(table.channel, "sequence-me notify", setting="on")
+    record = await open_and_start(
+        table,
+        clock="bank",
+        bank_start="2h",
+        bank_increment="1h",
+        bank_cap="2h30m",
+        on_timeout="skip",
+        reminder="none",
+    )
+    bot = table.bot
+    first, second = record.game.turn, 1 - record.game.turn
+    assert record.options.clock == "bank" and record.options.turn_time_limit == 0
+    assert await limit_due(bot, record) == pytest.approx(bot.clock() + 2 * HOUR, abs=2)
+    board = table.channel.last_message.content
+    assert "Time runs out" in board
+    assert f"Blue: {name_of(table, record, 0)} 2h · 🟢 Green: {name_of(table, record, 1)} 2h." in (
+        board
+    ), board
+
+    # The bank decreases while its player thinks: /sequence status shows what is left.
+    await simcord_env.advance_time(30 * MINUTE)
+    status = (await alice.slash(table.channel, "sequence status")).response.content
+    assert f"{name_of(table, record, first)} 1h 30m" in status, status
+    assert f"{name_of(table, record, second)} 2h" in status, status
+
+    # The move spends 30 minutes and adds the hour: 2h30m (the cap, exactly).
+    await play_one(table, record)
+    assert record.options.banks[first] == 2 * HOUR + 30 * MINUTE
+    assert await stored_banks(bot, record) == record.options.banks
+    assert await limit_due(bot, record) == pytest.approx(bot.clock() + 2 * HOUR, abs=2)
+    board = table.channel.last_message.content
+    assert f"{name_of(table, record, first)} 2h 30m" in board, board
+    # The turn DM (bob has them on) shows the banks too.
+    if record.game.turn == next(i for i, s in enumerate(record.seats) if s.user_id == bob.id):
+        assert "🏦 Banks:" in bob.user.dm_channel.last_message.content
+
+    # Ten minutes used of 2h, plus 1h, is 2h50m: held to the cap, 2h30m.
+    await simcord_env.advance_time(10 * MINUTE)
+    await play_one(table, record)
+    assert record.options.banks[second] == 2 * HOUR + 30 * MINUTE
+    assert await limit_due(bot, record) == pytest.approx(bot.clock() + 2.5 * HOUR, abs=2)
+
+    # The first player's bank runs out: the turn is skipped, and the bank is the increment.
+    await simcord_env.advance_time(2.5 * HOUR + 1)
+    await settle(simcord_env)
+    assert record.game.moves[-1].kind == "skip" and record.game.moves[-1].seat == first
+    assert len(timeouts(table)) == 1
+    assert record.options.banks[first] == HOUR
+    assert await stored_banks(bot, record) == record.options.banks
+
+
+@pytest.mark.parametrize("policy", ["computer", "remove"])
+async def test_a_bank_that_runs_out_applies_the_tables_policy(simcord_env, policy):
+    names = ["alice", "bob"] if policy == "computer" else ["alice", "bob", "carol", "dave"]
+    table = await make_table(simcord_env, names)
+    record = await open_and_start(
+        table, clock="bank", bank_start="1h", bank_increment="10m", on_timeout=policy
+    )
+    seat = record.game.turn
+    await simcord_env.advance_time(HOUR - 5)
+    assert len(record.game.moves) == 0 and timeouts(table) == []
+    await simcord_env.advance_time(10)
+    await settle(simcord_env)
+    assert timeouts(table)
+    if policy == "computer":
+        assert record.game.moves[-1].kind == "play" and record.game.moves[-1].seat == seat
+        assert "computer player moves for them" in timeouts(table)[0].content
+        assert record.options.banks[seat] == 10 * MINUTE  # emptied, then the increment
+    else:
+        assert record.game.out[seat] and not record.game.is_over()
+        assert record.game.turn != seat
+        board = table.channel.last_message.content
+        assert f"{name_of(table, record, seat)} " not in board.split("🏦")[-1], board
+
+
+async def test_the_banks_survive_a_restart_in_the_middle_of_a_turn(simcord_env, bot_settings):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(
+        table, clock="bank", bank_start="3h", bank_increment="1h", on_timeout="skip"
+    )
+    first = record.game.turn
+    await simcord_env.advance_time(HOUR)
+    await play_one(table, record)  # 3h - 1h + 1h
+    assert record.options.banks[first] == 3 * HOUR
+    second = record.game.turn
+    due = await limit_due(table.bot, record)
+    await simcord_env.advance_time(2 * HOUR)  # the second player has 1h left
+
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(create_bot(bot_settings))
+    record = table.game()
+    assert record.options.banks[first] == 3 * HOUR
+    assert await limit_due(table.bot, record) == due  # the same deadline: nothing given back
+    await simcord_env.advance_time(HOUR - 10)
+    assert record.game.turn == second and timeouts(table) == []
+    await simcord_env.advance_time(20)
+    await settle(simcord_env)
+    assert record.game.turn == first and record.game.moves[-1].kind == "skip"
+    assert record.options.banks[second] == HOUR
+    # The first player's turn runs on their bank, kept across the restart.
+    assert await limit_due(table.bot, record) == pytest.approx(due + 3 * HOUR, abs=2)
+
+
+async def test_give_time_adds_a_day_to_the_players_bank(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(
+        table, clock="bank", bank_start="1d", bank_increment="1h", on_timeout="skip"
+    )
+    mover = seat_actor(table, record, record.game.turn)
+    other = next(p for p in table.players if p is not mover)
+    seat = record.game.turn
+    due = await limit_due(table.bot, record)
+    given = await other.slash(table.channel, "sequence clock give")
+    assert given.ephemeral and "You gave" in given.response.content
+    assert await limit_due(table.bot, record) == due + DAY
+    await simcord_env.advance_time(HOUR)
+    await play_one(table, record)  # 2 days less an hour, plus the hour
+    assert record.options.banks[seat] == 2 * DAY
+
+
+async def test_bad_bank_options_get_a_clear_answer_and_open_nothing(simcord_env, bot_settings):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice = table.players[0]
+    refusals = {
+        "add clock:bank": {"bank_start": "1d"},
+        "add clock:bank.": {"bank_cap": "2d", "clock": "turn"},
+        "leave out time_limit": {"clock": "bank", "time_limit": "1h"},
+        "cannot be below its start": {"clock": "bank", "bank_start": "3d", "bank_cap": "1d"},
+        "must start with 1 minute to 14 days": {"clock": "bank", "bank_start": "20d"},
+        "must be 0 to 14 days": {"clock": "bank", "bank_increment": "15d"},
+        "is not a duration": {"clock": "bank", "bank_cap": "lots"},
+    }
+    for expected, options in refusals.items():
+        answer = await alice.slash(table.channel, "sequence new", **options)
+        assert answer.ephemeral and expected in answer.response.content, (
+            options,
+            answer.response.content,
+        )
+    assert await table.bot.db.lobbies.list_all() == []
+
+    # The owner's ceiling on a turn's time holds a bank too.
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(create_bot(bot_settings.with_overrides(max_turn_time_limit=DAY)))
+    answer = await alice.slash(table.channel, "sequence new", clock="bank", bank_start="2d")
+    assert answer.ephemeral and "holds at most 1 day" in answer.response.content
+    assert await table.bot.db.lobbies.list_all() == []
+    record = await open_and_start(table, clock="bank", bank_start="12h")
+    assert record.options.bank_cap == DAY  # no bank holds more than the owner allows
+
+
+async def test_a_server_may_make_the_bank_its_tables_clock(simcord_env):
+    table, admin = await with_admin(simcord_env)
+    for name, value in (("clock", "bank"), ("bank_start", "2d"), ("bank_cap", "4d")):
+        answer = await admin.slash(table.channel, "sequence-admin set", setting=name, value=value)
+        assert "⚠️" not in answer.response.content, answer.response.content
+    refused = await admin.slash(
+        table.channel, "sequence-admin set", setting="bank_cap", value="1d"
+    )
+    assert "cannot be below its start" in refused.response.content
+    record = await open_and_start(table)
+    options = record.options
+    assert (options.clock, options.bank_start, options.bank_cap) == ("bank", 2 * DAY, 4 * DAY)
+    assert "🏦 Banks:" in table.channel.last_message.content
