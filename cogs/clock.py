@@ -12,7 +12,7 @@ from bot.services.events import TimeGiven
 from bot.services.give_time import DAY
 from bot.services.timing import clock_stopped
 from bot.store.games.records import GameRecord
-from bot.table.bank import is_timed
+from bot.table.bank import is_bank, is_timed
 from bot.table.options import format_duration
 
 from .base import SequenceCog, Subscription
@@ -66,6 +66,11 @@ def give_time_view(record: GameRecord) -> Components | None:
     return view
 
 
+def one_more_day(record: GameRecord) -> str:
+    """What a gift gives: one more day (in the player's bank, at a bank table)."""
+    return "one more day in their bank" if is_bank(record.options) else "one more day"
+
+
 class Clock(SequenceCog):
     """Give time to the player on turn."""
 
@@ -93,7 +98,8 @@ class Clock(SequenceCog):
         who = seat_label(gift.record, gift.event.seat)
         await reply(
             interaction,
-            f"⏳ You gave {who} one more day: the turn now ends <t:{int(gift.event.due_at)}:R>.",
+            f"⏳ You gave {who} {one_more_day(gift.record)}: the turn now ends "
+            f"<t:{int(gift.event.due_at)}:R>.",
         )
 
     async def time_given(self, event: TimeGiven) -> None:
@@ -101,8 +107,8 @@ class Clock(SequenceCog):
         record = event.record
         await self.bot.table.notice(
             record,
-            f"⏳ {seat_label(record, event.giver)} gave {seat_label(record, event.seat)} one "
-            f"more day: the turn now ends <t:{int(event.due_at)}:R>.",
+            f"⏳ {seat_label(record, event.giver)} gave {seat_label(record, event.seat)} "
+            f"{one_more_day(record)}: the turn now ends <t:{int(event.due_at)}:R>.",
         )
 
 

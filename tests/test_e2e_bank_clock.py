@@ -45,8 +45,9 @@ async def test_a_bank_decreases_grows_by_its_increment_to_its_cap_and_shows_ever
     simcord_env,
 ):
     table = await make_table(simcord_env, ["alice", "bob"])
-    alice, bob = table.players
-    await bob.slash(table.channel, "sequence-me notify", setting="on")
+    alice = table.players[0]
+    for player in table.players:
+        await player.slash(table.channel, "sequence-me notify", setting="on")
     record = await open_and_start(
         table,
         clock="bank",
@@ -79,9 +80,9 @@ async def test_a_bank_decreases_grows_by_its_increment_to_its_cap_and_shows_ever
     assert await limit_due(bot, record) == pytest.approx(bot.clock() + 2 * HOUR, abs=2)
     board = table.channel.last_message.content
     assert f"{name_of(table, record, first)} 2h 30m" in board, board
-    # The turn DM (bob has them on) shows the banks too.
-    if record.game.turn == next(i for i, s in enumerate(record.seats) if s.user_id == bob.id):
-        assert "🏦 Banks:" in bob.user.dm_channel.last_message.content
+    # The turn DM shows the banks too.
+    dm = seat_actor(table, record, second).user.dm_channel.last_message.content
+    assert "Your turn" in dm and f"{name_of(table, record, first)} 2h 30m" in dm, dm
 
     # Ten minutes used of 2h, plus 1h, is 2h50m: held to the cap, 2h30m.
     await simcord_env.advance_time(10 * MINUTE)
@@ -96,6 +97,27 @@ async def test_a_bank_decreases_grows_by_its_increment_to_its_cap_and_shows_ever
     assert len(timeouts(table)) == 1
     assert record.options.banks[first] == HOUR
     assert await stored_banks(bot, record) == record.options.banks
+
+
+async def test_reminders_come_as_today_and_show_the_banks(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    record = await open_and_start(
+        table, clock="bank", bank_start="3h", reminder="1h", on_timeout="skip"
+    )
+
+    def reminders() -> list[str]:
+        return [m.content for m in table.channel.history() if m.content.startswith("⏰")]
+
+    await simcord_env.advance_time(HOUR + 1)
+    (first,) = reminders()
+    assert "🏦 Banks:" in first and "Time runs out" in first, first
+    on_turn = name_of(table, record, record.game.turn)
+    assert any(f"{on_turn} 2h{end}" in first for end in (" ·", ".")), first  # 3h less 1h
+    await simcord_env.advance_time(HOUR)
+    assert len(reminders()) == 2 and timeouts(table) == []
+    await simcord_env.advance_time(HOUR)
+    await settle(simcord_env)
+    assert len(reminders()) == 2 and len(timeouts(table)) == 1
 
 
 @pytest.mark.parametrize("policy", ["computer", "remove"])
@@ -160,8 +182,10 @@ async def test_give_time_adds_a_day_to_the_players_bank(simcord_env):
     seat = record.game.turn
     due = await limit_due(table.bot, record)
     given = await other.slash(table.channel, "sequence clock give")
-    assert given.ephemeral and "You gave" in given.response.content
+    assert given.ephemeral and "one more day in their bank" in given.response.content
     assert await limit_due(table.bot, record) == due + DAY
+    said = table.channel.last_message.content
+    assert said.startswith("⏳") and "one more day in their bank" in said, said
     await simcord_env.advance_time(HOUR)
     await play_one(table, record)  # 2 days less an hour, plus the hour
     assert record.options.banks[seat] == 2 * DAY
