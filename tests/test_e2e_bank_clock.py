@@ -234,3 +234,20 @@ async def test_a_server_may_make_the_bank_its_tables_clock(simcord_env):
     options = record.options
     assert (options.clock, options.bank_start, options.bank_cap) == ("bank", 2 * DAY, 4 * DAY)
     assert "🏦 Banks:" in table.channel.last_message.content
+
+
+async def test_the_lobby_states_the_bank_and_estimates_the_length_with_it(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    opened = await alice.slash(
+        table.channel, "sequence new", clock="bank", bank_start="3d", bank_increment="1d"
+    )
+    joined = await bob.click(opened.response, label="Join")
+    (rules,) = [f.value for f in joined.response.embeds[0].fields if f.name == "Rules"]
+    assert "a bank of 3 days per player, +1 day after each turn" in rules, rules
+    # 25 turns each: 3 days, then a day after each of the 24 others: 27 days each, 54 in all.
+    assert "⏱️ Length: at most about 54 days (~50 turns, every bank spent)" in rules, rules
+    started = await alice.click(opened.response, label="Start")
+    assert started.acknowledged
+    begins = started.response.content
+    assert "⏱️ A bank of 3 days per player, +1 day after each turn." in begins, begins
