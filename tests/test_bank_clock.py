@@ -4,13 +4,16 @@ that read back as the same duration."""
 
 from __future__ import annotations
 
+import doctest
 import re
-from types import SimpleNamespace
+from types import ModuleType, SimpleNamespace
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import bot.table.bank
+import bot.table.options
 from bot.errors import UserError
 from bot.game import Game, GameSettings
 from bot.services.durations import parse_duration
@@ -21,6 +24,12 @@ from bot.table.bank import MAX_BANK, after_turn, bank_cap, bank_of, settled, sho
 from bot.table.options import MAX_TURN_TIMER, TableOptions
 
 DAY = 86400
+
+
+@pytest.mark.parametrize("module", [bot.table.bank, bot.table.options])
+def test_the_examples_in_the_docstrings_hold(module: ModuleType) -> None:
+    assert doctest.testmod(module).failed == 0
+
 seconds = st.integers(min_value=60, max_value=MAX_TURN_TIMER)
 increments = st.integers(min_value=0, max_value=MAX_TURN_TIMER)
 
