@@ -5,9 +5,12 @@ the next bank that runs out applies the policy there."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
+
+from bot.services.give_time import DAY
 
 from .cluster_harness import eventually
 from .e2e_helpers import open_and_start, seat_actor, settle
@@ -72,3 +75,70 @@ async def test_a_bank_game_across_two_processes(nodes) -> None:
     stored = await one.run(lambda env: env.bot.db.games.load(record.id))
     assert stored.options.banks[second] == 30 * 60
     assert stored.options.banks[first] == pytest.approx(1.5 * HOUR, abs=5)
+
+
+async def test_a_day_given_on_the_owner_as_the_other_process_saves_the_move_is_kept(nodes) -> None:
+    """Both in flight: process 0 saves the mover's move from a DM while process 1 (the owner)
+    commits a day given to the same turn. The move's transaction reads what the turn left of the
+    bank with the game held, so the day is in the bank whichever commits first (here the gift,
+    between the move's draft and its write)."""
+    zero, one = nodes
+    table = await table_on(one, 1, ["bea", "bob"])
+
+    async def start(env: Any) -> Any:
+        for player in table.players:
+            await player.slash(table.channel, "sequence-me notify", setting="on")
+        return await open_and_start(
+            table, seed=5, clock="bank", bank_start="2h", bank_increment="30m", reminder="none"
+        )
+
+    record = await one.run(start)
+    first = record.game.turn
+    mover = seat_actor(table, record, first)
+    other = next(p for p in table.players if p is not mover)
+    person = await turn_dm_on(zero, record, mover)
+    _, card, space = playable(record.game)
+    go = await choose_on_dm(zero, person, record.id, card, space)
+
+    events: dict[str, asyncio.Event] = {}
+
+    async def hold_the_write(env: Any) -> None:
+        events["entered"], events["release"] = asyncio.Event(), asyncio.Event()
+        games = env.bot.db.games
+        append = games.append_moves
+
+        async def held(*args: Any, **kwargs: Any) -> Any:
+            events["entered"].set()
+            await events["release"].wait()
+            return await append(*args, **kwargs)
+
+        games.append_moves = held
+
+    await zero.run(hold_the_write)
+    move = asyncio.create_task(
+        zero.run(lambda env: person.click(person.dm_channel.last_message, custom_id=go))
+    )
+    await zero.run(lambda env: asyncio.wait_for(events["entered"].wait(), 10))
+
+    async def give(env: Any) -> Any:
+        return await env.bot.give_time.give_day(
+            record.id, other.id, expected_revision=record.revision
+        )
+
+    gift = await one.run(give)  # committed while the move waits to write
+    await zero.run(lambda env: _release(events))
+    await move
+    stored = await one.run(lambda env: env.bot.db.games.load(record.id))
+    assert len(stored.game.moves) == 1
+    spent = await zero.run(lambda env: _now(env))
+    # the bank at the move: the gift's deadline less the moment of the move, plus 30 minutes
+    assert stored.options.banks[first] == pytest.approx(gift.event.due_at - spent + 1800, abs=5)
+    assert stored.options.banks[first] > DAY
+
+
+async def _release(events: dict[str, asyncio.Event]) -> None:
+    events["release"].set()
+
+
+async def _now(env: Any) -> float:
+    return env.bot.clock()

@@ -21,19 +21,22 @@ if TYPE_CHECKING:
     from .games.draft import Draft
 
 
-async def settle_bank(db: Store, draft: Draft) -> None:
+async def settle_bank(db: Store, draft: Draft) -> bool:
     """Set the banks of a change that ends a turn at a bank table (an undo, a cancel or a
-    computer's turn leaves them as they are)."""
+    computer's turn leaves them as they are); True if it did. Called in the change's
+    transaction once the game is held at its move count, so that the stored limit it reads is
+    the one the turn ended with."""
     options, record = draft.options, draft.record
     if not is_bank(options) or draft.undone or draft.cancelled:
-        return
+        return False
     before = record.game
     seat = before.turn
     if record.seats[seat].is_computer:
-        return
+        return False
     timer = await db.timers.get(record.id, LIMIT)
     if timer is not None and timer.payload.get("turn") == before.turn_number:
         left = timer.due_at - draft.now
     else:  # the clock waited for this move (nobody played a whole round): nothing spent
         left = bank_of(options, seat)
     draft.options = options.but(banks=after_turn(options, len(record.seats), seat, left))
+    return True

@@ -156,8 +156,6 @@ class GameChanges(ClusterGames):
             and not draft.cancelled
             and (bool(draft.undone) or game.turn_number != before.turn_number)
         )
-        if new_turn:
-            await settle_bank(self.db, draft)  # the ended turn's bank, committed with it
         timers = turn_timers(record, game, draft.options, now) if new_turn else []
         events = committed_events(draft, finished=finished, new_turn=new_turn, timers=timers)
         live = len(before.moves)
@@ -176,6 +174,13 @@ class GameChanges(ClusterGames):
                     live -= count
                 if draft.moves:
                     await self.db.games.append_moves(record.id, live, draft.moves, game, now=now)
+                # A bank table: the ended turn's bank, read with the game held (a gift another
+                # process made is seen, or waits and finds the turn over), and what follows it.
+                if new_turn and await settle_bank(self.db, draft):
+                    timers = turn_timers(record, game, draft.options, now)
+                    events = committed_events(
+                        draft, finished=finished, new_turn=new_turn, timers=timers
+                    )
                 if draft.options != record.options:
                     await self.db.games.set_options(record.id, draft.options)
                 if draft.votes != record.votes:
