@@ -53,7 +53,8 @@ class GiveTimeButton(
 
 
 def give_time_view(record: GameRecord) -> Components | None:
-    """The "+1 day" button for the turn being played, on a table with a time limit per turn."""
+    """The "+1 day" button for the turn being played, on a table with a time limit per turn
+    or a bank."""
     game = record.game
     if (
         not is_timed(record.options)
