@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.table.bank import CLOCKS
-from bot.table.options import POLICIES, format_duration
+from bot.table.options import POLICIES, TableOptions, format_duration
 
 from .ceilings import Ceiling
 from .durations import parse_duration
@@ -124,6 +124,8 @@ _REMINDER = Ceiling(
     format_duration,
 )
 _TIMERS = "1 min to 14 days"
+#: A new table's options as the bot sets them (the bank clock's defaults).
+_NEW_TABLE = TableOptions()
 #: A bank holds at most the longest time the owner allows a turn (its start and its cap).
 _BANK = Ceiling(
     lambda s: s.max_turn_time_limit,
@@ -274,7 +276,7 @@ SERVER_SETTINGS: dict[str, ServerSetting] = {
             "clock",
             parse_choice(CLOCKS),
             str,
-            lambda s: "turn",
+            lambda s: _NEW_TABLE.clock,
         ),
         _table(
             "bank_start",
@@ -282,7 +284,7 @@ SERVER_SETTINGS: dict[str, ServerSetting] = {
             "bank_start",
             parse_duration,
             show_duration,
-            lambda s: 3 * 86400,
+            lambda s: _NEW_TABLE.bank_start,
             ceiling=_BANK,
         ),
         _table(
@@ -291,7 +293,7 @@ SERVER_SETTINGS: dict[str, ServerSetting] = {
             "bank_increment",
             parse_duration,
             show_duration,
-            lambda s: 86400,
+            lambda s: _NEW_TABLE.bank_increment,
             "0 to 14 days",
         ),
         _table(
@@ -300,7 +302,7 @@ SERVER_SETTINGS: dict[str, ServerSetting] = {
             "bank_cap",
             parse_duration,
             show_duration,
-            lambda s: 0,
+            lambda s: _NEW_TABLE.bank_cap,
             ceiling=_BANK,
         ),
         _limit(
