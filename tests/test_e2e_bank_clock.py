@@ -191,6 +191,48 @@ async def test_give_time_adds_a_day_to_the_players_bank(simcord_env):
     assert record.options.banks[seat] == 2 * DAY
 
 
+async def test_an_undo_takes_back_the_increment_its_move_earned(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players  # alice hosts; bob's team decides
+    record = await open_and_start(
+        table, clock="bank", bank_start="2h", bank_increment="1h", bank_cap="4h"
+    )
+    first = record.game.turn
+    await simcord_env.advance_time(30 * MINUTE)
+    await play_one(table, record)
+    assert record.options.banks[first] == 2 * HOUR + 30 * MINUTE
+    await simcord_env.advance_time(10 * MINUTE)  # the next player's turn: not charged
+    ask = await alice.slash(table.channel, "sequence undo")
+    await bob.click(ask.response, label="Agree")
+    record = table.game()
+    assert record.game.moves == [] and record.game.turn == first
+    # what was left at the move (1h30m), not that and the hour the move earned
+    assert record.options.banks == (HOUR + 30 * MINUTE, 2 * HOUR)[:: 1 if first == 0 else -1]
+    assert await stored_banks(table.bot, record) == record.options.banks
+    due = await limit_due(table.bot, record)
+    assert due == pytest.approx(table.bot.clock() + HOUR + 30 * MINUTE, abs=2)
+
+
+async def test_an_undone_time_out_keeps_its_increment(simcord_env):
+    """Taking back a skipped turn does not leave its player an empty bank (their turn would
+    run out again at once): they have the increment the time-out gave."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    record = await open_and_start(
+        table, clock="bank", bank_start="1h", bank_increment="10m", on_timeout="skip"
+    )
+    first = record.game.turn
+    await simcord_env.advance_time(HOUR + 1)
+    await settle(simcord_env)
+    assert [m.kind for m in record.game.moves] == ["skip"]
+    ask = await alice.slash(table.channel, "sequence undo")
+    await bob.click(ask.response, label="Agree")
+    record = table.game()
+    assert record.game.moves == [] and record.options.banks[first] == 10 * MINUTE
+    due = await limit_due(table.bot, record)
+    assert due == pytest.approx(table.bot.clock() + 10 * MINUTE, abs=2)
+
+
 async def test_bad_bank_options_get_a_clear_answer_and_open_nothing(simcord_env, bot_settings):
     table = await make_table(simcord_env, ["alice", "bob"])
     alice = table.players[0]
