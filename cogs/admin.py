@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.services.server_setting_list import SERVER_SETTINGS, ServerSetting
 from bot.services.server_settings import SettingChange, SettingView
 from bot.services.setting_values import parse_channels
+from bot.table.bank import BANK_FIELDS
 
 from .base import server_id
 from .common.answering import answer_errors
@@ -28,13 +29,14 @@ if TYPE_CHECKING:
 
 
 #: Settings are offered in this order of their kinds when nothing is typed (Discord shows 25 at
-#: most): the limits, set least often, last; a kind not named here comes before them.
+#: most): the limits and a bank clock's options, set least often, last (typing ``bank`` or
+#: ``per`` finds them); a kind not named here comes before them.
 _LAST = ("limit",)
 
 
 def settings_matching(typed: str) -> list[ServerSetting]:
     """The settings whose name holds ``typed``, then those whose description does; with nothing
-    typed, every setting, the limits last.
+    typed, every setting, the limits and the bank's options last.
 
     >>> [each.name for each in settings_matching("thread")]
     ['thread_tables']
@@ -42,7 +44,9 @@ def settings_matching(typed: str) -> list[ServerSetting]:
     'limit'
     """
     wanted = typed.strip().lower()
-    ordered = sorted(SERVER_SETTINGS.values(), key=lambda each: each.kind in _LAST)
+    ordered = sorted(
+        SERVER_SETTINGS.values(), key=lambda each: each.kind in _LAST or each.field in BANK_FIELDS
+    )
     by_name = [each for each in ordered if wanted in each.name]
     return by_name + [
         each for each in ordered if each not in by_name and wanted in each.description.lower()

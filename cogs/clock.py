@@ -11,6 +11,7 @@ from bot.services.events import TimeGiven
 from bot.services.give_time import DAY
 from bot.services.timing import clock_stopped
 from bot.store.games.records import GameRecord
+from bot.table.bank import is_bank, is_timed
 from bot.table.options import format_duration
 
 from .base import SequenceCog, SequenceSubgroup, Subscription
@@ -51,10 +52,11 @@ class GiveTimeButton(
 
 
 def give_time_view(record: GameRecord) -> Components | None:
-    """The "+1 day" button for the turn being played, on a table with a time limit per turn."""
+    """The "+1 day" button for the turn being played, on a table with a time limit per turn
+    or a bank."""
     game = record.game
     if (
-        not record.options.turn_time_limit
+        not is_timed(record.options)
         or game.is_over()
         or clock_stopped(game, len(record.seats))
     ):
@@ -62,6 +64,11 @@ def give_time_view(record: GameRecord) -> Components | None:
     view = Components()
     view.add_item(GiveTimeButton(record.id, record.revision))
     return view
+
+
+def one_more_day(record: GameRecord) -> str:
+    """What a gift gives: one more day (in the player's bank, at a bank table)."""
+    return "one more day in their bank" if is_bank(record.options) else "one more day"
 
 
 class Clock(SequenceCog):
@@ -91,7 +98,8 @@ class Clock(SequenceCog):
         who = seat_label(gift.record, gift.event.seat)
         await reply(
             interaction,
-            f"⏳ You gave {who} one more day: the turn now ends <t:{int(gift.event.due_at)}:R>.",
+            f"⏳ You gave {who} {one_more_day(gift.record)}: the turn now ends "
+            f"<t:{int(gift.event.due_at)}:R>.",
         )
 
     async def time_given(self, event: TimeGiven) -> None:
@@ -99,8 +107,8 @@ class Clock(SequenceCog):
         record = event.record
         await self.bot.table.notice(
             record,
-            f"⏳ {seat_label(record, event.giver)} gave {seat_label(record, event.seat)} one "
-            f"more day: the turn now ends <t:{int(event.due_at)}:R>.",
+            f"⏳ {seat_label(record, event.giver)} gave {seat_label(record, event.seat)} "
+            f"{one_more_day(record)}: the turn now ends <t:{int(event.due_at)}:R>.",
         )
 
 

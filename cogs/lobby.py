@@ -31,6 +31,7 @@ from .base import SequenceCog, Subscription, server_id
 from .common import own_threads
 from .common.answering import Answering
 from .common.choices import (
+    CLOCK_CHOICES,
     PRESET_CHOICES,
     TEAM_COUNT_CHOICES,
     TIMEOUT_CHOICES,
@@ -161,6 +162,18 @@ class Lobby(SequenceCog):
         on_timeout=(
             "What happens when the time runs out (default: the bot's setting, skip unless changed)"
         ),
+        clock=(
+            "turn: a time limit per turn; bank: a bank of time per player (default: the "
+            "server's setting, turn)"
+        ),
+        bank_start=(
+            "Bank clock: the time each player starts with, like 3d (default: the server's, 3d)"
+        ),
+        bank_increment=(
+            "Bank clock: time added to a player's bank after each turn, like 1d (default: the "
+            "server's, 1d)"
+        ),
+        bank_cap="Bank clock: the most a bank holds, like 7d (default: the server's, none: 14d)",
         reminder=(
             "Remind the player to move after this long, like 6h or none (default: the bot's "
             "setting, 12h)"
@@ -169,7 +182,7 @@ class Lobby(SequenceCog):
         hints="Allow /sequence hint (practice only; unrated; default: the bot's setting, no)",
         thread="Open the table in a new thread of this channel (default: the server's setting)",
     )
-    @app_commands.choices(preset=PRESET_CHOICES, on_timeout=TIMEOUT_CHOICES)
+    @app_commands.choices(preset=PRESET_CHOICES, on_timeout=TIMEOUT_CHOICES, clock=CLOCK_CHOICES)
     @app_commands.choices(teams=TEAM_COUNT_CHOICES)
     async def new(
         self,
@@ -184,6 +197,10 @@ class Lobby(SequenceCog):
         tabletalk_stands: bool | None = None,
         time_limit: str | None = None,
         on_timeout: str | None = None,
+        clock: str | None = None,
+        bank_start: str | None = None,
+        bank_increment: str | None = None,
+        bank_cap: str | None = None,
         reminder: str | None = None,
         rated: bool | None = None,
         hints: bool | None = None,
@@ -209,9 +226,13 @@ class Lobby(SequenceCog):
             small_hands=small_hands,
             endless_play_guard=endless_guard,
             tabletalk_stands=tabletalk_stands,
-            turn_time_limit=None if time_limit is None else parse_duration(time_limit),
+            turn_time_limit=_seconds(time_limit),
             time_limit_policy=on_timeout,
-            reminder_delay=None if reminder is None else parse_duration(reminder),
+            clock=clock,
+            bank_start=_seconds(bank_start),
+            bank_increment=_seconds(bank_increment),
+            bank_cap=_seconds(bank_cap),
+            reminder_delay=_seconds(reminder),
             hints=hints,
             rated=rated,
         )
@@ -368,6 +389,11 @@ class Lobby(SequenceCog):
             return
         with contextlib.suppress(discord.HTTPException):
             await edit_message(self.bot, record.channel_id, record.lobby_message_id, **fields)
+
+
+def _seconds(duration: str | None) -> int | None:
+    """A duration the host typed, in seconds (None: not given)."""
+    return None if duration is None else parse_duration(duration)
 
 
 async def setup(bot: SequenceBot) -> None:

@@ -1,5 +1,6 @@
 """Give time: a player of another team adds a day to the time limit of the turn being played,
-once per turn per team.
+once per turn per team (at a bank table, a day to the player's bank: the deadline the bank
+sets moves a day later, and what is left of it when the turn ends is kept).
 
 A change through the game service like any other (under the game's lock, for the turn the
 player acted on, one transaction): the turn's stored time limit moves a day later, and the
@@ -13,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
+
+from bot.table.bank import is_timed
 
 from .errors import UserError
 from .events import TimeGiven
@@ -75,7 +78,7 @@ class GiveTime:
             team = game.team_of(giver)
             if team == game.team_of(seat):
                 raise UserError(OWN_TEAM)
-            if not draft.options.turn_time_limit:
+            if not is_timed(draft.options):
                 raise UserError(NO_LIMIT)
             timer = await self.db.timers.get(game_id, LIMIT)
             current = timer is not None and timer.payload.get("turn") == game.turn_number

@@ -326,7 +326,7 @@ class LobbyService(LookingCalls, RematchCalls, SeekTables):
                         channel_id,
                         game,
                         seats,
-                        options.but(host_id=lobby.host_id),
+                        options.but(host_id=lobby.host_id, banks=()),
                         lobby.message_id,
                         now=now,
                         lobby_id=lobby.id,

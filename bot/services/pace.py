@@ -1,12 +1,13 @@
 """How fast players move in slow games, and how long a timed table may take (issue #39).
 
-A **slow** game is one with a time limit per turn of an hour or more (:data:`SLOW_TURN`): there a
-turn's length is the player's choice, not the clock's. When such a game ends, the seconds each of
-its turns took are kept with its result (``summary["turn_seconds"]``, per team and member as the
-result lists them: no user id, so forgetting a member changes nothing here), written in the
-transaction that records it. A player's pace is the median of their last :data:`PACE_TURNS` turns
-in the slow games among their last :data:`PACE_GAMES` results in the server: one indexed read of
-a bounded number of results, whatever the history.
+A **slow** game is one with a time limit per turn of an hour or more (:data:`SLOW_TURN`; at a bank
+table, an hour or more a turn on average, :func:`time_per_turn`): there a turn's length is the
+player's choice, not the clock's. When such a game ends, the seconds each of its turns took are
+kept with its result (``summary["turn_seconds"]``, per team and member as the result lists them: no
+user id, so forgetting a member changes nothing here), written in the transaction that records it.
+A player's pace is the median of their last :data:`PACE_TURNS` turns in the slow games among their
+last :data:`PACE_GAMES` results in the server: one indexed read of a bounded number of results,
+whatever the history.
 
 A turn lasts from the move that passed it to the player (the last undo, or the start) to the
 player's move that passes it on; a turn that ran out of time counts its whole time (it held the
@@ -22,11 +23,13 @@ from typing import TYPE_CHECKING, Any
 
 from bot.game import Game, GameSettings
 from bot.game.moves import AGREE_DRAW, REMOVE, RESIGN, TABLETALK
+from bot.table.bank import is_bank
 
 if TYPE_CHECKING:
     from bot.store.base import Store
     from bot.store.games.records import LogEntry
     from bot.store.results import ResultRecord
+    from bot.table.options import TableOptions
 
 #: The shortest time limit per turn of a slow game (seconds).
 SLOW_TURN = 3600
@@ -135,6 +138,33 @@ class Estimate:
     people: int
 
 
+def typical_turns(players: int) -> int:
+    """The turns a game of ``players`` seats typically takes (:data:`TYPICAL_TURNS`)."""
+    return next(
+        (count for seats, count in sorted(TYPICAL_TURNS.items()) if seats >= players),
+        max(TYPICAL_TURNS.values()),
+    )
+
+
+def time_per_turn(options: TableOptions, players: int) -> float:
+    """The most a turn of the table may take on average (0: no clock): its time limit per
+    turn, or at a bank table each player's starting bank and the increments of their turns
+    after the first, spread over their turns in a typical game.
+
+    >>> from bot.table.options import TableOptions
+    >>> time_per_turn(TableOptions(turn_time_limit=3600), 2)
+    3600
+    >>> bank = TableOptions(clock="bank", bank_start=3 * 86400, bank_increment=86400)
+    >>> round(time_per_turn(bank, 2) / 3600, 2)  # 25 turns each: 3 days + 24 days
+    25.92
+    """
+    if not is_bank(options):
+        return options.turn_time_limit
+    own_turns = max(1, typical_turns(players) // max(players, 1))
+    spent = options.bank_start + options.bank_increment * (own_turns - 1)
+    return spent / own_turns
+
+
 def estimate(
     players: int, turn_time_limit: float, paces: Sequence[float | None]
 ) -> Estimate | None:
@@ -148,10 +178,7 @@ def estimate(
     """
     if not turn_time_limit:
         return None
-    turns = next(
-        (count for seats, count in sorted(TYPICAL_TURNS.items()) if seats >= players),
-        max(TYPICAL_TURNS.values()),
-    )
+    turns = typical_turns(players)
     longest = turns * turn_time_limit
     known = [pace for pace in paces if pace is not None]
     if not known:

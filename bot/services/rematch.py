@@ -130,6 +130,7 @@ class RematchCalls:
             teams = game.settings.teams
             options = previous.options.but(
                 host_id=None,
+                banks=(),  # a bank clock starts afresh
                 series_game=previous.options.series_game + 1,
                 series_after=game_id,
                 series_score=series_score_after(previous.options, teams, game.winner),

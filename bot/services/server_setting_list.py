@@ -19,7 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.table.options import POLICIES, format_duration
+from bot.table.bank import CLOCKS
+from bot.table.options import POLICIES, TableOptions, format_duration
 
 from .ceilings import Ceiling
 from .durations import parse_duration
@@ -125,6 +126,14 @@ _REMINDER = Ceiling(
     format_duration,
 )
 _TIMERS = "1 min to 14 days"
+#: A new table's options as the bot sets them (the bank clock's defaults).
+_NEW_TABLE = TableOptions()
+#: A bank holds at most the longest time the owner allows a turn (its start and its cap).
+_BANK = Ceiling(
+    lambda s: s.max_turn_time_limit,
+    "A bank on this bot holds at most {most} (its owner's limit on a turn's time).",
+    format_duration,
+)
 
 #: Where tables may be opened, and whether each opens in a thread of its own (a table default
 #: that fills no :class:`TableOptions` field: it decides where the lobby opens).
@@ -261,6 +270,42 @@ SERVER_SETTINGS: dict[str, ServerSetting] = {
             show_duration,
             lambda s: s.draw_offer_timeout,
             _TIMERS,
+        ),
+        # The bank clock (issue #39): its options count only with clock bank.
+        _table(
+            "clock",
+            "The turn clock: turn (the time limit per turn) or bank (a bank of time per player)",
+            "clock",
+            parse_choice(CLOCKS),
+            str,
+            lambda s: _NEW_TABLE.clock,
+        ),
+        _table(
+            "bank_start",
+            "Bank clock: the time each player starts with",
+            "bank_start",
+            parse_duration,
+            show_duration,
+            lambda s: _NEW_TABLE.bank_start,
+            ceiling=_BANK,
+        ),
+        _table(
+            "bank_increment",
+            "Bank clock: the time added to a player's bank after each of their turns",
+            "bank_increment",
+            parse_duration,
+            show_duration,
+            lambda s: _NEW_TABLE.bank_increment,
+            "0 to 14 days",
+        ),
+        _table(
+            "bank_cap",
+            "Bank clock: the most a bank holds (none: 14 days)",
+            "bank_cap",
+            parse_duration,
+            show_duration,
+            lambda s: _NEW_TABLE.bank_cap,
+            ceiling=_BANK,
         ),
         _limit(
             "lobbies_per_server",

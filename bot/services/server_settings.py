@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.game.echo import echo
+from bot.table.bank import BANK, BANK_FIELDS, MAX_BANK, is_bank
 from bot.table.options import TableOptions
 
 from .caps import CapSettings
@@ -102,6 +103,8 @@ def table_options(
     """
     chosen = dict(values)
     chosen.update({field: value for field, value in given.items() if value is not None})
+    if chosen.get("clock") == BANK:  # a bank table has no time limit per turn
+        chosen["turn_time_limit"] = 0
     if given.get("rated") and given.get("hints") is None:  # a rated table the host asked for
         chosen["hints"] = False
     if chosen.get("hints"):
@@ -112,6 +115,19 @@ def table_options(
         if field in own and given.get(field) is None and chosen[field] == values[field]
     )
     return TableOptions(**chosen)
+
+
+def check_clock(clock: str, given: dict[str, Any]) -> None:
+    """What a host gave for a new table fits its clock: no time limit per turn with a bank
+    clock, no bank options with a clock per turn."""
+    if clock == BANK and given.get("turn_time_limit") is not None:
+        raise UserError(
+            "A bank clock has no time limit per turn: leave out time_limit, or choose clock:turn."
+        )
+    if clock != BANK and any(given.get(field) is not None for field in BANK_FIELDS):
+        raise UserError(
+            "bank_start, bank_increment and bank_cap are for a bank clock: add clock:bank."
+        )
 
 
 @dataclass(frozen=True)
@@ -159,6 +175,7 @@ class ServerConfig:
         ceiling is held to it."""
         defaults = self.table_defaults
         values = dict(defaults.values)
+        check_clock(given.get("clock") or values.get("clock", "turn"), given)
         capped = table_ceilings()
         for field, ceiling in capped:
             values[field] = ceiling.clamp(values[field], self.settings)
@@ -166,6 +183,9 @@ class ServerConfig:
         for field, ceiling in capped:
             if given.get(field) is not None:
                 ceiling.check(getattr(options, field), self.settings)
+        most = self.settings.max_turn_time_limit
+        if is_bank(options) and not options.bank_cap and most < MAX_BANK:
+            options = options.but(bank_cap=most)  # no bank holds more than the owner allows
         return options
 
 
@@ -209,9 +229,11 @@ class ServerSettings:
         return (await self.of(guild_id)).new_table_options(**given)
 
     def check_ceilings(self, options: TableOptions) -> None:
-        """Refuse options past the owner's ceilings (a tournament's tables), naming the one."""
+        """Refuse options past the owner's ceilings (a tournament's tables), naming the one (a
+        bank's only with a bank clock)."""
         for field, ceiling in table_ceilings():
-            ceiling.check(getattr(options, field), self._settings)
+            if field not in BANK_FIELDS or is_bank(options):
+                ceiling.check(getattr(options, field), self._settings)
 
     async def caps(self, guild_id: int) -> CapSettings:
         """The limits a server set of its own (0: none; then only the owner's caps apply).

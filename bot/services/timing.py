@@ -13,6 +13,7 @@ from bot.game import Game
 from bot.game.moves import FORFEIT, SKIP
 from bot.store.timers import TimerRecord
 from bot.table.away import away_seat
+from bot.table.bank import bank_of, is_bank
 from bot.table.options import TableOptions
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ def turn_timers(
     """The reminder and time limit of the turn now starting (none for a computer, or at the end).
     A player away (:mod:`bot.table.away`): none while a computer covers them; with their clock
     paused, both count from their return.
+    At a bank table, the limit is the seat's bank (:mod:`bot.table.bank`).
 
     >>> from types import SimpleNamespace
     >>> from bot.game import Game, GameSettings
@@ -53,8 +55,8 @@ def turn_timers(
     reminder = options.reminder_delay
     if reminder:
         timers.append(TimerRecord(record.id, REMINDER, now + reminder, dict(payload)))
-    limit = options.turn_time_limit
-    if limit and not clock_stopped(game, len(record.seats)):
+    limit = bank_of(options, seat) if is_bank(options) else options.turn_time_limit
+    if (limit or is_bank(options)) and not clock_stopped(game, len(record.seats)):
         timers.append(TimerRecord(record.id, LIMIT, now + limit, dict(payload)))
     return timers
 

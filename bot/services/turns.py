@@ -13,6 +13,7 @@ from bot.game import Move
 from bot.game.moves import FORFEIT, REMOVE, SKIP
 from bot.store.timers import TimerRecord
 from bot.table.away import away_seat
+from bot.table.bank import is_timed
 
 from .dispatch import Subscriptions
 from .errors import UserError
@@ -243,4 +244,4 @@ class TurnClock:
 
 def _wants_timers(record: GameRecord) -> bool:
     options = record.options
-    return bool(options.reminder_delay or options.turn_time_limit)
+    return bool(options.reminder_delay) or is_timed(options)

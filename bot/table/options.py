@@ -12,6 +12,8 @@ from typing import Any, TypeVar
 from bot.errors import UserError
 from bot.game import GameSettings, SettingsError
 
+from .bank import BANK, CLOCKS
+
 POLICIES = ("skip", "computer", "remove")
 #: What each time-limit policy does, in words ("1 h per turn, then ...").
 POLICY_WORDS = {
@@ -50,6 +52,17 @@ class TableOptions:
     #: Seconds a player has for a turn; 0 for no limit.
     turn_time_limit: int = 0
     time_limit_policy: str = "skip"
+    #: The turn clock: ``turn`` (``turn_time_limit`` per turn, if any) or ``bank``
+    #: (:mod:`bot.table.bank`): each seat starts with ``bank_start`` seconds, its turns spend
+    #: them, and after each turn ``bank_increment`` is added, up to ``bank_cap`` (0: no cap of
+    #: the table's own). A bank that runs out applies ``time_limit_policy``.
+    clock: str = "turn"
+    bank_start: int = 3 * 86400
+    bank_increment: int = 86400
+    bank_cap: int = 0
+    #: The bot's, not the host's: each seat's bank in seconds as its last turn left it (empty,
+    #: or shorter than the seats: the starting bank), set in the transaction that ends a turn.
+    banks: tuple[int, ...] = ()
     #: Seconds before the player to move is reminded; 0 for never.
     reminder_delay: int = 12 * 3600
     #: Whether ``/sequence hint`` is allowed (never in rated games).
@@ -105,6 +118,7 @@ class TableOptions:
             raise UserError("The turn time limit must be between 0 (none) and 14 days.")
         if self.turn_time_limit and self.turn_time_limit < MIN_TURN_TIME_LIMIT:
             raise UserError("The turn time limit must be at least 1 minute (or none).")
+        _check_bank(self)
         if not 0 <= self.reminder_delay <= MAX_TURN_TIMER:
             raise UserError("The reminder delay must be between 0 (never) and 14 days.")
         if self.reminder_delay and self.reminder_delay < MIN_REMINDER_DELAY:
@@ -191,6 +205,39 @@ def _check_timer(what: str, seconds: int | None, shortest: int) -> None:
         raise UserError(f"{what} must be between {least} and 14 days.")
 
 
+def _check_bank(options: TableOptions) -> None:
+    """Refuse a clock that is not one, or a bank outside its ranges or capped below its
+    start."""
+    if options.clock not in CLOCKS:
+        raise UserError("The clock must be turn (a time limit per turn) or bank.")
+    if not MIN_TURN_TIME_LIMIT <= options.bank_start <= MAX_TURN_TIMER:
+        raise UserError("A bank must start with 1 minute to 14 days.")
+    if not 0 <= options.bank_increment <= MAX_TURN_TIMER:
+        raise UserError("The time added to a bank after each turn must be 0 to 14 days.")
+    cap = options.bank_cap
+    if cap and not MIN_TURN_TIME_LIMIT <= cap <= MAX_TURN_TIMER:
+        raise UserError("A bank's cap must be 1 minute to 14 days (or none).")
+    if cap and cap < options.bank_start:
+        raise UserError(
+            f"A bank's cap ({format_duration(cap)}) cannot be below its start "
+            f"({format_duration(options.bank_start)})."
+        )
+
+
+def bank_words(options: TableOptions) -> str:
+    """``"a bank of 3 days per player, +1 day after each turn (at most 7 days)"``.
+
+    >>> bank_words(TableOptions(clock="bank", bank_increment=0))
+    'a bank of 3 days per player, +nothing after each turn'
+    """
+    increment = format_duration(options.bank_increment) if options.bank_increment else "nothing"
+    cap = f" (at most {format_duration(options.bank_cap)})" if options.bank_cap else ""
+    return (
+        f"a bank of {format_duration(options.bank_start)} per player, +{increment} after each "
+        f"turn{cap}"
+    )
+
+
 def describe_house_rules(options: TableOptions) -> list[str]:
     """The house rules in force, in words, for lobby and status messages. Those a preset never
     uses are left out: convoy deals its own hands (8 players at most) and keeps its own rule
@@ -215,8 +262,10 @@ def describe_house_rules(options: TableOptions) -> list[str]:
         lines.append("no endless-play guard (a game may go on after the deck runs out twice)")
     if options.tabletalk_stands:
         lines.append("table-talk calls stand without confirmation")
-    if options.turn_time_limit:
-        policy = POLICY_WORDS.get(options.time_limit_policy, options.time_limit_policy)
+    policy = POLICY_WORDS.get(options.time_limit_policy, options.time_limit_policy)
+    if options.clock == BANK:
+        lines.append(f"{bank_words(options)}; when a bank runs out, {policy}")
+    elif options.turn_time_limit:
         lines.append(f"{format_duration(options.turn_time_limit)} per turn, then {policy}")
     if options.hints:
         lines.append("hints allowed")

@@ -22,6 +22,12 @@ TIMEOUT_CHOICES = [
         name="Remove the player (their team plays on; with nobody left, it is out)", value="remove"
     ),
 ]
+CLOCK_CHOICES = [
+    app_commands.Choice(name="A time limit per turn (time_limit)", value="turn"),
+    app_commands.Choice(
+        name="A bank of time per player (bank_start, bank_increment, bank_cap)", value="bank"
+    ),
+]
 LEVEL_CHOICES = [
     app_commands.Choice(name="Easy (a beginner)", value="easy"),
     app_commands.Choice(name="Medium (a good heuristic)", value="medium"),

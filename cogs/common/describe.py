@@ -24,6 +24,7 @@ from bot.game.moves import (
 from bot.game.settings import TEAM_NAMES
 from bot.services.games import nobody_playing
 from bot.table.away import entry_of
+from bot.table.bank import bank_of, short_duration
 from bot.table.options import format_duration
 from render.theme import TEAM_EMOJI
 
@@ -215,6 +216,29 @@ def deadline_note(deadline: float) -> str:
     """
     stamp = int(deadline)
     return f"⏳ Time runs out <t:{stamp}:R> (<t:{stamp}:f>)."
+
+
+def bank_seats(record: GameRecord, left: float | None) -> list[tuple[int, float]]:
+    """Each person's seat still playing at a bank table, with its bank: the seat on turn's
+    what is ``left`` of it now (None: as the turn began), the others' as their last turn left
+    them."""
+    game, options = record.game, record.options
+    return [
+        (seat, left if seat == game.turn and left is not None else bank_of(options, seat))
+        for seat, info in enumerate(record.seats)
+        if not info.is_computer and not game.out[seat]
+    ]
+
+
+def banks_line(record: GameRecord, left: float | None) -> str:
+    """``🏦 Banks: 🔵 Blue: alice 2d 4h · 🟢 Green: bob 3d.`` (see :func:`bank_seats`)."""
+    game = record.game
+    shown = [
+        f"{team_label(game.team_of(seat))}: {shown_name(record.seats[seat].name)} "
+        f"{short_duration(bank)}"
+        for seat, bank in bank_seats(record, left)
+    ]
+    return f"🏦 Banks: {' · '.join(shown)}."
 
 
 def result_line(record: GameRecord) -> str:

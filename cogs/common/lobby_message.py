@@ -16,8 +16,9 @@ from bot.game import card_label
 from bot.game.settings import ALLOWED_PLAYER_COUNTS
 from bot.services.lobbies import lobby_options
 from bot.services.lobby_seating import lobby_teams
-from bot.services.pace import Estimate, estimate, is_slow, player_paces
-from bot.table.options import TableOptions, describe_house_rules, format_duration
+from bot.services.pace import Estimate, estimate, is_slow, player_paces, time_per_turn
+from bot.table.bank import is_bank
+from bot.table.options import TableOptions, bank_words, describe_house_rules, format_duration
 from render.theme import TEAM_COLOUR_VALUES
 
 from .choices import LEVEL_CHOICES
@@ -42,7 +43,7 @@ async def lobby_message(db: Store, lobby: LobbyRecord) -> tuple[discord.Embed, C
 async def lobby_estimate(db: Store, lobby: LobbyRecord) -> Estimate | None:
     """How long the lobby's table may take (None: it has no time limit): from its clock, and in
     a slow game from the seated people's pace (:mod:`bot.services.pace`)."""
-    limit = lobby_options(lobby).turn_time_limit
+    limit = time_per_turn(lobby_options(lobby), len(lobby.seats))
     if not limit:
         return None
     people = [seat.user_id for seat in lobby.seats if not seat.is_computer]
@@ -52,20 +53,20 @@ async def lobby_estimate(db: Store, lobby: LobbyRecord) -> Estimate | None:
     return estimate(len(lobby.seats), limit, paces)
 
 
-def estimate_text(found: Estimate, turn_time_limit: float) -> str:
-    """A table's estimated length, in words.
+def estimate_text(found: Estimate, turn_time_limit: float, *, bank: bool = False) -> str:
+    """A table's estimated length, in words (``bank``: its clock is a bank, spent in full).
 
     >>> estimate_text(estimate(2, 3600, [None, None]), 3600)
     '⏱️ Length: at most about 2 days 2 h (~50 turns of up to 1 h)'
+    >>> estimate_text(estimate(2, 3600, [None, None]), 3600, bank=True)
+    '⏱️ Length: at most about 2 days 2 h (~50 turns, every bank spent)'
     >>> estimate_text(estimate(2, 3600, [600, None]), 3600)
     "⏱️ Length: about 1 day 5 h at these players' pace (1 of 2 known); at most about 2 days 2 h"
     """
     longest = format_duration(found.longest)
     if found.likely is None:
-        return (
-            f"⏱️ Length: at most about {longest} (~{found.turns} turns of up to "
-            f"{format_duration(turn_time_limit)})"
-        )
+        each = ", every bank spent" if bank else f" of up to {format_duration(turn_time_limit)}"
+        return f"⏱️ Length: at most about {longest} (~{found.turns} turns{each})"
     likely = format_duration(max(60, round(found.likely / 60) * 60))
     return (
         f"⏱️ Length: about {likely} at these players' pace ({found.known} of {found.people} "
@@ -109,7 +110,13 @@ def lobby_embed(lobby: LobbyRecord, length: Estimate | None = None) -> discord.E
     teams = "automatic" if options.teams is None else str(options.teams)
     rules = describe_house_rules(options)
     if length is not None:
-        rules.append(estimate_text(length, options.turn_time_limit))
+        rules.append(
+            estimate_text(
+                length,
+                time_per_turn(options, len(lobby.seats)),
+                bank=is_bank(options),
+            )
+        )
     own = server_option_words(options)
     if own:  # last: the line that says which of the above are this server's
         rules.append(f"⚙️ This server's defaults: {', '.join(own)}")
@@ -228,7 +235,9 @@ def game_begins_text(record: GameRecord) -> str:
         f"{game.settings.hand_size} cards each.\nPlay order: {order}."
     )
     limit = record.options.turn_time_limit
-    if limit:
+    if is_bank(record.options):
+        text += f"\n⏱️ {bank_words(record.options).capitalize()}."
+    elif limit:
         text += f"\n⏱️ {format_duration(limit)} per turn."
     return text
 

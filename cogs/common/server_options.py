@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.services.server_setting_list import ServerSetting, table_settings
 from bot.services.server_settings import SettingView
+from bot.table.bank import BANK, BANK_FIELDS, is_bank
 from bot.table.options import TableOptions
 
 #: What marks an option that came from this server's settings.
@@ -43,19 +44,25 @@ def server_option_words(options: TableOptions) -> list[str]:
 
 
 def _fields(options: TableOptions) -> list[tuple[ServerSetting, str]]:
-    """The table settings with the option each fills (that this table has)."""
+    """The table settings with the option each fills (that this table has): a bank's at a
+    bank table, the time limit per turn at the others."""
+    unused = ("turn_time_limit",) if is_bank(options) else BANK_FIELDS
     return [
         (setting, setting.field)
         for setting in table_settings()
-        if setting.field is not None and hasattr(options, setting.field)
+        if setting.field is not None
+        and hasattr(options, setting.field)
+        and setting.field not in unused
     ]
 
 
 def new_table_option_words(views: Sequence[SettingView]) -> list[str]:
     """The options a new table of a server gets (its :meth:`ServerSettings.view`), marked
     where they are the server's own."""
+    bank = any(view.setting.field == "clock" and view.value == BANK for view in views)
+    unused = ("turn_time_limit",) if bank else BANK_FIELDS
     return [
         option_words(view.setting, view.value, view.from_server)
         for view in views
-        if view.setting.field is not None
+        if view.setting.field is not None and view.setting.field not in unused
     ]

@@ -32,10 +32,11 @@ from bot.services.events import (
     MoveCommitted,
     MoveUndone,
 )
+from bot.table.bank import is_bank, short_duration
 from render.board import prepare_board, render_board
 
 from .alt_text import board_alt
-from .describe import describe_outcome, ended_line, taken_back
+from .describe import bank_seats, describe_outcome, ended_line, taken_back
 from .lookup import sent_before
 from .table_places import UNKNOWN_CHANNEL, TablePlaces
 from .table_text import BoardButton, BoardText
@@ -75,8 +76,13 @@ RETRY_FIRST, RETRY_MOST = 60.0, 3600.0
 
 
 def seat_names(record: GameRecord) -> list[str]:
-    """Display names by seat, for the images."""
-    return [seat.name for seat in record.seats]
+    """Display names by seat, for the images; at a bank table, each person's with their bank
+    as the turn began (``alice (2d 4h)``)."""
+    names = [seat.name for seat in record.seats]
+    if is_bank(record.options) and not record.game.is_over():
+        for seat, bank in bank_seats(record, None):
+            names[seat] = f"{names[seat]} ({short_duration(bank)})"
+    return names
 
 
 async def public_board_file(record: GameRecord) -> discord.File:

@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.services.timing import LIMIT, clock_stopped, turn_began
+from bot.table.bank import is_bank, is_timed
 from bot.table.series import series_line
 from render.theme import TEAM_COLOUR_VALUES
 
 from .components import Components
-from .describe import deadline_note, result_line, scoreline, turn_line
+from .describe import banks_line, deadline_note, result_line, scoreline, turn_line
 
 if TYPE_CHECKING:
     from bot.app import SequenceBot
@@ -72,15 +73,22 @@ class BoardText:
 
     async def deadline_text(self, record: GameRecord) -> str:
         """`` ⏳ Time runs out <t:…:R>.`` for a turn with a time limit (else empty): the
-        turn's stored limit, so that every process shows the same moment."""
-        if record.game.is_over() or not record.options.turn_time_limit:
+        turn's stored limit, so that every process shows the same moment. At a bank table,
+        each seat's bank follows (:func:`banks_line`)."""
+        if record.game.is_over() or not is_timed(record.options):
             return ""
-        if clock_stopped(record.game, len(record.seats)):
-            return " ⏸️ Nobody played a whole round: the clock waits for this move."
         timer = await self.bot.db.timers.get(record.id, LIMIT)
-        if timer is None or timer.payload.get("turn") != record.game.turn_number:
-            return ""
-        return f" {deadline_note(timer.due_at)}"
+        if timer is not None and timer.payload.get("turn") != record.game.turn_number:
+            timer = None
+        banks = ""
+        if is_bank(record.options):
+            left = None if timer is None else timer.due_at - self.bot.clock()
+            banks = f" {banks_line(record, left)}"
+        if clock_stopped(record.game, len(record.seats)):
+            return " ⏸️ Nobody played a whole round: the clock waits for this move." + banks
+        if timer is None:
+            return banks
+        return f" {deadline_note(timer.due_at)}{banks}"
 
     async def waiting_for(self, record: GameRecord) -> float:
         """Seconds since the turn being played began: how long its move is awaited."""

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from bot.store.errors import CommitUnknownError, GameNotActiveError, StaleMoveError
 
+from ..bank_clock import settle_bank
 from ..errors import UserError
 from ..events import (
     GameEnded,
@@ -173,6 +174,13 @@ class GameChanges(ClusterGames):
                     live -= count
                 if draft.moves:
                     await self.db.games.append_moves(record.id, live, draft.moves, game, now=now)
+                # A bank table: the ended turn's bank, read with the game held (a gift another
+                # process made is seen, or waits and finds the turn over), and what follows it.
+                if new_turn and await settle_bank(self.db, draft):
+                    timers = turn_timers(record, game, draft.options, now)
+                    events = committed_events(
+                        draft, finished=finished, new_turn=new_turn, timers=timers
+                    )
                 if draft.options != record.options:
                     await self.db.games.set_options(record.id, draft.options)
                 if draft.votes != record.votes:

@@ -7,7 +7,7 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.services.pace import SUMMARY_KEY, by_team, is_slow, turn_seconds
+from bot.services.pace import SUMMARY_KEY, by_team, is_slow, time_per_turn, turn_seconds
 from bot.store.games.records import LogEntry
 from bot.store.tallies import Tally, seat_tallies
 
@@ -51,7 +51,7 @@ async def count_turns(
     ``moves``, the change that ends it, made ``now``), as the result lists its players; None for
     a game that is not slow (:mod:`bot.services.pace`). Read before the transaction that
     records the end; a log that does not replay counts nothing (logged)."""
-    if not is_slow(options.turn_time_limit):
+    if not is_slow(time_per_turn(options, len(record.seats))):
         return None
     try:
         entries = await db.games.log(record.id)
