@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.services.timing import LIMIT, clock_stopped, turn_began
+from bot.table.away import away_seat
 from bot.table.bank import is_bank, is_timed
 from bot.table.series import series_line
 from render.theme import TEAM_COLOUR_VALUES
@@ -82,7 +83,11 @@ class BoardText:
             timer = None
         banks = ""
         if is_bank(record.options):
-            left = None if timer is None else timer.due_at - self.bot.clock()
+            now = self.bot.clock()
+            paused = away_seat(record.options, record.game.turn, now)
+            if paused is not None and not paused.by_computer:
+                now = paused.until  # the clock waits for the player's return
+            left = None if timer is None else timer.due_at - now
             banks = f" {banks_line(record, left)}"
         if clock_stopped(record.game, len(record.seats)):
             return " ⏸️ Nobody played a whole round: the clock waits for this move." + banks
