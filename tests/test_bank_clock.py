@@ -20,8 +20,8 @@ from bot.services.durations import parse_duration
 from bot.services.pace import time_per_turn, typical_turns
 from bot.services.timing import turn_timers
 from bot.store.seats import Seat
-from bot.table.bank import MAX_BANK, after_turn, bank_cap, bank_of, settled, short_duration
-from bot.table.options import MAX_TURN_TIMER, TableOptions
+from bot.table.bank import MAX_BANK, after_turn, bank_cap, bank_of, settled
+from bot.table.options import MAX_TURN_TIMER, TableOptions, format_duration
 
 DAY = 86400
 
@@ -131,7 +131,7 @@ def test_a_turns_time_limit_is_its_seats_bank() -> None:
 )
 def test_a_bank_shown_short_reads_back_as_the_same_duration(days: int, hours: int) -> None:
     bank = days * DAY + hours * 3600
-    shown = short_duration(bank)
+    shown = format_duration(bank, compact=True)
     assert len(shown) <= 7
     assert parse_duration(shown) == bank or (bank == 0 and shown == "0s")
 

@@ -73,20 +73,3 @@ def after_turn(options: TableOptions, seats: int, seat: int, left: float) -> tup
     banks = [bank_of(options, each) for each in range(seats)]
     banks[seat] = settled(left, options.bank_increment, bank_cap(options))
     return tuple(banks)
-
-
-def short_duration(seconds: float) -> str:
-    """A bank in a few characters: its two largest units.
-
-    >>> short_duration(2 * 86400 + 4 * 3600 + 59), short_duration(3 * 3600 + 20 * 60)
-    ('2d 4h', '3h 20m')
-    >>> short_duration(45), short_duration(0), short_duration(86400)
-    ('45s', '0s', '1d')
-    """
-    left = max(0, int(seconds))
-    parts = []
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
-        amount, left = divmod(left, size)
-        if amount:
-            parts.append(f"{amount}{unit}")
-    return " ".join(parts[:2]) or "0s"

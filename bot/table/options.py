@@ -278,12 +278,25 @@ def describe_house_rules(options: TableOptions) -> list[str]:
     return lines
 
 
-def format_duration(seconds: float) -> str:
-    """``90`` -> ``"1 min 30 s"``, ``86400`` -> ``"1 day"``."""
-    seconds = int(seconds)
+def format_duration(seconds: float, *, compact: bool = False) -> str:
+    """A duration in its two largest units: ``90`` -> ``"1 min 30 s"``, ``86400`` ->
+    ``"1 day"``; ``compact`` (a bank beside a name) ``"2d 4h"``.
+
+    >>> format_duration(90), format_duration(2 * 86400 + 4 * 3600 + 59, compact=True)
+    ('1 min 30 s', '2d 4h')
+    >>> format_duration(0), format_duration(0, compact=True), format_duration(-5, compact=True)
+    ('0 s', '0s', '0s')
+    """
+    seconds = max(0, int(seconds))
     parts = []
-    for unit, size in (("day", 86400), ("h", 3600), ("min", 60), ("s", 1)):
+    units = _COMPACT_UNITS if compact else _UNITS
+    for unit, size in units:
         amount, seconds = divmod(seconds, size)
         if amount:
-            parts.append(f"{amount} {unit}{'s' if unit == 'day' and amount > 1 else ''}")
-    return " ".join(parts[:2]) or "0 s"
+            plural = "s" if unit == "day" and amount > 1 else ""
+            parts.append(f"{amount}{unit}" if compact else f"{amount} {unit}{plural}")
+    return " ".join(parts[:2]) or ("0s" if compact else "0 s")
+
+
+_UNITS = (("day", 86400), ("h", 3600), ("min", 60), ("s", 1))
+_COMPACT_UNITS = (("d", 86400), ("h", 3600), ("m", 60), ("s", 1))

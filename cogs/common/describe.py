@@ -24,7 +24,7 @@ from bot.game.moves import (
 from bot.game.settings import TEAM_NAMES
 from bot.services.games import nobody_playing
 from bot.table.away import entry_of
-from bot.table.bank import bank_of, short_duration
+from bot.table.bank import bank_of
 from bot.table.options import format_duration
 from render.theme import TEAM_EMOJI
 
@@ -235,7 +235,7 @@ def banks_line(record: GameRecord, left: float | None) -> str:
     game = record.game
     shown = [
         f"{team_label(game.team_of(seat))}: {shown_name(record.seats[seat].name)} "
-        f"{short_duration(bank)}"
+        f"{format_duration(bank, compact=True)}"
         for seat, bank in bank_seats(record, left)
     ]
     return f"🏦 Banks: {' · '.join(shown)}."

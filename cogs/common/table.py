@@ -32,7 +32,8 @@ from bot.services.events import (
     MoveCommitted,
     MoveUndone,
 )
-from bot.table.bank import is_bank, short_duration
+from bot.table.bank import is_bank
+from bot.table.options import format_duration
 from render.board import prepare_board, render_board
 
 from .alt_text import board_alt
@@ -81,7 +82,7 @@ def seat_names(record: GameRecord) -> list[str]:
     names = [seat.name for seat in record.seats]
     if is_bank(record.options) and not record.game.is_over():
         for seat, bank in bank_seats(record, None):
-            names[seat] = f"{names[seat]} ({short_duration(bank)})"
+            names[seat] = f"{names[seat]} ({format_duration(bank, compact=True)})"
     return names
 
 
