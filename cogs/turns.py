@@ -21,6 +21,7 @@ from bot.services.dispatch import delivered_late
 from bot.services.events import (
     AwayEnded,
     AwayStarted,
+    GameEnded,
     ReminderDue,
     TimedOut,
     TurnDMDue,
@@ -32,8 +33,16 @@ from bot.table.options import format_duration
 
 from .base import SequenceCog, Subscription, works_in_dms
 from .clock import give_time_view
-from .common.describe import counted, describe_move, seat_label, shown_name, team_label
+from .common.describe import (
+    counted,
+    describe_move,
+    result_line,
+    seat_label,
+    shown_name,
+    team_label,
+)
 from .common.lookup import sent_before
+from .common.rematch_message import rematch_button
 from .common.replies import reply, reply_lines
 from .common.table import QUIET
 from .common.threads import blocked_sentence
@@ -83,6 +92,7 @@ class Turns(SequenceCog):
             (TurnDMDue, self.held_dm_due),
             (AwayStarted, self.went_away),
             (AwayEnded, self.came_back),
+            (GameEnded, self.game_over_dm),
         ]
 
     async def remind(self, event: ReminderDue) -> None:
@@ -217,6 +227,23 @@ class Turns(SequenceCog):
         if away_seat(record.options, event.seat, self.bot.clock()) is not None:
             return
         await self.turn_dm(record, record.game, event.seat)
+
+    async def game_over_dm(self, event: GameEnded) -> None:
+        """Tell each player who gets turn DMs how the game ended, with a link to its final
+        board and, where it has one, its Rematch button (not in their quiet hours, not for a
+        cancelled game, never twice)."""
+        if event.cancelled:
+            return
+        record = self.bot.table.live(event.record)
+        again = " Press **Rematch** under it to play again." if rematch_button(record) else ""
+        text = f"🏁 Sequence game #{record.id} is over: {board_link(record)}{again}\n"
+        text += result_line(record)
+        for seat, info in enumerate(record.seats):
+            if info.is_computer or await self.bot.turn_dms.quiet_until(info.user_id):
+                continue
+            if delivered_late() and await self._dm_sent_before(info.user_id, text):
+                continue  # sent before a crash: the event came again
+            await self.direct_message(record, seat, text)
 
     async def turn_dm(self, record: GameRecord, game: Game, seat: int) -> None:
         """The turn DM: what happened since the player's last move, the link, the deadline

@@ -248,3 +248,39 @@ async def test_a_drawn_game_counts_half_for_each_side_in_the_series(simcord_env)
     await settle(simcord_env)
     final = final_board(table)
     assert "Game 2 of the series · Blue ½ – Green 1½" in final.embeds[0].footer.text
+
+
+def game_over_dms(actor: Any) -> list[str]:
+    channel = actor.user.dm_channel
+    return [m.content for m in channel.history() if m.content.startswith("🏁")] if channel else []
+
+
+async def test_the_game_over_dm_links_the_final_board_and_its_rematch(simcord_env):
+    """A player with turn DMs gets one DM when the game ends: the result, and a link to the
+    final board that carries the Rematch button; one in quiet hours gets none; a tournament
+    game's DM offers no rematch."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    await alice.slash(table.channel, "sequence-me notify", setting="on")
+    await bob.slash(  # bob's quiet hours take the whole day but a minute: the DM waits
+        table.channel, "sequence-me notify", setting="on", quiet_from="00:00", quiet_to="23:59"
+    )
+    record = await open_and_start(table)
+    loser = alice if record.seats[0].user_id == alice.id else bob
+    await loser.slash(table.channel, "sequence resign")
+    await settle(simcord_env)
+    board = final_board(table)
+    (dm,) = game_over_dms(alice)
+    link = f"https://discord.com/channels/{table.guild.id}/{table.channel.id}/{board.id}"
+    assert dm.startswith(f"🏁 Sequence game #{record.id} is over: {link} Press Rematch under it")
+    assert "wins!" in dm and labels(board) == ["Rematch"]
+    assert game_over_dms(bob) == []
+
+    channel, (ann, ben) = await started_cup(simcord_env, ["ann", "ben"])
+    await ann.slash(channel, "sequence-me notify", setting="on")
+    match = (await snapshot(simcord_env.bot, channel)).round_matches(1)[0]
+    await check_in(channel, match, [ann, ben])
+    await resign(thread_of(channel, match), [ben])
+    await settle(simcord_env)
+    (dm,) = game_over_dms(ann)
+    assert "is over: https://discord.com/channels/" in dm and "Rematch" not in dm

@@ -82,13 +82,15 @@ class Outbox:
         self, tournament_id: int, kind: str, payload: dict[str, Any], now: float
     ) -> int:
         """Write one tournament step's event (in the step's open transaction); its id."""
-        return await self._db.run(_add_step, tournament_id, kind, dumps(payload), now)
+        return await self._db.run(
+            _add_step, "tournament_id", tournament_id, kind, dumps(payload), now
+        )
 
     async def add_seek_step(
         self, seek_id: int, kind: str, payload: dict[str, Any], now: float
     ) -> int:
         """Write one seek's step (in the change's open transaction); its id."""
-        return await self._db.run(_add_seek_step, seek_id, kind, dumps(payload), now)
+        return await self._db.run(_add_step, "seek_id", seek_id, kind, dumps(payload), now)
 
     async def undelivered_seek_steps(self) -> list[SeekStepRow]:
         """The seeks' steps still to do, oldest first, of this process's shards."""
@@ -139,24 +141,15 @@ async def _add(
 
 
 async def _add_step(
-    conn: Connection, tournament_id: int, kind: str, payload: str, now: float
+    conn: Connection, owner: str, owner_id: int, kind: str, payload: str, now: float
 ) -> int:
+    """A step of a tournament or a seek: ``owner`` names its column (a constant of this
+    module), and its consumer follows from it."""
+    consumer = {"tournament_id": STEP_CONSUMER, "seek_id": SEEK_CONSUMER}[owner]
     row = await conn.fetchone(
-        "INSERT INTO events (tournament_id, kind, payload, pending, created_at) "
+        f"INSERT INTO events ({owner}, kind, payload, pending, created_at) "
         "VALUES (?, ?, ?, ?, ?) RETURNING id",
-        (tournament_id, kind, payload, STEP_CONSUMER, now),
-    )
-    assert row is not None
-    return int(row[0])
-
-
-async def _add_seek_step(
-    conn: Connection, seek_id: int, kind: str, payload: str, now: float
-) -> int:
-    row = await conn.fetchone(
-        "INSERT INTO events (seek_id, kind, payload, pending, created_at) "
-        "VALUES (?, ?, ?, ?, ?) RETURNING id",
-        (seek_id, kind, payload, SEEK_CONSUMER, now),
+        (owner_id, kind, payload, consumer, now),
     )
     assert row is not None
     return int(row[0])
