@@ -26,6 +26,8 @@ from .members import Members
 from .outbox import Outbox
 from .prefs import Prefs
 from .results import Results
+from .season_ends import SeasonEnds
+from .seasons import Seasons
 from .shards import Shards, condition
 from .standings import Standings
 from .tabletalk import TableTalk
@@ -54,6 +56,8 @@ class Store(ABC):
         self.games = Games(self)
         self.results = Results(self)
         self.standings = Standings(self)
+        self.seasons = Seasons(self)
+        self.season_ends = SeasonEnds(self)
         self.prefs = Prefs(self)
         self.guild_settings = GuildSettings(self)
         self.timers = Timers(self)

@@ -4,6 +4,8 @@ Append only: a new version is added here and to :mod:`bot.store.postgres_migrati
 (and to ``bot/store/copy.py`` if it changes a table).
 """
 
+from . import season_schema
+
 _V1 = """
 CREATE TABLE lobbies (
     id          INTEGER PRIMARY KEY,
@@ -368,6 +370,10 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (8, _V8),
     (9, _V9),
     (10, _V10),
+    # 11 and 12: other branches' migrations (placeholders here; the merge drops them)
+    (11, "SELECT 1;"),
+    (12, "SELECT 1;"),
+    (13, season_schema.SQLITE),
 )
 
 __all__ = ["MIGRATIONS"]
