@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.store.seasons import SEASON_PLAN, TIME_AWAY
 from bot.table.options import POLICIES, format_duration
 
 from .ceilings import Ceiling
@@ -31,14 +32,17 @@ from .setting_values import (
     parse_count,
     parse_days,
     parse_role,
+    parse_season_plan,
     parse_sequences,
     show_bool,
     show_channel,
     show_channels,
     show_count,
     show_days,
+    show_days_away,
     show_duration,
     show_role,
+    show_season_plan,
     show_sequences,
 )
 
@@ -308,6 +312,34 @@ SERVER_SETTINGS: dict[str, ServerSetting] = {
             parse_days,
             show_days,
             lambda s: LEADERBOARD_ACTIVE_DAYS,
+            limit="0 to 3650 days",
+        ),
+        # Seasons (bot/seasons.py): date windows over the results, each with its own ratings
+        ServerSetting(
+            SEASON_PLAN,
+            "Seasons: none, monthly, quarterly, or start dates like 2027-01-01, 2027-04-01",
+            "leaderboard",
+            parse_season_plan,
+            show_season_plan,
+            lambda s: "none",
+        ),
+        ServerSetting(
+            "season_channel",
+            "Where the podium of each season that ends is posted (none: no podium)",
+            "channel",
+            parse_channel,
+            show_channel,
+            lambda s: None,
+        ),
+        _role("champion_role", "A role given to each season's champion (none: no role)"),
+        ServerSetting(
+            TIME_AWAY,
+            "Uncertainty grows with time away: days without a rated game for a rating to be "
+            "as uncertain as a newcomer's (0: off)",
+            "leaderboard",
+            parse_days,
+            show_days_away,
+            lambda s: 0,
             limit="0 to 3650 days",
         ),
         # Where each change of these settings is announced (cogs/common/audit_log.py)

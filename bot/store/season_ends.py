@@ -77,12 +77,15 @@ class SeasonEnds:
         )
 
     async def of_guild(self, guild_id: int) -> list[SeasonEnd]:
-        """A server's season ends, soonest first."""
-        return await self._db.read(_select, "guild_id = ? ORDER BY ends_at", (guild_id,))
+        """A server's season ends, soonest first (none: a server of another process)."""
+        mine, params = self._db.on_my_shards("guild_id")
+        where = f"guild_id = ? AND {mine} ORDER BY ends_at"
+        return await self._db.read(_select, where, (guild_id, *params))
 
     async def get(self, end_id: int) -> SeasonEnd | None:
-        """One season end."""
-        rows = await self._db.read(_select, "id = ?", (end_id,))
+        """One season end (None: gone, or of a server another process serves)."""
+        mine, params = self._db.on_my_shards("guild_id")
+        rows = await self._db.read(_select, f"id = ? AND {mine}", (end_id, *params))
         return rows[0] if rows else None
 
     async def fire(self, end_id: int, now: float) -> bool:

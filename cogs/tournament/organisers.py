@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.seasons import NONE, stored_plan
 from bot.services.durations import parse_duration
 from bot.services.errors import UserError
 from bot.services.lobbies import Person
@@ -27,6 +28,7 @@ from bot.services.tournament import (
     TournamentService,
     TournamentSettings,
 )
+from bot.store.seasons import SEASON_PLAN
 from bot.store.tournaments.records import TournamentRecord
 from bot.table.options import TableOptions
 from cogs.common.answering import answer_errors
@@ -48,6 +50,11 @@ if TYPE_CHECKING:
     from .tables import TournamentTables
 
 FORMAT_CHOICES = [app_commands.Choice(name=name, value=key) for key, name in FORMAT_NAMES.items()]
+SEEDING_CHOICES = [
+    app_commands.Choice(name="by the all-time ratings", value="all_time"),
+    app_commands.Choice(name="by the running season's ratings", value="season"),
+    app_commands.Choice(name="at random", value="random"),
+]
 TEAM_SIZE_CHOICES = [
     app_commands.Choice(name="1 player (singles)", value=1),
     app_commands.Choice(name="2 players a team", value=2),
@@ -129,10 +136,12 @@ class TournamentOrganisers(
         rounds="Swiss only: the number of rounds (default: enough to find a winner)",
         rated="Whether the games count for ratings (default: yes)",
         max_entrants="The most players (or teams) who may sign up (default: the bot's limit)",
+        seeding="Seed by the all-time ratings (default), the running season's, or at random",
     )
     @app_commands.rename(fmt="format")
     @app_commands.choices(fmt=FORMAT_CHOICES, preset=PRESET_CHOICES)
     @app_commands.choices(team_size=TEAM_SIZE_CHOICES)
+    @app_commands.choices(seeding=SEEDING_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction,
@@ -149,8 +158,14 @@ class TournamentOrganisers(
         rounds: app_commands.Range[int, 1, 20] | None = None,
         rated: bool = True,
         max_entrants: app_commands.Range[int, 2, 1024] | None = None,
+        seeding: str = "all_time",
     ) -> None:
         config = await self.bot.server_settings.of(server_id(interaction))  # read once
+        if seeding == "season" and stored_plan(config.value(SEASON_PLAN)) == NONE:
+            raise UserError(
+                "seeding:season needs seasons: a server admin can set season_plan "
+                "(/sequence-admin set), or seed by the all-time ratings."
+            )
         require_may_create(interaction, config.roles)
         if not isinstance(interaction.channel, discord.TextChannel):
             raise UserError(
@@ -178,6 +193,7 @@ class TournamentOrganisers(
                 parse_duration(show_up) if show_up is not None else DEFAULT_SHOW_UP,
                 rounds,
                 self.bot.caps.entrants(max_entrants),
+                seeding,
             )
             organiser = Person(interaction.user.id, user_name(interaction.user))
             tournament = await self.service.create(
