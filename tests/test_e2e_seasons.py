@@ -13,8 +13,12 @@ import pytest
 from bot.app import create_bot
 from bot.config import Settings
 from bot.seasons import MONTHLY, season_at
+from bot.store.rebuild import stored_problems
 
 from .e2e_helpers import Table, make_table, open_and_start, settle
+from .helpers.tournament import anyone_may_organise, snapshot
+from .store_util import create_game
+from .test_e2e_member_data import cells_holding
 
 DAY = 86_400
 
@@ -221,3 +225,84 @@ async def test_a_champion_role_above_the_bots_is_named_in_the_podium_and_the_che
     (podium,) = podiums(stage)
     assert "⚠️ The champion role could not be given:" in podium.content
     assert "Grand Champion" not in roles_of(table, alice)
+
+
+async def test_forget_me_also_rewrites_season_ratings_and_podiums(simcord_env):
+    table = await make_table(simcord_env, ["ann", "ben"])
+    ann, ben = table.players
+    admin = await an_admin(table)
+    stage = table.guild.create_text_channel("podium")
+    await admin_sets(table, admin, "season_plan", "monthly")
+    await admin_sets(table, admin, "season_channel", f"<#{stage.id}>")
+    await beats(table, ben, ann)
+    ended = await until_the_season_ends(table)
+    assert len(podiums(stage)) == 1
+    await beats(table, ben, ann, seed=2)  # in the new season too
+    bot = table.bot
+    held = await bot.db.read(cells_holding, str(ben.id))
+    assert {"season_ratings.user_id", "season_ends.payload"} <= set(held)
+    before = rows(await ann.slash(table.channel, "sequence leaderboard", season=ended))
+
+    asked = await ben.slash(table.channel, "sequence-me forget-me")
+    done = await ben.click(asked.response, label="Forget me")
+    label = done.response.content.split("**")[1]
+    assert await bot.db.read(cells_holding, str(ben.id)) == []
+    assert await bot.db.read(stored_problems, table.guild.id) == []  # seasons included
+    after = rows(await ann.slash(table.channel, "sequence leaderboard", season=ended))
+    assert after == [row.replace(f"<@{ben.id}>", label) for row in before]
+    current = rows(await ann.slash(table.channel, "sequence leaderboard", season="current"))
+    assert current[0] == f"**1.** {label}"
+
+
+async def test_the_privacy_statement_mentions_season_ratings(simcord_env):
+    table = await make_table(simcord_env, ["ann"])
+    text = (await table.players[0].slash(table.channel, "sequence-me privacy")).response.content
+    assert "in each of its seasons" in text
+
+
+@pytest.mark.parametrize(
+    ("seeding", "first"), [("season", "dan"), ("all_time", "ann"), (None, "ann")]
+)
+async def test_a_tournament_may_be_seeded_by_the_running_season(simcord_env, seeding, first):
+    env = simcord_env
+    guild = env.create_guild("Club")
+    anyone_may_organise(env, guild)
+    channel = guild.create_text_channel("cup")
+    ann, ben, cat, dan = [
+        guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat", "dan")
+    ]
+    db = env.bot.db
+    now = env.bot.clock()
+    month = season_at(MONTHLY, now)
+    await db.season_ends.replan(guild.id, "season_plan", MONTHLY, ann.id, now)
+    # last month ann beat everyone, often; this month dan beat ann once
+    games = [
+        (ann, loser, month.start - DAY * (n + 1)) for n in range(3) for loser in (ben, cat, dan)
+    ]
+    games.append((dan, ann, now))
+    for number, (winner, loser, at) in enumerate(games):
+        game = await create_game(db, channel_id=900 + number, guild_id=guild.id)
+        await db.results.record(game.id, guild.id, [[winner.id], [loser.id]], 0, True, {}, now=at)
+    if seeding is None:
+        created = await ann.slash(channel, "tournament-admin create", name="Cup", format="swiss")
+    else:
+        created = await ann.slash(
+            channel, "tournament-admin create", name="Cup", format="swiss", seeding=seeding
+        )
+    for member in (ann, ben, cat, dan):
+        await member.click(created.response, label="Join")
+    await ann.slash(channel, "tournament-admin start")
+    snap = await snapshot(env.bot, channel)
+    seeds = sorted(snap.entrants.values(), key=lambda e: e.seed)
+    assert seeds[0].name == first
+
+
+async def test_seeding_by_season_needs_seasons(simcord_env):
+    guild = simcord_env.create_guild("Club")
+    anyone_may_organise(simcord_env, guild)
+    channel = guild.create_text_channel("cup")
+    ann = guild.add_member(simcord_env.create_user("ann"))
+    refused = await ann.slash(
+        channel, "tournament-admin create", name="Cup", format="swiss", seeding="season"
+    )
+    assert refused.ephemeral and "seeding:season needs seasons" in refused.response.content

@@ -235,3 +235,27 @@ async def test_the_check_finds_a_season_rating_that_differs(store_location: str 
         await db.close()
     servers, problems = await check_standings(store_location, rebuild=True)
     assert (servers, problems) == (1, [])
+
+
+async def test_time_away_grows_the_uncertainty_and_a_change_recomputes(
+    store_location: str | Path,
+) -> None:
+    db = await open_database(store_location)
+    try:
+        start = stamp("2027-01-01")
+        made = [
+            {"teams": [[1], [2]], "winner": 0, "left": [], "tallies": {}, "rated": True},
+            {"teams": [[1], [3]], "winner": 0, "left": [], "tallies": {}, "rated": True},
+        ]
+        await record_all(db, made, [start, start + 200 * DAY])  # player 1: 200 days away
+        steady = await db.standings.rating(GUILD, 1)
+        await db.season_ends.replan(GUILD, "rating_time_away", 100, 1, start + 201 * DAY)
+        grown_back = await db.standings.rating(GUILD, 1)
+        assert steady is not None and grown_back is not None
+        assert grown_back[1] == steady[1] == 2
+        assert grown_back[0].sigma > steady[0].sigma  # less sure after time away
+        assert await db.read(stored_problems, GUILD) == []
+        await db.season_ends.replan(GUILD, "rating_time_away", None, 1, start, remove=True)
+        assert await db.standings.rating(GUILD, 1) == steady  # off again: as before
+    finally:
+        await db.close()
