@@ -314,6 +314,15 @@ SERVER_SETTINGS: dict[str, ServerSetting] = {
             lambda s: LEADERBOARD_ACTIVE_DAYS,
             limit="0 to 3650 days",
         ),
+        # Where each change of these settings is announced (cogs/common/audit_log.py)
+        ServerSetting(
+            "log_channel",
+            "Where each settings change is announced (none: the channel where it is made)",
+            "channel",
+            parse_channel,
+            show_channel,
+            lambda s: None,
+        ),
         # Seasons (bot/seasons.py): date windows over the results, each with its own ratings
         ServerSetting(
             SEASON_PLAN,
@@ -341,15 +350,6 @@ SERVER_SETTINGS: dict[str, ServerSetting] = {
             show_days_away,
             lambda s: 0,
             limit="0 to 3650 days",
-        ),
-        # Where each change of these settings is announced (cogs/common/audit_log.py)
-        ServerSetting(
-            "log_channel",
-            "Where each settings change is announced (none: the channel where it is made)",
-            "channel",
-            parse_channel,
-            show_channel,
-            lambda s: None,
         ),
     )
 }
