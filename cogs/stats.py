@@ -204,10 +204,8 @@ class Stats(SequenceCog):
         guild_id = server_id(interaction)
         if season is not None and season.strip().lower() not in ("", ALL):
             with self.bot.limits.counting(interaction, "leaderboard"):  # refusals: free
-                embed, view = await season_page(self.bot, guild_id, season, page)
-            await interaction.response.send_message(
-                embed=embed, view=view, allowed_mentions=NO_PINGS
-            )
+                embed, view = await season_page(self.bot, guild_id, season, page, interaction)
+            await interaction.followup.send(embed=embed, view=view, allowed_mentions=NO_PINGS)
             return
         self.bot.limits.check(interaction, "leaderboard")
         await interaction.response.defer(thinking=True)  # the read grows with the players

@@ -76,11 +76,10 @@ class SeasonBoards:
             )
         return found
 
-    async def page(self, guild_id: int, season: Season, page: int) -> SeasonPage:
-        """One page of the season's leaderboard; refused when the season has no rated game or
-        the page is past the end."""
-        seasons = self.db.seasons
-        rated = await seasons.rated_players(guild_id, season.name)
+    async def ranked(self, guild_id: int, season: Season, page: int) -> int:
+        """How many players the season ranks; refused when it has no rated game or ``page`` is
+        past the end (one indexed count: before a command defers)."""
+        rated = await self.db.seasons.rated_players(guild_id, season.name)
         running = season.holds(self.clock())
         if not rated:
             still = " yet" if running else ""
@@ -91,6 +90,17 @@ class SeasonBoards:
                 f"Page {page} is past the end: season {season.name} has {pages} "
                 f"page{'s' if pages > 1 else ''} ({rated} players)."
             )
+        return rated
+
+    async def page(
+        self, guild_id: int, season: Season, page: int, rated: int | None = None
+    ) -> SeasonPage:
+        """One page of the season's leaderboard (``rated``: :meth:`ranked`'s count, when it was
+        read already); refused as :meth:`ranked` refuses."""
+        if rated is None:
+            rated = await self.ranked(guild_id, season, page)
+        seasons = self.db.seasons
+        pages = -(-rated // PAGE)
         start = (page - 1) * PAGE
         rows = await seasons.board(guild_id, season.name, start, PAGE)
         shown: list[tuple[int, int, Rating, int]] = []
@@ -101,7 +111,7 @@ class SeasonBoards:
             elif row.rating.ordinal != rows[index - 1].rating.ordinal:
                 place = start + index + 1
             shown.append((place, row.user_id, row.rating, row.games))
-        return SeasonPage(season, shown, page, pages, running)
+        return SeasonPage(season, shown, page, pages, season.holds(self.clock()))
 
     async def choices(self, guild_id: int, typed: str) -> list[str]:
         """What ``season:`` offers: current, previous, all, then the seasons begun, newest

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from bot.store.errors import OUTAGES
 from bot.store.season_ends import EVENT, TIMER, SeasonEnd
+from bot.store.seasons import SEASON_PLAN
 
 from .locks import KeyedLocks
 
@@ -29,6 +30,8 @@ log = logging.getLogger(__name__)
 
 #: Posts a season's podium: the message id posted (None: nothing to post).
 Poster = Callable[[SeasonEnd], Awaitable[int | None]]
+#: What :meth:`SeasonClock.changed` is told when a season ended (its next end is armed).
+SEASON_ENDED = "season ended"
 #: Seconds before a podium Discord refused is tried again.
 RETRY = 60.0
 
@@ -50,7 +53,10 @@ class SeasonClock:
             self._arm(end)
 
     async def changed(self, guild_id: int, name: str) -> None:
-        """A server setting changed: its season ends are armed again (a new plan)."""
+        """A server setting changed: after a new plan (or a season's end), the server's season
+        ends are armed again."""
+        if name not in (SEASON_PLAN, SEASON_ENDED):
+            return
         for key in self._armed.pop(guild_id, set()):
             self.scheduler.cancel(key)
         for end in await self.db.season_ends.of_guild(guild_id):
@@ -71,7 +77,7 @@ class SeasonClock:
                 return
             if end.state == TIMER:
                 await self.db.season_ends.fire(end_id, self.clock())
-                await self.changed(end.guild_id, "season")  # the next season's end
+                await self.changed(end.guild_id, SEASON_ENDED)  # the next season's end
                 end = await self.db.season_ends.get(end_id)
             if end is not None and end.state == EVENT:
                 await self._deliver(end)

@@ -62,13 +62,21 @@ def season_view(found: SeasonPage) -> Components:
 
 
 async def season_page(
-    bot: SequenceBot, guild_id: int, which: str, page: int
+    bot: SequenceBot,
+    guild_id: int,
+    which: str,
+    page: int,
+    interaction: discord.Interaction | None = None,
 ) -> tuple[discord.Embed, Components]:
     """The embed and buttons of a page of the season ``which`` names (a clear refusal when
-    there is no such season, it has no rated game, or the page is past the end)."""
+    there is no such season, it has no rated game, or the page is past the end). Given a
+    slash command's ``interaction``, it defers once those checks passed (the page's read)."""
     boards = season_boards(bot)
     season = await boards.season(guild_id, which)
-    found = await boards.page(guild_id, season, page)
+    rated = await boards.ranked(guild_id, season, page)
+    if interaction is not None:
+        await interaction.response.defer(thinking=True)
+    found = await boards.page(guild_id, season, page, rated)
     return season_embed(found), season_view(found)
 
 
