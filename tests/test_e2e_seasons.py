@@ -306,3 +306,24 @@ async def test_seeding_by_season_needs_seasons(simcord_env):
         channel, "tournament-admin create", name="Cup", format="swiss", seeding="season"
     )
     assert refused.ephemeral and "seeding:season needs seasons" in refused.response.content
+
+
+async def test_a_podium_discord_refused_is_posted_later_once(simcord_env):
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, bob = table.players
+    admin = await an_admin(table)
+    stage = table.guild.create_text_channel("podium")
+    await admin_sets(table, admin, "season_plan", "monthly")
+    await admin_sets(table, admin, "season_channel", f"<#{stage.id}>")
+    await beats(table, alice, bob)
+    simcord_env.inject_error(
+        "POST", f"/channels/{stage.id}/messages", status=403, code=50013, times=2
+    )
+    await until_the_season_ends(table)
+    assert podiums(stage) == []  # refused: the event waits
+    await simcord_env.advance_time(61)
+    assert podiums(stage) == []  # refused again: it waits twice as long
+    await simcord_env.advance_time(121)
+    assert len(podiums(stage)) == 1
+    await simcord_env.advance_time(3600)
+    assert len(podiums(stage)) == 1

@@ -6,7 +6,8 @@ and when a plan changes; when one falls due, :meth:`SeasonEnds.fire` turns it in
 once (whichever process or restart gets there) and arms the season after; the event is then
 handed to the podium's poster (the seasons cog), and marked done with what it posted. Delivery
 is at least once: the poster is idempotent (it finds a podium it already posted), and a poster
-that Discord refused is tried again after :data:`RETRY` seconds (and at the next start).
+that Discord refused is tried again after :data:`RETRY` seconds, then less and less often (and at
+the next start).
 """
 
 from __future__ import annotations
@@ -30,10 +31,8 @@ log = logging.getLogger(__name__)
 
 #: Posts a season's podium: the message id posted (None: nothing to post).
 Poster = Callable[[SeasonEnd], Awaitable[int | None]]
-#: What :meth:`SeasonClock.changed` is told when a season ended (its next end is armed).
-SEASON_ENDED = "season ended"
-#: Seconds before a podium Discord refused is tried again.
-RETRY = 60.0
+#: Seconds before a podium Discord refused is tried again; doubled each time up to the most.
+RETRY, RETRY_MOST = 60.0, 3600.0
 
 
 class SeasonClock:
@@ -46,6 +45,7 @@ class SeasonClock:
         self.poster: Poster | None = None
         self._armed: dict[int, set[tuple[str, int]]] = {}
         self._locks = KeyedLocks()
+        self._waits: dict[int, float] = {}
 
     async def resume(self) -> None:
         """Arm every waiting season end of this process's shards (start-up)."""
@@ -53,14 +53,19 @@ class SeasonClock:
             self._arm(end)
 
     async def changed(self, guild_id: int, name: str) -> None:
-        """A server setting changed: after a new plan (or a season's end), the server's season
-        ends are armed again."""
-        if name not in (SEASON_PLAN, SEASON_ENDED):
+        """A server setting changed: after a new plan, the server's season ends are armed
+        again."""
+        if name != SEASON_PLAN:
             return
+        await self._rearm(guild_id)
+
+    async def _rearm(self, guild_id: int, but: int | None = None) -> None:
+        """Arm the server's waiting season ends again (``but``: the one being delivered)."""
         for key in self._armed.pop(guild_id, set()):
-            self.scheduler.cancel(key)
+            if key != ("season-end", but):
+                self.scheduler.cancel(key)
         for end in await self.db.season_ends.of_guild(guild_id):
-            if end.state in (TIMER, EVENT):
+            if end.state in (TIMER, EVENT) and end.id != but:
                 self._arm(end)
 
     def _arm(self, end: SeasonEnd) -> None:
@@ -77,7 +82,7 @@ class SeasonClock:
                 return
             if end.state == TIMER:
                 await self.db.season_ends.fire(end_id, self.clock())
-                await self.changed(end.guild_id, SEASON_ENDED)  # the next season's end
+                await self._rearm(end.guild_id, but=end_id)  # the next season's end
                 end = await self.db.season_ends.get(end_id)
             if end is not None and end.state == EVENT:
                 await self._deliver(end)
@@ -89,9 +94,12 @@ class SeasonClock:
             message_id = await self.poster(end)
         except OUTAGES:
             raise  # the scheduler runs it again once the store answers
-        except Exception as error:  # Discord refused: tried again later
-            log.warning("The podium of season %s waits: %s", end.season, error)
+        except Exception as error:  # Discord refused: tried again later, less and less often
+            wait = self._waits.get(end.id, RETRY)
+            self._waits[end.id] = min(2 * wait, RETRY_MOST)
+            log.warning("The podium of season %s waits %.0f s: %s", end.season, wait, error)
             key = ("season-end", end.id)
-            self.scheduler.at(key, self.clock() + RETRY, lambda: self.fall_due(end.id))
+            self.scheduler.at(key, self.clock() + wait, lambda: self.fall_due(end.id))
             return
+        self._waits.pop(end.id, None)
         await self.db.season_ends.done(end.id, message_id)
