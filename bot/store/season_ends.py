@@ -19,7 +19,8 @@ from bot.seasons import next_end
 from .codec import dumps, loads
 from .guild_settings import _put, _remove
 from .rebuild import rebuild_guild
-from .seasons import rating_rules
+from .replay import results_in_order
+from .seasons import SEASON_PLAN, rating_rules, rebuild_seasons
 from .standings import lock_guild
 
 if TYPE_CHECKING:
@@ -56,8 +57,9 @@ class SeasonEnds:
         self, guild_id: int, name: str, value: Any, by: int, at: float, *, remove: bool = False
     ) -> Any:
         """Store (or ``remove``) a setting that decides how the server's results are rated (its
-        season plan, its time away), recompute its ratings from its results and arm the end of
-        its next season, in one transaction; the value it replaced (None: none)."""
+        season plan, its time away), recompute its ratings from its results (a plan: its season
+        ratings; time away: all of them) and arm the end of its next season, in one
+        transaction; the value it replaced (None: none)."""
         async with self._db.transaction() as conn:
             await self._db.lock_keys(guild_id)
             await lock_guild(conn, self._db.dialect, guild_id)
@@ -65,7 +67,11 @@ class SeasonEnds:
                 before = await _remove(conn, guild_id, name)
             else:
                 before = await _put(conn, guild_id, name, dumps(value), by, at)
-            await rebuild_guild(conn, guild_id)
+            if name == SEASON_PLAN:  # the all-time ratings stay: the seasons' are computed again
+                results = await results_in_order(conn, guild_id, rated_only=True)
+                await rebuild_seasons(conn, guild_id, results, await rating_rules(conn, guild_id))
+            else:  # time away changes every rating
+                await rebuild_guild(conn, guild_id)
             await _arm_next(conn, guild_id, at)
             return before
 

@@ -10,6 +10,7 @@ results in the transaction that stores it (:func:`rebuild_seasons`), and
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -112,7 +113,10 @@ async def rebuild_seasons(
 ) -> None:
     """Replace the server's season ratings with their recomputation (in the open transaction)."""
     await conn.execute("DELETE FROM season_ratings WHERE guild_id = ?", (guild_id,))
-    for season, rows in replay_seasons(results, rules).items():
+    replayed = await asyncio.to_thread(
+        replay_seasons, results, rules
+    )  # a long history: off the loop
+    for season, rows in replayed.items():
         await _write(conn, guild_id, season, rows)
 
 
@@ -125,9 +129,10 @@ async def season_problems(
         (guild_id,),
     )
     stored = {(s, int(u)): (Rating(mu, sigma), int(g)) for s, u, mu, sigma, g in rows}
+    replayed = await asyncio.to_thread(replay_seasons, results, rules)
     want = {
         (season, user): (rating, games)
-        for season, found in replay_seasons(results, rules).items()
+        for season, found in replayed.items()
         for user, rating, games, _ in found
     }
     return [
