@@ -24,7 +24,7 @@ tournament's seeding (``Rounds._strength`` for 16 entrants). The cost of writing
 ("result write") is the median time of ``results.record`` for 20 more finished games, each in a
 transaction of its own as the game service writes it (with seasons: the season's ratings too;
 its third figure is the slowest of the 20). Where the code has seasons, the time of a change of
-the plan (the server's ratings, all-time and per season, computed again from its results in the
+the plan (the server's season ratings computed again from its results in the
 change's transaction) follows.
 
 Run: ``python bench/history.py`` (1k, 10k, 100k on both backends), ``--quick`` (stop at 10k),
@@ -301,7 +301,7 @@ async def run_backend(location: str | Path, sizes: list[int], runs: int, work: P
                 began = time.perf_counter()
                 await db.season_ends.replan(GUILD, "season_plan", QUARTERLY, 1, EPOCH)
                 took = time.perf_counter() - began
-                print(f"{size:>7} plan change (ratings recomputed) {took:.2f} s", flush=True)
+                print(f"{size:>7} plan change (season ratings recomputed) {took:.2f} s", flush=True)
             print(
                 f"{size:>7} size {nbytes / 1e6:8.1f} MB ({(nbytes - empty) / 1e6 / size * 1000:.2f}"
                 f" MB per 1,000 games, above the empty store)  backup {backup:.2f} s",
