@@ -32,6 +32,7 @@ from bot.store.rebuild import stored_problems
 from bot.store.replay import StoredResult
 from bot.store.seasons import RatingRules, replay_seasons
 
+from .store_util import create_game
 from .test_standings import GUILD, random_results, record_all
 
 DAY = 86_400.0
@@ -257,5 +258,34 @@ async def test_time_away_grows_the_uncertainty_and_a_change_recomputes(
         assert await db.read(stored_problems, GUILD) == []
         await db.season_ends.replan(GUILD, "rating_time_away", None, 1, start, remove=True)
         assert await db.standings.rating(GUILD, 1) == steady  # off again: as before
+    finally:
+        await db.close()
+
+
+async def test_a_result_recorded_while_a_new_plan_is_replayed_is_in_its_ratings(
+    store_location: str | Path,
+) -> None:
+    """A new plan's season ratings are replayed before its transaction: a result recorded in
+    between (forced here, as the plan's replay reads the settings) makes it replay again."""
+    db = await open_database(store_location)
+    try:
+        made = random_results(random.Random(3), 12)
+        start = stamp("2027-01-02")
+        await record_all(db, made[:10], [start + n * DAY for n in range(10)])
+        settings_read = db.guild_settings.all
+
+        async def a_result_meanwhile(guild_id: int):
+            settings_read_now = await settings_read(guild_id)
+            db.guild_settings.all = settings_read  # once
+            game = await create_game(db, channel_id=5000, guild_id=GUILD)
+            await db.results.record(game.id, GUILD, [[1], [2]], 0, True, {}, now=start + 11 * DAY)
+            return settings_read_now
+
+        db.guild_settings.all = a_result_meanwhile
+        await db.season_ends.replan(GUILD, "season_plan", MONTHLY, 1, start)
+        assert db.guild_settings.all is settings_read  # the interleaving happened
+        rows = await season_rows(db, GUILD)
+        assert sum(games for (_, user), (*_, games) in rows.items() if user in (1, 2)) >= 2
+        assert await db.read(stored_problems, GUILD) == []
     finally:
         await db.close()

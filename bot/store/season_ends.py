@@ -11,16 +11,24 @@ or restart gets there. The podium's handler marks the event ``done`` with the me
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.seasons import next_end
+from bot.seasons import NONE, next_end, stored_plan
 
 from .codec import dumps, loads
 from .guild_settings import _put, _remove
 from .rebuild import rebuild_guild
 from .replay import results_in_order
-from .seasons import SEASON_PLAN, rating_rules, rebuild_seasons
+from .seasons import (
+    SEASON_PLAN,
+    TIME_AWAY,
+    RatingRules,
+    rating_rules,
+    rebuild_seasons,
+    replay_seasons,
+)
 from .standings import lock_guild
 
 if TYPE_CHECKING:
@@ -59,7 +67,16 @@ class SeasonEnds:
         """Store (or ``remove``) a setting that decides how the server's results are rated (its
         season plan, its time away), recompute its ratings from its results (a plan: its season
         ratings; time away: all of them) and arm the end of its next season, in one
-        transaction; the value it replaced (None: none)."""
+        transaction; the value it replaced (None: none). A plan's season ratings are replayed
+        before the transaction (on SQLite it holds the whole file): it writes them if no result
+        was recorded meanwhile, else replays again inside."""
+        early = None
+        if name == SEASON_PLAN:  # the replay, the long part, before the transaction's locks
+            results = await self._db.read(results_in_order, guild_id, rated_only=True)
+            stored = await self._db.guild_settings.all(guild_id)
+            away = int(stored[TIME_AWAY].value) if TIME_AWAY in stored else 0
+            rules = RatingRules(NONE if remove else stored_plan(value), away)
+            early = (results, rules, await asyncio.to_thread(replay_seasons, results, rules))
         async with self._db.transaction() as conn:
             await self._db.lock_keys(guild_id)
             await lock_guild(conn, self._db.dialect, guild_id)
@@ -67,9 +84,13 @@ class SeasonEnds:
                 before = await _remove(conn, guild_id, name)
             else:
                 before = await _put(conn, guild_id, name, dumps(value), by, at)
-            if name == SEASON_PLAN:  # the all-time ratings stay: the seasons' are computed again
-                results = await results_in_order(conn, guild_id, rated_only=True)
-                await rebuild_seasons(conn, guild_id, results, await rating_rules(conn, guild_id))
+            if early is not None:  # the all-time ratings stay: the seasons' are computed again
+                results, rules, replayed = early
+                now = await results_in_order(conn, guild_id, rated_only=True)
+                if now == results and await rating_rules(conn, guild_id) == rules:
+                    await rebuild_seasons(conn, guild_id, results, rules, replayed)
+                else:  # a result came meanwhile: replayed again, inside
+                    await rebuild_seasons(conn, guild_id, now, await rating_rules(conn, guild_id))
             else:  # time away changes every rating
                 await rebuild_guild(conn, guild_id)
             await _arm_next(conn, guild_id, at)

@@ -109,13 +109,17 @@ def replay_seasons(
 
 
 async def rebuild_seasons(
-    conn: Connection, guild_id: int, results: list[StoredResult], rules: RatingRules
+    conn: Connection,
+    guild_id: int,
+    results: list[StoredResult],
+    rules: RatingRules,
+    replayed: dict[str, list[tuple[int, Rating, int, float]]] | None = None,
 ) -> None:
-    """Replace the server's season ratings with their recomputation (in the open transaction)."""
+    """Replace the server's season ratings with their recomputation (in the open transaction;
+    ``replayed``: :func:`replay_seasons` of these results and rules, made before it)."""
     await conn.execute("DELETE FROM season_ratings WHERE guild_id = ?", (guild_id,))
-    replayed = await asyncio.to_thread(
-        replay_seasons, results, rules
-    )  # a long history: off the loop
+    if replayed is None:  # a long history: off the loop
+        replayed = await asyncio.to_thread(replay_seasons, results, rules)
     for season, rows in replayed.items():
         await _write(conn, guild_id, season, rows)
 
