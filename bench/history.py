@@ -14,10 +14,18 @@ calls (``Handle._run`` timed), then the growth (largest size ÷ 1k), the databas
 ``pg_dump`` of the database on PostgreSQL, when it is installed).
 
 The commands are the services the cogs call: ``StatsService.leaderboard`` (page 1; and, where the
-code has it, only the players with a rated game in the last 60 days: "leaderboard60"),
+code has it, only the players with a rated game in the last 60 days: "leaderboard60"), the
+running season's leaderboard where the code has seasons ("season": ``SeasonBoards.page``, page 1
+of the quarter the last result ended in; the server's plan is quarterly from the start; before
+seasons, the all-time "leaderboard" is the query to compare it with),
 ``StatsService.player`` (with the heavy player's pace in slow games, where the code has it) and
 ``StatsService.history`` for the heavy player, the heavy player's pace alone ("pace"), and the
-tournament's seeding (``Rounds._strength`` for 16 entrants).
+tournament's seeding (``Rounds._strength`` for 16 entrants). The cost of writing a result
+("result write") is the median time of ``results.record`` for 20 more finished games, each in a
+transaction of its own as the game service writes it (with seasons: the season's ratings too;
+its third figure is the slowest of the 20). Where the code has seasons, the time of a change of
+the plan (the server's season ratings computed again from its results in the
+change's transaction) follows.
 
 Run: ``python bench/history.py`` (1k, 10k, 100k on both backends), ``--quick`` (stop at 10k),
 ``--sizes 1000,10000``, ``--backend sqlite``, ``--runs 5``.
@@ -57,6 +65,12 @@ try:  # the code of issues #39 and #41: a pace in slow games, an activity window
 except ImportError:
     SUMMARY_KEY, player_paces = "", None  # type: ignore[assignment]
 
+try:  # the code of issue #41's seasons
+    from bot.seasons import QUARTERLY, season_at
+    from bot.services.season_boards import SeasonBoards
+except ImportError:
+    SeasonBoards = None  # type: ignore[assignment,misc]
+
 try:
     from bot.table.options import TableOptions
 
@@ -69,6 +83,8 @@ HEAVY = 10_001
 PLAYERS = 400
 BATCH = 500
 EPOCH = 1_767_225_600.0
+#: The last games of each size, each written alone and timed (the cost of a result's write).
+WRITES = 20
 #: One finished game an hour.
 SPACING = 3600.0
 DAY = 86_400.0
@@ -115,16 +131,20 @@ def pick_players(rng: random.Random, count: int) -> list[int]:
     return chosen
 
 
-async def fill(db: Store, start: int, end: int, pool: list[Game]) -> None:
-    """Store finished games number ``start`` .. ``end - 1``."""
+async def fill(
+    db: Store, start: int, end: int, pool: list[Game], writes: list[float] | None = None
+) -> None:
+    """Store finished games number ``start`` .. ``end - 1`` (``writes``: each in a transaction
+    of its own, the seconds of each ``results.record`` appended)."""
     rng = random.Random(start)
+    batch = 1 if writes is not None else BATCH
     record_params = inspect.signature(db.results.record).parameters
     tallies_of = None
     if "tallies" in record_params:  # the code that keeps tallies: the bot's own count
         from bot.services.stats import tally_game as tallies_of
-    for first in range(start, end, BATCH):
+    for first in range(start, end, batch):
         async with db.transaction():
-            for number in range(first, min(end, first + BATCH)):
+            for number in range(first, min(end, first + batch)):
                 game = pool[rng.randrange(len(pool))]
                 teams_count = game.settings.teams
                 users = pick_players(rng, len(game.settings.seats_of(0)) * teams_count)
@@ -153,10 +173,13 @@ async def fill(db: Store, start: int, end: int, pool: list[Game]) -> None:
                 extra: dict[str, Any] = {}
                 if tallies_of is not None:
                     extra["tallies"] = tallies_of(game.settings, game.seed, game.moves, seats)
+                began = time.perf_counter()
                 await db.results.record(
                     record.id, GUILD, teams, game.winner, rng.random() < 0.9, summary,
                     now=now + 1800, **extra,
                 )
+                if writes is not None:
+                    writes.append(time.perf_counter() - began)
 
 
 def commands(db: Store, stored: int) -> dict[str, Callable[[Any], Awaitable[Any]]]:
@@ -169,6 +192,11 @@ def commands(db: Store, stored: int) -> dict[str, Callable[[Any], Awaitable[Any]
     window = EPOCH + stored * SPACING - 60 * DAY  # the last 60 days of the history
     if "active_since" in inspect.signature(StatsService.leaderboard).parameters:
         calls["leaderboard60"] = lambda s: s.stats.leaderboard(GUILD, 1, window)
+    if SeasonBoards is not None:
+        last = EPOCH + stored * SPACING
+        season = season_at(QUARTERLY, last)
+        boards = SeasonBoards(db, None, lambda: last)  # type: ignore[arg-type]
+        calls["season"] = lambda s: boards.page(GUILD, season, 1)
     calls["stats"] = lambda s: s.stats.player(GUILD, HEAVY)
     if player_paces is not None:
         calls["pace"] = lambda s: player_paces(s.db, GUILD, [HEAVY])
@@ -249,13 +277,19 @@ async def run_backend(location: str | Path, sizes: list[int], runs: int, work: P
     by_size: dict[int, dict[str, tuple[float, float, float]]] = {}
     try:
         print(f"\n== {db.dialect} ==", flush=True)
+        if SeasonBoards is not None:  # seasons from the start: each result also rates its season
+            await db.season_ends.replan(GUILD, "season_plan", QUARTERLY, 1, EPOCH)
         empty, _ = await size_and_backup(db, location, work, backup=False)
         for size in sizes:
             start = time.perf_counter()
-            await fill(db, stored, size, pool)
+            await fill(db, stored, size - WRITES, pool)
+            writes: list[float] = []
+            await fill(db, size - WRITES, size, pool, writes)
             stored = size
             print(f"filled to {size} games in {time.perf_counter() - start:.0f} s", flush=True)
             by_size[size] = figures = await measure(db, runs, watch, size)
+            write = statistics.median(writes)
+            figures["result write"] = (write, write, max(writes))
             nbytes, backup = await size_and_backup(db, location, work)
             for name, (cold, warm, block) in figures.items():
                 print(
@@ -263,6 +297,11 @@ async def run_backend(location: str | Path, sizes: list[int], runs: int, work: P
                     f"  longest block {block * 1000:7.1f} ms",
                     flush=True,
                 )
+            if SeasonBoards is not None:  # a new plan: the server's ratings computed again
+                began = time.perf_counter()
+                await db.season_ends.replan(GUILD, "season_plan", QUARTERLY, 1, EPOCH)
+                took = time.perf_counter() - began
+                print(f"{size:>7} plan change (season ratings recomputed) {took:.2f} s", flush=True)
             print(
                 f"{size:>7} size {nbytes / 1e6:8.1f} MB ({(nbytes - empty) / 1e6 / size * 1000:.2f}"
                 f" MB per 1,000 games, above the empty store)  backup {backup:.2f} s",

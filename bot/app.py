@@ -25,6 +25,7 @@ from bot.services.lobbies import LobbyService
 from bot.services.notify import TurnDMs
 from bot.services.ratings import RatingService
 from bot.services.scheduler import Scheduler
+from bot.services.season_clock import SeasonClock
 from bot.services.seeks import SeekService
 from bot.services.server_settings import ServerSettings
 from bot.services.tabletalk import TableTalkService
@@ -62,6 +63,7 @@ EXTENSIONS = (
     "cogs.undo",
     "cogs.draws",
     "cogs.stats",
+    "cogs.seasons",
     "cogs.tournament",
     "cogs.admin",
     "cogs.me",
@@ -117,6 +119,8 @@ class SequenceBotMixin:
     draws: DrawService
     ratings: RatingService
     server_settings: ServerSettings
+    #: Each server's season ends (the seasons cog posts their podiums).
+    season_clock: SeasonClock
     turn_dms: TurnDMs
     give_time: GiveTime
     held_dms: HeldTurnDMs
@@ -161,6 +165,8 @@ class SequenceBotMixin:
         await self.db.claim(shards, lost=self._shards_lost)
         self.games = GameService(self.db, self.clock, self.bus)
         self.server_settings = ServerSettings(self.db, settings, self.clock)
+        self.season_clock = SeasonClock(self.db, self.scheduler, self.clock)
+        self.server_settings.watch(self.season_clock.changed)
         self.caps = Caps(
             self.db,
             self.games,
@@ -210,6 +216,7 @@ class SequenceBotMixin:
         await self.turn_clock.resume()
         await self.held_dms.resume()
         await self.away.resume()
+        await self.season_clock.resume()
         self.computers.resume()
         self._catching_up = asyncio.create_task(self._freeze_when_caught_up())
         self._stamping = asyncio.create_task(self._stamp_rules(active=False))  # the finished

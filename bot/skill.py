@@ -118,3 +118,17 @@ def _model_rating(rating: Rating) -> Any:
 def human_teams(teams: Iterable[Iterable[int]]) -> list[list[int]]:
     """The teams without computer seats (negative ids)."""
     return [[user for user in team if user > 0] for team in teams]
+
+
+def grown(rating: Rating, days_away: float, full_days: int) -> Rating:
+    """A rating whose uncertainty grew with ``days_away`` since the player's previous rated
+    game: σ² gains a newcomer's σ² over ``full_days`` days, up to a newcomer's σ (μ stays).
+    ``full_days`` 0: no growth.
+
+    >>> grown(Rating(30.0, 2.0), 0, 365) == Rating(30.0, 2.0), grown(Rating(30.0, 2.0), 3650, 365)
+    (True, Rating(mu=30.0, sigma=8.333333333333334))
+    """
+    if full_days <= 0 or days_away <= 0:
+        return rating
+    sigma = (rating.sigma**2 + DEFAULT_SIGMA**2 * days_away / full_days) ** 0.5
+    return Rating(rating.mu, min(max(rating.sigma, DEFAULT_SIGMA), sigma))

@@ -21,6 +21,7 @@ from bot.table.bank import BANK_FIELDS
 from .base import server_id
 from .common.answering import answer_errors
 from .common.audit_log import LOG_CHANNEL, post_audit_line, require_log_channel
+from .common.champion import season_check_lines
 from .common.replies import reply, reply_lines
 from .common.table_channels import check_report, require_listable
 
@@ -132,9 +133,13 @@ class ServerAdmin(
     )
     async def check(self, interaction: discord.Interaction[SequenceBot]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)  # grows with the server
-        places = await self.bot.server_settings.places(server_id(interaction))
+        config = await self.bot.server_settings.of(server_id(interaction))
         assert interaction.guild is not None  # a server-only command
-        await reply(interaction, check_report(interaction.guild, places.channels))
+        report = check_report(interaction.guild, config.places.channels)
+        seasons = season_check_lines(
+            interaction.guild, config.value("season_channel"), config.value("champion_role")
+        )
+        await reply(interaction, "\n".join([report, *seasons]))
 
     @set_.autocomplete("setting")
     @reset.autocomplete("setting")

@@ -48,8 +48,8 @@ or signed up for a tournament. Not your messages (the bot does not read them), r
 made) and the game's shuffle, from which hands are dealt: **a hand is only ever shown to its \
 owner**, never in a channel, an image or a log.
 • **Results and ratings:** who played on which team, who won and how, the sequences you made \
-and jacks you played, your rating in each server and its change after each rated game, your \
-totals.
+and jacks you played, your rating in each server (and in each of its seasons, if it has \
+seasons) and its change after each rated game, your totals, a season's podium.
 • **Preferences:** your turn-DM setting (`/sequence-me notify`), and when Discord last refused \
 a turn DM to you. **Time away:** each period you were away (`/sequence-me away`), for the \
 yearly allowance.

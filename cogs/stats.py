@@ -13,6 +13,7 @@ from bot.pseudonyms import person
 from bot.services.errors import UserError
 from bot.services.pace import SLOW_TURN
 from bot.services.ratings import Rating
+from bot.services.season_boards import ALL
 from bot.services.stats import (
     PROVISIONAL_GAMES,
     HistoryEntry,
@@ -28,10 +29,11 @@ from .common.alt_text import replay_alt
 from .common.answering import Answering
 from .common.components import Components
 from .common.custom_ids import Templated
-from .common.describe import counted, shown_name, team_label
+from .common.describe import counted, shown_name, shown_rating, team_label
 from .common.lookup import cog_of
 from .common.replays import ReplayCache
 from .common.replies import reply, user_name
+from .common.season_board import SeasonBoardButton, season_boards, season_page
 
 #: Discord's upload limit for a bot without boosts.
 UPLOAD_LIMIT = 10 * 1024 * 1024
@@ -44,16 +46,6 @@ PROVISIONAL = f"? provisional: fewer than {PROVISIONAL_GAMES} rated games"
 def rating_text(rating: Rating) -> str:
     """``"12.4 (μ 27.1 ± 4.9)"``: the shown rating, then the model's estimate."""
     return f"{shown_rating(rating)} (μ {rating.mu:.1f} ± {rating.sigma:.1f})"
-
-
-def shown_rating(rating: Rating) -> str:
-    """The rating people see, to a tenth; never "-0.0" for one a hair below zero.
-
-    >>> shown_rating(Rating(mu=24.99, sigma=8.333)), shown_rating(Rating(mu=30.0, sigma=5.0))
-    ('0.0', '15.0')
-    """
-    text = f"{rating.ordinal:.1f}"
-    return "0.0" if text == "-0.0" else text
 
 
 def pace_text(stats: PlayerStats) -> str:
@@ -174,7 +166,7 @@ class LeaderboardButton(
 class Stats(SequenceCog):
     """Players' records, ratings and replays of finished games (each server keeps its own)."""
 
-    components = (LeaderboardButton,)
+    components = (LeaderboardButton, SeasonBoardButton)
 
     def __init__(self, bot: SequenceBot) -> None:
         super().__init__(bot)
@@ -200,18 +192,32 @@ class Stats(SequenceCog):
     @app_commands.describe(
         page="Which page (10 players a page)",
         everyone="Rank everyone rated, also those with no rated game lately (default: no)",
+        season="A season's ratings: current, previous, a season's name, or all (all-time)",
     )
     async def leaderboard(
         self,
         interaction: discord.Interaction[SequenceBot],
         page: app_commands.Range[int, 1] = 1,
         everyone: bool = False,
+        season: str | None = None,
     ) -> None:
         guild_id = server_id(interaction)
+        if season is not None and season.strip().lower() not in ("", ALL):
+            with self.bot.limits.counting(interaction, "leaderboard"):  # refusals: free
+                embed, view = await season_page(self.bot, guild_id, season, page, interaction)
+            await interaction.followup.send(embed=embed, view=view, allowed_mentions=NO_PINGS)
+            return
         self.bot.limits.check(interaction, "leaderboard")
         await interaction.response.defer(thinking=True)  # the read grows with the players
         embed, view = await self.leaderboard_page(guild_id, page, everyone=everyone)
         await interaction.followup.send(embed=embed, view=view, allowed_mentions=NO_PINGS)
+
+    @leaderboard.autocomplete("season")
+    async def season_choices(
+        self, interaction: discord.Interaction[SequenceBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        names = await season_boards(self.bot).choices(server_id(interaction), current)
+        return [app_commands.Choice(name=name, value=name) for name in names]
 
     async def active_window(self, guild_id: int) -> tuple[int, float | None]:
         """The server's leaderboard window: its days (0: none) and the time it starts."""

@@ -1,6 +1,6 @@
 """``sequence-bot standings [--rebuild]``: check the kept ratings and totals against a replay of
 the results, or compute them again from the results (an administrator's tool: no command of
-the bot ever recomputes them).
+the bot recomputes them, but for a change of a server's season plan or time away).
 
 The check replays each server's rated results in the order they were recorded and sums each
 player's games, and compares with what is stored; it writes nothing. ``--rebuild`` replaces

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.store.seasons import SEASON_PLAN, TIME_AWAY
 from bot.table.bank import CLOCKS
 from bot.table.options import POLICIES, TableOptions, format_duration
 
@@ -33,6 +34,7 @@ from .setting_values import (
     parse_count,
     parse_days,
     parse_role,
+    parse_season_plan,
     parse_sequences,
     show_away_days,
     show_bool,
@@ -40,8 +42,10 @@ from .setting_values import (
     show_channels,
     show_count,
     show_days,
+    show_days_away,
     show_duration,
     show_role,
+    show_season_plan,
     show_sequences,
 )
 
@@ -374,6 +378,34 @@ SERVER_SETTINGS: dict[str, ServerSetting] = {
             parse_channel,
             show_channel,
             lambda s: None,
+        ),
+        # Seasons (bot/seasons.py): date windows over the results, each with its own ratings
+        ServerSetting(
+            SEASON_PLAN,
+            "Seasons: none, monthly, quarterly, or start dates like 2027-01-01, 2027-04-01",
+            "leaderboard",
+            parse_season_plan,
+            show_season_plan,
+            lambda s: "none",
+        ),
+        ServerSetting(
+            "season_channel",
+            "Where the podium of each season that ends is posted (none: no podium)",
+            "channel",
+            parse_channel,
+            show_channel,
+            lambda s: None,
+        ),
+        _role("champion_role", "A role given to each season's champion (none: no role)"),
+        ServerSetting(
+            TIME_AWAY,
+            "Uncertainty grows with time away: days without a rated game for a rating to be "
+            "as uncertain as a newcomer's (0: off)",
+            "leaderboard",
+            parse_days,
+            show_days_away,
+            lambda s: 0,
+            limit="0 to 3650 days",
         ),
     )
 }

@@ -9,17 +9,22 @@ and ``reset`` are one transaction each; of two concurrent changes the later wins
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.game.echo import echo
+from bot.seasons import Plan, PlanError, check_new_dates, stored_plan
+from bot.store.seasons import SEASON_PLAN, TIME_AWAY
 from bot.table.bank import BANK, BANK_FIELDS, MAX_BANK, is_bank
 from bot.table.options import TableOptions
 
 from .caps import CapSettings
 from .errors import UserError
 from .server_setting_list import SERVER_SETTINGS, ServerSetting, table_ceilings
+
+#: The settings that decide how results are rated: a change recomputes the ratings.
+RATING_RULES = (SEASON_PLAN, TIME_AWAY)
 
 if TYPE_CHECKING:
     from bot.config import Settings
@@ -196,6 +201,7 @@ class ServerSettings:
         self._db = db
         self._settings = settings
         self._clock = clock
+        self._watchers: list[Callable[[int, str], Awaitable[None]]] = []
 
     async def view(self, guild_id: int) -> list[SettingView]:
         """Every setting with its value in force and where it comes from."""
@@ -277,16 +283,46 @@ class ServerSettings:
             self._check(setting, value, await self.defaults(guild_id))
         if setting.ceiling is not None:
             setting.ceiling.check(value, self._settings)
-        before = await self._db.guild_settings.put(guild_id, setting.name, value, by, self._clock())
+        now = self._clock()
+        if setting.name in RATING_RULES:
+            if setting.name == SEASON_PLAN:
+                stored = await self._db.guild_settings.all(guild_id)
+                earlier = stored[SEASON_PLAN].value if SEASON_PLAN in stored else None
+                try:
+                    check_new_dates(value, earlier, now)
+                except PlanError as error:
+                    raise UserError(str(error)) from None
+            before = await self._db.season_ends.replan(guild_id, setting.name, value, by, now)
+        else:
+            before = await self._db.guild_settings.put(guild_id, setting.name, value, by, now)
+        await self._changed(guild_id, setting.name)
         return SettingChange(setting, self._or_default(setting, before), value)
 
     async def reset(self, guild_id: int, name: str) -> SettingChange:
         """Go back to the bot's default (one transaction)."""
         setting = setting_named(name)
-        before = await self._db.guild_settings.remove(guild_id, setting.name)
+        if setting.name in RATING_RULES:
+            before = await self._db.season_ends.replan(
+                guild_id, setting.name, None, 0, self._clock(), remove=True
+            )
+        else:
+            before = await self._db.guild_settings.remove(guild_id, setting.name)
+        await self._changed(guild_id, setting.name)
         return SettingChange(
             setting, self._or_default(setting, before), setting.bot_default(self._settings)
         )
+
+    def watch(self, watcher: Callable[[int, str], Awaitable[None]]) -> None:
+        """Call ``watcher(guild_id, setting name)`` after each change (the season clock)."""
+        self._watchers.append(watcher)
+
+    async def _changed(self, guild_id: int, name: str) -> None:
+        for watcher in self._watchers:
+            await watcher(guild_id, name)
+
+    async def season_plan(self, guild_id: int) -> Plan:
+        """The server's season plan in force."""
+        return stored_plan((await self.values(guild_id))[SEASON_PLAN])
 
     async def configured_servers(self) -> frozenset[int]:
         """The servers (of this process's shards) with a setting of their own."""

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.game.echo import echo
+from bot.seasons import Plan, PlanError, read_plan, show_plan
 from bot.table.options import format_duration
 
 from .errors import UserError
@@ -214,3 +215,25 @@ def parse_away_days(text: str) -> int:
 def show_away_days(value: Any) -> str:
     """Days a year away; ``not allowed`` for 0."""
     return f"{value} days a year" if value else "not allowed"
+
+
+def parse_season_plan(text: str) -> Plan:
+    """A season plan: none, monthly, quarterly, or start dates (``2027-01-01, 2027-04-01``).
+
+    >>> parse_season_plan("quarterly"), parse_season_plan("2027-04-01 2027-01-01")
+    ('quarterly', ('2027-01-01', '2027-04-01'))
+    """
+    try:
+        return read_plan(text)
+    except PlanError as error:
+        raise UserError(str(error)) from None
+
+
+def show_season_plan(value: Any) -> str:
+    """A season plan in words."""
+    return show_plan(value)
+
+
+def show_days_away(value: Any) -> str:
+    """Days of time away; ``off`` for 0."""
+    return f"{value} days" if value else "off"

@@ -27,6 +27,8 @@ from .members import Members
 from .outbox import Outbox
 from .prefs import Prefs
 from .results import Results
+from .season_ends import SeasonEnds
+from .seasons import Seasons
 from .seeks import Seeks
 from .shards import Shards, condition
 from .standings import Standings
@@ -56,6 +58,8 @@ class Store(ABC):
         self.games = Games(self)
         self.results = Results(self)
         self.standings = Standings(self)
+        self.seasons = Seasons(self)
+        self.season_ends = SeasonEnds(self)
         self.prefs = Prefs(self)
         self.guild_settings = GuildSettings(self)
         self.seeks = Seeks(self)

@@ -45,7 +45,7 @@ def _table(name: str, columns: str, key: str, *, identity: bool = False) -> Tabl
     return Table(name, tuple(columns.split()), tuple(key.split()), identity)
 
 
-#: Every table of the schema (version 11), parents before children.
+#: Every table of the schema (version 13), parents before children.
 TABLES: tuple[Table, ...] = (
     _table(
         "lobbies",
@@ -94,6 +94,14 @@ TABLES: tuple[Table, ...] = (
         "guild_id user_id games wins draws losses sequences jacks",
         "guild_id user_id",
     ),
+    _table(
+        "season_ratings",
+        "guild_id season user_id mu sigma ordinal games last_at",
+        "guild_id season user_id",
+    ),
+    _table(
+        "season_ends", "id guild_id season ends_at state payload message_id", "id", identity=True
+    ),
     _table("chores", "name done_at", "name"),
     _table("guild_settings", "guild_id name value changed_by changed_at", "guild_id name"),
     _table(
@@ -139,7 +147,7 @@ TABLES: tuple[Table, ...] = (
 )
 
 #: The schema version :data:`TABLES` describes.
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 
 
 class CopyError(StoreError):

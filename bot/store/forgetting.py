@@ -28,6 +28,7 @@ ID_COLUMNS: tuple[tuple[str, str], ...] = (
     ("tabletalk_reports", "resolved_by"),
     ("result_players", "user_id"),
     ("ratings", "user_id"),
+    ("season_ratings", "user_id"),
     ("rating_changes", "user_id"),
     ("player_totals", "user_id"),
     ("tournament_players", "user_id"),
@@ -48,6 +49,7 @@ JSON_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("tournament_entrants", "id", "members"),
     ("tournament_matches", "id", "checkins"),
     ("events", "id", "payload"),
+    ("season_ends", "id", "payload"),
 )
 
 

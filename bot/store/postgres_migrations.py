@@ -11,7 +11,7 @@ function bodies.
 
 from __future__ import annotations
 
-from . import seeks_schema
+from . import season_schema, seeks_schema
 from .away_schema import POSTGRES_V11
 
 _V1 = """
@@ -352,4 +352,5 @@ POSTGRES_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (10, _V10),
     (11, POSTGRES_V11),
     (12, seeks_schema.POSTGRES),
+    (13, season_schema.POSTGRES),
 )

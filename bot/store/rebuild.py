@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.skill import Rating, outcome_for, rate_result
+from bot.skill import Rating, outcome_for
 
 from .codec import loads
 from .games.loading import load_games
+from .replay import StoredResult, replay_ratings, results_in_order
+from .seasons import RatingRules, rating_rules, rebuild_seasons, season_problems
 from .standings import SUMMED, tally_problems, write_ratings
 from .tallies import seat_tallies
 
@@ -32,63 +33,10 @@ BATCH = 500
 _FINISHED_BETWEEN = "g.id >= ? AND g.id <= ? AND g.status = 'finished'"
 
 
-@dataclass(frozen=True, slots=True)
-class StoredResult:
-    """A result as the replay needs it (fits :class:`bot.skill.RatedResult`)."""
-
-    game_id: int
-    seq: int
-    teams: list[list[int]]
-    winner_team: int | None
-    rated: bool
-    summary: dict[str, Any]
-
-
-async def results_in_order(
-    conn: Connection, guild_id: int, *, rated_only: bool
-) -> list[StoredResult]:
-    """A server's results in the order they were recorded."""
-    rows = await conn.fetchall(
-        "SELECT game_id, seq, teams, winner_team, rated, summary FROM results "
-        "WHERE guild_id = ? AND (? = 0 OR rated = 1) ORDER BY seq",
-        (guild_id, int(rated_only)),
-    )
-    return [
-        StoredResult(game, seq, loads(teams), winner, bool(rated), loads(summary))
-        for game, seq, teams, winner, rated, summary in rows
-    ]
-
-
-@dataclass
-class Replayed:
-    """Ratings replayed from results: the last rating and rated games of each player, and each
-    game's (game, seq, ratings before, games before, ratings after)."""
-
-    ratings: dict[int, Rating]
-    games: dict[int, int]
-    steps: list[tuple[int, int, dict[int, Rating], dict[int, int], dict[int, Rating]]]
-
-
-def replay_ratings(results: list[StoredResult]) -> Replayed:
-    """Apply rated results in order, as :func:`.standings.apply_result` does one at a time."""
-    ratings: dict[int, Rating] = {}
-    games: dict[int, int] = {}
-    steps = []
-    for result in results:
-        changed = rate_result(ratings, result)
-        if not changed:
-            continue
-        before = {user: ratings[user] for user in changed if user in ratings}
-        counts = {user: games.get(user, 0) for user in changed}
-        steps.append((result.game_id, result.seq, before, counts, changed))
-        ratings.update(changed)
-        for user in changed:
-            games[user] = games.get(user, 0) + 1
-    return Replayed(ratings, games, steps)
-
-
-async def rebuild_guild(conn: Connection, guild_id: int) -> None:
-    """Compute a server's totals and ratings again from its results (in the open transaction)."""
+async def rebuild_guild(conn: Connection, guild_id: int, *, seasons: bool = True) -> None:
+    """Compute a server's totals and ratings again from its results (in the open transaction);
+    ``seasons`` False: a schema from before settings and seasons (migration 8), rated without
+    either."""
     await conn.execute("DELETE FROM player_totals WHERE guild_id = ?", (guild_id,))
     await conn.execute(
         "INSERT INTO player_totals (user_id, guild_id, games, wins, draws, losses, sequences, "
@@ -98,15 +46,20 @@ async def rebuild_guild(conn: Connection, guild_id: int) -> None:
     await conn.execute("DELETE FROM rating_changes WHERE guild_id = ?", (guild_id,))
     await conn.execute("DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
     results = await results_in_order(conn, guild_id, rated_only=True)
-    replayed = await asyncio.to_thread(replay_ratings, results)
+    rules = await rating_rules(conn, guild_id) if seasons else RatingRules()
+    replayed = await asyncio.to_thread(replay_ratings, results, rules.time_away)
     for game_id, seq, before, counts, changed in replayed.steps:
         await write_ratings(conn, guild_id, game_id, seq, before, counts, changed)
+    if seasons:
+        await rebuild_seasons(conn, guild_id, results, rules)
 
 
-async def stored_problems(conn: Connection, guild_id: int) -> list[str]:
-    """How the server's stored ratings and totals differ from its results replayed."""
+async def stored_problems(conn: Connection, guild_id: int, *, seasons: bool = True) -> list[str]:
+    """How the server's stored ratings (all-time and per season) and totals differ from its
+    results replayed."""
     results = await results_in_order(conn, guild_id, rated_only=True)
-    replayed = await asyncio.to_thread(replay_ratings, results)
+    rules = await rating_rules(conn, guild_id) if seasons else RatingRules()
+    replayed = await asyncio.to_thread(replay_ratings, results, rules.time_away)
     rows = await conn.fetchall(
         "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ?", (guild_id,)
     )
@@ -121,6 +74,8 @@ async def stored_problems(conn: Connection, guild_id: int) -> list[str]:
     row = await conn.fetchone("SELECT count(*) FROM rating_changes WHERE guild_id = ?", (guild_id,))
     if row is None or int(row[0]) != sum(replayed.games.values()):
         problems.append(f"server {guild_id}: {row and row[0]} rating changes stored")
+    if seasons:
+        problems += await season_problems(conn, guild_id, results, rules)
     return problems + await tally_problems(conn, guild_id)
 
 
@@ -147,8 +102,8 @@ async def fill_standings(conn: Connection) -> None:
     await _fill_tallies(conn)
     problems: list[str] = []
     for guild_id in await guilds_with_results(conn):
-        await rebuild_guild(conn, guild_id)
-        problems += await stored_problems(conn, guild_id)
+        await rebuild_guild(conn, guild_id, seasons=False)
+        problems += await stored_problems(conn, guild_id, seasons=False)
     if problems:
         raise ValueError("; ".join(problems[:5]))
 

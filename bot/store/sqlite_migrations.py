@@ -4,7 +4,7 @@ Append only: a new version is added here and to :mod:`bot.store.postgres_migrati
 (and to ``bot/store/copy.py`` if it changes a table).
 """
 
-from . import seeks_schema
+from . import season_schema, seeks_schema
 from .away_schema import SQLITE_V11
 
 _V1 = """
@@ -376,6 +376,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (10, _V10),
     (11, SQLITE_V11),
     (12, seeks_schema.SQLITE),
+    (13, season_schema.SQLITE),
 )
 
 __all__ = ["MIGRATIONS"]

@@ -21,8 +21,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.skill import Rating, outcome_for, rate_result
+from bot.skill import Rating, outcome_for
 
+from .replay import rate_after_time_away
+from .seasons import apply_season_result, rating_rules
 from .tallies import Tally
 
 if TYPE_CHECKING:
@@ -316,16 +318,20 @@ async def apply_result(conn: Connection, record: ResultRecord, seq: int, players
     users = sorted({user for team in record.teams for user in team if user > 0})
     if not record.rated or not users:
         return
+    rules = await rating_rules(conn, record.guild_id)
     marks = ", ".join("?" for _ in users)
+    last = "" if not rules.time_away else f", {LAST_RATED}"
     rows = await conn.fetchall(
-        "SELECT user_id, mu, sigma, games FROM ratings "
+        f"SELECT user_id, mu, sigma, games{last} FROM ratings "
         f"WHERE guild_id = ? AND user_id IN ({marks})",
         (record.guild_id, *users),
     )
-    before = {int(user): Rating(mu, sigma) for user, mu, sigma, _ in rows}
-    games = {int(user): int(count) for user, _, _, count in rows}
-    changed = rate_result(before, record)
+    before = {int(row[0]): Rating(row[1], row[2]) for row in rows}
+    games = {int(row[0]): int(row[3]) for row in rows}
+    played = {int(row[0]): float(row[4]) for row in rows if len(row) > 4 and row[4] is not None}
+    changed = rate_after_time_away(before, played, record, record.finished_at, rules.time_away)
     await write_ratings(conn, record.guild_id, record.game_id, seq, before, games, changed)
+    await apply_season_result(conn, record, rules)
 
 
 async def write_ratings(

@@ -15,15 +15,18 @@ DEFAULT_SHOW_UP = 15 * 60
 BEST_OF = (1, 3, 5)
 #: ``best_of_from``'s word for the tournament's last round (in a knockout, its final).
 FINAL = "final"
+#: How entrants are seeded at the start: by the running season's ratings, the all-time ones,
+#: or at random.
+SEEDINGS = ("all_time", "season", "random")
 
 
 @dataclass(frozen=True)
 class TournamentSettings:
     """What the organiser chose: the table options of every match, the show-up time,
     (Swiss) the number of rounds (None: automatic, fixed at the start), the most entrants
-    it takes (None: no cap), and how many games a match is the best of (``best_of``) from
+    it takes (None: no cap), how many games a match is the best of (``best_of``) from
     which round on (``best_of_from``: a round's number, or :data:`FINAL`; earlier rounds play
-    one game)."""
+    one game), and how entrants are seeded (:data:`SEEDINGS`)."""
 
     table: TableOptions
     show_up: int = DEFAULT_SHOW_UP
@@ -31,6 +34,7 @@ class TournamentSettings:
     max_entrants: int | None = None
     best_of: int = 1
     best_of_from: int | str = 1
+    seeding: str = "all_time"
 
     def best_of_in(self, round_number: int, total_rounds: int | None) -> int:
         """How many games a match of round ``round_number`` is the best of, in a tournament of
@@ -56,6 +60,7 @@ class TournamentSettings:
             "max_entrants": self.max_entrants,
             "best_of": self.best_of,
             "best_of_from": self.best_of_from,
+            "seeding": self.seeding,
         }
 
     @classmethod
@@ -68,6 +73,7 @@ class TournamentSettings:
             data.get("max_entrants"),
             int(data.get("best_of", 1)),
             data.get("best_of_from", 1),
+            str(data.get("seeding", "all_time")),
         )
 
 

@@ -16,6 +16,7 @@ from bot.game.moves import PLAY
 from bot.game.settings import TEAM_NAMES
 from render.bracket import BracketMatch
 from render.handrow import card_targets
+from render.podium import Placed
 
 from .describe import counted, end_reason, listed
 from .lengths import ALT_TEXT_LIMIT, cut_at_word
@@ -203,3 +204,12 @@ def _match(match: BracketMatch) -> str:
         return "no one yet"
     top, bottom = match.top or "to be decided", match.bottom or "to be decided"
     return f"{top} against {bottom}{note}"
+
+
+def podium_alt(season: str, placed: Sequence[Placed], players: int) -> str:
+    """A season's podium in words: each place's player and rating."""
+    if not placed:
+        return cut_at_word(f"Podium of season {season}: nobody was rated.", ALT_TEXT_LIMIT)
+    steps = "; ".join(f"place {p.place}: {p.name}, rating {p.rating}" for p in placed)
+    text = f"Podium of season {season}, of {counted(players, 'rated player')}: {steps}."
+    return cut_at_word(text, ALT_TEXT_LIMIT)

@@ -10,7 +10,8 @@ A format names its fields in braces, with a type after a colon (``int`` when non
     >>> CustomId("seq:undo:{game}:{answer:agree|refuse}").template.pattern
     'seq:undo:(?P<game>\\\\d+):(?P<answer>agree|refuse)'
 
-Types: ``int`` (digits, read back as an int), ``card`` (a card code like ``7S``), or a choice of
+Types: ``int`` (digits, read back as an int), ``card`` (a card code like ``7S``), ``season``
+(a season's name like ``2027-Q1``), or a choice of
 words separated by ``|`` (read back as the word).
 """
 
@@ -31,6 +32,7 @@ FIELD = re.compile(r"\{(?P<name>[a-z_]+)(?::(?P<kind>[^}]+))?\}")
 KINDS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "int": (r"\d+", int),
     "card": (r"[0-9TJQKA][SHDC]", str),
+    "season": (r"\d{4}-(?:Q[1-4]|\d{2})(?:-\d{2})?", str),
 }
 
 

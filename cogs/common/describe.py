@@ -23,6 +23,7 @@ from bot.game.moves import (
 )
 from bot.game.settings import TEAM_NAMES
 from bot.services.games import nobody_playing
+from bot.skill import Rating
 from bot.table.away import entry_of
 from bot.table.bank import bank_of
 from bot.table.options import format_duration
@@ -308,3 +309,13 @@ def scoreline(record: GameRecord) -> str:
         f"{team_label(t)} {game.sequence_count(t)}/{needed}" for t in range(game.settings.teams)
     )
     return f"{teams} · 🂠 {len(game.deck)} in the deck"
+
+
+def shown_rating(rating: Rating) -> str:
+    """The rating people see, to a tenth; never "-0.0" for one a hair below zero.
+
+    >>> shown_rating(Rating(mu=24.99, sigma=8.333)), shown_rating(Rating(mu=30.0, sigma=5.0))
+    ('0.0', '15.0')
+    """
+    text = f"{rating.ordinal:.1f}"
+    return "0.0" if text == "-0.0" else text

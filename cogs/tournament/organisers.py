@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.seasons import NONE, stored_plan
 from bot.services.durations import parse_duration
 from bot.services.errors import UserError
 from bot.services.lobbies import Person
@@ -27,6 +28,7 @@ from bot.services.tournament import (
     TournamentService,
     TournamentSettings,
 )
+from bot.store.seasons import SEASON_PLAN
 from bot.store.tournaments.records import TournamentRecord
 from bot.table.options import TableOptions
 from bot.table.tournament import BEST_OF, parse_best_of_from
@@ -57,6 +59,11 @@ AWAY_CHOICES = [
     app_commands.Choice(name="allowed (their clock stops, or a computer plays)", value="any"),
     app_commands.Choice(name="only with a computer playing", value="computer"),
     app_commands.Choice(name="not allowed", value="none"),
+]
+SEEDING_CHOICES = [
+    app_commands.Choice(name="by the all-time ratings", value="all_time"),
+    app_commands.Choice(name="by the running season's ratings", value="season"),
+    app_commands.Choice(name="at random", value="random"),
 ]
 TEAM_SIZE_CHOICES = [
     app_commands.Choice(name="1 player (singles)", value=1),
@@ -141,12 +148,13 @@ class TournamentOrganisers(
         max_entrants="The most players (or teams) who may sign up (default: the bot's limit)",
         best_of="Games a match is the best of (default 1)",
         best_of_from="Best-of matches from this round on: final, or a round's number (default 1)",
+        seeding="Seed by the all-time ratings (default), the running season's, or at random",
         away="Whether players may go away (/sequence-me away): any cover, computer only, or not",
     )
     @app_commands.rename(fmt="format")
     @app_commands.choices(fmt=FORMAT_CHOICES, preset=PRESET_CHOICES)
     @app_commands.choices(team_size=TEAM_SIZE_CHOICES, best_of=BEST_OF_CHOICES)
-    @app_commands.choices(away=AWAY_CHOICES)
+    @app_commands.choices(away=AWAY_CHOICES, seeding=SEEDING_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction,
@@ -166,8 +174,14 @@ class TournamentOrganisers(
         best_of: int = 1,
         best_of_from: app_commands.Range[str, 1, 10] | None = None,
         away: str = "any",
+        seeding: str = "all_time",
     ) -> None:
         config = await self.bot.server_settings.of(server_id(interaction))  # read once
+        if seeding == "season" and stored_plan(config.value(SEASON_PLAN)) == NONE:
+            raise UserError(
+                "seeding:season needs seasons: a server admin can set season_plan "
+                "(/sequence-admin set), or seed by the all-time ratings."
+            )
         require_may_create(interaction, config.roles)
         if not isinstance(interaction.channel, discord.TextChannel):
             raise UserError(
@@ -198,6 +212,7 @@ class TournamentOrganisers(
                 self.bot.caps.entrants(max_entrants),
                 best_of,
                 parse_best_of_from(best_of_from),
+                seeding,
             )
             organiser = Person(interaction.user.id, user_name(interaction.user))
             tournament = await self.service.create(

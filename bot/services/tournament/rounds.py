@@ -8,11 +8,14 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import random
 
+from bot.seasons import NONE, season_at, stored_plan
 from bot.services.errors import UserError
 from bot.skill import Rating
 from bot.store.errors import NotFoundError
 from bot.store.games.records import FINISHED
+from bot.store.seasons import SEASON_PLAN
 from bot.store.tournaments.records import EntrantRecord, MatchRecord, StaleRoundError
 
 from .core import Correction, Progress, TournamentCore, entrant_with, game_winner, require_organiser
@@ -50,7 +53,9 @@ class Rounds(TournamentCore):
             entrants = await self.db.tournaments.entrants(tournament_id)
             if len(entrants) < 2:
                 raise UserError("A tournament needs at least 2 entrants to start.")
-            strength = await self._strength(tournament.guild_id, entrants)
+            strength = await self._strength(
+                tournament.guild_id, entrants, tournament.settings.seeding
+            )
             order = sorted(entrants, key=lambda e: (-strength.get(e.id, 0.0), e.joined_at, e.id))
             await self.db.tournaments.set_seeds({e.id: n for n, e in enumerate(order, start=1)})
             if tournament.format == SWISS:
@@ -187,12 +192,26 @@ class Rounds(TournamentCore):
             progress.snapshot = await self.snapshot(tournament_id)
             return await self._record(progress)
 
-    async def _strength(self, guild_id: int, entrants: list[EntrantRecord]) -> dict[int, float]:
-        """Each entrant's mean server rating (ordinal), for seeding."""
+    async def _strength(
+        self, guild_id: int, entrants: list[EntrantRecord], seeding: str = "all_time"
+    ) -> dict[int, float]:
+        """Each entrant's mean server rating (ordinal), for seeding: all-time, or the running
+        season's (a player without one counts as a newcomer); at random, a random number."""
+        if seeding == "random":
+            draw = random.SystemRandom()
+            return {e.id: draw.random() for e in entrants}
         if self.ratings is None:
             return {}
         users = sorted({user for e in entrants for user in e.user_ids})
-        ratings = await self.db.standings.ratings_of(guild_id, users)  # the stored ratings
+        season = None
+        if seeding == "season":
+            stored = await self.db.guild_settings.all(guild_id)
+            plan = stored_plan(stored[SEASON_PLAN].value) if SEASON_PLAN in stored else NONE
+            season = season_at(plan, self.clock())
+        if season is not None:
+            ratings = await self.db.seasons.ratings_of(guild_id, season.name, users)
+        else:
+            ratings = await self.db.standings.ratings_of(guild_id, users)  # the stored ratings
         return {
             e.id: sum(ratings.get(u, Rating()).ordinal for u in e.user_ids) / len(e.user_ids)
             for e in entrants
