@@ -122,6 +122,37 @@ async def test_the_export_is_what_the_database_holds(simcord_env) -> None:
     assert document["preferences"] == await bot.db.prefs.all(alice.id) != {}
     # other players' Discord ids are not in it (their names at the table are)
     assert str(bob.id) not in json.dumps(document)
+    assert document["season_ratings"] == [] and document["away"] == []
+
+
+async def test_the_export_holds_season_ratings_and_periods_away(simcord_env) -> None:
+    """A server with monthly seasons: the member's season rating is in the export as the
+    store holds it, and so is a period away (here, ended early with /sequence-me back)."""
+    table = await make_table(simcord_env, ["alice", "bob"])
+    alice, _ = table.players
+    bot = table.bot
+    await bot.server_settings.set(table.guild.id, "season_plan", "monthly", alice.id)
+    await two_games(table)
+    await alice.slash(table.channel, "sequence-me away", until="2d")
+    await alice.slash(table.channel, "sequence-me back")
+
+    _, (document,) = await exported(alice, table.channel)
+    (season,) = document["season_ratings"]
+    (stored,) = await bot.db.seasons.of_member(alice.id)
+    guild, name, rating, games = stored
+    assert season == {
+        "server": str(guild),
+        "season": name,
+        "mu": rating.mu,
+        "sigma": rating.sigma,
+        "rating": rating.ordinal,
+        "rated_games": games,
+    }
+    assert guild == table.guild.id and games == 2
+    (away,) = document["away"]
+    (period,) = await bot.db.away.since(alice.id, 0.0)
+    assert away["server"] == str(table.guild.id) and away["cover"] == "pause"
+    assert away["until"] == round(period.until_at, 3) and away["ended_at"] is not None
 
     # in a DM too
     in_dm = await alice.user.slash("sequence-me export")

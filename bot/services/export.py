@@ -15,13 +15,14 @@ what they held; other players' Discord ids (a seat gives the name shown at the t
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bot.skill import outcome_for
+from bot.skill import Rating, outcome_for
 from bot.store.codec import dumps
 
 if TYPE_CHECKING:
+    from bot.store.away import AwayPeriod
     from bot.store.base import Store
     from bot.store.members import Entry, RatingStep, SeatedGame
     from bot.store.results import ResultRecord
@@ -47,6 +48,8 @@ class ExportData:
     entries: list[Entry]
     reports: list[tuple[int, int, str, float]]
     preferences: dict[str, Any]
+    seasons: list[tuple[int, str, Rating, int]] = field(default_factory=list)
+    away: list[AwayPeriod] = field(default_factory=list)
 
 
 class ExportService:
@@ -71,6 +74,8 @@ class ExportService:
             entries=await members.entries(user_id),
             reports=await members.reports(user_id),
             preferences=await self.db.prefs.all(user_id),
+            seasons=await self.db.seasons.of_member(user_id),
+            away=await self.db.away.since(user_id, 0.0),
         )
 
     async def export(self, user_id: int, now: float, limit: int = PART_LIMIT) -> list[bytes]:
@@ -152,7 +157,8 @@ def game_entry(
 
 
 def other_sections(data: ExportData) -> dict[str, Any]:
-    """Ratings over time, totals, tournament entries, table-talk calls and preferences."""
+    """Ratings over time, totals, tournament entries, table-talk calls, preferences, season
+    ratings and periods away."""
     history: dict[int, list[dict[str, Any]]] = {}
     for step in data.steps:
         history.setdefault(step.guild_id, []).append(
@@ -179,6 +185,27 @@ def other_sections(data: ExportData) -> dict[str, Any]:
             for game, team, status, at in data.reports
         ],
         "preferences": data.preferences,
+        "season_ratings": [
+            {
+                "server": str(guild),
+                "season": season,
+                "mu": rating.mu,
+                "sigma": rating.sigma,
+                "rating": rating.ordinal,
+                "rated_games": games,
+            }
+            for guild, season, rating, games in data.seasons
+        ],
+        "away": [
+            {
+                "server": None if period.guild_id is None else str(period.guild_id),
+                "from": round(period.from_at, 3),
+                "until": round(period.until_at, 3),
+                "cover": period.cover,
+                "ended_at": None if period.ended_at is None else round(period.ended_at, 3),
+            }
+            for period in data.away
+        ],
     }
 
 

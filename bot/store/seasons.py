@@ -196,6 +196,16 @@ class Seasons:
         )
         return 1 + (int(row[0]) if row else 0)
 
+    async def of_member(self, user_id: int) -> list[tuple[int, str, Rating, int]]:
+        """Every season rating of a member (an export): server, season, rating and games."""
+        rows = await self._db.read(
+            _all,
+            "SELECT guild_id, season, mu, sigma, games FROM season_ratings WHERE user_id = ? "
+            "ORDER BY guild_id, season",
+            user_id,
+        )
+        return [(int(g), str(s), Rating(mu, sigma), int(n)) for g, s, mu, sigma, n in rows]
+
     async def ratings_of(
         self, guild_id: int, season: str, user_ids: list[int]
     ) -> dict[int, Rating]:
