@@ -1,10 +1,11 @@
 """The podium of each season that ends, in the server's season channel, and its champion role.
 
-The season clock (:mod:`bot.services.season_clock`) hands each season's end here once it is
-stored as an event; this posts the podium (an image of the top three, with alt text) and gives
-the champion role. It is idempotent: a podium the bot already posted in the channel is found
-again (the end was delivered, but the process stopped before it could say so), never posted
-twice. A season with no rated game, or a server with no season channel, gets no podium.
+The season clock (:mod:`bot.services.season_clock`) hands each season end's podium step here
+from the outbox; this posts the podium (an image of the top three, with alt text) and gives the
+champion role. It is idempotent: a podium the bot already posted in the channel is found again
+(the step was done, but the process stopped before it could mark it), never posted twice.
+Discord refusing for now raises :class:`DeliverLater` (tried again later). A season with no
+rated game, or a server with no season channel, gets no podium.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ import discord
 
 from bot.app import SequenceBot
 from bot.pseudonyms import is_pseudonym, label
+from bot.services.deliver_later import DeliverLater
 from bot.skill import Rating
-from bot.store.season_ends import SeasonEnd
+from bot.store.outbox import SeasonStepRow
 from render.podium import Placed, render_podium
 
 from .base import SequenceCog
@@ -63,20 +65,26 @@ class Seasons(SequenceCog):
         self.bot.season_clock.poster = None
         await super().cog_unload()
 
-    async def post_podium(self, end: SeasonEnd) -> int | None:
-        """Post the season's podium and give its champion role; the message id (None: nothing
-        to post). Raises what Discord raises, to be tried again."""
+    async def post_podium(self, end: SeasonStepRow) -> None:
+        """Post the season's podium and give its champion role (once: a podium posted is found
+        again). Discord refusing raises :class:`DeliverLater`, to be tried again."""
+        try:
+            await self._post(end)
+        except discord.HTTPException as error:
+            raise DeliverLater(f"HTTP {error.status}: {error.text}") from error
+
+    async def _post(self, end: SeasonStepRow) -> None:
         guild = self.bot.get_guild(end.guild_id)
         top = list(end.payload.get("top", []))
         if guild is None or not top:
-            return None
+            return
         values = await self.bot.server_settings.values(end.guild_id)
         channel = guild.get_channel(values["season_channel"] or 0)
         heading = podium_heading(end.season)
         if isinstance(channel, discord.TextChannel | discord.Thread):
             async for message in channel.history(limit=LOOK_BACK):
                 if message.author.id == guild.me.id and message.content.startswith(heading):
-                    return message.id  # posted before the process could mark it done
+                    return  # posted before the process could mark it done
         champions = [
             row["user_id"]
             for row in top
@@ -84,7 +92,7 @@ class Seasons(SequenceCog):
         ]
         role_line = await self._give_role(guild, values["champion_role"], champions)
         if not isinstance(channel, discord.TextChannel | discord.Thread):
-            return None
+            return
         names = {row["user_id"]: await self._name(guild, row["user_id"]) for row in top}
         shown = placed(top, names)
         png = await asyncio.to_thread(render_podium, f"Season {end.season}", shown)
@@ -96,7 +104,7 @@ class Seasons(SequenceCog):
         ]
         if role_line:
             lines.append(role_line)
-        message = await channel.send(
+        await channel.send(
             "\n".join(lines),
             file=discord.File(
                 io.BytesIO(png),
@@ -105,7 +113,6 @@ class Seasons(SequenceCog):
             ),
             allowed_mentions=NO_PINGS,
         )
-        return message.id
 
     async def _give_role(self, guild: discord.Guild, role_id: int | None, users: list[int]) -> str:
         """Give the champion role; the podium's line about it ("" when no role is set)."""

@@ -68,6 +68,16 @@ async def until_the_season_ends(table: Table) -> str:
     return season.name
 
 
+async def season_steps(db: Any, end_id: int) -> list[tuple[str, bool]]:
+    """A season end's steps in the outbox: (kind, delivered), oldest first."""
+    rows = await db.read(
+        lambda conn: conn.fetchall(
+            "SELECT kind, delivered_at FROM events WHERE season_end_id = ? ORDER BY id", (end_id,)
+        )
+    )
+    return [(str(kind), delivered is not None) for kind, delivered in rows]
+
+
 def roles_of(table: Table, member: Any) -> set[str]:
     """The names of a member's roles, as Discord holds them."""
     held = table.env.backend.get_member(table.guild.id, member.id).role_ids
@@ -145,20 +155,21 @@ async def test_a_podium_posted_before_a_crash_is_not_posted_again(
     await until_the_season_ends(table)
     (podium,) = podiums(stage)
     assert "champion role" not in podium.content  # none set: nothing said of it
-    # the process stopped after posting, before marking it done: the event is delivered again
+    # the process stopped after posting, before marking its step delivered: delivered again
     db = table.bot.db
-    (end,) = [e for e in await db.season_ends.of_guild(table.guild.id) if e.state == "done"]
-    assert end.message_id == podium.id
+    (end,) = [e for e in await db.season_ends.of_guild(table.guild.id) if e.state == "ended"]
+    assert await season_steps(db, end.id) == [("SeasonPodium", True)]
     await db.run(
         lambda conn: conn.execute(
-            "UPDATE season_ends SET state = 'event', message_id = NULL WHERE id = ?", (end.id,)
+            "UPDATE events SET pending = 'seasons', delivered_at = NULL WHERE season_end_id = ?",
+            (end.id,),
         )
     )
+    assert [s.season_end_id for s in await db.outbox.undelivered_season_steps()] == [end.id]
     await restart(simcord_env, bot_settings)
     await simcord_env.advance_time(60)
     assert [m.id for m in podiums(stage)] == [podium.id]
-    again = await table.bot.db.season_ends.get(end.id)
-    assert again.state == "done" and again.message_id == podium.id
+    assert await season_steps(table.bot.db, end.id) == [("SeasonPodium", True)]
 
 
 async def test_bad_plans_empty_seasons_and_pages_past_the_end_get_clear_answers(simcord_env):
@@ -240,7 +251,10 @@ async def test_forget_me_also_rewrites_season_ratings_and_podiums(simcord_env):
     await beats(table, ben, ann, seed=2)  # in the new season too
     bot = table.bot
     held = await bot.db.read(cells_holding, str(ben.id))
-    assert {"season_ratings.user_id", "season_ends.payload"} <= set(held)
+    assert {"season_ratings.user_id", "events.payload"} <= set(held)
+    podium_steps = "SELECT payload FROM events WHERE season_end_id IS NOT NULL"
+    (frozen,) = await bot.db.read(lambda conn: conn.fetchall(podium_steps))
+    assert str(ben.id) in frozen[0]  # the podium frozen in its step
     before = rows(await ann.slash(table.channel, "sequence leaderboard", season=ended))
 
     asked = await ben.slash(table.channel, "sequence-me forget-me")
@@ -248,6 +262,8 @@ async def test_forget_me_also_rewrites_season_ratings_and_podiums(simcord_env):
     label = done.response.content.split("**")[1]
     assert await bot.db.read(cells_holding, str(ben.id)) == []
     assert await bot.db.read(stored_problems, table.guild.id) == []  # seasons included
+    (frozen,) = await bot.db.read(lambda conn: conn.fetchall(podium_steps))
+    assert str(ben.id) not in frozen[0]
     after = rows(await ann.slash(table.channel, "sequence leaderboard", season=ended))
     assert after == [row.replace(f"<@{ben.id}>", label) for row in before]
     current = rows(await ann.slash(table.channel, "sequence leaderboard", season="current"))

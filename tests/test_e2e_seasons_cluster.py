@@ -13,6 +13,7 @@ from bot.seasons import MONTHLY, season_at
 
 from .e2e_helpers import Table, open_and_start
 from .test_e2e_cluster import nodes, pg_url, posted_to, table_on
+from .test_e2e_seasons import season_steps
 
 __all__ = ["nodes", "pg_url"]  # the cluster's fixtures, shared
 
@@ -58,7 +59,7 @@ async def test_the_podium_of_a_cluster_guild_is_posted_once_by_its_process(nodes
     assert len(podiums) == 1 and podiums[0].attachments
     assert stage.id not in posted_to(zero.env)
     ends = await one.run(lambda env: env.bot.db.season_ends.of_guild(table.guild.id))
-    assert [(e.state, e.message_id) for e in ends if e.id == waiting.id] == [
-        ("done", podiums[0].id)
-    ]
+    assert [e.state for e in ends if e.id == waiting.id] == ["ended"]
+    steps = await one.run(lambda env: season_steps(env.bot.db, waiting.id))
+    assert steps == [("SeasonPodium", True)]  # one step, delivered
     assert any(e.state == "timer" and e.ends_at > end for e in ends)  # the next season's end

@@ -289,3 +289,31 @@ async def test_a_result_recorded_while_a_new_plan_is_replayed_is_in_its_ratings(
         assert await db.read(stored_problems, GUILD) == []
     finally:
         await db.close()
+
+
+async def test_a_season_end_writes_its_podium_step_once_with_the_next_timer(
+    store_location: str | Path,
+) -> None:
+    db = await open_database(store_location)
+    try:
+        await db.season_ends.replan(GUILD, "season_plan", MONTHLY, 1, stamp("2027-01-01"))
+        made = random_results(random.Random(3), 6)
+        await record_all(db, made, [stamp("2027-01-05") + n * DAY for n in range(6)])
+        (january,) = await db.season_ends.waiting()
+        assert (january.season, january.state) == ("2027-01", "timer")
+        assert not await db.season_ends.fire(january.id, january.ends_at - 1)  # not due
+        assert await db.season_ends.fire(january.id, january.ends_at + 1)
+        assert not await db.season_ends.fire(january.id, january.ends_at + 2)  # once
+        (step,) = await db.outbox.undelivered_season_steps()
+        assert (step.season_end_id, step.guild_id, step.season) == (january.id, GUILD, "2027-01")
+        board = await db.seasons.board(GUILD, "2027-01", 0, 3)
+        assert [row["user_id"] for row in step.payload["top"]] == [row.user_id for row in board]
+        assert [(e.season, e.state) for e in await db.season_ends.waiting()] == [
+            ("2027-02", "timer")
+        ]
+        await db.outbox.mark({step.id: frozenset()}, january.ends_at + 3)
+        assert await db.outbox.undelivered_season_steps() == []
+        assert await db.outbox.prune(january.ends_at + 4, keep=1) == 0  # the newest is kept
+        assert await db.outbox.prune(january.ends_at + 4, keep=0) == 1
+    finally:
+        await db.close()

@@ -1,13 +1,14 @@
-"""The end of each server's season: a stored timer, an event, and the podium posted once.
+"""The end of each server's season: a stored timer, then its podium's step in the outbox.
 
 A season's end is a row of ``season_ends`` (:mod:`bot.store.season_ends`), written when the
-server's plan is stored. This process arms the rows of its shards on its scheduler at start-up
-and when a plan changes; when one falls due, :meth:`SeasonEnds.fire` turns it into its event
-once (whichever process or restart gets there) and arms the season after; the event is then
-handed to the podium's poster (the seasons cog), and marked done with what it posted. Delivery
-is at least once: the poster is idempotent (it finds a podium it already posted), and a poster
-that Discord refused is tried again after :data:`RETRY` seconds, then less and less often (and at
-the next start).
+server's plan is stored. This process arms the timers of its shards on its scheduler at start-up
+and when a plan changes; when one falls due, :meth:`SeasonEnds.fire` ends it once (whichever
+process or restart gets there), writing its podium's step to the outbox in the same transaction,
+and arms the season after. After the commit the step goes to the podium's poster (the seasons
+cog) and is marked delivered in its own transaction; a step a crash or a restart left
+undelivered goes to it at the next start. Delivery is at least once: the poster is idempotent
+(it finds a podium it already posted). A poster Discord refused for now raises
+:class:`~bot.services.deliver_later.DeliverLater`, and is tried again as its contract says.
 """
 
 from __future__ import annotations
@@ -17,26 +18,27 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from bot.store.errors import OUTAGES
-from bot.store.season_ends import EVENT, TIMER, SeasonEnd
+from bot.store.season_ends import TIMER, SeasonEnd
 from bot.store.seasons import SEASON_PLAN
 
+from .deliver_later import DeliverLater
 from .locks import KeyedLocks
 
 if TYPE_CHECKING:
     from bot.store.base import Store
+    from bot.store.outbox import SeasonStepRow
 
     from .scheduler import Scheduler
 
 log = logging.getLogger(__name__)
 
-#: Posts a season's podium: the message id posted (None: nothing to post).
-Poster = Callable[[SeasonEnd], Awaitable[int | None]]
-#: Seconds before a podium Discord refused is tried again; doubled each time up to the most.
-RETRY, RETRY_MOST = 60.0, 3600.0
+#: Posts a season's podium (nothing when there is nothing to post); raises
+#: :class:`DeliverLater` when Discord refused it for now.
+Poster = Callable[["SeasonStepRow"], Awaitable[None]]
 
 
 class SeasonClock:
-    """Arms the season ends of this process's servers and delivers each one's podium."""
+    """Arms the season ends of this process's servers and delivers each one's podium step."""
 
     def __init__(self, db: Store, scheduler: Scheduler, clock: Callable[[], float]) -> None:
         self.db = db
@@ -45,12 +47,16 @@ class SeasonClock:
         self.poster: Poster | None = None
         self._armed: dict[int, set[tuple[str, int]]] = {}
         self._locks = KeyedLocks()
+        #: The last wait of each step Discord refused (by step id).
         self._waits: dict[int, float] = {}
 
     async def resume(self) -> None:
-        """Arm every waiting season end of this process's shards (start-up)."""
+        """Arm every season end timer of this process's shards, and deliver the podium steps
+        a crash or a restart left undelivered (start-up)."""
         for end in await self.db.season_ends.waiting():
             self._arm(end)
+        for step in await self.db.outbox.undelivered_season_steps():
+            self._deliver_in(step.season_end_id, 0.0)
 
     async def changed(self, guild_id: int, name: str) -> None:
         """A server setting changed: after a new plan, the server's season ends are armed
@@ -60,46 +66,66 @@ class SeasonClock:
         await self._rearm(guild_id)
 
     async def _rearm(self, guild_id: int, but: int | None = None) -> None:
-        """Arm the server's waiting season ends again (``but``: the one being delivered)."""
+        """Arm the server's season end timers again (``but``: the one that just fell due)."""
         for key in self._armed.pop(guild_id, set()):
             if key != ("season-end", but):
                 self.scheduler.cancel(key)
         for end in await self.db.season_ends.of_guild(guild_id):
-            if end.state in (TIMER, EVENT) and end.id != but:
+            if end.state == TIMER and end.id != but:
                 self._arm(end)
 
     def _arm(self, end: SeasonEnd) -> None:
         key = ("season-end", end.id)
         self._armed.setdefault(end.guild_id, set()).add(key)
-        due = end.ends_at if end.state == TIMER else self.clock()
-        self.scheduler.at(key, due, lambda: self.fall_due(end.id))
+        self.scheduler.at(key, end.ends_at, lambda: self.fall_due(end.id))
+
+    def _deliver_in(self, end_id: int, wait: float) -> None:
+        key = ("season-podium", end_id)
+        self.scheduler.at(key, self.clock() + wait, lambda: self.deliver(end_id))
 
     async def fall_due(self, end_id: int) -> None:
-        """A season end's time: its event once, then its podium, then the next season's timer."""
+        """A season end's time: ended once (its podium's step written), the next season's
+        timer armed, then its podium delivered."""
         async with self._locks(end_id):
             end = await self.db.season_ends.get(end_id)
             if end is None:
-                return
+                return  # gone, or a server another process serves
             if end.state == TIMER:
                 await self.db.season_ends.fire(end_id, self.clock())
                 await self._rearm(end.guild_id, but=end_id)  # the next season's end
-                end = await self.db.season_ends.get(end_id)
-            if end is not None and end.state == EVENT:
-                await self._deliver(end)
+            await self._deliver(end_id)
 
-    async def _deliver(self, end: SeasonEnd) -> None:
+    async def deliver(self, end_id: int) -> None:
+        """Hand a season end's undelivered podium steps to the poster, marking each delivered."""
+        async with self._locks(end_id):
+            await self._deliver(end_id)
+
+    async def _deliver(self, end_id: int) -> None:
         if self.poster is None:
-            return  # the cog is not loaded: the event waits in the store
-        try:
-            message_id = await self.poster(end)
-        except OUTAGES:
-            raise  # the scheduler runs it again once the store answers
-        except Exception as error:  # Discord refused: tried again later, less and less often
-            wait = self._waits.get(end.id, RETRY)
-            self._waits[end.id] = min(2 * wait, RETRY_MOST)
-            log.warning("The podium of season %s waits %.0f s: %s", end.season, wait, error)
-            key = ("season-end", end.id)
-            self.scheduler.at(key, self.clock() + wait, lambda: self.fall_due(end.id))
+            return  # the cog is not loaded: the step waits in the store
+        for step in await self.db.outbox.undelivered_season_steps(end_id):
+            try:
+                await self.poster(step)
+            except OUTAGES:
+                raise  # the scheduler runs it again once the store answers
+            except DeliverLater as later:
+                self._later(step, later)
+                return
+            except Exception:
+                log.exception("The podium of season %s failed", step.season)
+                return  # it stays undelivered until the next start
+            self._waits.pop(step.id, None)
+            await self.db.outbox.mark({step.id: frozenset()}, self.clock())
+
+    def _later(self, step: SeasonStepRow, later: DeliverLater) -> None:
+        """Try a refused step again after ``later.first`` seconds, then twice as long each time
+        up to ``later.most``; refused after waiting that long, it waits for the next start."""
+        wait = self._waits.get(step.id)
+        if wait is not None and wait >= later.most:
+            self._waits.pop(step.id, None)
+            log.warning("The podium of season %s waits for the next start: %s", step.season, later)
             return
-        self._waits.pop(end.id, None)
-        await self.db.season_ends.done(end.id, message_id)
+        wait = later.first if wait is None else min(2 * wait, later.most)
+        self._waits[step.id] = wait
+        log.warning("The podium of season %s waits %.0f s: %s", step.season, wait, later)
+        self._deliver_in(step.season_end_id, wait)

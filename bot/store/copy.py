@@ -99,9 +99,7 @@ TABLES: tuple[Table, ...] = (
         "guild_id season user_id mu sigma ordinal games last_at",
         "guild_id season user_id",
     ),
-    _table(
-        "season_ends", "id guild_id season ends_at state payload message_id", "id", identity=True
-    ),
+    _table("season_ends", "id guild_id season ends_at state", "id", identity=True),
     _table("chores", "name done_at", "name"),
     _table("guild_settings", "guild_id name value changed_by changed_at", "guild_id name"),
     _table(
@@ -140,7 +138,8 @@ TABLES: tuple[Table, ...] = (
     ),
     _table(
         "events",
-        "id game_id tournament_id kind payload pending created_at delivered_at seek_id",
+        "id game_id tournament_id kind payload pending created_at delivered_at seek_id "
+        "season_end_id",
         "id",
         identity=True,
     ),

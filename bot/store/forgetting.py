@@ -49,7 +49,6 @@ JSON_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("tournament_entrants", "id", "members"),
     ("tournament_matches", "id", "checkins"),
     ("events", "id", "payload"),
-    ("season_ends", "id", "payload"),
 )
 
 

@@ -5,7 +5,8 @@ A row is one event of one game: its kind, its payload (JSON), and the consumers 
 each row to those consumers, in the order of the rows, and writes what is left to tell; a row
 with nobody left is delivered. A tournament step's row (``tournament_id`` instead of
 ``game_id``: :meth:`Outbox.add_step`) waits for the tournament tables, which show it; a seek's
-step (``seek_id``: :meth:`Outbox.add_seek_step`) waits for ``/sequence find``. Delivered
+step (``seek_id``: :meth:`Outbox.add_seek_step`) waits for ``/sequence find``; a season end's
+step (``season_end_id``: :meth:`Outbox.add_season_step`) waits for its podium. Delivered
 rows are kept a while (an audit of what followed a change) and then pruned.
 """
 
@@ -64,6 +65,23 @@ class SeekStepRow:
     created_at: float
 
 
+#: The consumer a season end's step waits for (the season's podium).
+SEASON_CONSUMER = "seasons"
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonStepRow:
+    """One stored step of a season's end (its server and season, from the end's row)."""
+
+    id: int
+    season_end_id: int
+    guild_id: int
+    season: str
+    kind: str
+    payload: dict[str, Any]
+    created_at: float
+
+
 class Outbox:
     """The events repository (``db.outbox``)."""
 
@@ -91,6 +109,24 @@ class Outbox:
     ) -> int:
         """Write one seek's step (in the change's open transaction); its id."""
         return await self._db.run(_add_step, "seek_id", seek_id, kind, dumps(payload), now)
+
+    async def add_season_step(
+        self, season_end_id: int, kind: str, payload: dict[str, Any], now: float
+    ) -> int:
+        """Write one season end's step (in the end's open transaction); its id."""
+        return await self._db.run(
+            _add_step, "season_end_id", season_end_id, kind, dumps(payload), now
+        )
+
+    async def undelivered_season_steps(
+        self, season_end_id: int | None = None
+    ) -> list[SeasonStepRow]:
+        """The season ends' steps still to do, oldest first, of this process's shards (one
+        end's, or every end's)."""
+        mine, params = self._db.on_my_shards("s.guild_id")
+        if season_end_id is not None:
+            mine, params = f"e.season_end_id = ? AND {mine}", (season_end_id, *params)
+        return await self._db.read(_select_season_steps, mine, params)
 
     async def undelivered_seek_steps(self) -> list[SeekStepRow]:
         """The seeks' steps still to do, oldest first, of this process's shards."""
@@ -120,7 +156,8 @@ class Outbox:
 
     async def prune(self, before: float, keep: int = 1000) -> int:
         """Delete the events delivered before ``before``, beyond the newest ``keep`` of each
-        game, tournament or seek (what an audit of a recent one reads); how many went."""
+        game, tournament, seek or season end (what an audit of a recent one reads); how many
+        went."""
         return await self._db.run(_prune, before, keep)
 
     async def delivered(self, game_id: int) -> list[EventRow]:
@@ -143,9 +180,13 @@ async def _add(
 async def _add_step(
     conn: Connection, owner: str, owner_id: int, kind: str, payload: str, now: float
 ) -> int:
-    """A step of a tournament or a seek: ``owner`` names its column (a constant of this
-    module), and its consumer follows from it."""
-    consumer = {"tournament_id": STEP_CONSUMER, "seek_id": SEEK_CONSUMER}[owner]
+    """A step of a tournament, a seek or a season's end: ``owner`` names its column (a
+    constant of this module), and its consumer follows from it."""
+    consumer = {
+        "tournament_id": STEP_CONSUMER,
+        "seek_id": SEEK_CONSUMER,
+        "season_end_id": SEASON_CONSUMER,
+    }[owner]
     row = await conn.fetchone(
         f"INSERT INTO events ({owner}, kind, payload, pending, created_at) "
         "VALUES (?, ?, ?, ?, ?) RETURNING id",
@@ -168,6 +209,22 @@ async def _select_seek_steps(
     return [SeekStepRow(int(i), int(s), k, loads(p), float(c)) for i, s, k, p, c in rows]
 
 
+async def _select_season_steps(
+    conn: Connection, where: str, params: tuple[Any, ...]
+) -> list[SeasonStepRow]:
+    # ``where`` is a constant of this module; values go in ``params``.
+    rows = await conn.fetchall(
+        "SELECT e.id, e.season_end_id, s.guild_id, s.season, e.kind, e.payload, e.created_at "
+        "FROM events e JOIN season_ends s ON s.id = e.season_end_id "
+        f"WHERE e.delivered_at IS NULL AND {where} ORDER BY e.id",
+        params,
+    )
+    return [
+        SeasonStepRow(int(i), int(s), int(g), str(n), k, loads(p), float(c))
+        for i, s, g, n, k, p, c in rows
+    ]
+
+
 async def _select_steps(conn: Connection, where: str, params: tuple[Any, ...]) -> list[StepRow]:
     # ``where`` is a constant of this module; values go in ``params``.
     rows = await conn.fetchall(
@@ -187,7 +244,8 @@ async def _prune(conn: Connection, before: float, keep: int) -> int:
     return await conn.execute(
         "DELETE FROM events WHERE delivered_at IS NOT NULL AND delivered_at < ? AND id NOT IN "
         "(SELECT id FROM (SELECT id, ROW_NUMBER() OVER "
-        "(PARTITION BY game_id, tournament_id, seek_id ORDER BY id DESC) AS newest "
+        "(PARTITION BY game_id, tournament_id, seek_id, season_end_id ORDER BY id DESC) "
+        "AS newest "
         "FROM events WHERE delivered_at IS NOT NULL) kept WHERE newest <= ?)",
         (before, keep),
     )

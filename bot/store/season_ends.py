@@ -1,12 +1,11 @@
-"""Each season's end (``db.season_ends``): a stored timer, then an outbox event, then done.
+"""Each season's end (``db.season_ends``): a stored timer, then its podium's step in the outbox.
 
 A row is written, ``timer``, for the next season to end when a server's plan is stored (in the
 transaction that stores it, with its season ratings recomputed: :meth:`SeasonEnds.replan`). When
-it falls due, :meth:`SeasonEnds.fire` turns it into its event (``event``) with the podium frozen
-in its payload (the season's top three), and writes the timer of the season after, in one
-transaction; the update's ``WHERE state = 'timer'`` makes that happen once, whichever process
-or restart gets there. The podium's handler marks the event ``done`` with the message it posted
-(:meth:`SeasonEnds.done`), once.
+it falls due, :meth:`SeasonEnds.fire` marks it ``ended``, writes its podium's step to the outbox
+(:data:`PODIUM_STEP`, the season's top three frozen in its payload) and the timer of the season
+after, in one transaction; the update's ``WHERE state = 'timer'`` makes that happen once,
+whichever process or restart gets there. The podium's poster marks the step delivered.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.seasons import NONE, next_end, stored_plan
 
-from .codec import dumps, loads
+from .codec import dumps
 from .guild_settings import _put, _remove
 from .rebuild import rebuild_guild
 from .replay import results_in_order
@@ -35,24 +34,24 @@ if TYPE_CHECKING:
     from .base import Store
     from .connection import Connection
 
-TIMER, EVENT, DONE = "timer", "event", "done"
+TIMER, ENDED = "timer", "ended"
+#: The kind of a season end's step: its podium (``top`` [{user_id, mu, sigma, games}],
+#: ``players``).
+PODIUM_STEP = "SeasonPodium"
 #: The places a podium shows.
 PODIUM = 3
-_COLUMNS = "id, guild_id, season, ends_at, state, payload, message_id"
+_COLUMNS = "id, guild_id, season, ends_at, state"
 
 
 @dataclass(frozen=True, slots=True)
 class SeasonEnd:
-    """One season's end: its timer, event (``payload``: ``top`` [{user_id, mu, sigma, games}],
-    ``players``) or done (``message_id``: the podium posted; None: nothing was posted)."""
+    """One season's end: its timer (``timer``), or ``ended`` (its podium is an outbox step)."""
 
     id: int
     guild_id: int
     season: str
     ends_at: float
     state: str
-    payload: dict[str, Any]
-    message_id: int | None
 
 
 class SeasonEnds:
@@ -97,10 +96,10 @@ class SeasonEnds:
             return before
 
     async def waiting(self) -> list[SeasonEnd]:
-        """The timers and undelivered events of this process's shards, soonest first."""
+        """The timers of this process's shards, soonest first."""
         mine, params = self._db.on_my_shards("guild_id")
         return await self._db.read(
-            _select, f"state IN ('{TIMER}', '{EVENT}') AND {mine} ORDER BY ends_at", params
+            _select, f"state = '{TIMER}' AND {mine} ORDER BY ends_at", params
         )
 
     async def of_guild(self, guild_id: int) -> list[SeasonEnd]:
@@ -116,14 +115,15 @@ class SeasonEnds:
         return rows[0] if rows else None
 
     async def fire(self, end_id: int, now: float) -> bool:
-        """Turn a due timer into its event, with the podium frozen, and arm the next season's
-        end (one transaction); False when it is not a due timer (fired already, or replanned)."""
-        return await self._db.run(_fire, self._db.dialect, end_id, now)
-
-    async def done(self, end_id: int, message_id: int | None) -> bool:
-        """Mark an event delivered, with the message posted; False when it was already."""
-        count = await self._db.run(_done, end_id, message_id)
-        return bool(count)
+        """End a due timer: its podium's step to the outbox (the podium frozen) and the next
+        season's end armed, in one transaction; False when it is not a due timer (fired
+        already, or replanned)."""
+        async with self._db.transaction() as conn:
+            podium = await _fire(conn, self._db.dialect, end_id, now)
+            if podium is None:
+                return False
+            await self._db.outbox.add_season_step(end_id, PODIUM_STEP, podium, now)
+            return True
 
 
 async def _arm_next(conn: Connection, guild_id: int, after: float) -> None:
@@ -135,16 +135,17 @@ async def _arm_next(conn: Connection, guild_id: int, after: float) -> None:
     season = next_end(plan, after)
     if season is not None and season.end is not None:
         await conn.execute(
-            "INSERT INTO season_ends (guild_id, season, ends_at, state, payload) "
-            f"VALUES (?, ?, ?, '{TIMER}', '{{}}') ON CONFLICT (guild_id, season) DO NOTHING",
+            "INSERT INTO season_ends (guild_id, season, ends_at, state) "
+            f"VALUES (?, ?, ?, '{TIMER}') ON CONFLICT (guild_id, season) DO NOTHING",
             (guild_id, season.name, season.end),
         )
 
 
-async def _fire(conn: Connection, dialect: str, end_id: int, now: float) -> bool:
+async def _fire(conn: Connection, dialect: str, end_id: int, now: float) -> dict[str, Any] | None:
+    """End a due timer and arm the next; its podium (None: not a due timer)."""
     row = await conn.fetchone("SELECT guild_id FROM season_ends WHERE id = ?", (end_id,))
     if row is None:
-        return False
+        return None
     guild_id = int(row[0])
     await lock_guild(conn, dialect, guild_id)  # no result of the season is recorded meanwhile
     found = await conn.fetchone(
@@ -153,7 +154,7 @@ async def _fire(conn: Connection, dialect: str, end_id: int, now: float) -> bool
         (end_id, now),
     )
     if found is None:
-        return False
+        return None
     season, ends_at = str(found[0]), float(found[1])
     top = await conn.fetchall(
         "SELECT user_id, mu, sigma, games FROM season_ratings WHERE guild_id = ? AND season = ? "
@@ -171,30 +172,17 @@ async def _fire(conn: Connection, dialect: str, end_id: int, now: float) -> bool
         "players": int(count[0]) if count else 0,
     }
     changed = await conn.execute(
-        f"UPDATE season_ends SET state = '{EVENT}', payload = ? WHERE id = ? AND state = '{TIMER}'",
-        (dumps(payload), end_id),
+        f"UPDATE season_ends SET state = '{ENDED}' WHERE id = ? AND state = '{TIMER}'", (end_id,)
     )
-    if changed:
-        await _arm_next(conn, guild_id, ends_at)
-    return bool(changed)
-
-
-async def _done(conn: Connection, end_id: int, message_id: int | None) -> int:
-    return await conn.execute(
-        f"UPDATE season_ends SET state = '{DONE}', message_id = ? WHERE id = ? "
-        f"AND state = '{EVENT}'",
-        (message_id, end_id),
-    )
+    if not changed:
+        return None
+    await _arm_next(conn, guild_id, ends_at)
+    return payload
 
 
 async def _select(conn: Connection, where: str, params: tuple[Any, ...]) -> list[SeasonEnd]:
     rows = await conn.fetchall(f"SELECT {_COLUMNS} FROM season_ends WHERE {where}", params)
-    return [
-        SeasonEnd(
-            int(i), int(g), str(s), float(e), str(st), loads(p), None if m is None else int(m)
-        )
-        for i, g, s, e, st, p, m in rows
-    ]
+    return [SeasonEnd(int(i), int(g), str(s), float(e), str(st)) for i, g, s, e, st in rows]
 
 
-__all__ = ["DONE", "EVENT", "TIMER", "SeasonEnd", "SeasonEnds"]
+__all__ = ["ENDED", "PODIUM_STEP", "TIMER", "SeasonEnd", "SeasonEnds"]

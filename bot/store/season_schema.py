@@ -4,8 +4,10 @@ bot/store/season_ends.py), for SQLite and PostgreSQL.
 ``season_ratings`` is kept like ``ratings``, per (server, season, player), in the transaction
 that records a result; ``last_at`` is the end of the player's last rated game of the season
 (the time away of the optional uncertainty growth). ``season_ends`` is a season's stored timer
-(``state`` ``timer``, due at ``ends_at``), then its outbox event (``event``, with the frozen
-podium in ``payload``), then ``done`` once the podium is posted (``message_id``).
+(``state`` ``timer``, due at ``ends_at``), ``ended`` once it fell due: its podium is then a
+step in the outbox (``events.season_end_id``), written in the same transaction. An event is a
+game's, a tournament step's, a seek's step or a season end's step, exactly one of them; SQLite
+cannot change a table's CHECK, so its ``events`` table is built again with the column.
 """
 
 from __future__ import annotations
@@ -31,11 +33,38 @@ CREATE TABLE season_ends (
     season      TEXT NOT NULL,
     ends_at     REAL NOT NULL,
     state       TEXT NOT NULL,
-    payload     TEXT NOT NULL,
-    message_id  INTEGER,
     UNIQUE (guild_id, season)
 );
 CREATE INDEX season_ends_waiting ON season_ends (state, ends_at);
+
+CREATE TABLE events_new (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id     INTEGER REFERENCES games (id) ON DELETE CASCADE,
+    tournament_id INTEGER REFERENCES tournaments (id) ON DELETE CASCADE,
+    kind        TEXT NOT NULL,
+    payload     TEXT NOT NULL,
+    pending     TEXT NOT NULL,
+    created_at  REAL NOT NULL,
+    delivered_at REAL,
+    seek_id     INTEGER REFERENCES seeks (id) ON DELETE CASCADE,
+    season_end_id INTEGER REFERENCES season_ends (id) ON DELETE CASCADE,
+    CHECK ((game_id IS NOT NULL) + (tournament_id IS NOT NULL) + (seek_id IS NOT NULL)
+        + (season_end_id IS NOT NULL) = 1)
+);
+INSERT INTO events_new (id, game_id, tournament_id, kind, payload, pending, created_at,
+    delivered_at, seek_id)
+    SELECT id, game_id, tournament_id, kind, payload, pending, created_at, delivered_at, seek_id
+    FROM events;
+DROP TABLE events;
+ALTER TABLE events_new RENAME TO events;
+CREATE INDEX events_undelivered ON events (game_id, id) WHERE delivered_at IS NULL;
+CREATE INDEX events_steps ON events (tournament_id, id)
+    WHERE delivered_at IS NULL AND tournament_id IS NOT NULL;
+CREATE INDEX events_delivered ON events (delivered_at) WHERE delivered_at IS NOT NULL;
+CREATE INDEX events_seek_steps ON events (seek_id, id)
+    WHERE delivered_at IS NULL AND seek_id IS NOT NULL;
+CREATE INDEX events_season_steps ON events (season_end_id, id)
+    WHERE delivered_at IS NULL AND season_end_id IS NOT NULL;
 """
 
 POSTGRES = """
@@ -59,9 +88,16 @@ CREATE TABLE season_ends (
     season      TEXT NOT NULL,
     ends_at     DOUBLE PRECISION NOT NULL,
     state       TEXT NOT NULL,
-    payload     TEXT NOT NULL,
-    message_id  BIGINT,
     UNIQUE (guild_id, season)
 );
 CREATE INDEX season_ends_waiting ON season_ends (state, ends_at);
+
+ALTER TABLE events ADD COLUMN season_end_id BIGINT REFERENCES season_ends (id) ON DELETE CASCADE;
+ALTER TABLE events DROP CONSTRAINT events_check;
+ALTER TABLE events ADD CONSTRAINT events_check CHECK (
+    (game_id IS NOT NULL)::int + (tournament_id IS NOT NULL)::int + (seek_id IS NOT NULL)::int
+    + (season_end_id IS NOT NULL)::int = 1
+);
+CREATE INDEX events_season_steps ON events (season_end_id, id)
+    WHERE delivered_at IS NULL AND season_end_id IS NOT NULL;
 """
