@@ -18,6 +18,7 @@ import discord
 
 from bot.app import SequenceBot
 from bot.pseudonyms import is_pseudonym, label
+from bot.seasons import NONE, season_before, season_named, stored_plan
 from bot.services.deliver_later import DeliverLater
 from bot.skill import Rating
 from bot.store.outbox import SeasonStepRow
@@ -90,7 +91,8 @@ class Seasons(SequenceCog):
             for row in top
             if row["mu"] == top[0]["mu"] and row["sigma"] == top[0]["sigma"]
         ]
-        role_line = await self._give_role(guild, values["champion_role"], champions)
+        before = await self._champions_before(end.guild_id, values["season_plan"], end.season)
+        role_line = await self._give_role(guild, values["champion_role"], champions, before)
         if not isinstance(channel, discord.TextChannel | discord.Thread):
             return
         names = {row["user_id"]: await self._name(guild, row["user_id"]) for row in top}
@@ -114,19 +116,38 @@ class Seasons(SequenceCog):
             allowed_mentions=NO_PINGS,
         )
 
-    async def _give_role(self, guild: discord.Guild, role_id: int | None, users: list[int]) -> str:
-        """Give the champion role; the podium's line about it ("" when no role is set)."""
+    async def _champions_before(self, guild_id: int, plan: object, name: str) -> list[int]:
+        """The champions of the season before ``name`` (from its stored ratings): the role
+        passes from them."""
+        plans = stored_plan(plan)
+        season = season_named(plans, name) if plans != NONE else None
+        before = season_before(plans, season) if season is not None else None
+        if before is None:
+            return []
+        rows = await self.bot.db.seasons.board(guild_id, before.name, 0, 3)
+        return [row.user_id for row in rows if rows and row.rating == rows[0].rating]
+
+    async def _give_role(
+        self, guild: discord.Guild, role_id: int | None, users: list[int], before: list[int]
+    ) -> str:
+        """Give the champion role to ``users``, taking it from the champions ``before`` who
+        are not; the podium's line about it ("" when no role is set)."""
         if role_id is None:
             return ""
         why = role_problem(guild, role_id)
         role = guild.get_role(role_id)
+        changes = [(user, True) for user in users]
+        changes += [(user, False) for user in before if user not in users]
         if why is None and role is not None:
-            for user in users:
+            for user, given in changes:
                 if is_pseudonym(user):
                     continue
                 try:
                     member = guild.get_member(user) or await guild.fetch_member(user)
-                    await member.add_roles(role, reason="Season champion")
+                    if given:
+                        await member.add_roles(role, reason="Season champion")
+                    else:
+                        await member.remove_roles(role, reason="A new season's champion")
                 except discord.NotFound:
                     continue  # left the server
                 except discord.Forbidden as error:

@@ -141,6 +141,11 @@ async def test_a_season_ends_with_its_podium_once_and_its_board_stays(
     assert len(rows(everyone)) == 3
     assert rows(everyone)[0] == f"**1.** <@{alice.id}>"  # two wins of three all-time
 
+    # the next season ends with bob first: the champion role passes from alice to him
+    await until_the_season_ends(table)
+    assert len(podiums(stage)) == 2
+    assert "Champion" in roles_of(table, bob) and "Champion" not in roles_of(table, alice)
+
 
 async def test_a_podium_posted_before_a_crash_is_not_posted_again(
     simcord_env, bot_settings: Settings
