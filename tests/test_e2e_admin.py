@@ -181,7 +181,7 @@ async def test_a_role_setting_takes_a_mention_and_shows_a_deleted_role_as_delete
 
 
 async def test_the_setting_names_are_offered_by_name_then_by_description(simcord_env):
-    """32 settings, and Discord offers 25 at most: typing finds any of them (by its name, or
+    """37 settings, and Discord offers 25 at most: typing finds any of them (by its name, or
     a word of its description); with nothing typed, the limits (set least often) come last."""
     table, admin = await with_admin(simcord_env)
     offered = await admin.autocomplete(table.channel, "sequence-admin set", "setting", "channel")
