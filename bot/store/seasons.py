@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from bot.seasons import Plan, season_at, stored_plan
 from bot.skill import Rating
 
+from .board_rows import BoardRow
 from .codec import loads
 from .replay import StoredResult, rate_after_time_away, replay_ratings
 
@@ -147,15 +148,6 @@ async def season_problems(
     ]
 
 
-@dataclass(frozen=True)
-class SeasonRow:
-    """One row of a season's leaderboard."""
-
-    user_id: int
-    rating: Rating
-    games: int
-
-
 class Seasons:
     """The season ratings repository (``db.seasons``): indexed reads."""
 
@@ -172,7 +164,7 @@ class Seasons:
         )
         return int(row[0]) if row else 0
 
-    async def board(self, guild_id: int, season: str, offset: int, limit: int) -> list[SeasonRow]:
+    async def board(self, guild_id: int, season: str, offset: int, limit: int) -> list[BoardRow]:
         """``limit`` rows of the season's leaderboard from ``offset``, best first."""
         rows = await self._db.read(
             _all,
@@ -183,7 +175,7 @@ class Seasons:
             limit,
             offset,
         )
-        return [SeasonRow(int(u), Rating(mu, sigma), int(g)) for u, mu, sigma, g in rows]
+        return [BoardRow(int(u), Rating(mu, sigma), int(g)) for u, mu, sigma, g in rows]
 
     async def place(self, guild_id: int, season: str, rating: Rating) -> int:
         """The season leaderboard place of a rating (the same rating shares a place)."""

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.skill import Rating, outcome_for
 
+from .board_rows import BoardRow
 from .replay import rate_after_time_away
 from .seasons import apply_season_result, rating_rules
 from .tallies import Tally
@@ -65,15 +66,6 @@ class PlayerTotals:
     losses: int = 0
     sequences: int = 0
     jacks: int = 0
-
-
-@dataclass(frozen=True)
-class BoardRow:
-    """One row of a server's leaderboard."""
-
-    user_id: int
-    rating: Rating
-    games: int
 
 
 class Standings:
