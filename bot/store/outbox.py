@@ -130,13 +130,15 @@ class Outbox:
 
     async def undelivered_seek_steps(self) -> list[SeekStepRow]:
         """The seeks' steps still to do, oldest first, of this process's shards."""
-        mine, params = self._db.on_my_shards("s.guild_id")
-        return await self._db.read(_select_seek_steps, mine, params)
+        mine, params = self._db.on_my_shards("p.guild_id")
+        rows = await self._db.read(_select_owned, "seek_id", "seeks", mine, params)
+        return [SeekStepRow(*row) for row in rows]
 
     async def undelivered_steps(self) -> list[StepRow]:
         """The tournament steps still to show, oldest first, of this process's shards."""
-        mine, params = self._db.on_my_shards("t.guild_id")
-        return await self._db.read(_select_steps, mine, params)
+        mine, params = self._db.on_my_shards("p.guild_id")
+        rows = await self._db.read(_select_owned, "tournament_id", "tournaments", mine, params)
+        return [StepRow(*row) for row in rows]
 
     async def undelivered(self, game_id: int | None = None) -> list[EventRow]:
         """The events still to deliver, oldest first: one game's, or (``None``) those of every
@@ -196,19 +198,6 @@ async def _add_step(
     return int(row[0])
 
 
-async def _select_seek_steps(
-    conn: Connection, where: str, params: tuple[Any, ...]
-) -> list[SeekStepRow]:
-    # ``where`` is a constant of this module; values go in ``params``.
-    rows = await conn.fetchall(
-        "SELECT e.id, e.seek_id, e.kind, e.payload, e.created_at FROM events e "
-        "JOIN seeks s ON s.id = e.seek_id "
-        f"WHERE e.delivered_at IS NULL AND {where} ORDER BY e.id",
-        params,
-    )
-    return [SeekStepRow(int(i), int(s), k, loads(p), float(c)) for i, s, k, p, c in rows]
-
-
 async def _select_season_steps(
     conn: Connection, where: str, params: tuple[Any, ...]
 ) -> list[SeasonStepRow]:
@@ -225,15 +214,19 @@ async def _select_season_steps(
     ]
 
 
-async def _select_steps(conn: Connection, where: str, params: tuple[Any, ...]) -> list[StepRow]:
-    # ``where`` is a constant of this module; values go in ``params``.
+async def _select_owned(
+    conn: Connection, owner: str, parent: str, where: str, params: tuple[Any, ...]
+) -> list[tuple[int, int, str, dict[str, Any], float]]:
+    """The undelivered steps of a tournament or a seek: ``owner`` their column, ``parent``
+    (aliased ``p``) the table it points to, whose ``guild_id`` ``where`` may test."""
+    # ``owner``, ``parent`` and ``where`` are constants of this module; values go in ``params``.
     rows = await conn.fetchall(
-        "SELECT e.id, e.tournament_id, e.kind, e.payload, e.created_at FROM events e "
-        "JOIN tournaments t ON t.id = e.tournament_id "
+        f"SELECT e.id, e.{owner}, e.kind, e.payload, e.created_at FROM events e "
+        f"JOIN {parent} p ON p.id = e.{owner} "
         f"WHERE e.delivered_at IS NULL AND {where} ORDER BY e.id",
         params,
     )
-    return [StepRow(int(i), int(t), k, loads(p), float(c)) for i, t, k, p, c in rows]
+    return [(int(i), int(o), k, loads(p), float(c)) for i, o, k, p, c in rows]
 
 
 async def _mark(conn: Connection, rows: list[tuple[str, float | None, int]]) -> None:
